@@ -1,0 +1,35 @@
+import { ConfigError, loadConfig } from './config.js';
+import { startPlaza } from './server.js';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const plaza = await startPlaza(config);
+  const where = config.database.kind === 'sqlite' ? `SQLite at ${config.database.file}` : `MySQL ${config.database.host}/${config.database.database}`;
+  console.log(`Plaza listening on ${plaza.url} (public URL ${config.publicUrl}; ${where})`);
+
+  const shutdown = (signal: string) => {
+    console.log(`${signal} received, finishing requests in flight`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    plaza.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error) => {
+  console.error(`Plaza failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

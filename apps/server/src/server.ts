@@ -1,0 +1,77 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHttpApp, createLogger } from '@plaza/adapters-http';
+import type { RateLimiter } from '@plaza/domain';
+import { migrateToLatest, openDatabase, type DatabaseConfig, type DatabaseHandle } from '@plaza/adapters-mysql';
+import type { Container } from 'inversify';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import { buildContainer, httpServices, type ContainerOverrides } from './container.js';
+import { startJobs } from './jobs.js';
+import { TYPES } from './tokens.js';
+
+export interface RunningPlaza {
+  url: string;
+  server: Server;
+  container: Container;
+  database: DatabaseHandle;
+  close(): Promise<void>;
+}
+
+export interface StartOptions extends ContainerOverrides {
+  logger?: Logger;
+  /** Use this already-open database instead of opening one from the configuration. */
+  database?: DatabaseHandle;
+  /** Periodic jobs are on by default; tests run them by hand. */
+  jobs?: boolean;
+}
+
+export async function startPlaza(config: Config, options: StartOptions = {}): Promise<RunningPlaza> {
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const database = options.database ?? openDatabase(config.database as DatabaseConfig);
+  const applied = await migrateToLatest(database.db, database.dialect);
+  if (applied.length) logger.info({ migrations: applied }, 'database migrated');
+
+  const container = buildContainer(config, database, logger, options);
+  const { app } = createHttpApp({
+    services: httpServices(container, config),
+    rateLimiter: container.get<RateLimiter>(TYPES.RateLimiter),
+    logger,
+    options: {
+      corsOrigins: config.corsOrigins,
+      requireHttps: config.requireHttps,
+      trustedProxies: config.trustedProxies,
+      timeZone: config.timeZone,
+      bodyLimit: config.bodyLimit,
+    },
+  });
+  const stopJobs = options.jobs === false ? () => {} : startJobs(container, logger);
+
+  const server = createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://${host}:${port}`,
+    server,
+    container,
+    database,
+    close() {
+      closing ??= (async () => {
+        stopJobs();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        if (!options.database) await database.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import Router from '@koa/router';
+import { RateLimited, Unauthenticated, Forbidden, NotFound, type Actor, type RateLimitDecision, type RateLimiter } from '@plaza/domain';
+import Koa, { type Context } from 'koa';
+import { HttpMethodEnum, koaBody } from 'koa-body';
+import { clientIp, isSecure, type ProxyPolicy } from './http/client-info.js';
+import { cors } from './http/cors.js';
+import { MethodNotAllowed, parseInput, rateLimitGroupOf, resolveOperation } from './http/dispatcher.js';
+import { toErrorResponse } from './http/errors.js';
+import { redactUrl, type Logger } from './http/logging.js';
+import type { Script } from './http/operation.js';
+import { createTimeFormatter } from './http/time-format.js';
+import { buildScripts, type HttpServices } from './scripts/index.js';
+
+export interface HttpOptions extends ProxyPolicy {
+  corsOrigins: string[];
+  requireHttps: boolean;
+  timeZone: string;
+  /** Largest JSON or form body accepted. */
+  bodyLimit: string;
+}
+
+export interface HttpDependencies {
+  services: HttpServices;
+  rateLimiter: RateLimiter;
+  logger: Logger;
+  options: HttpOptions;
+}
+
+export const API_PREFIXES = ['/api/v1', '/v1'];
+
+interface PlazaState {
+  requestId: string;
+  ip: string;
+  rateLimit?: RateLimitDecision;
+  actor?: Actor | null;
+}
+
+export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Script[] } {
+  const { logger, options, rateLimiter } = deps;
+  const app = new Koa();
+  const scripts = buildScripts(deps.services, { formatTime: createTimeFormatter(options.timeZone) });
+
+  // Outermost: request id, access log, error body, rate-limit headers on every response.
+  app.use(async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    const incoming = ctx.get('X-Request-Id');
+    const state = ctx.state as PlazaState;
+    state.requestId = /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    state.ip = clientIp(ctx, options);
+    ctx.set('X-Request-Id', state.requestId);
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw new NotFound('Unknown endpoint', 'unknown_endpoint');
+    } catch (error) {
+      const response = toErrorResponse(error instanceof MethodNotAllowed ? methodError(ctx, error) : error);
+      if (response.internal) logger.error({ err: error, req_id: state.requestId }, 'request failed');
+      ctx.status = response.status;
+      ctx.body = response.body;
+      for (const [k, v] of Object.entries(response.headers)) ctx.set(k, v);
+      const decision = error instanceof RateLimited ? error.decision : undefined;
+      if (decision) state.rateLimit = decision;
+    } finally {
+      const rl = state.rateLimit;
+      if (rl) {
+        ctx.set('X-RateLimit-Limit', String(rl.limit));
+        ctx.set('X-RateLimit-Remaining', String(rl.remaining));
+        ctx.set('X-RateLimit-Reset', String(rl.reset));
+      }
+      logger.info(
+        {
+          req_id: state.requestId,
+          method: ctx.method,
+          url: redactUrl(ctx.originalUrl),
+          status: ctx.status,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+          user_id: state.actor?.userId ?? null,
+        },
+        'request',
+      );
+    }
+  });
+
+  app.use(cors(options.corsOrigins));
+
+  app.use(async (ctx, next) => {
+    if (options.requireHttps && !isSecure(ctx, options)) {
+      throw new Forbidden('HTTPS is required: send this request over https://', 'https_required');
+    }
+    await next();
+  });
+
+  app.use(
+    koaBody({
+      json: true,
+      urlencoded: true,
+      text: false,
+      multipart: false,
+      jsonLimit: options.bodyLimit,
+      formLimit: options.bodyLimit,
+      // The clients send DELETE with JSON bodies (pages.php, reports.php, fediverse unfollow).
+      parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+      jsonStrict: false,
+    }),
+  );
+
+  const router = new Router();
+  for (const script of scripts) {
+    const handler = scriptHandler(script, deps);
+    for (const prefix of API_PREFIXES) router.all(`${prefix}/${script.name}.php`, handler);
+  }
+  router.get('/health-public.php', async (ctx) => {
+    const health = await deps.services.health.check();
+    ctx.status = health.status === 'ok' ? 200 : 503;
+    ctx.body = { success: health.status === 'ok', ...health };
+  });
+  app.use(router.routes());
+
+  // Every other URL: unknown script or path, still rate-limited by address so the headers are present.
+  app.use(async (ctx) => {
+    const state = ctx.state as PlazaState;
+    state.rateLimit = await rateLimiter.consume('default', `ip:${state.ip}`);
+    const script = /\/([\w-]+)\.php$/.exec(ctx.path)?.[1];
+    throw new NotFound(script ? `Unknown script ${script}.php` : 'Unknown endpoint', script ? 'unknown_script' : 'unknown_endpoint');
+  });
+
+  return { app, scripts };
+}
+
+function methodError(ctx: Context, error: MethodNotAllowed) {
+  ctx.set('Allow', error.allow.join(', '));
+  return Object.assign(new Error(error.message), { status: 405, expose: true });
+}
+
+function bearerToken(ctx: Context): string | null {
+  const header = ctx.get('Authorization');
+  const m = /^Bearer\s+(\S+)$/i.exec(header);
+  return m ? m[1] : null;
+}
+
+function scriptHandler(script: Script, deps: HttpDependencies) {
+  return async (ctx: Context) => {
+    const state = ctx.state as PlazaState;
+    const raw = { method: ctx.method, query: ctx.query, body: (ctx.request as { body?: unknown }).body };
+    let resolved;
+    try {
+      resolved = resolveOperation(script, raw);
+    } catch (error) {
+      state.rateLimit = await deps.rateLimiter.consume('default', `ip:${state.ip}`);
+      throw error;
+    }
+    const { operation } = resolved;
+
+    // Authenticate first so that the limit is counted per user; a bad token still counts by address.
+    let actor: Actor | null = null;
+    let authError: unknown = null;
+    const token = bearerToken(ctx) ?? (operation.acceptsQueryToken && typeof ctx.query.token === 'string' ? ctx.query.token : null);
+    if (token && operation.auth !== 'none') {
+      try {
+        actor = await deps.services.auth.authenticate(token);
+      } catch (error) {
+        authError = error;
+      }
+    }
+    state.actor = actor;
+    const subject = actor ? `user:${actor.userId}` : `ip:${state.ip}`;
+    state.rateLimit = await deps.rateLimiter.consume(rateLimitGroupOf(operation), subject);
+    if (authError) throw authError;
+    if (operation.auth === 'required' && !actor) throw new Unauthenticated('Authentication required: send Authorization: Bearer <token>');
+
+    const { query, body } = parseInput(resolved, raw);
+    const result = await operation.handle({
+      actor: actor as Actor,
+      query: query as never,
+      body: body as never,
+      request: { id: state.requestId, ip: state.ip, headers: ctx.headers },
+      koa: ctx,
+    });
+    ctx.status = operation.status ?? 200;
+    ctx.body = { success: true, ...result };
+  };
+}

@@ -1,0 +1,39 @@
+import { EDITABLE_PROFILE_FIELDS, type ProfilePatch, type ProfileService } from '@plaza/domain';
+import { z } from 'zod';
+import { zId } from '../http/fields.js';
+import { op, type Script } from '../http/operation.js';
+import type { PresenterContext } from '../presenters/context.js';
+import { presentProfile, type FederationIdentity } from '../presenters/user.js';
+
+const profilePatch = z
+  .object(Object.fromEntries(EDITABLE_PROFILE_FIELDS.map((f) => [f, z.string().max(2000).nullable().optional()])))
+  .strip() as z.ZodType<ProfilePatch>;
+
+export function usersScript(profiles: ProfileService, fed: FederationIdentity, p: PresenterContext): Script {
+  return {
+    name: 'users',
+    operations: [
+      op({
+        method: 'GET',
+        select: { has: ['id'] },
+        auth: 'required',
+        query: z.object({ id: zId }),
+        summary: 'Profile of a user',
+        handle: async (ctx) => presentProfile(await profiles.view(ctx.actor, ctx.query.id), fed, p),
+      }),
+      op({
+        method: 'GET',
+        auth: 'required',
+        summary: 'Own profile',
+        handle: async (ctx) => presentProfile(await profiles.view(ctx.actor), fed, p),
+      }),
+      op({
+        method: 'PUT',
+        auth: 'required',
+        body: profilePatch,
+        summary: 'Update own profile; only the keys sent change, null clears a field',
+        handle: async (ctx) => presentProfile(await profiles.update(ctx.actor, ctx.body), fed, p),
+      }),
+    ],
+  };
+}

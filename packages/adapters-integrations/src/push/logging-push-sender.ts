@@ -1,0 +1,13 @@
+import type { PushMessage, PushSender } from '@plaza/domain';
+
+interface PushLog {
+  info(obj: object, msg: string): void;
+}
+
+/** Used when no push provider is configured: records one log line per push so operators see them. */
+export class LoggingPushSender implements PushSender {
+  constructor(private readonly log: PushLog) {}
+  async send(userId: number, message: PushMessage): Promise<void> {
+    this.log.info({ push_to: userId, push_type: message.data.type ?? null }, 'push (no provider configured)');
+  }
+}

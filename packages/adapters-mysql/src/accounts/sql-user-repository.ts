@@ -1,0 +1,84 @@
+import type { NewUser, ProfilePatch, Timestamp, UserRecord, UserRepository } from '@plaza/domain';
+import type { Kysely, Selectable } from 'kysely';
+import { insertedId } from '../dialect.js';
+import type { Database, UsersTable } from '../schema/index.js';
+
+export function toUserRecord(row: Selectable<UsersTable>): UserRecord {
+  const { updated_at: _updated, ...rest } = row;
+  return {
+    ...rest,
+    is_admin: Boolean(row.is_admin),
+    is_technician: Boolean(row.is_technician),
+    is_moderator: Boolean(row.is_moderator),
+    is_private: Boolean(row.is_private),
+    totp_enabled: Boolean(row.totp_enabled),
+  };
+}
+
+/** Users on MySQL or SQLite; username and e-mail columns carry a case-insensitive collation. */
+export class SqlUserRepository implements UserRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(user: NewUser): Promise<UserRecord> {
+    const result = await this.db
+      .insertInto('users')
+      .values({ ...user, is_admin: user.is_admin ? 1 : 0 })
+      .executeTakeFirstOrThrow();
+    return (await this.findById(insertedId(result)))!;
+  }
+
+  async findById(id: number) {
+    const row = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toUserRecord(row) : null;
+  }
+
+  async findByIds(ids: number[]) {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
+    return rows.map(toUserRecord);
+  }
+
+  async findByLogin(login: string) {
+    const column = login.includes('@') ? 'email' : 'username';
+    const row = await this.db.selectFrom('users').selectAll().where(column, '=', login).executeTakeFirst();
+    return row ? toUserRecord(row) : null;
+  }
+
+  async findByEmail(email: string) {
+    const row = await this.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+    return row ? toUserRecord(row) : null;
+  }
+
+  async taken(username: string, email: string) {
+    const rows = await this.db
+      .selectFrom('users')
+      .select(['username', 'email'])
+      .where((eb) => eb.or([eb('username', '=', username), eb('email', '=', email)]))
+      .execute();
+    return {
+      username: rows.some((r) => r.username.toLowerCase() === username.toLowerCase()),
+      email: rows.some((r) => r.email.toLowerCase() === email.toLowerCase()),
+    };
+  }
+
+  async updateProfile(id: number, patch: ProfilePatch) {
+    if (Object.keys(patch).length === 0) return;
+    await this.db.updateTable('users').set(patch).where('id', '=', id).execute();
+  }
+
+  async updatePasswordHash(id: number, hash: string) {
+    await this.db.updateTable('users').set({ password_hash: hash }).where('id', '=', id).execute();
+  }
+
+  async setTwoFactor(id: number, secret: string | null, enabled: boolean) {
+    await this.db.updateTable('users').set({ totp_secret: secret, totp_enabled: enabled ? 1 : 0 }).where('id', '=', id).execute();
+  }
+
+  async setAdmin(id: number, isAdmin: boolean) {
+    await this.db.updateTable('users').set({ is_admin: isAdmin ? 1 : 0 }).where('id', '=', id).execute();
+  }
+
+  async touchLastActive(id: number, at: Timestamp) {
+    await this.db.updateTable('users').set({ last_active_at: at }).where('id', '=', id).execute();
+  }
+}

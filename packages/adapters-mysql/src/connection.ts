@@ -1,0 +1,69 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, MysqlDialect, SqliteDialect, sql } from 'kysely';
+import { createPool } from 'mysql2';
+import type { SqlDialect } from './dialect.js';
+import type { Database } from './schema/index.js';
+
+export type DatabaseConfig =
+  | { kind: 'sqlite'; file: string }
+  | { kind: 'mysql'; host: string; port: number; database: string; user: string; password: string; connectionLimit?: number };
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: SqlDialect;
+  close(): Promise<void>;
+}
+
+export function openDatabase(config: DatabaseConfig): DatabaseHandle {
+  if (config.kind === 'sqlite') {
+    if (config.file !== ':memory:') mkdirSync(dirname(config.file), { recursive: true });
+    const database = new SqliteDatabase(config.file);
+    database.pragma('journal_mode = WAL');
+    database.pragma('foreign_keys = ON');
+    database.pragma('busy_timeout = 5000');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+    return { db, dialect: 'sqlite', close: () => db.destroy() };
+  }
+  // Kysely's MysqlDialect needs the callback pool: with mysql2/promise its queries never settle.
+  const pool = createPool({
+    host: config.host,
+    port: config.port,
+    user: config.user,
+    password: config.password,
+    database: config.database,
+    connectionLimit: config.connectionLimit ?? 10,
+    timezone: 'Z',
+    // DATETIME values travel as 'YYYY-MM-DD HH:MM:SS' text, exactly as SQLite stores them.
+    dateStrings: true,
+    decimalNumbers: true,
+    supportBigNumbers: true,
+    charset: 'utf8mb4',
+    connectTimeout: 5000,
+  });
+  const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
+  return { db, dialect: 'mysql', close: () => db.destroy() };
+}
+
+/** Parses `mysql://user:pass@host:port/database`. */
+export function mysqlConfigFromUrl(url: string): Extract<DatabaseConfig, { kind: 'mysql' }> {
+  const u = new URL(url);
+  return {
+    kind: 'mysql',
+    host: u.hostname,
+    port: Number(u.port || 3306),
+    user: decodeURIComponent(u.username || 'root'),
+    password: decodeURIComponent(u.password),
+    database: u.pathname.replace(/^\//, ''),
+  };
+}
+
+export async function pingDatabase(db: Kysely<Database>): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}

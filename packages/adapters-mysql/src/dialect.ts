@@ -1,0 +1,53 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+
+/**
+ * Everything that differs between MySQL/MariaDB and SQLite lives here; repositories otherwise use
+ * dialect-neutral Kysely.
+ */
+export type SqlDialect = 'mysql' | 'sqlite';
+
+/** Duplicate-key failures, whichever driver raised them. */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; errno?: number };
+  return e?.code === 'ER_DUP_ENTRY' || e?.errno === 1062 || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** MariaDB and SQLite report insert ids as bigint; ids fit comfortably in a JS number. */
+export function insertedId(result: { insertId?: bigint | number | undefined }): number {
+  if (result.insertId === undefined) throw new Error('the insert returned no id');
+  return Number(result.insertId);
+}
+
+/** Case-insensitive text comparison for columns declared with a case-insensitive collation. */
+export function caseInsensitiveCollation(dialect: SqlDialect): RawBuilder<unknown> {
+  return dialect === 'sqlite' ? sql`collate nocase` : sql`collate utf8mb4_unicode_ci`;
+}
+
+/**
+ * Adds one to a counter row and returns the new value in a single atomic statement, so concurrent
+ * increments never read the same value.
+ */
+export async function incrementCounter(
+  db: Kysely<any>,
+  dialect: SqlDialect,
+  table: string,
+  key: Record<string, string | number>,
+  column: string,
+): Promise<number> {
+  const cols = Object.keys(key);
+  const values = Object.values(key);
+  const colList = sql.join(cols.map((c) => sql.ref(c)));
+  const valList = sql.join(values.map((v) => sql`${v}`));
+  if (dialect === 'mysql') {
+    // LAST_INSERT_ID(expr) makes the driver report the counter's new value as the insert id.
+    const result = await sql`insert into ${sql.table(table)} (${colList}, ${sql.ref(column)})
+      values (${valList}, last_insert_id(1))
+      on duplicate key update ${sql.ref(column)} = last_insert_id(${sql.ref(column)} + 1)`.execute(db);
+    return Number(result.insertId);
+  }
+  const result = await sql<Record<string, number>>`insert into ${sql.table(table)} (${colList}, ${sql.ref(column)})
+    values (${valList}, 1)
+    on conflict (${colList}) do update set ${sql.ref(column)} = ${sql.ref(column)} + 1
+    returning ${sql.ref(column)}`.execute(db);
+  return Number(result.rows[0][column]);
+}

@@ -1,0 +1,11 @@
+export * from './connection.js';
+export * from './dialect.js';
+export * from './migrations/index.js';
+export type { Database } from './schema/index.js';
+export * from './accounts/sql-user-repository.js';
+export * from './accounts/sql-access-token-repository.js';
+export * from './accounts/sql-password-reset-repository.js';
+export * from './accounts/sql-profile-stats-reader.js';
+export * from './social/sql-follow-repository.js';
+export * from './notifications/sql-notification-repository.js';
+export * from './limits/sql-rate-limit-store.js';

@@ -1,0 +1,4 @@
+export * from './user.js';
+export * from './ports.js';
+export * from './auth-service.js';
+export * from './profile-service.js';

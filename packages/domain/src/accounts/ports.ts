@@ -1,0 +1,75 @@
+import type { Timestamp } from '../shared/time.js';
+import type { NewUser, ProfilePatch, UserRecord } from './user.js';
+
+export interface UserRepository {
+  create(user: NewUser): Promise<UserRecord>;
+  findById(id: number): Promise<UserRecord | null>;
+  findByIds(ids: number[]): Promise<UserRecord[]>;
+  /** Finds by username, or by e-mail when the login contains an `@`; both compared case-insensitively. */
+  findByLogin(login: string): Promise<UserRecord | null>;
+  findByEmail(email: string): Promise<UserRecord | null>;
+  /** Which of the two identifiers is already taken (case-insensitive). */
+  taken(username: string, email: string): Promise<{ username: boolean; email: boolean }>;
+  updateProfile(id: number, patch: ProfilePatch): Promise<void>;
+  updatePasswordHash(id: number, hash: string): Promise<void>;
+  setTwoFactor(id: number, secret: string | null, enabled: boolean): Promise<void>;
+  setAdmin(id: number, isAdmin: boolean): Promise<void>;
+  touchLastActive(id: number, at: Timestamp): Promise<void>;
+}
+export const UserRepository = Symbol.for('plaza.UserRepository');
+
+export interface StoredToken {
+  id: number;
+  user_id: number;
+  expires_at: Timestamp;
+  last_used_at: Timestamp | null;
+}
+
+export interface AccessTokenRepository {
+  create(token: { user_id: number; token_hash: string; created_at: Timestamp; expires_at: Timestamp }): Promise<number>;
+  /** The token with this hash if it is neither revoked nor expired at `now`. */
+  findActive(tokenHash: string, now: Timestamp): Promise<StoredToken | null>;
+  revoke(id: number, at: Timestamp): Promise<void>;
+  revokeAllOfUser(userId: number, at: Timestamp): Promise<void>;
+  touch(id: number, at: Timestamp): Promise<void>;
+}
+export const AccessTokenRepository = Symbol.for('plaza.AccessTokenRepository');
+
+export interface PasswordResetRepository {
+  create(reset: { user_id: number; token_hash: string; created_at: Timestamp; expires_at: Timestamp }): Promise<void>;
+  /**
+   * Marks the reset used and returns its user, atomically, if it exists, is unused and unexpired.
+   * A second call with the same hash returns null: reset tokens are single-use.
+   */
+  consume(tokenHash: string, now: Timestamp): Promise<number | null>;
+}
+export const PasswordResetRepository = Symbol.for('plaza.PasswordResetRepository');
+
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(password: string, hash: string): Promise<boolean>;
+}
+export const PasswordHasher = Symbol.for('plaza.PasswordHasher');
+
+export interface TotpVerifier {
+  verify(secret: string, code: string): Promise<boolean>;
+}
+export const TotpVerifier = Symbol.for('plaza.TotpVerifier');
+
+/** Opaque secrets (access and reset tokens) and the one-way hash they are stored under. */
+export interface SecretTokens {
+  generate(): string;
+  hash(token: string): string;
+}
+export const SecretTokens = Symbol.for('plaza.SecretTokens');
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+export const Mailer = Symbol.for('plaza.Mailer');

@@ -1,0 +1,5 @@
+export * from './shared/index.js';
+export * from './accounts/index.js';
+export * from './social/index.js';
+export * from './notifications/index.js';
+export * from './limits/index.js';

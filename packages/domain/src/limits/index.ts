@@ -1,0 +1,2 @@
+export * from './rate-limit.js';
+export * from './in-memory-rate-limit-store.js';

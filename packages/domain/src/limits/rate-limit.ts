@@ -1,0 +1,90 @@
+import { RateLimited } from '../shared/errors.js';
+import type { Clock } from '../shared/clock.js';
+
+/** Endpoint groups of the spec's limits table. */
+export const RATE_LIMIT_GROUPS = [
+  'auth',
+  'posts',
+  'comments',
+  'comment_reactions',
+  'messages',
+  'reactions',
+  'group_reactions',
+  'upload',
+  'export',
+  'calls',
+  'default',
+] as const;
+export type RateLimitGroup = (typeof RATE_LIMIT_GROUPS)[number];
+
+/** Requests per hour, from the spec. */
+export const DEFAULT_RATE_LIMITS: Record<RateLimitGroup, number> = {
+  auth: 50,
+  posts: 100,
+  comments: 150,
+  comment_reactions: 200,
+  messages: 200,
+  reactions: 200,
+  group_reactions: 200,
+  upload: 50,
+  export: 5,
+  calls: 100,
+  default: 100,
+};
+
+export const RATE_LIMIT_WINDOW_SECONDS = 3600;
+
+/** Counts hits per key and fixed window. One process may keep them in memory; several share a database. */
+export interface RateLimitStore {
+  /** Adds one hit to `key` in the window starting at `windowStart` (unix seconds) and returns the new count. */
+  hit(key: string, windowStart: number): Promise<number>;
+  /** Forgets windows that ended before `before` (unix seconds). */
+  purge(before: number): Promise<void>;
+}
+export const RateLimitStore = Symbol.for('plaza.RateLimitStore');
+
+export interface RateLimitDecision {
+  limit: number;
+  remaining: number;
+  /** Unix seconds at which the window resets. */
+  reset: number;
+}
+
+export class RateLimiter {
+  constructor(
+    private readonly store: RateLimitStore,
+    private readonly limits: Record<RateLimitGroup, number>,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Counts one request of `subject` (a user id or a client address) in `group`. Throws RateLimited
+   * past the limit; either way returns the figures for the response headers.
+   */
+  async consume(group: RateLimitGroup, subject: string): Promise<RateLimitDecision> {
+    const limit = this.limits[group];
+    const nowSeconds = Math.floor(this.clock.now().getTime() / 1000);
+    const windowStart = nowSeconds - (nowSeconds % RATE_LIMIT_WINDOW_SECONDS);
+    const reset = windowStart + RATE_LIMIT_WINDOW_SECONDS;
+    const count = await this.store.hit(`${group}:${subject}`, windowStart);
+    const decision = { limit, remaining: Math.max(0, limit - count), reset };
+    if (count > limit) throw new RateLimited(reset - nowSeconds, decision);
+    return decision;
+  }
+}
+
+/** Parses `API_RATE_LIMITS` overrides: `posts=500,auth=20`. */
+export function parseRateLimitOverrides(spec: string | undefined): Partial<Record<RateLimitGroup, number>> {
+  const out: Partial<Record<RateLimitGroup, number>> = {};
+  if (!spec?.trim()) return out;
+  for (const part of spec.split(',')) {
+    const [rawName, rawValue] = part.split('=').map((s) => s.trim());
+    if (!(RATE_LIMIT_GROUPS as readonly string[]).includes(rawName)) {
+      throw new Error(`unknown rate-limit group "${rawName}" (known: ${RATE_LIMIT_GROUPS.join(', ')})`);
+    }
+    const value = Number(rawValue);
+    if (!Number.isInteger(value) || value < 1) throw new Error(`limit for "${rawName}" must be a positive integer`);
+    out[rawName as RateLimitGroup] = value;
+  }
+  return out;
+}

@@ -1,0 +1,3 @@
+export * from './notification.js';
+export * from './ports.js';
+export * from './notification-service.js';

@@ -1,0 +1,5 @@
+export * from './errors.js';
+export * from './clock.js';
+export * from './time.js';
+export * from './pagination.js';
+export * from './actor.js';

@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import { createConnection } from 'mysql2/promise';
+import { inject } from 'vitest';
+import { migrateToLatest, mysqlConfigFromUrl, openDatabase, type DatabaseHandle } from '@plaza/adapters-mysql';
+
+export const TEST_DIALECT = process.env.PLAZA_TEST_DB === 'mysql' ? 'mysql' : 'sqlite';
+
+export interface TestDatabase extends DatabaseHandle {
+  /** Closes the connection and drops the throw-away database. */
+  drop(): Promise<void>;
+}
+
+/**
+ * A fresh, migrated database for one test file: in-memory SQLite by default, or a new database on
+ * the MySQL server under test, so files run in parallel without sharing rows.
+ */
+export async function openTestDatabase(): Promise<TestDatabase> {
+  if (TEST_DIALECT === 'sqlite') {
+    const handle = openDatabase({ kind: 'sqlite', file: ':memory:' });
+    await migrateToLatest(handle.db, handle.dialect);
+    return { ...handle, drop: () => handle.close() };
+  }
+  const base = mysqlConfigFromUrl(inject('mysqlUrl')!);
+  const name = `plaza_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = await createConnection({ host: base.host, port: base.port, user: base.user, password: base.password });
+  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  await admin.end();
+  const handle = openDatabase({ ...base, database: name, connectionLimit: 5 });
+  await migrateToLatest(handle.db, handle.dialect);
+  return {
+    ...handle,
+    async drop() {
+      await handle.close();
+      const conn = await createConnection({ host: base.host, port: base.port, user: base.user, password: base.password });
+      await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
+      await conn.end();
+    },
+  };
+}

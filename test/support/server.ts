@@ -1,0 +1,53 @@
+import { ManualClock, RATE_LIMIT_GROUPS, type Clock } from '@plaza/domain';
+import { RecordingMailer, RecordingPushSender } from '@plaza/domain/testing';
+import { loadConfig, startPlaza, type RunningPlaza } from '@plaza/server';
+import { ApiClient } from './client.js';
+import { openTestDatabase, type TestDatabase } from './database.js';
+
+export interface TestServer {
+  url: string;
+  api: ApiClient;
+  plaza: RunningPlaza;
+  database: TestDatabase;
+  mailer: RecordingMailer;
+  push: RecordingPushSender;
+  clock: Clock;
+  close(): Promise<void>;
+}
+
+/** Generous limits so suites never trip them by accident; rate-limit tests set their own. */
+const RELAXED_LIMITS = RATE_LIMIT_GROUPS.map((g) => `${g}=100000`).join(',');
+
+/**
+ * Boots the fully composed server on an ephemeral port over a fresh test database.
+ * Pass `clock: new ManualClock()` to control time; `env` adds or overrides configuration.
+ */
+export async function startTestServer(options: { env?: Record<string, string>; clock?: ManualClock } = {}): Promise<TestServer> {
+  const database = await openTestDatabase();
+  const mailer = new RecordingMailer();
+  const push = new RecordingPushSender();
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    BCRYPT_COST: '4',
+    API_DATA_DIR: '/tmp/plaza-test-data',
+    API_PUBLIC_URL: 'http://plaza.test',
+    API_RATE_LIMITS: RELAXED_LIMITS,
+    ...options.env,
+  });
+  const plaza = await startPlaza(config, { database, mailer, push, clock: options.clock, jobs: false });
+  return {
+    url: plaza.url,
+    api: new ApiClient(plaza.url),
+    plaza,
+    database,
+    mailer,
+    push,
+    clock: options.clock ?? { now: () => new Date() },
+    async close() {
+      await plaza.close();
+      await database.drop();
+    },
+  };
+}
