@@ -109,8 +109,8 @@ export function parseInput(resolved: Resolved, req: RawRequest): { query: unknow
   const query = operation.query ? parseWith(operation.query, rawQuery, 'query') : {};
   let body: unknown = {};
   if (operation.body) {
-    const raw = req.body ?? {};
-    if (typeof raw !== 'object' || Array.isArray(raw)) {
+    const raw = req.body === undefined ? {} : req.body;
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
       throw new Invalid('The request body must be a JSON object', 'invalid_body', [{ field: '(body)', problem: 'must be a JSON object' }]);
     }
     body = parseWith(operation.body, raw, 'body');

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../shared/clock.js';
+import {
+  FakeTotpVerifier,
+  InMemoryAccessTokenRepository,
+  InMemoryPasswordResetRepository,
+  InMemoryUserRepository,
+  PlainPasswordHasher,
+  RecordingMailer,
+  SequentialSecretTokens,
+} from '../testing/index.js';
+import { AuthService } from './auth-service.js';
+
+function setup() {
+  const users = new InMemoryUserRepository();
+  const tokens = new InMemoryAccessTokenRepository();
+  const resets = new InMemoryPasswordResetRepository();
+  const totp = new FakeTotpVerifier();
+  const mailer = new RecordingMailer();
+  const clock = new ManualClock('2026-05-01T00:00:00Z');
+  const auth = new AuthService(users, tokens, resets, new PlainPasswordHasher(), totp, new SequentialSecretTokens(), mailer, clock, {
+    tokenTtlDays: 30,
+    resetTtlMinutes: 60,
+    instanceName: 'plaza.test',
+  });
+  return { auth, users, tokens, resets, totp, mailer, clock };
+}
+
+describe('AuthService', () => {
+  it('registers, logs in and authenticates', async () => {
+    const { auth } = setup();
+    const user = await auth.register({ username: 'alice', email: 'Alice@Example.test', password: 'password123' });
+    expect(user.email).toBe('alice@example.test');
+    const result = await auth.login({ login: 'alice', password: 'password123' });
+    expect(result.kind).toBe('token');
+    if (result.kind !== 'token') return;
+    expect(result.issued.expires_at).toBe('2026-05-31 00:00:00');
+    expect((await auth.authenticate(result.issued.token)).userId).toBe(user.id);
+  });
+
+  it('stores token hashes, never the token', async () => {
+    const { auth, tokens } = setup();
+    await auth.register({ username: 'bob', email: 'bob@example.test', password: 'password123' });
+    const r = await auth.login({ login: 'bob', password: 'password123' });
+    if (r.kind !== 'token') throw new Error('expected a token');
+    expect(tokens.rows.map((t) => t.token_hash)).not.toContain(r.issued.token);
+  });
+
+  it('fails identically for unknown users and wrong passwords', async () => {
+    const { auth } = setup();
+    await auth.register({ username: 'carol', email: 'carol@example.test', password: 'password123' });
+    const a = await auth.login({ login: 'carol', password: 'nope' }).catch((e) => e);
+    const b = await auth.login({ login: 'nobody', password: 'nope' }).catch((e) => e);
+    expect(a.code).toBe('invalid_credentials');
+    expect(b.code).toBe(a.code);
+    expect(b.message).toBe(a.message);
+  });
+
+  it('requires a valid TOTP code when two-factor is on', async () => {
+    const { auth, users, totp } = setup();
+    const u = await auth.register({ username: 'dave', email: 'dave@example.test', password: 'password123' });
+    await users.setTwoFactor(u.id, 'SECRET', true);
+    totp.valid.set('SECRET', '123456');
+    expect((await auth.login({ login: 'dave', password: 'password123' })).kind).toBe('two_factor_required');
+    expect((await auth.login({ login: 'dave', password: 'password123', totp: '654321' })).kind).toBe('two_factor_required');
+    expect((await auth.login({ login: 'dave', password: 'password123', totp: '123456' })).kind).toBe('token');
+  });
+
+  it('expires tokens and refuses revoked ones', async () => {
+    const { auth, clock } = setup();
+    await auth.register({ username: 'erin', email: 'erin@example.test', password: 'password123' });
+    const r = await auth.login({ login: 'erin', password: 'password123' });
+    if (r.kind !== 'token') throw new Error('expected a token');
+    const fresh = await auth.refresh(r.issued.token);
+    await expect(auth.authenticate(r.issued.token)).rejects.toMatchObject({ code: 'invalid_token' });
+    clock.advance(31 * 86_400_000);
+    await expect(auth.authenticate(fresh.token)).rejects.toMatchObject({ code: 'invalid_token' });
+  });
+
+  it('mails a single-use reset code only to existing accounts', async () => {
+    const { auth, mailer } = setup();
+    await auth.forgotPassword('ghost@example.test');
+    expect(mailer.sent).toHaveLength(0);
+    await auth.register({ username: 'fay', email: 'fay@example.test', password: 'password123' });
+    await auth.forgotPassword('FAY@example.test');
+    expect(mailer.sent).toHaveLength(1);
+    const code = mailer.sent[0].text.split('\n').find((l) => l.startsWith('secret-'))!;
+    await auth.resetPassword({ token: code, password: 'new password!' });
+    await expect(auth.resetPassword({ token: code, password: 'again password' })).rejects.toMatchObject({ code: 'invalid_reset_token' });
+    expect((await auth.login({ login: 'fay', password: 'new password!' })).kind).toBe('token');
+  });
+
+  it('rejects short passwords', async () => {
+    const { auth } = setup();
+    await expect(auth.register({ username: 'gus', email: 'gus@example.test', password: 'short' })).rejects.toMatchObject({ code: 'password_too_short' });
+  });
+});
