@@ -77,7 +77,7 @@ describe('dispatcher and error model', () => {
         expect(res.body.success).toBe(false);
       }
     }
-    for (const q of ['id=-1', 'id=1e3', 'id=%00', 'id[]=1', 'id=99999999999999999999']) {
+    for (const q of ['id=-1', 'id=1e3', 'id=%00', 'id=', 'id=99999999999999999999']) {
       const res = await t.api.get(`users.php?${q}`, { token: u.token });
       expect(res.status, q).toBeGreaterThanOrEqual(400);
       expect(res.status, q).toBeLessThan(500);
