@@ -10,6 +10,8 @@ import { buildContainer, httpServices, type ContainerOverrides } from './contain
 import { startJobs } from './jobs.js';
 import { TYPES } from './tokens.js';
 
+const SHUTDOWN_GRACE_MS = 8_000;
+
 export interface RunningPlaza {
   url: string;
   server: Server;
@@ -65,8 +67,16 @@ export async function startPlaza(config: Config, options: StartOptions = {}): Pr
     close() {
       closing ??= (async () => {
         stopJobs();
+        // Stop accepting, let requests in flight finish, and drop keep-alive connections as soon as
+        // they fall idle; whatever still hangs after the grace period is cut.
         await new Promise<void>((resolve) => {
-          server.close(() => resolve());
+          const sweep = setInterval(() => server.closeIdleConnections(), 50);
+          const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+          server.close(() => {
+            clearInterval(sweep);
+            clearTimeout(force);
+            resolve();
+          });
           server.closeIdleConnections();
         });
         if (!options.database) await database.close();
