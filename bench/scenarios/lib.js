@@ -1,0 +1,42 @@
+import bcrypt from 'bcryptjs';
+
+// Seeding helpers shared by scenarios: bulk inserts in chunks, and a logged-in bench user.
+export async function bulkInsert(pool, table, columns, rows, chunk = 2000) {
+  for (let i = 0; i < rows.length; i += chunk) {
+    const part = rows.slice(i, i + chunk);
+    await pool.query(`INSERT INTO \`${table}\` (${columns.map((c) => `\`${c}\``).join(',')}) VALUES ?`, [part]);
+  }
+}
+
+export async function count(pool, table) {
+  const [rows] = await pool.query(`SELECT COUNT(*) AS n FROM \`${table}\``);
+  return Number(rows[0].n);
+}
+
+/** Seeds `n` users named bench_<i> (password "bench password") unless they are already there. */
+export async function ensureUsers(pool, n) {
+  if ((await count(pool, 'users')) >= n) return;
+  // One cost-4 hash shared by every seeded user: seeding must not spend minutes hashing.
+  const hash = bcrypt.hashSync('bench password', 4).replace(/^\$2b\$/, '$2y$');
+  const existing = await count(pool, 'users');
+  const rows = [];
+  for (let i = existing + 1; i <= n; i++) rows.push([`bench_${i}`, `bench_${i}@bench.test`, hash, '2026-01-01 00:00:00']);
+  await bulkInsert(pool, 'users', ['username', 'email', 'password_hash', 'created_at'], rows);
+}
+
+export async function login(plazaUrl, username) {
+  const reg = await fetch(`${plazaUrl}/api/v1/auth.php?action=register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, email: `${username}@bench.test`, password: 'bench password!' }),
+  });
+  await reg.text();
+  const res = await fetch(`${plazaUrl}/api/v1/auth.php`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password: 'bench password!' }),
+  });
+  const body = await res.json();
+  if (!body.token) throw new Error(`bench login failed: ${JSON.stringify(body)}`);
+  return { token: body.token, userId: body.user_id };
+}
