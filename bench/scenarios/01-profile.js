@@ -1,6 +1,6 @@
 // GET users.php: token check plus the own profile with its counters.
 import { createHash } from 'node:crypto';
-import { ensureUsers, login } from './lib.js';
+import { ensureUsers, login } from '../lib.js';
 
 export const name = 'profile';
 
