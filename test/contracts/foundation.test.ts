@@ -29,11 +29,10 @@ afterAll(async () => {
   await database.drop();
 });
 
-accountsContract('in-memory', async () => ({
-  users: new InMemoryUserRepository(),
-  tokens: new InMemoryAccessTokenRepository(),
-  resets: new InMemoryPasswordResetRepository(),
-}));
+accountsContract('in-memory', async () => {
+  const users = new InMemoryUserRepository();
+  return { users, tokens: new InMemoryAccessTokenRepository(users), resets: new InMemoryPasswordResetRepository() };
+});
 accountsContract(`sql (${TEST_DIALECT})`, async () => ({
   users: new SqlUserRepository(database.db),
   tokens: new SqlAccessTokenRepository(database.db),

@@ -1,4 +1,5 @@
-import type { AccessTokenRepository, Timestamp } from '@plaza/domain';
+import type { AccessTokenRepository, ActiveToken, Timestamp } from '@plaza/domain';
+import { toUserRecord } from './sql-user-repository.js';
 import type { Kysely } from 'kysely';
 import { insertedId } from '../dialect.js';
 import type { Database } from '../schema/index.js';
@@ -10,15 +11,20 @@ export class SqlAccessTokenRepository implements AccessTokenRepository {
     return insertedId(await this.db.insertInto('access_tokens').values(token).executeTakeFirstOrThrow());
   }
 
-  async findActive(tokenHash: string, now: Timestamp) {
+  async findActive(tokenHash: string, now: Timestamp): Promise<ActiveToken | null> {
+    // One round trip for the token and its user: this runs on every authenticated request.
     const row = await this.db
-      .selectFrom('access_tokens')
-      .select(['id', 'user_id', 'expires_at', 'last_used_at'])
-      .where('token_hash', '=', tokenHash)
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', now)
+      .selectFrom('access_tokens as t')
+      .innerJoin('users as u', 'u.id', 't.user_id')
+      .selectAll('u')
+      .select(['t.id as token_id', 't.expires_at as token_expires_at', 't.last_used_at as token_last_used_at'])
+      .where('t.token_hash', '=', tokenHash)
+      .where('t.revoked_at', 'is', null)
+      .where('t.expires_at', '>', now)
       .executeTakeFirst();
-    return row ?? null;
+    if (!row) return null;
+    const { token_id, token_expires_at, token_last_used_at, ...user } = row;
+    return { id: token_id, user_id: user.id, expires_at: token_expires_at, last_used_at: token_last_used_at, user: toUserRecord(user) };
   }
 
   async revoke(id: number, at: Timestamp) {

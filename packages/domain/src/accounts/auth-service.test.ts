@@ -13,7 +13,7 @@ import { AuthService } from './auth-service.js';
 
 function setup() {
   const users = new InMemoryUserRepository();
-  const tokens = new InMemoryAccessTokenRepository();
+  const tokens = new InMemoryAccessTokenRepository(users);
   const resets = new InMemoryPasswordResetRepository();
   const totp = new FakeTotpVerifier();
   const mailer = new RecordingMailer();

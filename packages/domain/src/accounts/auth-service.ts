@@ -88,8 +88,7 @@ export class AuthService {
     const now = this.clock.now();
     const stored = await this.tokens.findActive(this.secrets.hash(token), toTimestamp(now));
     if (!stored) throw new Unauthenticated('Invalid or expired token', 'invalid_token');
-    const user = await this.users.findById(stored.user_id);
-    if (!user) throw new Unauthenticated('Invalid or expired token', 'invalid_token');
+    const user = stored.user;
     const lastUsed = stored.last_used_at ? Date.parse(stored.last_used_at.replace(' ', 'T') + 'Z') : 0;
     if (now.getTime() - lastUsed >= TOUCH_INTERVAL_MS) {
       await this.tokens.touch(stored.id, toTimestamp(now));
@@ -101,10 +100,8 @@ export class AuthService {
   /** Returns a new token and revokes the presented one. */
   async refresh(token: string): Promise<IssuedToken> {
     const stored = await this.activeToken(token);
-    const user = await this.users.findById(stored.user_id);
-    if (!user) throw new Unauthenticated('Invalid or expired token', 'invalid_token');
     await this.tokens.revoke(stored.id, toTimestamp(this.clock.now()));
-    return this.issue(user);
+    return this.issue(stored.user);
   }
 
   async revoke(token: string): Promise<void> {

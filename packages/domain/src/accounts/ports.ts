@@ -25,10 +25,15 @@ export interface StoredToken {
   last_used_at: Timestamp | null;
 }
 
+/** A live token with its owner, read together because every authenticated request needs both. */
+export interface ActiveToken extends StoredToken {
+  user: UserRecord;
+}
+
 export interface AccessTokenRepository {
   create(token: { user_id: number; token_hash: string; created_at: Timestamp; expires_at: Timestamp }): Promise<number>;
-  /** The token with this hash if it is neither revoked nor expired at `now`. */
-  findActive(tokenHash: string, now: Timestamp): Promise<StoredToken | null>;
+  /** The token with this hash and its user, if it is neither revoked nor expired at `now`. */
+  findActive(tokenHash: string, now: Timestamp): Promise<ActiveToken | null>;
   revoke(id: number, at: Timestamp): Promise<void>;
   revokeAllOfUser(userId: number, at: Timestamp): Promise<void>;
   touch(id: number, at: Timestamp): Promise<void>;

@@ -101,6 +101,7 @@ interface TokenRow extends StoredToken {
 
 export class InMemoryAccessTokenRepository implements AccessTokenRepository {
   readonly rows: TokenRow[] = [];
+  constructor(private readonly users: InMemoryUserRepository) {}
   async create(t: { user_id: number; token_hash: string; created_at: Timestamp; expires_at: Timestamp }) {
     const id = this.rows.length + 1;
     this.rows.push({ id, user_id: t.user_id, token_hash: t.token_hash, expires_at: t.expires_at, last_used_at: null, revoked_at: null });
@@ -108,7 +109,9 @@ export class InMemoryAccessTokenRepository implements AccessTokenRepository {
   }
   async findActive(tokenHash: string, now: Timestamp) {
     const row = this.rows.find((r) => r.token_hash === tokenHash && r.revoked_at === null && r.expires_at > now);
-    return row ? { id: row.id, user_id: row.user_id, expires_at: row.expires_at, last_used_at: row.last_used_at } : null;
+    const user = row ? await this.users.findById(row.user_id) : null;
+    if (!row || !user) return null;
+    return { id: row.id, user_id: row.user_id, expires_at: row.expires_at, last_used_at: row.last_used_at, user };
   }
   async revoke(id: number, at: Timestamp) {
     const row = this.rows.find((r) => r.id === id);

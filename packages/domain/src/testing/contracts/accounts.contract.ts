@@ -57,7 +57,9 @@ export function accountsContract(name: string, make: () => Promise<AccountsPorts
     it('finds only active tokens: not expired, not revoked', async () => {
       const u = await ports.users.create(aNewUser());
       const id = await ports.tokens.create({ user_id: u.id, token_hash: 'a'.repeat(64), created_at: '2026-01-01 00:00:00', expires_at: '2026-02-01 00:00:00' });
-      expect((await ports.tokens.findActive('a'.repeat(64), '2026-01-15 00:00:00'))?.user_id).toBe(u.id);
+      const active = await ports.tokens.findActive('a'.repeat(64), '2026-01-15 00:00:00');
+      expect(active).toMatchObject({ id, user_id: u.id, expires_at: '2026-02-01 00:00:00', last_used_at: null });
+      expect(active?.user).toMatchObject({ id: u.id, username: u.username, is_admin: false });
       expect(await ports.tokens.findActive('a'.repeat(64), '2026-02-01 00:00:01')).toBeNull();
       await ports.tokens.touch(id, '2026-01-02 00:00:00');
       expect((await ports.tokens.findActive('a'.repeat(64), '2026-01-15 00:00:00'))?.last_used_at).toBe('2026-01-02 00:00:00');
