@@ -1,5 +1,16 @@
 import 'reflect-metadata';
 import {
+  FollowService,
+  FriendRequestRepository,
+  FriendService,
+  MessageGroupRepository,
+  MessageGroupService,
+  PrivateMessageRepository,
+  PrivateMessageService,
+  TypingRepository,
+  TypingService,
+} from '@plaza/domain';
+import {
   AccessTokenRepository,
   AuthService,
   Clock,
@@ -20,6 +31,18 @@ import {
   TotpVerifier,
   UserRepository,
 } from '@plaza/domain';
+import {
+  CommentRepository,
+  CommentService,
+  EngagementService,
+  NotificationInbox,
+  NotificationInboxService,
+  PostEngagementRepository,
+  PostRepository,
+  PostService,
+  StoryRepository,
+  StoryService,
+} from '@plaza/domain';
 import type { HttpServices } from '@plaza/adapters-http';
 import {
   BcryptPasswordHasher,
@@ -30,6 +53,12 @@ import {
   SmtpMailer,
 } from '@plaza/adapters-integrations';
 import {
+  SqlFriendRequestRepository,
+  SqlMessageGroupRepository,
+  SqlPrivateMessageRepository,
+  SqlTypingRepository,
+} from '@plaza/adapters-mysql';
+import {
   pingDatabase,
   SqlAccessTokenRepository,
   SqlFollowRepository,
@@ -39,6 +68,13 @@ import {
   SqlRateLimitStore,
   SqlUserRepository,
   type DatabaseHandle,
+} from '@plaza/adapters-mysql';
+import {
+  SqlCommentRepository,
+  SqlNotificationInbox,
+  SqlPostEngagementRepository,
+  SqlPostRepository,
+  SqlStoryRepository,
 } from '@plaza/adapters-mysql';
 import { Container } from 'inversify';
 import { join } from 'node:path';
@@ -73,7 +109,16 @@ export function buildContainer(config: Config, handle: DatabaseHandle, logger: L
   c.bind<PasswordResetRepository>(PasswordResetRepository).toResolvedValue(() => new SqlPasswordResetRepository(db));
   c.bind<ProfileStatsReader>(ProfileStatsReader).toResolvedValue(() => new SqlProfileStatsReader(db));
   c.bind<FollowRepository>(FollowRepository).toResolvedValue(() => new SqlFollowRepository(db));
+  c.bind<FriendRequestRepository>(FriendRequestRepository).toResolvedValue(() => new SqlFriendRequestRepository(db));
+  c.bind<PrivateMessageRepository>(PrivateMessageRepository).toResolvedValue(() => new SqlPrivateMessageRepository(db));
+  c.bind<MessageGroupRepository>(MessageGroupRepository).toResolvedValue(() => new SqlMessageGroupRepository(db));
+  c.bind<TypingRepository>(TypingRepository).toResolvedValue(() => new SqlTypingRepository(db));
   c.bind<NotificationRepository>(NotificationRepository).toResolvedValue(() => new SqlNotificationRepository(db));
+  c.bind<NotificationInbox>(NotificationInbox).toResolvedValue(() => new SqlNotificationInbox(db));
+  c.bind<PostRepository>(PostRepository).toResolvedValue(() => new SqlPostRepository(db));
+  c.bind<PostEngagementRepository>(PostEngagementRepository).toResolvedValue(() => new SqlPostEngagementRepository(db, dialect));
+  c.bind<CommentRepository>(CommentRepository).toResolvedValue(() => new SqlCommentRepository(db, dialect));
+  c.bind<StoryRepository>(StoryRepository).toResolvedValue(() => new SqlStoryRepository(db));
   c.bind<RateLimitStore>(RateLimitStore).toResolvedValue(() =>
     config.rateLimitStore === 'database' ? new SqlRateLimitStore(db, dialect) : new InMemoryRateLimitStore(),
   );
@@ -114,6 +159,50 @@ export function buildContainer(config: Config, handle: DatabaseHandle, logger: L
     (repo: NotificationRepository, push: PushSender, clock: Clock) => new NotificationService(repo, push, clock),
     [NotificationRepository, PushSender, Clock],
   );
+  // Content: posts, engagement, comments, stories, and the notification inbox.
+  c.bind(TYPES.PostService).toResolvedValue(
+    (posts: PostRepository, follows: FollowRepository, users: UserRepository, notifications: NotificationService, clock: Clock) =>
+      new PostService(posts, follows, users, notifications, clock),
+    [PostRepository, FollowRepository, UserRepository, TYPES.NotificationService, Clock],
+  );
+  c.bind(TYPES.EngagementService).toResolvedValue(
+    (posts: PostService, engagement: PostEngagementRepository, notifications: NotificationService, clock: Clock) =>
+      new EngagementService(posts, engagement, notifications, clock),
+    [TYPES.PostService, PostEngagementRepository, TYPES.NotificationService, Clock],
+  );
+  c.bind(TYPES.CommentService).toResolvedValue(
+    (posts: PostService, postRepo: PostRepository, comments: CommentRepository, users: UserRepository, notifications: NotificationService, clock: Clock) =>
+      new CommentService(posts, postRepo, comments, users, notifications, clock),
+    [TYPES.PostService, PostRepository, CommentRepository, UserRepository, TYPES.NotificationService, Clock],
+  );
+  c.bind(TYPES.StoryService).toResolvedValue(
+    (stories: StoryRepository, posts: PostRepository, follows: FollowRepository, clock: Clock) => new StoryService(stories, posts, follows, clock),
+    [StoryRepository, PostRepository, FollowRepository, Clock],
+  );
+  c.bind(TYPES.NotificationInboxService).toResolvedValue(
+    (inbox: NotificationInbox, users: UserRepository, notifications: NotificationService) => new NotificationInboxService(inbox, users, notifications),
+    [NotificationInbox, UserRepository, TYPES.NotificationService],
+  );
+  c.bind(TYPES.FollowService).toResolvedValue(
+    (follows: FollowRepository, users: UserRepository, notifications: NotificationService, clock: Clock) => new FollowService(follows, users, notifications, clock),
+    [FollowRepository, UserRepository, TYPES.NotificationService, Clock],
+  );
+  c.bind(TYPES.FriendService).toResolvedValue(
+    (requests: FriendRequestRepository, users: UserRepository, notifications: NotificationService, clock: Clock) => new FriendService(requests, users, notifications, clock),
+    [FriendRequestRepository, UserRepository, TYPES.NotificationService, Clock],
+  );
+  c.bind(TYPES.PrivateMessageService).toResolvedValue(
+    (messages: PrivateMessageRepository, users: UserRepository, push: PushSender, clock: Clock) => new PrivateMessageService(messages, users, push, clock),
+    [PrivateMessageRepository, UserRepository, PushSender, Clock],
+  );
+  c.bind(TYPES.MessageGroupService).toResolvedValue(
+    (groups: MessageGroupRepository, users: UserRepository, push: PushSender, clock: Clock) => new MessageGroupService(groups, users, push, clock),
+    [MessageGroupRepository, UserRepository, PushSender, Clock],
+  );
+  c.bind(TYPES.TypingService).toResolvedValue(
+    (typing: TypingRepository, users: UserRepository, groups: MessageGroupService, clock: Clock) => new TypingService(typing, users, groups, clock),
+    [TypingRepository, UserRepository, TYPES.MessageGroupService, Clock],
+  );
   c.bind(TYPES.RateLimiter).toResolvedValue((store: RateLimitStore, clock: Clock) => new RateLimiter(store, config.rateLimits, clock), [RateLimitStore, Clock]);
   c.bind(TYPES.PublicSettings).toResolvedValue((clock: Clock) => new ConfiguredPublicSettings(config, clock), [Clock]);
   c.bind(TYPES.Health).toResolvedValue(
@@ -140,5 +229,15 @@ export function httpServices(c: Container, config: Config): HttpServices {
     settings: c.get(TYPES.PublicSettings),
     federation: { publicUrl: config.publicUrl, domain: config.domain },
     health: c.get(TYPES.Health),
+    follows: c.get(TYPES.FollowService),
+    friends: c.get(TYPES.FriendService),
+    privateMessages: c.get(TYPES.PrivateMessageService),
+    messageGroups: c.get(TYPES.MessageGroupService),
+    typing: c.get(TYPES.TypingService),
+    posts: c.get(TYPES.PostService),
+    engagement: c.get(TYPES.EngagementService),
+    comments: c.get(TYPES.CommentService),
+    stories: c.get(TYPES.StoryService),
+    notificationInbox: c.get(TYPES.NotificationInboxService),
   };
 }

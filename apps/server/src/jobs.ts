@@ -1,4 +1,7 @@
 import { RateLimitStore, RATE_LIMIT_WINDOW_SECONDS, Clock } from '@plaza/domain';
+import type { StoryService } from '@plaza/domain';
+import { TYPES } from './tokens.js';
+import type { MessageGroupService, PrivateMessageService, TypingService } from '@plaza/domain';
 import type { Container } from 'inversify';
 import type { Logger } from 'pino';
 
@@ -16,6 +19,22 @@ export const JOBS: PeriodicJob[] = [
     async run(c) {
       const now = Math.floor(c.get<Clock>(Clock).now().getTime() / 1000);
       await c.get<RateLimitStore>(RateLimitStore).purge(now - RATE_LIMIT_WINDOW_SECONDS);
+    },
+  },
+  {
+    name: 'purge-expired-stories',
+    everyMs: 10 * 60_000,
+    async run(c) {
+      return c.get<StoryService>(TYPES.StoryService).purgeExpired();
+    },
+  },
+  {
+    name: 'auto-delete-messages',
+    everyMs: 60_000,
+    async run(c) {
+      await c.get<PrivateMessageService>(TYPES.PrivateMessageService).deleteExpired();
+      await c.get<MessageGroupService>(TYPES.MessageGroupService).deleteExpired();
+      await c.get<TypingService>(TYPES.TypingService).purge();
     },
   },
 ];

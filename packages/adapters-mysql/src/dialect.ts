@@ -51,3 +51,13 @@ export async function incrementCounter(
     returning ${sql.ref(column)}`.execute(db);
   return Number(result.rows[0][column]);
 }
+
+/**
+ * Takes the write lock of one row for the rest of the transaction before touching rows that reference
+ * it: on MySQL an insert's foreign-key check holds a shared lock on the parent, so two transactions
+ * inserting a child and then updating the parent's counter would deadlock. SQLite serializes writers.
+ */
+export async function lockRowForUpdate(db: Kysely<any>, dialect: SqlDialect, table: string, id: number): Promise<void> {
+  if (dialect !== 'mysql') return;
+  await sql`select id from ${sql.table(table)} where id = ${id} for update`.execute(db);
+}

@@ -13,6 +13,7 @@ export class SqlProfileStatsReader implements ProfileStatsReader {
     const viewer = viewerId ?? 0;
     const row = await this.db
       .selectNoFrom((eb) => [
+        eb.selectFrom('posts').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).as('posts_count'),
         eb.selectFrom('follows').select(eb.fn.countAll<number>().as('n')).where('followee_id', '=', userId).as('followers_count'),
         eb.selectFrom('follows').select(eb.fn.countAll<number>().as('n')).where('follower_id', '=', userId).as('following_count'),
         eb
@@ -27,17 +28,42 @@ export class SqlProfileStatsReader implements ProfileStatsReader {
           .where('follower_id', '=', userId)
           .where('followee_id', '=', viewer)
           .as('is_followed_by'),
+        eb
+          .selectFrom('friend_requests')
+          .select(eb.fn.countAll<number>().as('n'))
+          .where('status', '=', 'accepted')
+          .where((w) =>
+            w.or([
+              w.and([w('sender_id', '=', viewer), w('receiver_id', '=', userId)]),
+              w.and([w('sender_id', '=', userId), w('receiver_id', '=', viewer)]),
+            ]),
+          )
+          .as('is_friend'),
+        eb
+          .selectFrom('friend_requests')
+          .select('id')
+          .where('sender_id', '=', viewer)
+          .where('receiver_id', '=', userId)
+          .where('status', '=', 'pending')
+          .as('sent_request_id'),
+        eb
+          .selectFrom('friend_requests')
+          .select('id')
+          .where('sender_id', '=', userId)
+          .where('receiver_id', '=', viewer)
+          .where('status', '=', 'pending')
+          .as('received_request_id'),
       ])
       .executeTakeFirstOrThrow();
     return {
-      posts_count: 0,
+      posts_count: Number(row.posts_count),
       followers_count: Number(row.followers_count),
       following_count: Number(row.following_count),
       is_following: Number(row.is_following) > 0,
       is_followed_by: Number(row.is_followed_by) > 0,
-      is_friend: false,
-      sent_request_id: null,
-      received_request_id: null,
+      is_friend: Number(row.is_friend) > 0,
+      sent_request_id: row.sent_request_id === null || row.sent_request_id === undefined ? null : Number(row.sent_request_id),
+      received_request_id: row.received_request_id === null || row.received_request_id === undefined ? null : Number(row.received_request_id),
     };
   }
 }

@@ -3,6 +3,8 @@ import type { SqlDialect } from '../dialect.js';
 import type { PlazaMigration } from './helpers.js';
 import { accounts } from './0001_accounts.js';
 import { socialGraph } from './0002_social_graph.js';
+import { content } from './0003_content.js';
+import { socialMessaging } from './0004_social_messaging.js';
 
 /**
  * Every migration in order. Never edit one that has been released: add a new one.
@@ -11,6 +13,8 @@ import { socialGraph } from './0002_social_graph.js';
 const MIGRATIONS: Record<string, PlazaMigration> = {
   '0001_accounts': accounts,
   '0002_social_graph': socialGraph,
+  '0003_content': content,
+  '0004_social_messaging': socialMessaging,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -1,4 +1,4 @@
-import type { FollowRepository, Timestamp } from '@plaza/domain';
+import { offsetOf, type FollowRepository, type PageRequest, type Timestamp } from '@plaza/domain';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema/index.js';
 
@@ -31,5 +31,27 @@ export class SqlFollowRepository implements FollowRepository {
       .where('followee_id', '=', followeeId)
       .executeTakeFirst();
     return row !== undefined;
+  }
+
+  async followerIds(userId: number, page: PageRequest) {
+    return this.page('followee_id', 'follower_id', userId, page);
+  }
+
+  async followingIds(userId: number, page: PageRequest) {
+    return this.page('follower_id', 'followee_id', userId, page);
+  }
+
+  private async page(by: 'follower_id' | 'followee_id', other: 'follower_id' | 'followee_id', userId: number, page: PageRequest) {
+    const rows = await this.db
+      .selectFrom('follows')
+      .select(other)
+      .where(by, '=', userId)
+      .orderBy('created_at', 'desc')
+      .orderBy(other, 'desc')
+      .limit(page.perPage)
+      .offset(offsetOf(page))
+      .execute();
+    const count = await this.db.selectFrom('follows').select((eb) => eb.fn.countAll<number>().as('n')).where(by, '=', userId).executeTakeFirstOrThrow();
+    return { ids: rows.map((r) => Number(r[other])), total: Number(count.n) };
   }
 }

@@ -1,3 +1,4 @@
 export * from './notification.js';
 export * from './ports.js';
 export * from './notification-service.js';
+export * from './inbox.js';

@@ -1,1 +1,3 @@
 export * from './ports.js';
+export * from './follow-service.js';
+export * from './friend-service.js';

@@ -1,0 +1,57 @@
+import type { CommentService } from '@plaza/domain';
+import { z } from 'zod';
+import { paginationQuery, zId } from '../http/fields.js';
+import { op, type Script } from '../http/operation.js';
+import type { PresenterContext } from '../presenters/context.js';
+import { presentComment, presentCommentRecord, presentPagination } from '../presenters/post.js';
+
+export function commentsScript(comments: CommentService, p: PresenterContext): Script {
+  return {
+    name: 'comments',
+    operations: [
+      op({
+        method: 'GET',
+        auth: 'required',
+        rateLimit: 'comments',
+        query: z.object({ post_id: zId, ...paginationQuery }),
+        summary: 'Root comments of a post, each with nested replies, under data',
+        handle: async (ctx) => {
+          const page = await comments.list(ctx.actor, ctx.query.post_id, ctx.query.page, ctx.query.per_page);
+          const data = page.items.map((c) => presentComment(c, p));
+          return { data, comments: data, pagination: presentPagination(page) };
+        },
+      }),
+      op({
+        method: 'POST',
+        auth: 'required',
+        rateLimit: 'comments',
+        body: z.object({ post_id: zId, content: z.string().max(5000), parent_id: zId.optional().nullable() }),
+        summary: 'Comment on a post, or reply to a comment of the same post',
+        handle: async (ctx) => {
+          const c = await comments.create(ctx.actor, ctx.body);
+          return { message: 'Comment added', comment_id: c.id, id: c.id, data: { ...presentCommentRecord(c, p), username: ctx.actor.username, has_reacted: false, replies: [] } };
+        },
+      }),
+      op({
+        method: 'PUT',
+        auth: 'required',
+        rateLimit: 'comments',
+        query: z.object({ id: zId }),
+        body: z.object({ content: z.string().max(5000) }),
+        summary: 'Edit own comment',
+        handle: async (ctx) => ({ message: 'Comment updated', data: presentCommentRecord(await comments.edit(ctx.actor, ctx.query.id, ctx.body.content), p) }),
+      }),
+      op({
+        method: 'DELETE',
+        auth: 'required',
+        rateLimit: 'comments',
+        query: z.object({ id: zId }),
+        summary: 'Delete own comment (or any, for moderators) with its replies',
+        handle: async (ctx) => {
+          await comments.delete(ctx.actor, ctx.query.id);
+          return { message: 'Comment deleted' };
+        },
+      }),
+    ],
+  };
+}

@@ -1,0 +1,48 @@
+import { pageRequest, type FollowService } from '@plaza/domain';
+import { z } from 'zod';
+import { paginationQuery, zId } from '../http/fields.js';
+import { op, type Script } from '../http/operation.js';
+import { presentUserListItem } from '../presenters/social.js';
+
+/** `user_id=` may be sent empty, meaning the caller. */
+const optionalUserId = z
+  .union([z.literal('').transform(() => undefined), zId])
+  .optional();
+
+export function followsScript(follows: FollowService): Script {
+  return {
+    name: 'follows',
+    operations: [
+      op({
+        method: 'GET',
+        auth: 'required',
+        query: z.object({ user_id: optionalUserId, type: z.enum(['followers', 'following']).default('followers'), ...paginationQuery }),
+        summary: 'Followers or followed accounts of a user (me when user_id is absent or empty)',
+        handle: async (ctx) => {
+          const page = await follows.list(ctx.actor, ctx.query.user_id, ctx.query.type, pageRequest(ctx.query.page, ctx.query.per_page));
+          return { data: page.users.map(presentUserListItem), meta: page.meta };
+        },
+      }),
+      op({
+        method: 'POST',
+        auth: 'required',
+        body: z.object({ user_id: zId }),
+        summary: 'Follow a user; following twice is not an error',
+        handle: async (ctx) => {
+          const r = await follows.follow(ctx.actor, ctx.body.user_id);
+          return { message: r.followed ? 'Followed' : 'Already following', is_following: true };
+        },
+      }),
+      op({
+        method: 'DELETE',
+        auth: 'required',
+        query: z.object({ user_id: zId }),
+        summary: 'Unfollow a user; unfollowing a stranger is not an error',
+        handle: async (ctx) => {
+          await follows.unfollow(ctx.actor, ctx.query.user_id);
+          return { message: 'Unfollowed', is_following: false };
+        },
+      }),
+    ],
+  };
+}

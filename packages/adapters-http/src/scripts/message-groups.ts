@@ -1,0 +1,225 @@
+import { MEDIA_TYPES, MESSAGE_REACTIONS, pageRequest, type MessageGroupService, type TypingService } from '@plaza/domain';
+import { z } from 'zod';
+import { paginationQuery, zFlag, zId } from '../http/fields.js';
+import { op, type Script } from '../http/operation.js';
+import type { PresenterContext } from '../presenters/context.js';
+import { presentGroupDetails, presentGroupListItem, presentGroupMessage, presentGroupRecord } from '../presenters/messaging.js';
+
+const idParam = z.object({ id: zId });
+const messageBody = z.object({
+  content: z.string().max(10_000).nullish(),
+  media: z.string().max(512).nullish(),
+  media_type: z.enum(MEDIA_TYPES).nullish(),
+  parent_id: zId.nullish(),
+});
+const intFlexible = z.union([z.number().int(), z.string().regex(/^\d{1,6}$/).transform(Number)]);
+
+export function messageGroupsScript(groups: MessageGroupService, typing: TypingService, p: PresenterContext): Script {
+  const rl = 'messages' as const;
+  return {
+    name: 'message_groups',
+    operations: [
+      op({
+        method: 'GET',
+        select: { path: '' },
+        auth: 'required',
+        rateLimit: rl,
+        query: z.object({ q: z.string().trim().max(100).optional(), ...paginationQuery }),
+        summary: 'My group chats, most recent activity first',
+        handle: async (ctx) => {
+          const r = await groups.list(ctx.actor, pageRequest(ctx.query.page, ctx.query.per_page), ctx.query.q || undefined);
+          return { groups: r.items.map((g) => presentGroupListItem(g, p)), meta: r.meta };
+        },
+      }),
+      op({
+        method: 'POST',
+        select: { path: '' },
+        auth: 'required',
+        rateLimit: rl,
+        body: z.object({ name: z.string().max(200), avatar: z.string().max(512).nullish(), member_ids: z.array(zId).max(500).optional() }),
+        summary: 'Create a group chat; I become its admin and member_ids its members',
+        handle: async (ctx) => ({ group_id: await groups.create(ctx.actor, ctx.body) }),
+      }),
+      op({
+        method: 'GET',
+        select: { path: ':id' },
+        auth: 'required',
+        rateLimit: rl,
+        query: idParam,
+        summary: 'Group details with members and (for admins) pending requests',
+        handle: async (ctx) => ({ group: presentGroupDetails(await groups.details(ctx.actor, ctx.query.id), p) }),
+      }),
+      op({
+        method: 'PUT',
+        select: { path: ':id' },
+        auth: 'required',
+        rateLimit: rl,
+        query: idParam,
+        body: z.object({
+          name: z.string().max(200).optional(),
+          avatar: z.string().max(512).nullish(),
+          auto_delete_time: intFlexible.optional(),
+          make_everyone_admin: zFlag.optional(),
+        }),
+        summary: 'Update the group (admins)',
+        handle: async (ctx) => ({ group: presentGroupRecord(await groups.update(ctx.actor, ctx.query.id, ctx.body), p) }),
+      }),
+      op({
+        method: 'DELETE',
+        select: { path: ':id' },
+        auth: 'required',
+        rateLimit: rl,
+        query: idParam,
+        summary: 'Leave the group (the last admin leaving promotes the oldest member)',
+        handle: async (ctx) => {
+          await groups.leave(ctx.actor, ctx.query.id);
+          return { message: 'You left the group' };
+        },
+      }),
+      op({
+        method: 'GET',
+        select: { path: ':id/messages' },
+        auth: 'required',
+        rateLimit: rl,
+        query: z.object({ id: zId, ...paginationQuery }),
+        summary: 'Group messages, oldest first within the page (page 1 = the most recent)',
+        handle: async (ctx) => {
+          const r = await groups.messages(ctx.actor, ctx.query.id, pageRequest(ctx.query.page, ctx.query.per_page));
+          return { messages: r.items.map((m) => presentGroupMessage(m, ctx.actor.userId, p)), meta: r.meta };
+        },
+      }),
+      op({
+        method: 'POST',
+        select: { path: ':id/messages' },
+        auth: 'required',
+        rateLimit: rl,
+        query: idParam,
+        body: messageBody,
+        summary: 'Send a group message (content and/or media, optional parent_id)',
+        handle: async (ctx) => {
+          const sent = await groups.send(ctx.actor, ctx.query.id, ctx.body);
+          const out = presentGroupMessage({ message: sent, sender: null, parent: null, parent_sender: null, reactions: {}, user_reaction: null }, ctx.actor.userId, p);
+          out.username = out.sender_username = ctx.actor.username;
+          return { message_id: sent.id, id: sent.id, data: out };
+        },
+      }),
+      op({
+        method: 'GET',
+        select: { path: ':id/typing' },
+        auth: 'required',
+        rateLimit: rl,
+        query: idParam,
+        summary: 'Members typing in the group',
+        handle: async (ctx) => ({ typing_users: await typing.groupTypists(ctx.actor, ctx.query.id) }),
+      }),
+      op({
+        method: 'POST',
+        select: { path: ':id/typing' },
+        auth: 'required',
+        rateLimit: rl,
+        query: idParam,
+        body: z.object({ is_typing: zFlag.default(true) }),
+        summary: 'Signal typing (or stop) in the group',
+        handle: async (ctx) => {
+          await typing.setGroup(ctx.actor, ctx.query.id, ctx.body.is_typing);
+          return { is_typing: ctx.body.is_typing };
+        },
+      }),
+      op({
+        method: 'POST',
+        select: { path: ':id/members' },
+        auth: 'required',
+        rateLimit: rl,
+        query: idParam,
+        body: z.object({ user_id: zId }),
+        summary: 'Add a member (admins); a member’s invitation becomes a request for the admins',
+        handle: async (ctx) => {
+          const r = await groups.addMember(ctx.actor, ctx.query.id, ctx.body.user_id);
+          return { added: r.added, request_id: r.request_id, message: r.request_id ? 'Request sent to the admins' : r.added ? 'Member added' : 'Already a member' };
+        },
+      }),
+      op({
+        method: 'DELETE',
+        select: { path: ':id/members/:user_id' },
+        auth: 'required',
+        rateLimit: rl,
+        query: z.object({ id: zId, user_id: zId }),
+        summary: 'Remove a member (admins; removing oneself is leaving)',
+        handle: async (ctx) => {
+          await groups.removeMember(ctx.actor, ctx.query.id, ctx.query.user_id);
+          return { message: 'Member removed' };
+        },
+      }),
+      op({
+        method: 'POST',
+        select: { path: ':id/requests/:request_id/approve' },
+        auth: 'required',
+        rateLimit: rl,
+        query: z.object({ id: zId, request_id: zId }),
+        summary: 'Approve an access request (admins)',
+        handle: async (ctx) => {
+          await groups.approve(ctx.actor, ctx.query.id, ctx.query.request_id);
+          return { message: 'Request approved' };
+        },
+      }),
+      op({
+        method: 'POST',
+        select: { path: ':id/requests/:request_id/reject' },
+        auth: 'required',
+        rateLimit: rl,
+        query: z.object({ id: zId, request_id: zId }),
+        summary: 'Reject an access request (admins)',
+        handle: async (ctx) => {
+          await groups.reject(ctx.actor, ctx.query.id, ctx.query.request_id);
+          return { message: 'Request rejected' };
+        },
+      }),
+      op({
+        method: 'PUT',
+        select: { path: 'messages/:id' },
+        auth: 'required',
+        rateLimit: rl,
+        query: idParam,
+        body: z.object({ content: z.string().max(10_000) }),
+        summary: 'Edit one of my group messages',
+        handle: async (ctx) => ({ data: presentGroupMessage(await groups.editMessage(ctx.actor, ctx.query.id, ctx.body.content), ctx.actor.userId, p) }),
+      }),
+      op({
+        method: 'DELETE',
+        select: { path: 'messages/:id' },
+        auth: 'required',
+        rateLimit: rl,
+        query: idParam,
+        summary: 'Delete one of my group messages',
+        handle: async (ctx) => {
+          await groups.deleteMessage(ctx.actor, ctx.query.id);
+          return { message: 'Message deleted' };
+        },
+      }),
+      op({
+        method: 'POST',
+        select: { path: 'messages/:id/reactions' },
+        auth: 'required',
+        rateLimit: rl,
+        query: idParam,
+        body: z
+          .object({ reaction_type: z.enum(MESSAGE_REACTIONS).optional(), reaction: z.enum(MESSAGE_REACTIONS).optional() })
+          .refine((b) => b.reaction_type !== undefined || b.reaction !== undefined, { message: 'reaction_type is required', path: ['reaction_type'] }),
+        summary: 'Add or replace my reaction on a group message',
+        handle: async (ctx) => {
+          const reaction = (ctx.body.reaction_type ?? ctx.body.reaction)!;
+          return { message_id: ctx.query.id, reactions_summary: await groups.react(ctx.actor, ctx.query.id, reaction), user_reaction: reaction };
+        },
+      }),
+      op({
+        method: 'DELETE',
+        select: { path: 'messages/:id/reactions' },
+        auth: 'required',
+        rateLimit: rl,
+        query: idParam,
+        summary: 'Remove my reaction from a group message',
+        handle: async (ctx) => ({ message_id: ctx.query.id, reactions_summary: await groups.unreact(ctx.actor, ctx.query.id), user_reaction: null }),
+      }),
+    ],
+  };
+}

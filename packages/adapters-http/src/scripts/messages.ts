@@ -1,0 +1,170 @@
+import { MEDIA_TYPES, MESSAGE_REACTIONS, pageRequest, type PrivateMessageService, type TypingService } from '@plaza/domain';
+import { z } from 'zod';
+import { paginationQuery, zFlag, zId } from '../http/fields.js';
+import { op, type Script } from '../http/operation.js';
+import type { PresenterContext } from '../presenters/context.js';
+import { presentConversation, presentConversationSettings, presentPrivateMessage } from '../presenters/messaging.js';
+
+const messageBody = {
+  content: z.string().max(10_000).nullish(),
+  media: z.string().max(512).nullish(),
+  media_type: z.enum(MEDIA_TYPES).nullish(),
+  parent_id: zId.nullish(),
+};
+
+/** The Dart client names the recipient `user_id`, the Android quick reply `recipient_id`. */
+const sendBody = z
+  .object({ user_id: zId.optional(), recipient_id: zId.optional(), ...messageBody })
+  .refine((b) => b.user_id !== undefined || b.recipient_id !== undefined, { message: 'user_id or recipient_id is required', path: ['user_id'] });
+
+const typingBody = z
+  .object({ recipient_id: zId.optional(), user_id: zId.optional(), is_typing: zFlag.default(true) })
+  .refine((b) => b.user_id !== undefined || b.recipient_id !== undefined, { message: 'recipient_id is required', path: ['recipient_id'] });
+
+const reactionBody = z
+  .object({ message_id: zId, reaction_type: z.enum(MESSAGE_REACTIONS).optional(), reaction: z.enum(MESSAGE_REACTIONS).optional() })
+  .refine((b) => b.reaction_type !== undefined || b.reaction !== undefined, { message: 'reaction_type is required', path: ['reaction_type'] });
+
+const search = z.string().trim().max(100).optional();
+
+export function messagesScript(messages: PrivateMessageService, typing: TypingService, p: PresenterContext): Script {
+  return {
+    name: 'messages',
+    operations: [
+      op({
+        method: 'GET',
+        select: { has: ['typing_user_id'] },
+        auth: 'required',
+        rateLimit: 'messages',
+        query: z.object({ typing_user_id: zId }),
+        summary: 'Whether the other user is typing to me (entries expire after 10 s)',
+        handle: async (ctx) => ({ typing_users: await typing.privateTypists(ctx.actor, ctx.query.typing_user_id) }),
+      }),
+      op({
+        method: 'GET',
+        select: { has: ['user_id'] },
+        auth: 'required',
+        rateLimit: 'messages',
+        query: z.object({ user_id: zId, q: search, ...paginationQuery }),
+        summary: 'Thread with a user, newest first; marks their messages read; carries the conversation settings',
+        handle: async (ctx) => {
+          const t = await messages.thread(ctx.actor, ctx.query.user_id, pageRequest(ctx.query.page, ctx.query.per_page), ctx.query.q || undefined);
+          return {
+            data: { data: t.messages.map((m) => presentPrivateMessage(m, ctx.actor.userId, p)), meta: t.meta },
+            conversation: presentConversationSettings(t.peer, t.auto_delete_time),
+          };
+        },
+      }),
+      op({
+        method: 'GET',
+        auth: 'required',
+        rateLimit: 'messages',
+        query: z.object({ q: search, ...paginationQuery }),
+        summary: 'Conversations, most recent first, with last_message and unread_count',
+        handle: async (ctx) => {
+          const c = await messages.conversations(ctx.actor, pageRequest(ctx.query.page, ctx.query.per_page), ctx.query.q || undefined);
+          return { data: { data: c.items.map((x) => presentConversation(x, p)), meta: c.meta } };
+        },
+      }),
+      op({
+        method: 'POST',
+        select: { action: 'typing' },
+        auth: 'required',
+        rateLimit: 'messages',
+        body: typingBody,
+        summary: 'Signal typing (or stop) to a user',
+        handle: async (ctx) => {
+          await typing.setPrivate(ctx.actor, (ctx.body.recipient_id ?? ctx.body.user_id)!, ctx.body.is_typing);
+          return { is_typing: ctx.body.is_typing };
+        },
+      }),
+      op({
+        method: 'POST',
+        select: { action: 'react' },
+        auth: 'required',
+        rateLimit: 'messages',
+        body: reactionBody,
+        summary: 'Add or replace my reaction on a message',
+        handle: async (ctx) => {
+          const reaction = (ctx.body.reaction_type ?? ctx.body.reaction)!;
+          const summary = await messages.react(ctx.actor, ctx.body.message_id, reaction);
+          return { message_id: ctx.body.message_id, reactions_summary: summary, user_reaction: reaction };
+        },
+      }),
+      op({
+        method: 'DELETE',
+        select: { action: 'react' },
+        auth: 'required',
+        rateLimit: 'messages',
+        query: z.object({ message_id: zId }),
+        summary: 'Remove my reaction from a message',
+        handle: async (ctx) => {
+          const summary = await messages.unreact(ctx.actor, ctx.query.message_id);
+          return { message_id: ctx.query.message_id, reactions_summary: summary, user_reaction: null };
+        },
+      }),
+      op({
+        method: 'POST',
+        auth: 'required',
+        rateLimit: 'messages',
+        body: sendBody,
+        summary: 'Send a message (content and/or media, optional parent_id of the same conversation)',
+        handle: async (ctx) => {
+          const b = ctx.body;
+          const sent = await messages.send(ctx.actor, (b.user_id ?? b.recipient_id)!, b);
+          const view = { message: sent, sender: null, parent: null, parent_sender: null, reactions: {}, user_reaction: null };
+          const out = presentPrivateMessage(view, ctx.actor.userId, p);
+          out.sender_username = ctx.actor.username;
+          return { message_id: sent.id, id: sent.id, data: out };
+        },
+      }),
+      op({
+        method: 'PUT',
+        select: { has: ['id'] },
+        auth: 'required',
+        rateLimit: 'messages',
+        query: z.object({ id: zId }),
+        body: z.object({ content: z.string().max(10_000) }),
+        summary: 'Edit one of my messages',
+        handle: async (ctx) => ({ data: presentPrivateMessage(await messages.edit(ctx.actor, ctx.query.id, ctx.body.content), ctx.actor.userId, p) }),
+      }),
+      op({
+        method: 'PUT',
+        select: { has: ['user_id'] },
+        auth: 'required',
+        rateLimit: 'messages',
+        query: z.object({ user_id: zId }),
+        body: z.object({ auto_delete_time: z.union([z.number().int(), z.string().regex(/^\d{1,6}$/).transform(Number)]) }),
+        summary: 'Conversation settings: auto_delete_time in minutes (0, 1, 5, 60, 1440, 10080), shared by both sides',
+        handle: async (ctx) => {
+          const s = await messages.setAutoDelete(ctx.actor, ctx.query.user_id, ctx.body.auto_delete_time);
+          return { conversation: presentConversationSettings(s.peer, s.auto_delete_time) };
+        },
+      }),
+      op({
+        method: 'DELETE',
+        select: { has: ['id'] },
+        auth: 'required',
+        rateLimit: 'messages',
+        query: z.object({ id: zId }),
+        summary: 'Delete one of my messages',
+        handle: async (ctx) => {
+          await messages.delete(ctx.actor, ctx.query.id);
+          return { message: 'Message deleted' };
+        },
+      }),
+      op({
+        method: 'DELETE',
+        select: { has: ['user_id'] },
+        auth: 'required',
+        rateLimit: 'messages',
+        query: z.object({ user_id: zId }),
+        summary: 'Delete the whole conversation for me; the other side keeps its copy',
+        handle: async (ctx) => {
+          await messages.deleteConversation(ctx.actor, ctx.query.user_id);
+          return { message: 'Conversation deleted' };
+        },
+      }),
+    ],
+  };
+}

@@ -1,0 +1,86 @@
+import { Invalid, type NotificationInboxService } from '@plaza/domain';
+import { z } from 'zod';
+import { paginationQuery, zFlag, zId } from '../http/fields.js';
+import { op, type Script } from '../http/operation.js';
+import type { PresenterContext } from '../presenters/context.js';
+
+export function notificationsScript(inbox: NotificationInboxService, p: PresenterContext): Script {
+  return {
+    name: 'notifications',
+    operations: [
+      op({
+        method: 'GET',
+        select: { action: 'count' },
+        auth: 'required',
+        summary: 'Number of unread notifications',
+        handle: async (ctx) => ({ unread_count: await inbox.countUnread(ctx.actor) }),
+      }),
+      op({
+        method: 'GET',
+        auth: 'required',
+        query: z.object({ unread: zFlag.optional(), ...paginationQuery }),
+        summary: 'Notifications, newest first (unread=true for unread only)',
+        handle: async (ctx) => {
+          const page = await inbox.list(ctx.actor, { page: ctx.query.page, perPage: ctx.query.per_page, unreadOnly: ctx.query.unread ?? false });
+          const notifications = page.items.map(({ notification: n, from }) => ({
+            id: n.id,
+            type: n.type,
+            from_user_id: n.from_user_id,
+            from_username: from?.username ?? null,
+            username: from?.username ?? null,
+            from_avatar: from ? (from.avatar ?? 'default.svg') : null,
+            avatar: from ? (from.avatar ?? 'default.svg') : null,
+            content: n.content ?? '',
+            message: n.content ?? '',
+            reaction_type: n.reaction_type,
+            post_id: n.post_id,
+            comment_id: n.comment_id,
+            group_id: n.group_id,
+            link: n.link,
+            is_read: n.is_read,
+            created_at: p.formatTime(n.created_at),
+          }));
+          return {
+            notifications,
+            unread_count: await inbox.countUnread(ctx.actor),
+            pagination: { current_page: page.page, per_page: page.per_page, has_more: page.has_more },
+          };
+        },
+      }),
+      op({
+        method: 'PUT',
+        select: { has: ['id'] },
+        auth: 'required',
+        query: z.object({ id: zId }),
+        summary: 'Mark one notification read',
+        handle: async (ctx) => {
+          await inbox.markRead(ctx.actor, ctx.query.id);
+          return { message: 'Notification marked as read', unread_count: await inbox.countUnread(ctx.actor) };
+        },
+      }),
+      op({
+        method: 'PUT',
+        auth: 'required',
+        body: z.object({ mark_all: zFlag.optional(), id: zId.optional() }),
+        summary: 'Mark all notifications read ({mark_all: true}) or one ({id})',
+        handle: async (ctx) => {
+          if (ctx.body.id !== undefined) await inbox.markRead(ctx.actor, ctx.body.id);
+          else if (ctx.body.mark_all) await inbox.markAllRead(ctx.actor);
+          else throw new Invalid('Send mark_all: true or an id', 'invalid_input', [{ field: 'mark_all', problem: 'required' }]);
+          return { message: 'Notifications marked as read', unread_count: await inbox.countUnread(ctx.actor) };
+        },
+      }),
+      op({
+        method: 'POST',
+        select: { action: 'test' },
+        auth: 'required',
+        body: z.object({ provider: z.enum(['ntfy', 'onesignal', 'both', 'none']).optional() }),
+        summary: 'Send a test push notification to own devices',
+        handle: async (ctx) => {
+          const n = await inbox.test(ctx.actor, ctx.body.provider);
+          return { message: 'Test notification sent', notification_id: n?.id ?? null };
+        },
+      }),
+    ],
+  };
+}

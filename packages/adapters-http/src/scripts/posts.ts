@@ -1,0 +1,91 @@
+import type { PostService } from '@plaza/domain';
+import { z } from 'zod';
+import { paginationQuery, zId } from '../http/fields.js';
+import { op, type Script } from '../http/operation.js';
+import type { PresenterContext } from '../presenters/context.js';
+import { presentPost, presentPostList } from '../presenters/post.js';
+
+const tagList = z.union([z.array(z.string().max(64)).max(30), z.string().max(2000).transform((s) => s.split(/[\s,]+/).filter(Boolean))]);
+
+const createBody = z.object({
+  content: z.string().max(10_000).optional().nullable(),
+  media: z.union([z.array(z.string().max(255)).max(10), z.string().max(255).transform((s) => (s ? [s] : []))]).optional().nullable(),
+  media_type: z.enum(['image', 'video']).optional().nullable(),
+  tags: tagList.optional().nullable(),
+});
+
+export function postsScript(posts: PostService, p: PresenterContext): Script {
+  return {
+    name: 'posts',
+    operations: [
+      op({
+        method: 'GET',
+        select: { has: ['id'] },
+        auth: 'required',
+        rateLimit: 'posts',
+        query: z.object({ id: zId }),
+        summary: 'One post, under data',
+        handle: async (ctx) => ({ data: presentPost(await posts.view(ctx.actor, ctx.query.id), p) }),
+      }),
+      op({
+        method: 'GET',
+        select: { has: ['user_id'] },
+        auth: 'required',
+        rateLimit: 'posts',
+        query: z.object({ user_id: zId, ...paginationQuery }),
+        summary: "A user's wall: their posts and shares, newest first",
+        handle: async (ctx) => presentPostList(await posts.wall(ctx.actor, ctx.query.user_id, ctx.query.page, ctx.query.per_page), p),
+      }),
+      op({
+        method: 'GET',
+        auth: 'required',
+        rateLimit: 'posts',
+        query: z.object({ feed_type: z.enum(['following', 'global', '']).optional(), ...paginationQuery }),
+        summary: 'Feed: posts and shares of followed accounts and own (default), or feed_type=global',
+        handle: async (ctx) =>
+          presentPostList(await posts.feed(ctx.actor, ctx.query.feed_type === 'global' ? 'global' : 'following', ctx.query.page, ctx.query.per_page), p),
+      }),
+      op({
+        method: 'POST',
+        auth: 'required',
+        rateLimit: 'posts',
+        body: createBody,
+        summary: 'Create a post (content and/or media file names; hashtags taken from the content)',
+        handle: async (ctx) => {
+          const view = await posts.create(ctx.actor, {
+            content: ctx.body.content ?? '',
+            media: ctx.body.media ?? [],
+            media_type: ctx.body.media_type ?? null,
+            tags: ctx.body.tags ?? [],
+          });
+          return { message: 'Post created', post_id: view.post.id, id: view.post.id, data: presentPost(view, p) };
+        },
+      }),
+      op({
+        method: 'PUT',
+        select: { has: ['id'] },
+        auth: 'required',
+        rateLimit: 'posts',
+        query: z.object({ id: zId }),
+        body: z.object({ content: z.string().max(10_000), tags: tagList.optional().nullable() }),
+        summary: 'Edit own post',
+        handle: async (ctx) => {
+          const view = await posts.edit(ctx.actor, ctx.query.id, { content: ctx.body.content, tags: ctx.body.tags ?? [] });
+          return { message: 'Post updated', data: presentPost(view, p) };
+        },
+      }),
+      op({
+        method: 'DELETE',
+        select: { has: ['id'] },
+        auth: 'required',
+        rateLimit: 'posts',
+        query: z.object({ id: zId }),
+        summary: 'Delete a post (author, moderator or admin)',
+        handle: async (ctx) => {
+          await posts.delete(ctx.actor, ctx.query.id);
+          return { message: 'Post deleted' };
+        },
+      }),
+    ],
+  };
+}

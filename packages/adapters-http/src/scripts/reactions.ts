@@ -1,0 +1,64 @@
+import { REACTION_TYPES, type EngagementService } from '@plaza/domain';
+import { z } from 'zod';
+import { zId } from '../http/fields.js';
+import { op, type Script } from '../http/operation.js';
+
+export function reactionsScript(engagement: EngagementService): Script {
+  return {
+    name: 'reactions',
+    operations: [
+      op({
+        method: 'GET',
+        auth: 'required',
+        rateLimit: 'reactions',
+        query: z.object({ post_id: zId }),
+        summary: 'Reaction counts of a post, by type',
+        handle: async (ctx) => {
+          const counts = await engagement.reactions(ctx.actor, ctx.query.post_id);
+          const total = Object.values(counts).reduce((a, b) => a + b, 0);
+          return { data: { post_id: ctx.query.post_id, counts, total }, reactions: counts, total };
+        },
+      }),
+      op({
+        method: 'POST',
+        auth: 'required',
+        rateLimit: 'reactions',
+        body: z.object({ post_id: zId, reaction_type: z.enum(REACTION_TYPES).default('like') }),
+        summary: 'React to a post; a new reaction replaces the previous one',
+        handle: async (ctx) => ({ message: 'Reaction saved', ...(await engagement.react(ctx.actor, ctx.body.post_id, ctx.body.reaction_type)), is_liked: true }),
+      }),
+      op({
+        method: 'DELETE',
+        auth: 'required',
+        rateLimit: 'reactions',
+        query: z.object({ post_id: zId }),
+        summary: 'Remove own reaction from a post',
+        handle: async (ctx) => ({ message: 'Reaction removed', ...(await engagement.unreact(ctx.actor, ctx.query.post_id)), is_liked: false }),
+      }),
+    ],
+  };
+}
+
+export function likesScript(engagement: EngagementService): Script {
+  return {
+    name: 'likes',
+    operations: [
+      op({
+        method: 'POST',
+        auth: 'required',
+        rateLimit: 'reactions',
+        body: z.object({ post_id: zId }),
+        summary: 'Like a post (the reaction "like")',
+        handle: async (ctx) => ({ message: 'Post liked', ...(await engagement.react(ctx.actor, ctx.body.post_id, 'like')), is_liked: true }),
+      }),
+      op({
+        method: 'DELETE',
+        auth: 'required',
+        rateLimit: 'reactions',
+        query: z.object({ post_id: zId }),
+        summary: 'Remove the like',
+        handle: async (ctx) => ({ message: 'Like removed', ...(await engagement.unreact(ctx.actor, ctx.query.post_id)), is_liked: false }),
+      }),
+    ],
+  };
+}

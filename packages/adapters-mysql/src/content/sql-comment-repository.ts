@@ -1,0 +1,137 @@
+import type { CommentRecord, CommentRepository, CommentType, PageRequest, ReactionType, Timestamp } from '@plaza/domain';
+import { offsetOf } from '@plaza/domain';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { insertedId, lockRowForUpdate, type SqlDialect } from '../dialect.js';
+import type { CommentsTable, Database } from '../schema/index.js';
+
+function toComment(row: Selectable<CommentsTable>): CommentRecord {
+  return { ...row, reactions_count: Number(row.reactions_count) };
+}
+
+function affected(result: object): boolean {
+  const r = result as { numInsertedOrUpdatedRows?: bigint; numDeletedRows?: bigint; numUpdatedRows?: bigint };
+  return Number(r.numInsertedOrUpdatedRows ?? r.numDeletedRows ?? r.numUpdatedRows ?? 0) > 0;
+}
+
+export class SqlCommentRepository implements CommentRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: SqlDialect,
+  ) {}
+
+  async create(c: { post_id: number; user_id: number; parent_id: number | null; content: string; created_at: Timestamp }) {
+    return this.db.transaction().execute(async (trx) => {
+      await lockRowForUpdate(trx, this.dialect, 'posts', c.post_id);
+      const id = insertedId(await trx.insertInto('comments').values(c).executeTakeFirstOrThrow());
+      await trx.updateTable('posts').set({ comments_count: sql`comments_count + 1` }).where('id', '=', c.post_id).execute();
+      return { id, ...c, reactions_count: 0, updated_at: null };
+    });
+  }
+
+  async findById(id: number) {
+    const row = await this.db.selectFrom('comments').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toComment(row) : null;
+  }
+
+  async update(id: number, content: string, at: Timestamp) {
+    await this.db.updateTable('comments').set({ content, updated_at: at }).where('id', '=', id).execute();
+  }
+
+  async delete(id: number) {
+    await this.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('comments').select(['id', 'post_id']).where('id', '=', id).executeTakeFirst();
+      if (!row) return;
+      await lockRowForUpdate(trx, this.dialect, 'posts', row.post_id);
+      // The comment and every reply below it, gathered level by level.
+      const ids = [id];
+      let frontier = [id];
+      while (frontier.length) {
+        const children = await trx.selectFrom('comments').select('id').where('parent_id', 'in', frontier).execute();
+        frontier = children.map((c) => c.id);
+        ids.push(...frontier);
+      }
+      await trx.deleteFrom('comment_reactions').where('comment_type', '=', 'post').where('comment_id', 'in', ids).execute();
+      await trx.deleteFrom('comments').where('id', '=', id).execute();
+      await trx.updateTable('posts').set({ comments_count: sql`comments_count - ${ids.length}` }).where('id', '=', row.post_id).execute();
+    });
+  }
+
+  async roots(postId: number, page: PageRequest) {
+    const rows = await this.db
+      .selectFrom('comments')
+      .selectAll()
+      .where('post_id', '=', postId)
+      .where('parent_id', 'is', null)
+      .orderBy('id', 'asc')
+      .limit(page.perPage + 1)
+      .offset(offsetOf(page))
+      .execute();
+    return rows.map(toComment);
+  }
+
+  async replies(postId: number) {
+    const rows = await this.db.selectFrom('comments').selectAll().where('post_id', '=', postId).where('parent_id', 'is not', null).orderBy('id', 'asc').execute();
+    return rows.map(toComment);
+  }
+
+  async reactedBy(type: CommentType, commentIds: number[], userId: number) {
+    if (commentIds.length === 0) return new Set<number>();
+    const rows = await this.db
+      .selectFrom('comment_reactions')
+      .select('comment_id')
+      .where('comment_type', '=', type)
+      .where('user_id', '=', userId)
+      .where('comment_id', 'in', commentIds)
+      .execute();
+    return new Set(rows.map((r) => r.comment_id));
+  }
+
+  async react(type: CommentType, commentId: number, userId: number, reaction: ReactionType, at: Timestamp) {
+    return this.db.transaction().execute(async (trx) => {
+      if (type === 'post') await lockRowForUpdate(trx, this.dialect, 'comments', commentId);
+      const inserted = await trx
+        .insertInto('comment_reactions')
+        .ignore()
+        .values({ comment_type: type, comment_id: commentId, user_id: userId, reaction_type: reaction, created_at: at })
+        .executeTakeFirst();
+      if (affected(inserted)) {
+        if (type === 'post') await trx.updateTable('comments').set({ reactions_count: sql`reactions_count + 1` }).where('id', '=', commentId).execute();
+        return 'added' as const;
+      }
+      const updated = await trx
+        .updateTable('comment_reactions')
+        .set({ reaction_type: reaction })
+        .where('comment_type', '=', type)
+        .where('comment_id', '=', commentId)
+        .where('user_id', '=', userId)
+        .where('reaction_type', '<>', reaction)
+        .executeTakeFirst();
+      return affected(updated) ? ('changed' as const) : ('unchanged' as const);
+    });
+  }
+
+  async unreact(type: CommentType, commentId: number, userId: number) {
+    return this.db.transaction().execute(async (trx) => {
+      if (type === 'post') await lockRowForUpdate(trx, this.dialect, 'comments', commentId);
+      const deleted = await trx
+        .deleteFrom('comment_reactions')
+        .where('comment_type', '=', type)
+        .where('comment_id', '=', commentId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (!affected(deleted)) return false;
+      if (type === 'post') await trx.updateTable('comments').set({ reactions_count: sql`reactions_count - 1` }).where('id', '=', commentId).execute();
+      return true;
+    });
+  }
+
+  async reactions(type: CommentType, commentId: number) {
+    return this.db
+      .selectFrom('comment_reactions')
+      .select(['user_id', 'reaction_type', 'created_at'])
+      .where('comment_type', '=', type)
+      .where('comment_id', '=', commentId)
+      .orderBy('created_at', 'asc')
+      .execute();
+  }
+}

@@ -1,0 +1,84 @@
+import type { PostEngagementRepository, ReactionType, Timestamp } from '@plaza/domain';
+import { sql, type Kysely } from 'kysely';
+import { lockRowForUpdate, type SqlDialect } from '../dialect.js';
+import type { Database } from '../schema/index.js';
+
+function changed(result: { numInsertedOrUpdatedRows?: bigint } | { numDeletedRows: bigint } | { numUpdatedRows: bigint }): boolean {
+  const r = result as { numInsertedOrUpdatedRows?: bigint; numDeletedRows?: bigint; numUpdatedRows?: bigint };
+  return Number(r.numInsertedOrUpdatedRows ?? r.numDeletedRows ?? r.numUpdatedRows ?? 0) > 0;
+}
+
+/**
+ * Reactions, shares and bookmarks. The relation row and the post's counter change in one transaction,
+ * and the counter moves by an atomic `col = col ± 1` only when the relation row really changed, so
+ * concurrent reactions never lose or double-count.
+ */
+export class SqlPostEngagementRepository implements PostEngagementRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: SqlDialect,
+  ) {}
+
+  async react(postId: number, userId: number, type: ReactionType, at: Timestamp) {
+    return this.db.transaction().execute(async (trx) => {
+      await lockRowForUpdate(trx, this.dialect, 'posts', postId);
+      const inserted = await trx
+        .insertInto('post_reactions')
+        .ignore()
+        .values({ post_id: postId, user_id: userId, reaction_type: type, created_at: at })
+        .executeTakeFirst();
+      if (changed(inserted)) {
+        await trx.updateTable('posts').set({ likes_count: sql`likes_count + 1` }).where('id', '=', postId).execute();
+        return 'added' as const;
+      }
+      const updated = await trx
+        .updateTable('post_reactions')
+        .set({ reaction_type: type, created_at: at })
+        .where('post_id', '=', postId)
+        .where('user_id', '=', userId)
+        .where('reaction_type', '<>', type)
+        .executeTakeFirst();
+      return changed(updated) ? ('changed' as const) : ('unchanged' as const);
+    });
+  }
+
+  async unreact(postId: number, userId: number) {
+    return this.db.transaction().execute(async (trx) => {
+      await lockRowForUpdate(trx, this.dialect, 'posts', postId);
+      const deleted = await trx.deleteFrom('post_reactions').where('post_id', '=', postId).where('user_id', '=', userId).executeTakeFirst();
+      if (!changed(deleted)) return false;
+      await trx.updateTable('posts').set({ likes_count: sql`likes_count - 1` }).where('id', '=', postId).execute();
+      return true;
+    });
+  }
+
+  async reactionCounts(postId: number) {
+    const rows = await this.db
+      .selectFrom('post_reactions')
+      .select(['reaction_type', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('post_id', '=', postId)
+      .groupBy('reaction_type')
+      .execute();
+    return Object.fromEntries(rows.map((r) => [r.reaction_type, Number(r.n)]));
+  }
+
+  async share(postId: number, userId: number, at: Timestamp) {
+    return this.db.transaction().execute(async (trx) => {
+      await lockRowForUpdate(trx, this.dialect, 'posts', postId);
+      const inserted = await trx.insertInto('shares').ignore().values({ post_id: postId, user_id: userId, created_at: at }).executeTakeFirst();
+      if (!changed(inserted)) return false;
+      await trx.insertInto('wall_entries').values({ user_id: userId, post_id: postId, is_share: 1, created_at: at }).execute();
+      await trx.updateTable('posts').set({ shares_count: sql`shares_count + 1` }).where('id', '=', postId).execute();
+      return true;
+    });
+  }
+
+  async bookmark(postId: number, userId: number, at: Timestamp) {
+    const inserted = await this.db.insertInto('bookmarks').ignore().values({ post_id: postId, user_id: userId, created_at: at }).executeTakeFirst();
+    return changed(inserted);
+  }
+
+  async unbookmark(postId: number, userId: number) {
+    return changed(await this.db.deleteFrom('bookmarks').where('post_id', '=', postId).where('user_id', '=', userId).executeTakeFirst());
+  }
+}

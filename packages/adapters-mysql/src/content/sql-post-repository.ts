@@ -1,0 +1,239 @@
+import type { AuthorInfo, FeedEntry, NewPost, PageRequest, PostRecord, PostRepository, PostView, ReactionType, Timestamp } from '@plaza/domain';
+import { offsetOf } from '@plaza/domain';
+import type { Kysely, Selectable } from 'kysely';
+import { insertedId } from '../dialect.js';
+import type { Database, PostsTable } from '../schema/index.js';
+
+function parseList(text: string): string[] {
+  try {
+    const v = JSON.parse(text);
+    return Array.isArray(v) ? v.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function toPostRecord(row: Selectable<PostsTable>): PostRecord {
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    content: row.content,
+    media: parseList(row.media),
+    media_type: row.media_type,
+    tags: parseList(row.tags),
+    likes_count: Number(row.likes_count),
+    comments_count: Number(row.comments_count),
+    shares_count: Number(row.shares_count),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/**
+ * Lists pick the page of ids first from an index (walls by user and date, posts by date), then load
+ * posts, authors and the viewer's reactions and bookmarks for those ids only: a constant number of queries.
+ */
+export class SqlPostRepository implements PostRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(post: NewPost): Promise<PostRecord> {
+    return this.db.transaction().execute(async (trx) => {
+      const id = insertedId(
+        await trx
+          .insertInto('posts')
+          .values({
+            user_id: post.user_id,
+            content: post.content,
+            media: JSON.stringify(post.media),
+            media_type: post.media_type,
+            tags: JSON.stringify(post.tags),
+            created_at: post.created_at,
+          })
+          .executeTakeFirstOrThrow(),
+      );
+      await trx.insertInto('wall_entries').values({ user_id: post.user_id, post_id: id, is_share: 0, created_at: post.created_at }).execute();
+      return { ...post, id, likes_count: 0, comments_count: 0, shares_count: 0, updated_at: null };
+    });
+  }
+
+  async findById(id: number) {
+    const row = await this.db.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toPostRecord(row) : null;
+  }
+
+  async update(id: number, patch: { content: string; tags: string[]; updated_at: Timestamp }) {
+    await this.db
+      .updateTable('posts')
+      .set({ content: patch.content, tags: JSON.stringify(patch.tags), updated_at: patch.updated_at })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async delete(id: number) {
+    // Children go by ON DELETE CASCADE on both dialects (SQLite runs with foreign_keys on).
+    await this.db.deleteFrom('posts').where('id', '=', id).execute();
+  }
+
+  async feed(viewerId: number, page: PageRequest): Promise<FeedEntry[]> {
+    const rows = await this.db
+      .selectFrom('wall_entries as w')
+      .select(['w.post_id', 'w.is_share', 'w.user_id', 'w.created_at'])
+      .where((eb) =>
+        eb.or([
+          eb('w.user_id', '=', viewerId),
+          eb('w.user_id', 'in', eb.selectFrom('follows').select('followee_id').where('follower_id', '=', viewerId)),
+        ]),
+      )
+      // A share may carry a post of a private account the viewer does not follow.
+      .where((eb) =>
+        eb.or([
+          eb('w.is_share', '=', 0),
+          eb.exists(
+            eb
+              .selectFrom('posts as p')
+              .innerJoin('users as u', 'u.id', 'p.user_id')
+              .select('p.id')
+              .whereRef('p.id', '=', 'w.post_id')
+              .where((e) =>
+                e.or([
+                  e('u.is_private', '=', 0),
+                  e('p.user_id', '=', viewerId),
+                  e('p.user_id', 'in', e.selectFrom('follows').select('followee_id').where('follower_id', '=', viewerId)),
+                ]),
+              ),
+          ),
+        ]),
+      )
+      .orderBy('w.created_at', 'desc')
+      .orderBy('w.id', 'desc')
+      .limit(page.perPage + 1)
+      .offset(offsetOf(page))
+      .execute();
+    return rows.map((r) => ({ post_id: r.post_id, shared_by: r.is_share ? r.user_id : null, feed_date: r.created_at }));
+  }
+
+  async global(viewerId: number, page: PageRequest): Promise<FeedEntry[]> {
+    const rows = await this.db
+      .selectFrom('posts as p')
+      .select(['p.id', 'p.created_at'])
+      .where((eb) =>
+        eb.or([
+          eb('p.user_id', '=', viewerId),
+          eb.not(eb.exists(eb.selectFrom('users as u').select('u.id').whereRef('u.id', '=', 'p.user_id').where('u.is_private', '=', 1))),
+        ]),
+      )
+      .orderBy('p.created_at', 'desc')
+      .orderBy('p.id', 'desc')
+      .limit(page.perPage + 1)
+      .offset(offsetOf(page))
+      .execute();
+    return rows.map((r) => ({ post_id: r.id, shared_by: null, feed_date: r.created_at }));
+  }
+
+  async wall(userId: number, viewerId: number, page: PageRequest): Promise<FeedEntry[]> {
+    const rows = await this.db
+      .selectFrom('wall_entries as w')
+      .select(['w.post_id', 'w.is_share', 'w.user_id', 'w.created_at'])
+      .where('w.user_id', '=', userId)
+      .where((eb) =>
+        eb.or([
+          eb('w.is_share', '=', 0),
+          eb.exists(
+            eb
+              .selectFrom('posts as p')
+              .innerJoin('users as u', 'u.id', 'p.user_id')
+              .select('p.id')
+              .whereRef('p.id', '=', 'w.post_id')
+              .where((e) =>
+                e.or([
+                  e('u.is_private', '=', 0),
+                  e('p.user_id', '=', viewerId),
+                  e('p.user_id', 'in', e.selectFrom('follows').select('followee_id').where('follower_id', '=', viewerId)),
+                ]),
+              ),
+          ),
+        ]),
+      )
+      .orderBy('w.created_at', 'desc')
+      .orderBy('w.id', 'desc')
+      .limit(page.perPage + 1)
+      .offset(offsetOf(page))
+      .execute();
+    return rows.map((r) => ({ post_id: r.post_id, shared_by: r.is_share ? r.user_id : null, feed_date: r.created_at }));
+  }
+
+  async bookmarked(userId: number, page: PageRequest): Promise<FeedEntry[]> {
+    const rows = await this.db
+      .selectFrom('bookmarks')
+      .select(['post_id', 'created_at'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .orderBy('post_id', 'desc')
+      .limit(page.perPage + 1)
+      .offset(offsetOf(page))
+      .execute();
+    return rows.map((r) => ({ post_id: r.post_id, shared_by: null, feed_date: r.created_at }));
+  }
+
+  async views(entries: FeedEntry[], viewerId: number): Promise<PostView[]> {
+    if (entries.length === 0) return [];
+    const postIds = [...new Set(entries.map((e) => e.post_id))];
+    const posts = new Map((await this.db.selectFrom('posts').selectAll().where('id', 'in', postIds).execute()).map((r) => [r.id, toPostRecord(r)]));
+    const userIds = new Set<number>();
+    for (const p of posts.values()) userIds.add(p.user_id);
+    for (const e of entries) if (e.shared_by !== null) userIds.add(e.shared_by);
+    const [authors, reactions, bookmarks] = await Promise.all([
+      this.authors([...userIds]),
+      this.db.selectFrom('post_reactions').select(['post_id', 'reaction_type']).where('user_id', '=', viewerId).where('post_id', 'in', postIds).execute(),
+      this.db.selectFrom('bookmarks').select('post_id').where('user_id', '=', viewerId).where('post_id', 'in', postIds).execute(),
+    ]);
+    const reactionOf = new Map(reactions.map((r) => [r.post_id, r.reaction_type as ReactionType]));
+    const bookmarked = new Set(bookmarks.map((b) => b.post_id));
+    const out: PostView[] = [];
+    for (const e of entries) {
+      const post = posts.get(e.post_id);
+      const author = post && authors.get(post.user_id);
+      if (!post || !author) continue;
+      out.push({
+        post,
+        author,
+        is_liked: reactionOf.has(post.id),
+        reaction_type: reactionOf.get(post.id) ?? null,
+        is_bookmarked: bookmarked.has(post.id),
+        feed_date: e.feed_date,
+        shared_by_username: e.shared_by !== null ? (authors.get(e.shared_by)?.username ?? null) : null,
+      });
+    }
+    return out;
+  }
+
+  async authors(ids: number[]): Promise<Map<number, AuthorInfo & { is_private: boolean }>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('users')
+      .select(['id', 'username', 'avatar', 'militant_badge', 'is_technician', 'is_admin', 'is_moderator', 'is_private'])
+      .where('id', 'in', ids)
+      .execute();
+    return new Map(
+      rows.map((r) => [
+        r.id,
+        {
+          id: r.id,
+          username: r.username,
+          avatar: r.avatar,
+          militant_badge: r.militant_badge,
+          is_technician: Boolean(r.is_technician),
+          is_admin: Boolean(r.is_admin),
+          is_moderator: Boolean(r.is_moderator),
+          is_private: Boolean(r.is_private),
+        },
+      ]),
+    );
+  }
+
+  async countByUser(userId: number) {
+    const row = await this.db.selectFrom('posts').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}
+

@@ -1,0 +1,242 @@
+import {
+  offsetOf,
+  type ConversationSummary,
+  type NewPrivateMessage,
+  type PageRequest,
+  type PrivateMessageRecord,
+  type PrivateMessageRepository,
+  type Timestamp,
+} from '@plaza/domain';
+import type { Kysely, Selectable } from 'kysely';
+import { insertedId } from '../dialect.js';
+import { containsText } from './text-search.js';
+import type { Database, PrivateMessagesTable } from '../schema/index.js';
+import { putReaction, reactionSummaries, removeReaction } from './reactions.js';
+
+function toRecord(row: Selectable<PrivateMessagesTable>): PrivateMessageRecord {
+  return {
+    id: Number(row.id),
+    sender_id: Number(row.sender_id),
+    receiver_id: Number(row.receiver_id),
+    content: row.content,
+    media: row.media,
+    media_type: row.media_type,
+    parent_id: row.parent_id === null ? null : Number(row.parent_id),
+    is_read: Boolean(row.is_read),
+    created_at: row.created_at,
+    edited_at: row.edited_at,
+    expires_at: row.expires_at,
+  };
+}
+
+const pair = (a: number, b: number) => ({ user_low: Math.min(a, b), user_high: Math.max(a, b) });
+
+export class SqlPrivateMessageRepository implements PrivateMessageRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(m: NewPrivateMessage) {
+    const values = { ...m, ...pair(m.sender_id, m.receiver_id) };
+    const id = insertedId(await this.db.insertInto('private_messages').values(values).executeTakeFirstOrThrow());
+    await this.ensureConversation(m.sender_id, m.receiver_id);
+    await this.db
+      .updateTable('conversations')
+      .set({ last_message_id: id, last_message_at: m.created_at })
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('user_id', '=', m.sender_id), eb('peer_id', '=', m.receiver_id)]),
+          eb.and([eb('user_id', '=', m.receiver_id), eb('peer_id', '=', m.sender_id)]),
+        ]),
+      )
+      .execute();
+    return { ...m, id, is_read: false, edited_at: null };
+  }
+
+  async findById(id: number) {
+    const row = await this.db.selectFrom('private_messages').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toRecord(row) : null;
+  }
+
+  async findByIds(ids: number[]) {
+    if (ids.length === 0) return [];
+    return (await this.db.selectFrom('private_messages').selectAll().where('id', 'in', ids).execute()).map(toRecord);
+  }
+
+  async isVisibleTo(m: PrivateMessageRecord, userId: number, now: Timestamp) {
+    if (m.sender_id !== userId && m.receiver_id !== userId) return false;
+    if (m.expires_at !== null && m.expires_at <= now) return false;
+    const peer = m.sender_id === userId ? m.receiver_id : m.sender_id;
+    return m.id > (await this.clearedBefore(userId, peer));
+  }
+
+  async thread(userId: number, peerId: number, now: Timestamp, page: PageRequest, q?: string) {
+    const cleared = await this.clearedBefore(userId, peerId);
+    const p = pair(userId, peerId);
+    let base = this.db
+      .selectFrom('private_messages')
+      .where('user_low', '=', p.user_low)
+      .where('user_high', '=', p.user_high)
+      .where('id', '>', cleared)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
+    if (q) base = base.where(containsText('content', q));
+    const rows = await base.selectAll().orderBy('id', 'desc').limit(page.perPage).offset(offsetOf(page)).execute();
+    const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return { items: rows.map(toRecord), total: Number(count.n) };
+  }
+
+  async markRead(userId: number, peerId: number) {
+    await this.db
+      .updateTable('private_messages')
+      .set({ is_read: 1 })
+      .where('receiver_id', '=', userId)
+      .where('is_read', '=', 0)
+      .where('sender_id', '=', peerId)
+      .execute();
+  }
+
+  async conversations(userId: number, page: PageRequest, q?: string) {
+    let base = this.db
+      .selectFrom('conversations as c')
+      .where('c.user_id', '=', userId)
+      .where('c.last_message_id', 'is not', null)
+      .whereRef('c.last_message_id', '>', 'c.cleared_before_id');
+    if (q) base = base.where((eb) => eb.exists(eb.selectFrom('users as u').select('u.id').whereRef('u.id', '=', 'c.peer_id').where(containsText('u.username', q))));
+    const rows = await base
+      .select(['c.peer_id', 'c.last_message_id', 'c.cleared_before_id'])
+      .orderBy('c.last_message_at', 'desc')
+      .orderBy('c.last_message_id', 'desc')
+      .limit(page.perPage)
+      .offset(offsetOf(page))
+      .execute();
+    const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    if (rows.length === 0) return { items: [], total: Number(count.n) };
+    const last = new Map((await this.findByIds(rows.map((r) => Number(r.last_message_id)))).map((m) => [m.id, m]));
+    const unread = await this.db
+      .selectFrom('private_messages as m')
+      .innerJoin('conversations as c', (j) => j.onRef('c.user_id', '=', 'm.receiver_id').onRef('c.peer_id', '=', 'm.sender_id'))
+      .select(['m.sender_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('m.receiver_id', '=', userId)
+      .where('m.is_read', '=', 0)
+      .where('m.sender_id', 'in', rows.map((r) => Number(r.peer_id)))
+      .whereRef('m.id', '>', 'c.cleared_before_id')
+      .groupBy('m.sender_id')
+      .execute();
+    const unreadBy = new Map(unread.map((u) => [Number(u.sender_id), Number(u.n)]));
+    const items: ConversationSummary[] = rows.flatMap((r) => {
+      const message = last.get(Number(r.last_message_id));
+      return message ? [{ peer_id: Number(r.peer_id), last_message: message, unread_count: unreadBy.get(Number(r.peer_id)) ?? 0 }] : [];
+    });
+    return { items, total: Number(count.n) };
+  }
+
+  async updateContent(id: number, content: string, editedAt: Timestamp) {
+    await this.db.updateTable('private_messages').set({ content, edited_at: editedAt }).where('id', '=', id).execute();
+  }
+
+  async delete(id: number) {
+    const m = await this.findById(id);
+    if (!m) return;
+    await this.db.deleteFrom('private_messages').where('id', '=', id).execute();
+    await this.refreshLast(m.sender_id, m.receiver_id);
+  }
+
+  async clear(userId: number, peerId: number) {
+    await this.ensureConversation(userId, peerId);
+    const p = pair(userId, peerId);
+    const max = await this.db
+      .selectFrom('private_messages')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .where('user_low', '=', p.user_low)
+      .where('user_high', '=', p.user_high)
+      .executeTakeFirst();
+    await this.db
+      .updateTable('conversations')
+      .set({ cleared_before_id: Number(max?.id ?? 0) })
+      .where('user_id', '=', userId)
+      .where('peer_id', '=', peerId)
+      .execute();
+  }
+
+  async autoDeleteMinutes(userId: number, peerId: number) {
+    const row = await this.db.selectFrom('conversations').select('auto_delete_time').where('user_id', '=', userId).where('peer_id', '=', peerId).executeTakeFirst();
+    return Number(row?.auto_delete_time ?? 0);
+  }
+
+  async setAutoDeleteMinutes(userId: number, peerId: number, minutes: number) {
+    await this.ensureConversation(userId, peerId);
+    await this.db
+      .updateTable('conversations')
+      .set({ auto_delete_time: minutes })
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('user_id', '=', userId), eb('peer_id', '=', peerId)]),
+          eb.and([eb('user_id', '=', peerId), eb('peer_id', '=', userId)]),
+        ]),
+      )
+      .execute();
+  }
+
+  react(messageId: number, userId: number, reaction: string, at: Timestamp) {
+    return putReaction(this.db, 'private_message_reactions', messageId, userId, reaction, at);
+  }
+
+  unreact(messageId: number, userId: number) {
+    return removeReaction(this.db, 'private_message_reactions', messageId, userId);
+  }
+
+  reactions(messageIds: number[], viewerId: number) {
+    return reactionSummaries(this.db, 'private_message_reactions', messageIds, viewerId);
+  }
+
+  async deleteExpired(now: Timestamp) {
+    const pairs = await this.db
+      .selectFrom('private_messages')
+      .select(['user_low', 'user_high'])
+      .distinct()
+      .where('expires_at', 'is not', null)
+      .where('expires_at', '<=', now)
+      .execute();
+    if (pairs.length === 0) return 0;
+    const result = await this.db.deleteFrom('private_messages').where('expires_at', 'is not', null).where('expires_at', '<=', now).executeTakeFirst();
+    for (const p of pairs) await this.refreshLast(Number(p.user_low), Number(p.user_high));
+    return Number(result.numDeletedRows);
+  }
+
+  private async clearedBefore(userId: number, peerId: number) {
+    const row = await this.db.selectFrom('conversations').select('cleared_before_id').where('user_id', '=', userId).where('peer_id', '=', peerId).executeTakeFirst();
+    return Number(row?.cleared_before_id ?? 0);
+  }
+
+  private async ensureConversation(a: number, b: number) {
+    await this.db
+      .insertInto('conversations')
+      .ignore()
+      .values([
+        { user_id: a, peer_id: b, last_message_id: null, last_message_at: null },
+        { user_id: b, peer_id: a, last_message_id: null, last_message_at: null },
+      ])
+      .execute();
+  }
+
+  /** After deletions: both sides point at the newest remaining message, or at none. */
+  private async refreshLast(a: number, b: number) {
+    const p = pair(a, b);
+    const last = await this.db
+      .selectFrom('private_messages')
+      .select(['id', 'created_at'])
+      .where('user_low', '=', p.user_low)
+      .where('user_high', '=', p.user_high)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    await this.db
+      .updateTable('conversations')
+      .set({ last_message_id: last ? Number(last.id) : null, last_message_at: last?.created_at ?? null })
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('user_id', '=', a), eb('peer_id', '=', b)]),
+          eb.and([eb('user_id', '=', b), eb('peer_id', '=', a)]),
+        ]),
+      )
+      .execute();
+  }
+}

@@ -1,0 +1,39 @@
+import type { Timestamp, TypingRepository, TypingTarget } from '@plaza/domain';
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema/index.js';
+
+export class SqlTypingRepository implements TypingRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async set(userId: number, target: TypingTarget, targetId: number, expiresAt: Timestamp) {
+    // Insert-or-ignore then refresh: safe when two requests of the same user race.
+    await this.db.insertInto('typing_indicators').ignore().values({ user_id: userId, target_type: target, target_id: targetId, expires_at: expiresAt }).execute();
+    await this.db
+      .updateTable('typing_indicators')
+      .set({ expires_at: expiresAt })
+      .where('user_id', '=', userId)
+      .where('target_type', '=', target)
+      .where('target_id', '=', targetId)
+      .execute();
+  }
+
+  async clear(userId: number, target: TypingTarget, targetId: number) {
+    await this.db.deleteFrom('typing_indicators').where('user_id', '=', userId).where('target_type', '=', target).where('target_id', '=', targetId).execute();
+  }
+
+  async active(target: TypingTarget, targetId: number, now: Timestamp) {
+    const rows = await this.db
+      .selectFrom('typing_indicators')
+      .select('user_id')
+      .where('target_type', '=', target)
+      .where('target_id', '=', targetId)
+      .where('expires_at', '>', now)
+      .orderBy('user_id')
+      .execute();
+    return rows.map((r) => Number(r.user_id));
+  }
+
+  async purge(now: Timestamp) {
+    await this.db.deleteFrom('typing_indicators').where('expires_at', '<=', now).execute();
+  }
+}

@@ -1,0 +1,144 @@
+import type { UserRepository } from '../accounts/ports.js';
+import type { NotificationService } from '../notifications/notification-service.js';
+import type { Actor } from '../shared/actor.js';
+import { canModerate } from '../shared/actor.js';
+import type { Clock } from '../shared/clock.js';
+import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
+import { pageRequest } from '../shared/pagination.js';
+import { toTimestamp } from '../shared/time.js';
+import type { CommentRecord, CommentType, CommentView, ListPage, ReactionType } from './model.js';
+import { COMMENT_MAX_LENGTH } from './model.js';
+import type { CommentRepository, PostRepository } from './ports.js';
+import { listPage, notifyMentions, type PostService } from './post-service.js';
+
+/** Comments of posts, their replies, and reactions on comments of every kind that exists. */
+export class CommentService {
+  constructor(
+    private readonly posts: PostService,
+    private readonly postRepo: PostRepository,
+    private readonly comments: CommentRepository,
+    private readonly users: UserRepository,
+    private readonly notifications: NotificationService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Root comments, page by page, each with its whole reply tree. Constant number of queries. */
+  async list(actor: Actor, postId: number, page?: number, perPage?: number): Promise<ListPage<CommentView>> {
+    await this.posts.visiblePost(actor, postId);
+    const req = pageRequest(page, perPage);
+    const p = listPage(await this.comments.roots(postId, req), req);
+    const replies = p.items.length ? await this.comments.replies(postId) : [];
+    const all = [...p.items, ...replies];
+    const authors = await this.postRepo.authors([...new Set(all.map((c) => c.user_id))]);
+    const reacted = await this.comments.reactedBy('post', all.map((c) => c.id), actor.userId);
+    const childrenOf = new Map<number, CommentRecord[]>();
+    for (const r of replies) {
+      const list = childrenOf.get(r.parent_id!) ?? [];
+      list.push(r);
+      childrenOf.set(r.parent_id!, list);
+    }
+    const build = (c: CommentRecord, depth: number): CommentView | null => {
+      const author = authors.get(c.user_id);
+      if (!author) return null;
+      return {
+        comment: c,
+        author,
+        has_reacted: reacted.has(c.id),
+        replies: depth > 50 ? [] : (childrenOf.get(c.id) ?? []).map((r) => build(r, depth + 1)).filter((v): v is CommentView => v !== null),
+      };
+    };
+    return { ...p, items: p.items.map((c) => build(c, 0)).filter((v): v is CommentView => v !== null) };
+  }
+
+  async create(actor: Actor, input: { post_id: number; content: string; parent_id?: number | null }): Promise<CommentRecord> {
+    const post = await this.posts.visiblePost(actor, input.post_id);
+    const content = input.content.trim();
+    if (!content) throw Invalid.field('content', 'must not be empty');
+    if (content.length > COMMENT_MAX_LENGTH) throw Invalid.field('content', `must be at most ${COMMENT_MAX_LENGTH} characters`);
+    let parent: CommentRecord | null = null;
+    if (input.parent_id) {
+      parent = await this.comments.findById(input.parent_id);
+      if (!parent || parent.post_id !== post.id) throw Invalid.field('parent_id', 'must be a comment of the same post', 'invalid_parent');
+    }
+    const comment = await this.comments.create({
+      post_id: post.id,
+      user_id: actor.userId,
+      parent_id: parent?.id ?? null,
+      content,
+      created_at: toTimestamp(this.clock.now()),
+    });
+    const text = `${actor.username} commented on your post`;
+    await this.notifications.raise(
+      { user_id: post.user_id, from_user_id: actor.userId, type: 'comment', post_id: post.id, comment_id: comment.id, content: text },
+      { title: 'Comment', body: text },
+    );
+    if (parent && parent.user_id !== post.user_id) {
+      const reply = `${actor.username} replied to your comment`;
+      await this.notifications.raise(
+        { user_id: parent.user_id, from_user_id: actor.userId, type: 'reply', post_id: post.id, comment_id: comment.id, content: reply },
+        { title: 'Reply', body: reply },
+      );
+    }
+    await notifyMentions(this.users, this.notifications, actor, content, { post_id: post.id, comment_id: comment.id });
+    return comment;
+  }
+
+  async edit(actor: Actor, commentId: number, content: string): Promise<CommentRecord> {
+    const comment = await this.comments.findById(commentId);
+    if (!comment) throw new NotFound('Comment not found', 'comment_not_found');
+    if (comment.user_id !== actor.userId) throw new Forbidden('Only the author can edit this comment');
+    const text = content.trim();
+    if (!text) throw Invalid.field('content', 'must not be empty');
+    if (text.length > COMMENT_MAX_LENGTH) throw Invalid.field('content', `must be at most ${COMMENT_MAX_LENGTH} characters`);
+    const at = toTimestamp(this.clock.now());
+    await this.comments.update(commentId, text, at);
+    return { ...comment, content: text, updated_at: at };
+  }
+
+  async delete(actor: Actor, commentId: number): Promise<void> {
+    const comment = await this.comments.findById(commentId);
+    if (!comment) throw new NotFound('Comment not found', 'comment_not_found');
+    if (comment.user_id !== actor.userId && !canModerate(actor)) throw new Forbidden('Only the author or a moderator can delete this comment');
+    await this.comments.delete(commentId);
+  }
+
+  async react(actor: Actor, type: CommentType, commentId: number, reaction: ReactionType) {
+    const comment = await this.findComment(actor, type, commentId);
+    const outcome = await this.comments.react(type, commentId, actor.userId, reaction, toTimestamp(this.clock.now()));
+    if (outcome === 'added') {
+      const text = `${actor.username} reacted to your comment`;
+      await this.notifications.raise(
+        { user_id: comment.user_id, from_user_id: actor.userId, type: 'reaction', reaction_type: reaction, post_id: comment.post_id, comment_id: comment.id, content: text },
+        { title: 'Reaction', body: text },
+      );
+    }
+    const after = await this.comments.findById(commentId);
+    return { comment_id: commentId, reaction_type: reaction, reactions_count: after?.reactions_count ?? 0 };
+  }
+
+  async unreact(actor: Actor, type: CommentType, commentId: number) {
+    await this.findComment(actor, type, commentId);
+    const removed = await this.comments.unreact(type, commentId, actor.userId);
+    const after = await this.comments.findById(commentId);
+    return { comment_id: commentId, removed, reactions_count: after?.reactions_count ?? 0 };
+  }
+
+  async reactions(actor: Actor, type: CommentType, commentId: number) {
+    await this.findComment(actor, type, commentId);
+    const rows = await this.comments.reactions(type, commentId);
+    const authors = await this.postRepo.authors(rows.map((r) => r.user_id));
+    return rows.flatMap((r) => {
+      const a = authors.get(r.user_id);
+      return a ? [{ ...r, author: a }] : [];
+    });
+  }
+
+  /** Only post comments exist so far; group and page comments come with their features. */
+  private async findComment(actor: Actor, type: CommentType, commentId: number): Promise<CommentRecord> {
+    if (type !== 'post') throw new NotFound('Comment not found', 'comment_not_found');
+    const comment = await this.comments.findById(commentId);
+    if (!comment) throw new NotFound('Comment not found', 'comment_not_found');
+    await this.posts.visiblePost(actor, comment.post_id);
+    return comment;
+  }
+}

@@ -1,0 +1,90 @@
+import type { Timestamp } from '../shared/time.js';
+import type { PageRequest } from '../shared/pagination.js';
+import type {
+  AuthorInfo,
+  CommentRecord,
+  CommentType,
+  FeedEntry,
+  NewPost,
+  PostRecord,
+  PostView,
+  ReactionType,
+  StoryRecord,
+} from './model.js';
+
+/** Posts, the walls they and their shares appear on, and the lists built from them. */
+export interface PostRepository {
+  /** Stores the post and its entry on the author's wall. */
+  create(post: NewPost): Promise<PostRecord>;
+  findById(id: number): Promise<PostRecord | null>;
+  update(id: number, patch: { content: string; tags: string[]; updated_at: Timestamp }): Promise<void>;
+  /** Removes the post with its comments, reactions, shares and bookmarks. */
+  delete(id: number): Promise<void>;
+  /**
+   * Feed of `viewerId`: wall entries (posts and shares) of followed accounts and their own, newest first.
+   * Returns up to `perPage + 1` entries so the caller knows whether another page exists.
+   * Entries whose post belongs to a private account the viewer does not follow are left out.
+   */
+  feed(viewerId: number, page: PageRequest): Promise<FeedEntry[]>;
+  /** Posts (not shares) of public accounts, plus the viewer's own, newest first; `perPage + 1` at most. */
+  global(viewerId: number, page: PageRequest): Promise<FeedEntry[]>;
+  /** Wall of a user: their posts and shares, newest first; `perPage + 1` at most. */
+  wall(userId: number, viewerId: number, page: PageRequest): Promise<FeedEntry[]>;
+  /** Posts bookmarked by the user, newest bookmark first; `perPage + 1` at most. */
+  bookmarked(userId: number, page: PageRequest): Promise<FeedEntry[]>;
+  /** Everything a list shows for these entries, in their order, with a constant number of queries. */
+  views(entries: FeedEntry[], viewerId: number): Promise<PostView[]>;
+  /** Authors by id, for single views, comments and stories. */
+  authors(ids: number[]): Promise<Map<number, AuthorInfo & { is_private: boolean }>>;
+  /** Number of posts a user wrote. */
+  countByUser(userId: number): Promise<number>;
+}
+export const PostRepository = Symbol.for('plaza.PostRepository');
+
+/** Reactions, shares and bookmarks of posts; counters on the post move in the same transaction. */
+export interface PostEngagementRepository {
+  /** Adds or replaces the user's reaction; `added` when the user had none before. */
+  react(postId: number, userId: number, type: ReactionType, at: Timestamp): Promise<'added' | 'changed' | 'unchanged'>;
+  /** Returns false when there was no reaction. */
+  unreact(postId: number, userId: number): Promise<boolean>;
+  /** Reactions of a post, by type. */
+  reactionCounts(postId: number): Promise<Record<string, number>>;
+  /** Records a share and its wall entry; false when the user already shared this post. */
+  share(postId: number, userId: number, at: Timestamp): Promise<boolean>;
+  /** Adding twice is not an error: returns false the second time. */
+  bookmark(postId: number, userId: number, at: Timestamp): Promise<boolean>;
+  unbookmark(postId: number, userId: number): Promise<boolean>;
+}
+export const PostEngagementRepository = Symbol.for('plaza.PostEngagementRepository');
+
+export interface CommentRepository {
+  create(comment: { post_id: number; user_id: number; parent_id: number | null; content: string; created_at: Timestamp }): Promise<CommentRecord>;
+  findById(id: number): Promise<CommentRecord | null>;
+  update(id: number, content: string, at: Timestamp): Promise<void>;
+  /** Deletes the comment and its replies, keeping the post's comments_count right. */
+  delete(id: number): Promise<void>;
+  /** Root comments of a post, oldest first; `perPage + 1` at most. */
+  roots(postId: number, page: PageRequest): Promise<CommentRecord[]>;
+  /** Every reply (at any depth) of a post. */
+  replies(postId: number): Promise<CommentRecord[]>;
+  /** Which of these comments the user reacted to. */
+  reactedBy(type: CommentType, commentIds: number[], userId: number): Promise<Set<number>>;
+  /** One reaction per user per comment; `added` when new. Keeps reactions_count right. */
+  react(type: CommentType, commentId: number, userId: number, reaction: ReactionType, at: Timestamp): Promise<'added' | 'changed' | 'unchanged'>;
+  unreact(type: CommentType, commentId: number, userId: number): Promise<boolean>;
+  reactions(type: CommentType, commentId: number): Promise<{ user_id: number; reaction_type: string; created_at: Timestamp }[]>;
+}
+export const CommentRepository = Symbol.for('plaza.CommentRepository');
+
+export interface StoryRepository {
+  create(story: Omit<StoryRecord, 'id'>): Promise<StoryRecord>;
+  findById(id: number): Promise<StoryRecord | null>;
+  delete(id: number): Promise<void>;
+  /** Stories unexpired at `now` of the given users, newest first. */
+  activeOf(userIds: number[], now: Timestamp): Promise<StoryRecord[]>;
+  /** Stories unexpired at `now` of the viewer and the accounts they follow, newest first. */
+  activeForViewer(viewerId: number, now: Timestamp): Promise<StoryRecord[]>;
+  /** Removes stories that expired at or before `now`; returns how many. */
+  purgeExpired(now: Timestamp): Promise<number>;
+}
+export const StoryRepository = Symbol.for('plaza.StoryRepository');

@@ -1,0 +1,292 @@
+import type { UserRepository } from '../accounts/ports.js';
+import type { UserRecord } from '../accounts/user.js';
+import type { PushSender } from '../notifications/ports.js';
+import type { Actor } from '../shared/actor.js';
+import type { Clock } from '../shared/clock.js';
+import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
+import { pageMeta, type PageMeta, type PageRequest } from '../shared/pagination.js';
+import { toTimestamp } from '../shared/time.js';
+import {
+  AUTO_DELETE_CHOICES,
+  type GroupMemberRecord,
+  type GroupMessageRecord,
+  type GroupRequestRecord,
+  type MessageGroupRecord,
+  type MessageGroupRepository,
+} from './ports.js';
+import { checkContent, checkReaction, MAX_MESSAGE_LENGTH, messagePreview, userMap, type SendInput } from './private-message-service.js';
+
+export const MAX_GROUP_NAME = 100;
+
+export interface GroupListItem {
+  group: MessageGroupRecord;
+  last_message: GroupMessageRecord | null;
+  members_count: number;
+}
+
+export interface GroupDetails {
+  group: MessageGroupRecord;
+  my_role: string;
+  members: { member: GroupMemberRecord; user: UserRecord }[];
+  requests: { request: GroupRequestRecord; user: UserRecord }[];
+}
+
+export interface GroupMessageView {
+  message: GroupMessageRecord;
+  sender: UserRecord | null;
+  parent: GroupMessageRecord | null;
+  parent_sender: UserRecord | null;
+  reactions: Record<string, number>;
+  user_reaction: string | null;
+}
+
+export interface GroupUpdate {
+  name?: string;
+  avatar?: string | null;
+  auto_delete_time?: number;
+  make_everyone_admin?: boolean;
+}
+
+/**
+ * Group chats. Only members read or write; admins rename, approve requests and remove members;
+ * a member's invitation becomes a request for the admins; nobody edits or deletes another's message.
+ */
+export class MessageGroupService {
+  constructor(
+    private readonly groups: MessageGroupRepository,
+    private readonly users: UserRepository,
+    private readonly push: PushSender,
+    private readonly clock: Clock,
+  ) {}
+
+  private now() {
+    return toTimestamp(this.clock.now());
+  }
+
+  async list(actor: Actor, page: PageRequest, q?: string): Promise<{ items: GroupListItem[]; meta: PageMeta }> {
+    const { items, total } = await this.groups.groupsOf(actor.userId, page, q);
+    const lastIds = items.flatMap((g) => (g.last_message_id ? [g.last_message_id] : []));
+    const last = new Map((lastIds.length ? await this.groups.findMessages(lastIds) : []).map((m) => [m.id, m]));
+    const counts = await this.groups.memberCounts(items.map((g) => g.id));
+    return {
+      items: items.map((g) => ({ group: g, last_message: g.last_message_id ? (last.get(g.last_message_id) ?? null) : null, members_count: counts.get(g.id) ?? 0 })),
+      meta: pageMeta(page, total),
+    };
+  }
+
+  async create(actor: Actor, input: { name: string; avatar?: string | null; member_ids?: number[] }): Promise<number> {
+    const name = input.name.trim();
+    if (name === '') throw Invalid.field('name', 'must not be empty');
+    if (name.length > MAX_GROUP_NAME) throw Invalid.field('name', `must be at most ${MAX_GROUP_NAME} characters`);
+    const others = [...new Set(input.member_ids ?? [])].filter((id) => id !== actor.userId);
+    const found = await userMap(this.users, others);
+    const missing = others.filter((id) => !found.has(id));
+    if (missing.length) throw Invalid.field('member_ids', `unknown users: ${missing.join(', ')}`, 'unknown_member');
+    return this.groups.create(
+      { name, avatar: input.avatar && input.avatar.trim() !== '' ? input.avatar.trim() : null, creator_id: actor.userId, created_at: this.now() },
+      [{ user_id: actor.userId, role: 'admin' }, ...others.map((id) => ({ user_id: id, role: 'member' as const }))],
+    );
+  }
+
+  async details(actor: Actor, groupId: number): Promise<GroupDetails> {
+    const { group, me } = await this.memberOf(actor, groupId);
+    const members = await this.groups.members(groupId);
+    const requests = me.role === 'admin' ? await this.groups.requests(groupId) : [];
+    const users = await userMap(this.users, [...members.map((m) => m.user_id), ...requests.map((r) => r.user_id)]);
+    return {
+      group,
+      my_role: me.role,
+      members: members.flatMap((m) => (users.has(m.user_id) ? [{ member: m, user: users.get(m.user_id)! }] : [])),
+      requests: requests.flatMap((r) => (users.has(r.user_id) ? [{ request: r, user: users.get(r.user_id)! }] : [])),
+    };
+  }
+
+  async update(actor: Actor, groupId: number, patch: GroupUpdate): Promise<MessageGroupRecord> {
+    await this.adminOf(actor, groupId);
+    const clean: Partial<Pick<MessageGroupRecord, 'name' | 'avatar' | 'auto_delete_time'>> = {};
+    if (patch.name !== undefined) {
+      const name = patch.name.trim();
+      if (name === '' || name.length > MAX_GROUP_NAME) throw Invalid.field('name', `must be 1 to ${MAX_GROUP_NAME} characters`);
+      clean.name = name;
+    }
+    if (patch.avatar !== undefined) clean.avatar = patch.avatar && patch.avatar.trim() !== '' ? patch.avatar.trim() : null;
+    if (patch.auto_delete_time !== undefined) {
+      if (!(AUTO_DELETE_CHOICES as readonly number[]).includes(patch.auto_delete_time)) {
+        throw Invalid.field('auto_delete_time', `must be one of ${AUTO_DELETE_CHOICES.join(', ')}`);
+      }
+      clean.auto_delete_time = patch.auto_delete_time;
+    }
+    if (Object.keys(clean).length) await this.groups.update(groupId, clean);
+    if (patch.make_everyone_admin) await this.groups.setEveryoneRole(groupId, 'admin');
+    return (await this.groups.findById(groupId))!;
+  }
+
+  /** Leaving: the last admin hands over to the oldest member; the last member closes the group. */
+  async leave(actor: Actor, groupId: number): Promise<void> {
+    const { me } = await this.memberOf(actor, groupId);
+    await this.groups.removeMember(groupId, actor.userId);
+    const rest = await this.groups.members(groupId);
+    if (rest.length === 0) {
+      await this.groups.delete(groupId);
+      return;
+    }
+    if (me.role === 'admin' && !rest.some((m) => m.role === 'admin')) await this.groups.setRole(groupId, rest[0].user_id, 'admin');
+  }
+
+  /** Admins add directly; a plain member's invitation waits for an admin's approval. */
+  async addMember(actor: Actor, groupId: number, userId: number): Promise<{ added: boolean; request_id: number | null }> {
+    const { me } = await this.memberOf(actor, groupId);
+    if (!(await this.users.findById(userId))) throw new NotFound('User not found', 'user_not_found');
+    if (await this.groups.membership(groupId, userId)) return { added: false, request_id: null };
+    if (me.role === 'admin') {
+      await this.groups.addMember(groupId, userId, 'member', this.now());
+      return { added: true, request_id: null };
+    }
+    const request = await this.groups.createRequest(groupId, userId, actor.userId, this.now());
+    return { added: false, request_id: request.id };
+  }
+
+  async removeMember(actor: Actor, groupId: number, userId: number): Promise<void> {
+    if (userId === actor.userId) return this.leave(actor, groupId);
+    await this.adminOf(actor, groupId);
+    if (!(await this.groups.removeMember(groupId, userId))) throw new NotFound('Not a member of this group', 'member_not_found');
+  }
+
+  async approve(actor: Actor, groupId: number, requestId: number): Promise<void> {
+    const request = await this.requestOf(actor, groupId, requestId);
+    await this.groups.addMember(groupId, request.user_id, 'member', this.now());
+    await this.groups.deleteRequest(request.id);
+  }
+
+  async reject(actor: Actor, groupId: number, requestId: number): Promise<void> {
+    const request = await this.requestOf(actor, groupId, requestId);
+    await this.groups.deleteRequest(request.id);
+  }
+
+  async messages(actor: Actor, groupId: number, page: PageRequest): Promise<{ items: GroupMessageView[]; meta: PageMeta }> {
+    await this.memberOf(actor, groupId);
+    const { items, total } = await this.groups.messages(groupId, this.now(), page);
+    return { items: await this.views(actor, items), meta: pageMeta(page, total) };
+  }
+
+  async send(actor: Actor, groupId: number, input: SendInput): Promise<GroupMessageRecord> {
+    const { group } = await this.memberOf(actor, groupId);
+    const body = checkContent(input);
+    if (input.parent_id) {
+      const parent = await this.groups.findMessage(input.parent_id);
+      if (!parent || parent.group_id !== groupId) throw Invalid.field('parent_id', 'must be a message of this group', 'invalid_parent');
+    }
+    const now = this.clock.now();
+    const message = await this.groups.createMessage({
+      group_id: groupId,
+      sender_id: actor.userId,
+      ...body,
+      parent_id: input.parent_id ?? null,
+      created_at: toTimestamp(now),
+      expires_at: group.auto_delete_time > 0 ? toTimestamp(new Date(now.getTime() + group.auto_delete_time * 60_000)) : null,
+    });
+    const preview = messagePreview(body.content, body.media);
+    if (preview !== null) {
+      const members = await this.groups.members(groupId);
+      for (const m of members) {
+        if (m.user_id === actor.userId) continue;
+        await this.push.send(m.user_id, {
+          title: group.name,
+          body: `${actor.username}: ${preview}`,
+          data: { type: 'group_message', group_id: String(groupId), message_preview: preview },
+        });
+      }
+    }
+    return message;
+  }
+
+  async editMessage(actor: Actor, messageId: number, content: string): Promise<GroupMessageView> {
+    const message = await this.ownMessage(actor, messageId);
+    const text = content.trim();
+    if (text === '' && !message.media) throw Invalid.field('content', 'must not be empty');
+    if (text.length > MAX_MESSAGE_LENGTH) throw Invalid.field('content', `must be at most ${MAX_MESSAGE_LENGTH} characters`);
+    await this.groups.updateMessage(messageId, text, this.now());
+    const [view] = await this.views(actor, [(await this.groups.findMessage(messageId))!]);
+    return view;
+  }
+
+  async deleteMessage(actor: Actor, messageId: number): Promise<void> {
+    await this.ownMessage(actor, messageId);
+    await this.groups.deleteMessage(messageId);
+  }
+
+  async react(actor: Actor, messageId: number, reaction: string): Promise<Record<string, number>> {
+    checkReaction(reaction);
+    await this.memberMessage(actor, messageId);
+    await this.groups.react(messageId, actor.userId, reaction, this.now());
+    return (await this.groups.reactions([messageId], actor.userId)).counts.get(messageId) ?? {};
+  }
+
+  async unreact(actor: Actor, messageId: number): Promise<Record<string, number>> {
+    await this.memberMessage(actor, messageId);
+    await this.groups.unreact(messageId, actor.userId);
+    return (await this.groups.reactions([messageId], actor.userId)).counts.get(messageId) ?? {};
+  }
+
+  async deleteExpired(): Promise<number> {
+    return this.groups.deleteExpired(this.now());
+  }
+
+  /** For the typing service: throws unless the actor belongs to the group. */
+  async assertMember(actor: Actor, groupId: number): Promise<void> {
+    await this.memberOf(actor, groupId);
+  }
+
+  private async views(actor: Actor, items: GroupMessageRecord[]): Promise<GroupMessageView[]> {
+    if (items.length === 0) return [];
+    const parentIds = [...new Set(items.flatMap((m) => (m.parent_id ? [m.parent_id] : [])))];
+    const parents = new Map((parentIds.length ? await this.groups.findMessages(parentIds) : []).map((m) => [m.id, m]));
+    const users = await userMap(this.users, [...items.map((m) => m.sender_id), ...[...parents.values()].map((m) => m.sender_id)]);
+    const reactions = await this.groups.reactions(items.map((m) => m.id), actor.userId);
+    return items.map((m) => {
+      const parent = m.parent_id ? (parents.get(m.parent_id) ?? null) : null;
+      return {
+        message: m,
+        sender: users.get(m.sender_id) ?? null,
+        parent,
+        parent_sender: parent ? (users.get(parent.sender_id) ?? null) : null,
+        reactions: reactions.counts.get(m.id) ?? {},
+        user_reaction: reactions.mine.get(m.id) ?? null,
+      };
+    });
+  }
+
+  private async memberOf(actor: Actor, groupId: number): Promise<{ group: MessageGroupRecord; me: GroupMemberRecord }> {
+    const group = await this.groups.findById(groupId);
+    if (!group) throw new NotFound('Group not found', 'group_not_found');
+    const me = await this.groups.membership(groupId, actor.userId);
+    if (!me) throw new Forbidden('You are not a member of this group', 'not_member');
+    return { group, me };
+  }
+
+  private async adminOf(actor: Actor, groupId: number) {
+    const found = await this.memberOf(actor, groupId);
+    if (found.me.role !== 'admin') throw new Forbidden('Only admins can do this', 'not_admin');
+    return found;
+  }
+
+  private async requestOf(actor: Actor, groupId: number, requestId: number): Promise<GroupRequestRecord> {
+    await this.adminOf(actor, groupId);
+    const request = await this.groups.findRequest(requestId);
+    if (!request || request.group_id !== groupId) throw new NotFound('Request not found', 'request_not_found');
+    return request;
+  }
+
+  private async memberMessage(actor: Actor, messageId: number): Promise<GroupMessageRecord> {
+    const message = await this.groups.findMessage(messageId);
+    if (!message || (message.expires_at !== null && message.expires_at <= this.now())) throw new NotFound('Message not found', 'message_not_found');
+    await this.memberOf(actor, message.group_id);
+    return message;
+  }
+
+  private async ownMessage(actor: Actor, messageId: number): Promise<GroupMessageRecord> {
+    const message = await this.memberMessage(actor, messageId);
+    if (message.sender_id !== actor.userId) throw new Forbidden('You can only change your own messages', 'not_author');
+    return message;
+  }
+}

@@ -1,0 +1,230 @@
+import type { UserRepository } from '../accounts/ports.js';
+import type { UserRecord } from '../accounts/user.js';
+import type { PushSender } from '../notifications/ports.js';
+import type { Actor } from '../shared/actor.js';
+import type { Clock } from '../shared/clock.js';
+import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
+import { pageMeta, type PageMeta, type PageRequest } from '../shared/pagination.js';
+import { toTimestamp } from '../shared/time.js';
+import {
+  AUTO_DELETE_CHOICES,
+  MESSAGE_REACTIONS,
+  type PrivateMessageRecord,
+  type PrivateMessageRepository,
+  type ReactionSummaries,
+} from './ports.js';
+
+export const MAX_MESSAGE_LENGTH = 10_000;
+const HIDDEN_PREVIEW_PREFIXES = ['__militant_wallpaper__:', '__militant_group_call__:'];
+
+export interface SendInput {
+  content?: string | null;
+  media?: string | null;
+  media_type?: string | null;
+  parent_id?: number | null;
+}
+
+export interface MessageView {
+  message: PrivateMessageRecord;
+  sender: UserRecord | null;
+  parent: PrivateMessageRecord | null;
+  parent_sender: UserRecord | null;
+  reactions: Record<string, number>;
+  user_reaction: string | null;
+}
+
+export interface ThreadView {
+  peer: UserRecord;
+  auto_delete_time: number;
+  messages: MessageView[];
+  meta: PageMeta;
+}
+
+export interface ConversationView {
+  peer: UserRecord;
+  last_message: PrivateMessageRecord;
+  unread_count: number;
+}
+
+/** Text of a push preview; control messages are never previewed. */
+export function messagePreview(content: string, media: string | null): string | null {
+  if (HIDDEN_PREVIEW_PREFIXES.some((p) => content.startsWith(p))) return null;
+  if (content.trim() !== '') return content.length > 100 ? `${content.slice(0, 97)}...` : content;
+  return media ? '📎' : '';
+}
+
+export function checkReaction(reaction: string): string {
+  if (!(MESSAGE_REACTIONS as readonly string[]).includes(reaction)) {
+    throw Invalid.field('reaction_type', `must be one of ${MESSAGE_REACTIONS.join(', ')}`);
+  }
+  return reaction;
+}
+
+export function checkContent(input: SendInput): { content: string; media: string | null; media_type: string | null } {
+  const content = (input.content ?? '').trim();
+  const media = input.media && input.media.trim() !== '' ? input.media.trim() : null;
+  if (content === '' && !media) throw Invalid.field('content', 'a message needs content or media', 'empty_message');
+  if (content.length > MAX_MESSAGE_LENGTH) throw Invalid.field('content', `must be at most ${MAX_MESSAGE_LENGTH} characters`);
+  return { content, media, media_type: media ? (input.media_type ?? 'image') : null };
+}
+
+/** Loads a batch of users by id into a map (one query). */
+export async function userMap(users: UserRepository, ids: number[]): Promise<Map<number, UserRecord>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  return new Map((await users.findByIds(unique)).map((u) => [u.id, u]));
+}
+
+export class PrivateMessageService {
+  constructor(
+    private readonly messages: PrivateMessageRepository,
+    private readonly users: UserRepository,
+    private readonly push: PushSender,
+    private readonly clock: Clock,
+  ) {}
+
+  private now() {
+    return toTimestamp(this.clock.now());
+  }
+
+  async send(actor: Actor, recipientId: number, input: SendInput): Promise<PrivateMessageRecord> {
+    if (recipientId === actor.userId) throw Invalid.field('user_id', 'you cannot message yourself', 'cannot_message_self');
+    const recipient = await this.users.findById(recipientId);
+    if (!recipient) throw new NotFound('User not found', 'user_not_found');
+    const body = checkContent(input);
+    const now = this.clock.now();
+    if (input.parent_id) {
+      const parent = await this.messages.findById(input.parent_id);
+      const sameConversation =
+        parent &&
+        ((parent.sender_id === actor.userId && parent.receiver_id === recipientId) || (parent.sender_id === recipientId && parent.receiver_id === actor.userId));
+      if (!parent || !sameConversation || !(await this.messages.isVisibleTo(parent, actor.userId, toTimestamp(now)))) {
+        throw Invalid.field('parent_id', 'must be a message of this conversation', 'invalid_parent');
+      }
+    }
+    const minutes = await this.messages.autoDeleteMinutes(actor.userId, recipientId);
+    const message = await this.messages.create({
+      sender_id: actor.userId,
+      receiver_id: recipientId,
+      ...body,
+      parent_id: input.parent_id ?? null,
+      created_at: toTimestamp(now),
+      expires_at: minutes > 0 ? toTimestamp(new Date(now.getTime() + minutes * 60_000)) : null,
+    });
+    const preview = messagePreview(body.content, body.media);
+    if (preview !== null) {
+      await this.push.send(recipientId, {
+        title: actor.username,
+        body: preview,
+        data: { type: 'message', sender_id: String(actor.userId), message_preview: preview },
+      });
+    }
+    return message;
+  }
+
+  /** The thread with `peerId`, newest first; reading it marks the peer's messages read. */
+  async thread(actor: Actor, peerId: number, page: PageRequest, q?: string): Promise<ThreadView> {
+    const peer = await this.users.findById(peerId);
+    if (!peer) throw new NotFound('User not found', 'user_not_found');
+    const { items, total } = await this.messages.thread(actor.userId, peerId, this.now(), page, q);
+    await this.messages.markRead(actor.userId, peerId);
+    const views = await this.views(actor, items);
+    return { peer, auto_delete_time: await this.messages.autoDeleteMinutes(actor.userId, peerId), messages: views, meta: pageMeta(page, total) };
+  }
+
+  async conversations(actor: Actor, page: PageRequest, q?: string): Promise<{ items: ConversationView[]; meta: PageMeta }> {
+    const { items, total } = await this.messages.conversations(actor.userId, page, q);
+    const users = await userMap(this.users, items.map((c) => c.peer_id));
+    return {
+      items: items.flatMap((c) => (users.has(c.peer_id) ? [{ peer: users.get(c.peer_id)!, last_message: c.last_message, unread_count: c.unread_count }] : [])),
+      meta: pageMeta(page, total),
+    };
+  }
+
+  async edit(actor: Actor, messageId: number, content: string): Promise<MessageView> {
+    const message = await this.ownMessage(actor, messageId);
+    const text = content.trim();
+    if (text === '' && !message.media) throw Invalid.field('content', 'must not be empty');
+    if (text.length > MAX_MESSAGE_LENGTH) throw Invalid.field('content', `must be at most ${MAX_MESSAGE_LENGTH} characters`);
+    await this.messages.updateContent(messageId, text, this.now());
+    const [view] = await this.views(actor, [(await this.messages.findById(messageId))!]);
+    return view;
+  }
+
+  async delete(actor: Actor, messageId: number): Promise<void> {
+    await this.ownMessage(actor, messageId);
+    await this.messages.delete(messageId);
+  }
+
+  async deleteConversation(actor: Actor, peerId: number): Promise<void> {
+    await this.messages.clear(actor.userId, peerId);
+  }
+
+  async react(actor: Actor, messageId: number, reaction: string): Promise<Record<string, number>> {
+    checkReaction(reaction);
+    await this.visibleMessage(actor, messageId);
+    await this.messages.react(messageId, actor.userId, reaction, this.now());
+    return (await this.messages.reactions([messageId], actor.userId)).counts.get(messageId) ?? {};
+  }
+
+  async unreact(actor: Actor, messageId: number): Promise<Record<string, number>> {
+    await this.visibleMessage(actor, messageId);
+    await this.messages.unreact(messageId, actor.userId);
+    return (await this.messages.reactions([messageId], actor.userId)).counts.get(messageId) ?? {};
+  }
+
+  async settings(actor: Actor, peerId: number): Promise<{ peer: UserRecord; auto_delete_time: number }> {
+    const peer = await this.users.findById(peerId);
+    if (!peer) throw new NotFound('User not found', 'user_not_found');
+    return { peer, auto_delete_time: await this.messages.autoDeleteMinutes(actor.userId, peerId) };
+  }
+
+  async setAutoDelete(actor: Actor, peerId: number, minutes: number): Promise<{ peer: UserRecord; auto_delete_time: number }> {
+    if (!(AUTO_DELETE_CHOICES as readonly number[]).includes(minutes)) {
+      throw Invalid.field('auto_delete_time', `must be one of ${AUTO_DELETE_CHOICES.join(', ')}`);
+    }
+    if (peerId === actor.userId) throw Invalid.field('user_id', 'not a conversation');
+    const peer = await this.users.findById(peerId);
+    if (!peer) throw new NotFound('User not found', 'user_not_found');
+    await this.messages.setAutoDeleteMinutes(actor.userId, peerId, minutes, this.now());
+    return { peer, auto_delete_time: minutes };
+  }
+
+  /** The periodic job: removes messages past their conversation's auto-delete time. */
+  async deleteExpired(): Promise<number> {
+    return this.messages.deleteExpired(this.now());
+  }
+
+  private async views(actor: Actor, items: PrivateMessageRecord[]): Promise<MessageView[]> {
+    if (items.length === 0) return [];
+    const parentIds = [...new Set(items.flatMap((m) => (m.parent_id ? [m.parent_id] : [])))];
+    const parents = new Map((parentIds.length ? await this.messages.findByIds(parentIds) : []).map((m) => [m.id, m]));
+    const users = await userMap(this.users, [...items.map((m) => m.sender_id), ...[...parents.values()].map((m) => m.sender_id)]);
+    const reactions: ReactionSummaries = await this.messages.reactions(items.map((m) => m.id), actor.userId);
+    return items.map((m) => {
+      const parent = m.parent_id ? (parents.get(m.parent_id) ?? null) : null;
+      return {
+        message: m,
+        sender: users.get(m.sender_id) ?? null,
+        parent,
+        parent_sender: parent ? (users.get(parent.sender_id) ?? null) : null,
+        reactions: reactions.counts.get(m.id) ?? {},
+        user_reaction: reactions.mine.get(m.id) ?? null,
+      };
+    });
+  }
+
+  private async visibleMessage(actor: Actor, messageId: number): Promise<PrivateMessageRecord> {
+    const message = await this.messages.findById(messageId);
+    if (!message) throw new NotFound('Message not found', 'message_not_found');
+    if (message.sender_id !== actor.userId && message.receiver_id !== actor.userId) throw new Forbidden('Not your conversation', 'not_participant');
+    if (!(await this.messages.isVisibleTo(message, actor.userId, this.now()))) throw new NotFound('Message not found', 'message_not_found');
+    return message;
+  }
+
+  private async ownMessage(actor: Actor, messageId: number): Promise<PrivateMessageRecord> {
+    const message = await this.visibleMessage(actor, messageId);
+    if (message.sender_id !== actor.userId) throw new Forbidden('You can only change your own messages', 'not_author');
+    return message;
+  }
+}

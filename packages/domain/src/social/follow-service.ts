@@ -1,0 +1,57 @@
+import type { UserRepository } from '../accounts/ports.js';
+import type { UserRecord } from '../accounts/user.js';
+import type { NotificationService } from '../notifications/notification-service.js';
+import type { Actor } from '../shared/actor.js';
+import type { Clock } from '../shared/clock.js';
+import { Invalid, NotFound } from '../shared/errors.js';
+import { pageMeta, type PageMeta, type PageRequest } from '../shared/pagination.js';
+import { toTimestamp } from '../shared/time.js';
+import type { FollowRepository } from './ports.js';
+
+export interface UserPage {
+  users: UserRecord[];
+  meta: PageMeta;
+}
+
+/** Loads users by id keeping the order of `ids` (one query). */
+export async function usersInOrder(users: UserRepository, ids: number[]): Promise<UserRecord[]> {
+  if (ids.length === 0) return [];
+  const byId = new Map((await users.findByIds(ids)).map((u) => [u.id, u]));
+  return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+}
+
+export class FollowService {
+  constructor(
+    private readonly follows: FollowRepository,
+    private readonly users: UserRepository,
+    private readonly notifications: NotificationService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Following twice is not an error; only the first follow notifies. */
+  async follow(actor: Actor, userId: number): Promise<{ followed: boolean }> {
+    if (userId === actor.userId) throw Invalid.field('user_id', 'you cannot follow yourself', 'cannot_follow_self');
+    const target = await this.users.findById(userId);
+    if (!target) throw new NotFound('User not found', 'user_not_found');
+    const created = await this.follows.follow(actor.userId, userId, toTimestamp(this.clock.now()));
+    if (created) {
+      await this.notifications.raise(
+        { user_id: userId, from_user_id: actor.userId, type: 'follow', content: `${actor.username} started following you` },
+        { title: actor.username, body: `${actor.username} started following you` },
+      );
+    }
+    return { followed: created };
+  }
+
+  /** Unfollowing someone one does not follow is not an error. */
+  async unfollow(actor: Actor, userId: number): Promise<{ unfollowed: boolean }> {
+    return { unfollowed: await this.follows.unfollow(actor.userId, userId) };
+  }
+
+  async list(actor: Actor, userId: number | undefined, type: 'followers' | 'following', page: PageRequest): Promise<UserPage> {
+    const owner = userId ?? actor.userId;
+    if (owner !== actor.userId && !(await this.users.findById(owner))) throw new NotFound('User not found', 'user_not_found');
+    const { ids, total } = type === 'followers' ? await this.follows.followerIds(owner, page) : await this.follows.followingIds(owner, page);
+    return { users: await usersInOrder(this.users, ids), meta: pageMeta(page, total) };
+  }
+}

@@ -1,0 +1,106 @@
+import type { UserRepository } from '../accounts/ports.js';
+import type { UserRecord } from '../accounts/user.js';
+import type { NotificationService } from '../notifications/notification-service.js';
+import type { Actor } from '../shared/actor.js';
+import type { Clock } from '../shared/clock.js';
+import { Conflict, Forbidden, Invalid, NotFound } from '../shared/errors.js';
+import { pageMeta, type PageMeta, type PageRequest } from '../shared/pagination.js';
+import { toTimestamp } from '../shared/time.js';
+import { usersInOrder } from './follow-service.js';
+import type { FriendRequestRepository } from './ports.js';
+
+export interface PendingRequestView {
+  request_id: number;
+  user: UserRecord;
+  created_at: string;
+}
+
+/**
+ * Friend requests move pending → accepted | rejected; only the addressee decides. An accepted request
+ * is the friendship; removing a friend deletes it. A rejected sender may ask again.
+ */
+export class FriendService {
+  constructor(
+    private readonly requests: FriendRequestRepository,
+    private readonly users: UserRepository,
+    private readonly notifications: NotificationService,
+    private readonly clock: Clock,
+  ) {}
+
+  async send(actor: Actor, userId: number): Promise<{ request_id: number; status: 'pending' | 'accepted' }> {
+    if (userId === actor.userId) throw Invalid.field('user_id', 'you cannot befriend yourself', 'cannot_befriend_self');
+    if (!(await this.users.findById(userId))) throw new NotFound('User not found', 'user_not_found');
+    const now = toTimestamp(this.clock.now());
+    const reverse = await this.requests.findBetween(userId, actor.userId);
+    if (reverse?.status === 'accepted') throw new Conflict('You are already friends', 'already_friends');
+    if (reverse?.status === 'pending') {
+      // They asked first: asking back is accepting.
+      await this.accept(actor, reverse.id);
+      return { request_id: reverse.id, status: 'accepted' };
+    }
+    const existing = await this.requests.findBetween(actor.userId, userId);
+    if (existing?.status === 'accepted') throw new Conflict('You are already friends', 'already_friends');
+    if (existing?.status === 'pending') return { request_id: existing.id, status: 'pending' };
+    let id: number;
+    if (existing) {
+      await this.requests.setStatus(existing.id, 'pending', now);
+      id = existing.id;
+    } else {
+      id = (await this.requests.create(actor.userId, userId, now)).id;
+    }
+    await this.notifications.raise(
+      { user_id: userId, from_user_id: actor.userId, type: 'friend_request', content: `${actor.username} sent you a friend request` },
+      { title: actor.username, body: `${actor.username} sent you a friend request` },
+    );
+    return { request_id: id, status: 'pending' };
+  }
+
+  async accept(actor: Actor, requestId: number): Promise<void> {
+    const request = await this.pendingAddressedTo(actor, requestId);
+    await this.requests.setStatus(request.id, 'accepted', toTimestamp(this.clock.now()));
+    await this.notifications.raise(
+      { user_id: request.sender_id, from_user_id: actor.userId, type: 'friend_accept', content: `${actor.username} accepted your friend request` },
+      { title: actor.username, body: `${actor.username} accepted your friend request` },
+    );
+  }
+
+  async reject(actor: Actor, requestId: number): Promise<void> {
+    const request = await this.pendingAddressedTo(actor, requestId);
+    await this.requests.setStatus(request.id, 'rejected', toTimestamp(this.clock.now()));
+  }
+
+  async remove(actor: Actor, userId: number): Promise<{ removed: boolean }> {
+    const removed = await this.requests.removeFriendship(actor.userId, userId);
+    if (!removed) {
+      // Withdrawing one's own pending request is the other way to "remove".
+      const mine = await this.requests.findBetween(actor.userId, userId);
+      if (mine?.status === 'pending') {
+        await this.requests.setStatus(mine.id, 'rejected', toTimestamp(this.clock.now()));
+        return { removed: true };
+      }
+    }
+    return { removed };
+  }
+
+  async friends(actor: Actor, page: PageRequest): Promise<{ users: UserRecord[]; meta: PageMeta }> {
+    const { ids, total } = await this.requests.friendIds(actor.userId, page);
+    return { users: await usersInOrder(this.users, ids), meta: pageMeta(page, total) };
+  }
+
+  async pending(actor: Actor, page: PageRequest): Promise<{ items: PendingRequestView[]; meta: PageMeta }> {
+    const { items, total } = await this.requests.pendingReceived(actor.userId, page);
+    const users = new Map((await usersInOrder(this.users, items.map((r) => r.sender_id))).map((u) => [u.id, u]));
+    return {
+      items: items.flatMap((r) => (users.has(r.sender_id) ? [{ request_id: r.id, user: users.get(r.sender_id)!, created_at: r.created_at }] : [])),
+      meta: pageMeta(page, total),
+    };
+  }
+
+  private async pendingAddressedTo(actor: Actor, requestId: number) {
+    const request = await this.requests.findById(requestId);
+    if (!request) throw new NotFound('Friend request not found', 'friend_request_not_found');
+    if (request.receiver_id !== actor.userId) throw new Forbidden('Only the addressee can answer this request', 'not_addressee');
+    if (request.status !== 'pending') throw new Conflict('This request has already been answered', 'request_not_pending');
+    return request;
+  }
+}

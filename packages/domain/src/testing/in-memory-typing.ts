@@ -1,0 +1,21 @@
+import type { TypingRepository, TypingTarget } from '../messaging/ports.js';
+import type { Timestamp } from '../shared/time.js';
+
+export class InMemoryTypingRepository implements TypingRepository {
+  readonly rows = new Map<string, { user_id: number; target: TypingTarget; target_id: number; expires_at: Timestamp }>();
+  async set(userId: number, target: TypingTarget, targetId: number, expiresAt: Timestamp) {
+    this.rows.set(`${userId}:${target}:${targetId}`, { user_id: userId, target, target_id: targetId, expires_at: expiresAt });
+  }
+  async clear(userId: number, target: TypingTarget, targetId: number) {
+    this.rows.delete(`${userId}:${target}:${targetId}`);
+  }
+  async active(target: TypingTarget, targetId: number, now: Timestamp) {
+    return [...this.rows.values()]
+      .filter((r) => r.target === target && r.target_id === targetId && r.expires_at > now)
+      .map((r) => r.user_id)
+      .sort((a, b) => a - b);
+  }
+  async purge(now: Timestamp) {
+    for (const [k, r] of this.rows) if (r.expires_at <= now) this.rows.delete(k);
+  }
+}
