@@ -38,7 +38,7 @@ socialMessagingContract(`sql (${TEST_DIALECT})`, async () => ({
   users: new SqlUserRepository(database.db),
   follows: new SqlFollowRepository(database.db),
   friends: new SqlFriendRequestRepository(database.db),
-  messages: new SqlPrivateMessageRepository(database.db),
+  messages: new SqlPrivateMessageRepository(database.db, database.dialect),
   groups: new SqlMessageGroupRepository(database.db),
   typing: new SqlTypingRepository(database.db),
 }));

@@ -62,6 +62,21 @@ describe('messages.php', () => {
     expect(pushes.at(-1)!.message.data).toEqual({ type: 'message', sender_id: String(a.id), message_preview: 'hello' });
   });
 
+  it('accepts many concurrent sends in both directions of one conversation', async () => {
+    const a = await aUser(t.api);
+    const b = await aUser(t.api);
+    const results = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => (i % 2 ? send(a, b, { content: `a${i}` }) : send(b, a, { content: `b${i}` }))),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(24).fill(200));
+    const all = await t.api.get(`messages.php?user_id=${b.id}&per_page=50`, { token: a.token });
+    expect(all.body.data.data).toHaveLength(24);
+    const newest = Math.max(...results.map((r) => r.body.message_id));
+    const list = await t.api.get('messages.php', { token: b.token });
+    const convo = list.body.data.data.find((c: { user_id: number }) => c.user_id === a.id);
+    expect(convo.last_message).toBe(all.body.data.data.find((m: { id: number }) => m.id === newest).content);
+  });
+
   it('lists conversations most recent first with last_message and unread_count, and searches', async () => {
     const me = await aUser(t.api);
     const p1 = await aUser(t.api);

@@ -110,7 +110,7 @@ export function buildContainer(config: Config, handle: DatabaseHandle, logger: L
   c.bind<ProfileStatsReader>(ProfileStatsReader).toResolvedValue(() => new SqlProfileStatsReader(db));
   c.bind<FollowRepository>(FollowRepository).toResolvedValue(() => new SqlFollowRepository(db));
   c.bind<FriendRequestRepository>(FriendRequestRepository).toResolvedValue(() => new SqlFriendRequestRepository(db));
-  c.bind<PrivateMessageRepository>(PrivateMessageRepository).toResolvedValue(() => new SqlPrivateMessageRepository(db));
+  c.bind<PrivateMessageRepository>(PrivateMessageRepository).toResolvedValue(() => new SqlPrivateMessageRepository(db, dialect));
   c.bind<MessageGroupRepository>(MessageGroupRepository).toResolvedValue(() => new SqlMessageGroupRepository(db));
   c.bind<TypingRepository>(TypingRepository).toResolvedValue(() => new SqlTypingRepository(db));
   c.bind<NotificationRepository>(NotificationRepository).toResolvedValue(() => new SqlNotificationRepository(db));

@@ -61,3 +61,21 @@ export async function lockRowForUpdate(db: Kysely<any>, dialect: SqlDialect, tab
   if (dialect !== 'mysql') return;
   await sql`select id from ${sql.table(table)} where id = ${id} for update`.execute(db);
 }
+
+/**
+ * Inserts rows, or updates `update` columns of those that already exist, in one statement. Taking the
+ * row locks directly (instead of insert-ignore then update, which upgrades shared locks to exclusive
+ * ones) is what keeps concurrent writers from deadlocking; pass rows in primary-key order.
+ */
+export async function insertOrUpdate(
+  db: Kysely<any>,
+  dialect: SqlDialect,
+  table: string,
+  rows: Record<string, unknown>[],
+  keyColumns: string[],
+  update: Record<string, unknown>,
+): Promise<void> {
+  const insert = db.insertInto(table).values(rows);
+  if (dialect === 'mysql') await insert.onDuplicateKeyUpdate(update).execute();
+  else await insert.onConflict((oc) => oc.columns(keyColumns as never[]).doUpdateSet(update)).execute();
+}

@@ -1,8 +1,8 @@
 import type { AuthorInfo, FeedEntry, NewPost, PageRequest, PostRecord, PostRepository, PostView, ReactionType, Timestamp } from '@plaza/domain';
 import { offsetOf } from '@plaza/domain';
-import type { Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import { insertedId } from '../dialect.js';
-import type { Database, PostsTable } from '../schema/index.js';
+import type { Database, PostsTable, WallEntriesTable } from '../schema/index.js';
 
 function parseList(text: string): string[] {
   try {
@@ -27,6 +27,31 @@ export function toPostRecord(row: Selectable<PostsTable>): PostRecord {
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+/**
+ * A wall entry the viewer may see: an own post (its author's visibility was checked by the caller), or a
+ * share whose original post is public, the viewer's own, or by an account the viewer follows. A share
+ * may carry a post of a private account the viewer does not follow.
+ */
+function shareVisibleTo(eb: ExpressionBuilder<Database & { w: WallEntriesTable }, 'w'>, viewerId: number) {
+  return eb.or([
+    eb('w.is_share', '=', 0),
+    eb.exists(
+      eb
+        .selectFrom('posts as p')
+        .innerJoin('users as u', 'u.id', 'p.user_id')
+        .select('p.id')
+        .whereRef('p.id', '=', 'w.post_id')
+        .where((e) =>
+          e.or([
+            e('u.is_private', '=', 0),
+            e('p.user_id', '=', viewerId),
+            e('p.user_id', 'in', e.selectFrom('follows').select('followee_id').where('follower_id', '=', viewerId)),
+          ]),
+        ),
+    ),
+  ]);
 }
 
 /**
@@ -84,26 +109,7 @@ export class SqlPostRepository implements PostRepository {
           eb('w.user_id', 'in', eb.selectFrom('follows').select('followee_id').where('follower_id', '=', viewerId)),
         ]),
       )
-      // A share may carry a post of a private account the viewer does not follow.
-      .where((eb) =>
-        eb.or([
-          eb('w.is_share', '=', 0),
-          eb.exists(
-            eb
-              .selectFrom('posts as p')
-              .innerJoin('users as u', 'u.id', 'p.user_id')
-              .select('p.id')
-              .whereRef('p.id', '=', 'w.post_id')
-              .where((e) =>
-                e.or([
-                  e('u.is_private', '=', 0),
-                  e('p.user_id', '=', viewerId),
-                  e('p.user_id', 'in', e.selectFrom('follows').select('followee_id').where('follower_id', '=', viewerId)),
-                ]),
-              ),
-          ),
-        ]),
-      )
+      .where((eb) => shareVisibleTo(eb, viewerId))
       .orderBy('w.created_at', 'desc')
       .orderBy('w.id', 'desc')
       .limit(page.perPage + 1)
@@ -135,25 +141,7 @@ export class SqlPostRepository implements PostRepository {
       .selectFrom('wall_entries as w')
       .select(['w.post_id', 'w.is_share', 'w.user_id', 'w.created_at'])
       .where('w.user_id', '=', userId)
-      .where((eb) =>
-        eb.or([
-          eb('w.is_share', '=', 0),
-          eb.exists(
-            eb
-              .selectFrom('posts as p')
-              .innerJoin('users as u', 'u.id', 'p.user_id')
-              .select('p.id')
-              .whereRef('p.id', '=', 'w.post_id')
-              .where((e) =>
-                e.or([
-                  e('u.is_private', '=', 0),
-                  e('p.user_id', '=', viewerId),
-                  e('p.user_id', 'in', e.selectFrom('follows').select('followee_id').where('follower_id', '=', viewerId)),
-                ]),
-              ),
-          ),
-        ]),
-      )
+      .where((eb) => shareVisibleTo(eb, viewerId))
       .orderBy('w.created_at', 'desc')
       .orderBy('w.id', 'desc')
       .limit(page.perPage + 1)

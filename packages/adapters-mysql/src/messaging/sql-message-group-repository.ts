@@ -150,7 +150,13 @@ export class SqlMessageGroupRepository implements MessageGroupRepository {
 
   async createMessage(m: NewGroupMessage) {
     const id = insertedId(await this.db.insertInto('group_messages').values(m).executeTakeFirstOrThrow());
-    await this.db.updateTable('message_groups').set({ last_message_id: id, last_activity_at: m.created_at }).where('id', '=', m.group_id).execute();
+    // Concurrent sends may finish out of id order: never move the last message backwards.
+    await this.db
+      .updateTable('message_groups')
+      .set({ last_message_id: id, last_activity_at: m.created_at })
+      .where('id', '=', m.group_id)
+      .where((eb) => eb.or([eb('last_message_id', 'is', null), eb('last_message_id', '<', id)]))
+      .execute();
     return { ...m, id, edited_at: null };
   }
 

@@ -7,8 +7,8 @@ import {
   type PrivateMessageRepository,
   type Timestamp,
 } from '@plaza/domain';
-import type { Kysely, Selectable } from 'kysely';
-import { insertedId } from '../dialect.js';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { insertedId, insertOrUpdate, type SqlDialect } from '../dialect.js';
 import { containsText } from './text-search.js';
 import type { Database, PrivateMessagesTable } from '../schema/index.js';
 import { putReaction, reactionSummaries, removeReaction } from './reactions.js';
@@ -31,24 +31,37 @@ function toRecord(row: Selectable<PrivateMessagesTable>): PrivateMessageRecord {
 
 const pair = (a: number, b: number) => ({ user_low: Math.min(a, b), user_high: Math.max(a, b) });
 
+const CONVERSATION_KEY = ['user_id', 'peer_id'];
+
+/** Both sides of a conversation in primary-key order, so that concurrent writers lock them in one order. */
+function sides(a: number, b: number) {
+  const [low, high] = a < b ? [a, b] : [b, a];
+  return [
+    { user_id: low, peer_id: high },
+    { user_id: high, peer_id: low },
+  ];
+}
+
 export class SqlPrivateMessageRepository implements PrivateMessageRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: SqlDialect,
+  ) {}
 
   async create(m: NewPrivateMessage) {
     const values = { ...m, ...pair(m.sender_id, m.receiver_id) };
-    const id = insertedId(await this.db.insertInto('private_messages').values(values).executeTakeFirstOrThrow());
-    await this.ensureConversation(m.sender_id, m.receiver_id);
-    await this.db
-      .updateTable('conversations')
-      .set({ last_message_id: id, last_message_at: m.created_at })
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('user_id', '=', m.sender_id), eb('peer_id', '=', m.receiver_id)]),
-          eb.and([eb('user_id', '=', m.receiver_id), eb('peer_id', '=', m.sender_id)]),
-        ]),
-      )
-      .execute();
-    return { ...m, id, is_read: false, edited_at: null };
+    return this.db.transaction().execute(async (trx) => {
+      const id = insertedId(await trx.insertInto('private_messages').values(values).executeTakeFirstOrThrow());
+      const rows = sides(m.sender_id, m.receiver_id).map((s) => ({ ...s, last_message_id: id, last_message_at: m.created_at }));
+      // Concurrent sends may commit out of id order: never move the last message backwards.
+      // last_message_at comes first because MySQL evaluates later assignments with the new values.
+      const newer = sql<boolean>`coalesce(last_message_id, 0) < ${id}`;
+      await insertOrUpdate(trx, this.dialect, 'conversations', rows, CONVERSATION_KEY, {
+        last_message_at: sql`case when ${newer} then ${m.created_at} else last_message_at end`,
+        last_message_id: sql`case when ${newer} then ${id} else last_message_id end`,
+      });
+      return { ...m, id, is_read: false, edited_at: null };
+    });
   }
 
   async findById(id: number) {
@@ -162,17 +175,8 @@ export class SqlPrivateMessageRepository implements PrivateMessageRepository {
   }
 
   async setAutoDeleteMinutes(userId: number, peerId: number, minutes: number) {
-    await this.ensureConversation(userId, peerId);
-    await this.db
-      .updateTable('conversations')
-      .set({ auto_delete_time: minutes })
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('user_id', '=', userId), eb('peer_id', '=', peerId)]),
-          eb.and([eb('user_id', '=', peerId), eb('peer_id', '=', userId)]),
-        ]),
-      )
-      .execute();
+    const setting = { auto_delete_time: minutes };
+    await insertOrUpdate(this.db, this.dialect, 'conversations', sides(userId, peerId).map((s) => ({ ...s, ...setting })), CONVERSATION_KEY, setting);
   }
 
   react(messageId: number, userId: number, reaction: string, at: Timestamp) {
@@ -207,14 +211,7 @@ export class SqlPrivateMessageRepository implements PrivateMessageRepository {
   }
 
   private async ensureConversation(a: number, b: number) {
-    await this.db
-      .insertInto('conversations')
-      .ignore()
-      .values([
-        { user_id: a, peer_id: b, last_message_id: null, last_message_at: null },
-        { user_id: b, peer_id: a, last_message_id: null, last_message_at: null },
-      ])
-      .execute();
+    await this.db.insertInto('conversations').ignore().values(sides(a, b)).execute();
   }
 
   /** After deletions: both sides point at the newest remaining message, or at none. */

@@ -5,6 +5,7 @@ import { accounts } from './0001_accounts.js';
 import { socialGraph } from './0002_social_graph.js';
 import { content } from './0003_content.js';
 import { socialMessaging } from './0004_social_messaging.js';
+import { threadCountIndex } from './0005_thread_count_index.js';
 
 /**
  * Every migration in order. Never edit one that has been released: add a new one.
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, PlazaMigration> = {
   '0002_social_graph': socialGraph,
   '0003_content': content,
   '0004_social_messaging': socialMessaging,
+  '0005_thread_count_index': threadCountIndex,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

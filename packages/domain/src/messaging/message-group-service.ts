@@ -14,7 +14,7 @@ import {
   type MessageGroupRecord,
   type MessageGroupRepository,
 } from './ports.js';
-import { checkContent, checkReaction, MAX_MESSAGE_LENGTH, messagePreview, userMap, type SendInput } from './private-message-service.js';
+import { checkContent, checkReaction, messagePreview, userMap, type SendInput } from './private-message-service.js';
 
 export const MAX_GROUP_NAME = 100;
 
@@ -202,9 +202,8 @@ export class MessageGroupService {
 
   async editMessage(actor: Actor, messageId: number, content: string): Promise<GroupMessageView> {
     const message = await this.ownMessage(actor, messageId);
-    const text = content.trim();
-    if (text === '' && !message.media) throw Invalid.field('content', 'must not be empty');
-    if (text.length > MAX_MESSAGE_LENGTH) throw Invalid.field('content', `must be at most ${MAX_MESSAGE_LENGTH} characters`);
+    // An edit follows the rules of a send, with the media the message already has.
+    const { content: text } = checkContent({ content, media: message.media });
     await this.groups.updateMessage(messageId, text, this.now());
     const [view] = await this.views(actor, [(await this.groups.findMessage(messageId))!]);
     return view;

@@ -143,9 +143,8 @@ export class PrivateMessageService {
 
   async edit(actor: Actor, messageId: number, content: string): Promise<MessageView> {
     const message = await this.ownMessage(actor, messageId);
-    const text = content.trim();
-    if (text === '' && !message.media) throw Invalid.field('content', 'must not be empty');
-    if (text.length > MAX_MESSAGE_LENGTH) throw Invalid.field('content', `must be at most ${MAX_MESSAGE_LENGTH} characters`);
+    // An edit follows the rules of a send, with the media the message already has.
+    const { content: text } = checkContent({ content, media: message.media });
     await this.messages.updateContent(messageId, text, this.now());
     const [view] = await this.views(actor, [(await this.messages.findById(messageId))!]);
     return view;
