@@ -37,12 +37,10 @@ export function plaza(ctx) {
 }
 
 /**
- * The statements of PrivateMessageService.send and SqlPrivateMessageRepository.create, in order and, like
- * Plaza, each in its own autocommit: recipient lookup, auto-delete setting, the message row, INSERT IGNORE of
- * both conversation rows, and the last-message update of both. (The push goes to a logging sender: no SQL.)
- * Expect a few 500s on both sides: every connection writes the same conversation, and the INSERT IGNORE
- * (S locks in primary-key order) and the UPDATE (X locks through the `peer_id` foreign-key index, in the
- * other order) deadlock now and then. The floor keeps Plaza's statements so the ratio stays like for like.
+ * The statements of PrivateMessageService.send and SqlPrivateMessageRepository.create, in order: recipient
+ * lookup, auto-delete setting, then one transaction with the message row and the upsert of both
+ * conversation sides. (The push goes to a logging sender: no SQL.) Every connection writes the same
+ * conversation, so this also measures how the send holds up under contention.
  */
 export async function floor(ctx) {
   const { pool } = ctx;
@@ -55,20 +53,32 @@ export async function floor(ctx) {
   const now = Date.now();
   const at = sqlTime(now);
   const expiresAt = minutes > 0 ? sqlTime(now + minutes * 60_000) : null;
-  const [r] = await pool.query(
-    'INSERT INTO private_messages (sender_id, receiver_id, content, media, media_type, parent_id, created_at, expires_at, user_low, user_high) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [senderId, receiverId, CONTENT, null, null, null, at, expiresAt, Math.min(senderId, receiverId), Math.max(senderId, receiverId)],
-  );
-  await pool.query('INSERT IGNORE INTO conversations (user_id, peer_id, last_message_id, last_message_at) VALUES (?, ?, NULL, NULL), (?, ?, NULL, NULL)', [
-    senderId,
-    receiverId,
-    receiverId,
-    senderId,
-  ]);
-  await pool.query(
-    'UPDATE conversations SET last_message_id = ?, last_message_at = ? WHERE (user_id = ? AND peer_id = ?) OR (user_id = ? AND peer_id = ?)',
-    [r.insertId, at, senderId, receiverId, receiverId, senderId],
-  );
+  // One transaction: the message, then both conversation sides upserted in primary-key order, only
+  // moving the last message forwards (what SqlPrivateMessageRepository.create runs).
+  const conn = await pool.getConnection();
+  let r;
+  try {
+    await conn.beginTransaction();
+    [r] = await conn.query(
+      'INSERT INTO private_messages (sender_id, receiver_id, content, media, media_type, parent_id, created_at, expires_at, user_low, user_high) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [senderId, receiverId, CONTENT, null, null, null, at, expiresAt, Math.min(senderId, receiverId), Math.max(senderId, receiverId)],
+    );
+    const [low, high] = senderId < receiverId ? [senderId, receiverId] : [receiverId, senderId];
+    const id = r.insertId;
+    await conn.query(
+      `INSERT INTO conversations (user_id, peer_id, last_message_id, last_message_at) VALUES (?, ?, ?, ?), (?, ?, ?, ?)
+       ON DUPLICATE KEY UPDATE
+         last_message_at = CASE WHEN COALESCE(last_message_id, 0) < ? THEN ? ELSE last_message_at END,
+         last_message_id = CASE WHEN COALESCE(last_message_id, 0) < ? THEN ? ELSE last_message_id END`,
+      [low, high, id, at, high, low, id, at, id, at, id, id],
+    );
+    await conn.commit();
+  } catch (err) {
+    await conn.rollback();
+    throw err;
+  } finally {
+    conn.release();
+  }
   const id = r.insertId;
   return {
     success: true,

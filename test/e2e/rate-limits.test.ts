@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 let t: TestServer;
 beforeAll(async () => {
   // Two limits low enough to reach; the store follows the dialect (database counters on MySQL).
-  t = await startTestServer({ env: { API_RATE_LIMITS: 'auth=40,default=5', API_RATE_LIMIT_STORE: 'database' } });
+  t = await startTestServer({ env: { API_RATE_LIMITS: 'auth=40,reads=5,default=3', API_RATE_LIMIT_STORE: 'database' } });
 });
 afterAll(() => t.close());
 
@@ -34,6 +34,17 @@ describe('rate limits', () => {
     const res = await t.api.get('users.php', { token: other.token });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-ratelimit-remaining')).toBe('4');
+  });
+
+  it('counts writes apart from reads: polling cannot starve a send, nor sends a poll', async () => {
+    const u = await aUser(t.api);
+    const writes = [];
+    for (let i = 0; i < 4; i++) writes.push((await t.api.put('users.php', { bio: `v${i}` }, { token: u.token })).status);
+    expect(writes).toEqual([200, 200, 200, 429]);
+    const read = await t.api.get('users.php', { token: u.token });
+    expect(read.status).toBe(200);
+    expect(read.headers.get('x-ratelimit-limit')).toBe('5');
+    expect(read.body.bio).toBe('v2');
   });
 
   it('counts groups separately: the auth group has its own limit', async () => {

@@ -128,8 +128,9 @@ function parseWith(schema: z.ZodType, value: unknown, where: 'query' | 'body'): 
   throw new Invalid(details.map((d) => `${d.field}: ${d.problem}`).join('; '), 'invalid_input', details);
 }
 
+/** The declared group, else `reads` for GET and `default` for writes. */
 export function rateLimitGroupOf(operation: Operation<any, any> | undefined): RateLimitGroup {
-  return operation?.rateLimit ?? 'default';
+  return operation?.rateLimit ?? (operation?.method === 'GET' ? 'reads' : 'default');
 }
 
 export type { Actor };

@@ -37,7 +37,7 @@ interface OperationBase<QS extends AnyObjectSchema | undefined, BS extends AnyOb
   method: HttpMethod;
   select?: Selector;
   summary: string;
-  /** Endpoint group of the spec's rate-limit table; `default` when absent. */
+  /** Endpoint group of the spec's rate-limit table; when absent, `reads` for GET and `default` otherwise. */
   rateLimit?: RateLimitGroup;
   query?: QS;
   body?: BS;

@@ -14,7 +14,6 @@ export function commentReactionsScript(comments: CommentService, p: PresenterCon
       op({
         method: 'GET',
         auth: 'required',
-        rateLimit: 'comment_reactions',
         query: z.object({ comment_id: zId, comment_type: commentType }),
         summary: 'Reactions of a comment',
         handle: async (ctx) => {

@@ -12,7 +12,6 @@ export function commentsScript(comments: CommentService, p: PresenterContext): S
       op({
         method: 'GET',
         auth: 'required',
-        rateLimit: 'comments',
         query: z.object({ post_id: zId, ...paginationQuery }),
         summary: 'Root comments of a post, each with nested replies, under data',
         handle: async (ctx) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rateLimitGroupOf } from '../http/dispatcher.js';
 import { op, type Operation, type Script } from '../http/operation.js';
 
 function fieldsOf(schema: unknown): string[] {
@@ -12,7 +13,7 @@ export function describeOperation(script: Script, o: Operation<any, any>) {
     path: `/api/v1/${script.name}.php`,
     selector: o.select ?? {},
     auth: o.auth,
-    rate_limit_group: o.rateLimit ?? 'default',
+    rate_limit_group: rateLimitGroupOf(o),
     query_fields: fieldsOf(o.query),
     body_fields: fieldsOf(o.body),
     success_status: o.status ?? 200,

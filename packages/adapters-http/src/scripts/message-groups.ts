@@ -23,7 +23,6 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         method: 'GET',
         select: { path: '' },
         auth: 'required',
-        rateLimit: rl,
         query: z.object({ q: z.string().trim().max(100).optional(), ...paginationQuery }),
         summary: 'My group chats, most recent activity first',
         handle: async (ctx) => {
@@ -44,7 +43,6 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         method: 'GET',
         select: { path: ':id' },
         auth: 'required',
-        rateLimit: rl,
         query: idParam,
         summary: 'Group details with members and (for admins) pending requests',
         handle: async (ctx) => ({ group: presentGroupDetails(await groups.details(ctx.actor, ctx.query.id), p) }),
@@ -80,7 +78,6 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         method: 'GET',
         select: { path: ':id/messages' },
         auth: 'required',
-        rateLimit: rl,
         query: z.object({ id: zId, ...paginationQuery }),
         summary: 'Group messages, oldest first within the page (page 1 = the most recent)',
         handle: async (ctx) => {
@@ -107,7 +104,6 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         method: 'GET',
         select: { path: ':id/typing' },
         auth: 'required',
-        rateLimit: rl,
         query: idParam,
         summary: 'Members typing in the group',
         handle: async (ctx) => ({ typing_users: await typing.groupTypists(ctx.actor, ctx.query.id) }),

@@ -35,7 +35,6 @@ export function messagesScript(messages: PrivateMessageService, typing: TypingSe
         method: 'GET',
         select: { has: ['typing_user_id'] },
         auth: 'required',
-        rateLimit: 'messages',
         query: z.object({ typing_user_id: zId }),
         summary: 'Whether the other user is typing to me (entries expire after 10 s)',
         handle: async (ctx) => ({ typing_users: await typing.privateTypists(ctx.actor, ctx.query.typing_user_id) }),
@@ -44,7 +43,6 @@ export function messagesScript(messages: PrivateMessageService, typing: TypingSe
         method: 'GET',
         select: { has: ['user_id'] },
         auth: 'required',
-        rateLimit: 'messages',
         query: z.object({ user_id: zId, q: search, ...paginationQuery }),
         summary: 'Thread with a user, newest first; marks their messages read; carries the conversation settings',
         handle: async (ctx) => {
@@ -58,7 +56,6 @@ export function messagesScript(messages: PrivateMessageService, typing: TypingSe
       op({
         method: 'GET',
         auth: 'required',
-        rateLimit: 'messages',
         query: z.object({ q: search, ...paginationQuery }),
         summary: 'Conversations, most recent first, with last_message and unread_count',
         handle: async (ctx) => {

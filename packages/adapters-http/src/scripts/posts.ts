@@ -22,7 +22,6 @@ export function postsScript(posts: PostService, p: PresenterContext): Script {
         method: 'GET',
         select: { has: ['id'] },
         auth: 'required',
-        rateLimit: 'posts',
         query: z.object({ id: zId }),
         summary: 'One post, under data',
         handle: async (ctx) => ({ data: presentPost(await posts.view(ctx.actor, ctx.query.id), p) }),
@@ -31,7 +30,6 @@ export function postsScript(posts: PostService, p: PresenterContext): Script {
         method: 'GET',
         select: { has: ['user_id'] },
         auth: 'required',
-        rateLimit: 'posts',
         query: z.object({ user_id: zId, ...paginationQuery }),
         summary: "A user's wall: their posts and shares, newest first",
         handle: async (ctx) => presentPostList(await posts.wall(ctx.actor, ctx.query.user_id, ctx.query.page, ctx.query.per_page), p),
@@ -39,7 +37,6 @@ export function postsScript(posts: PostService, p: PresenterContext): Script {
       op({
         method: 'GET',
         auth: 'required',
-        rateLimit: 'posts',
         query: z.object({ feed_type: z.enum(['following', 'global', '']).optional(), ...paginationQuery }),
         summary: 'Feed: posts and shares of followed accounts and own (default), or feed_type=global',
         handle: async (ctx) =>

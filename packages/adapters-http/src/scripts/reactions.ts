@@ -10,7 +10,6 @@ export function reactionsScript(engagement: EngagementService): Script {
       op({
         method: 'GET',
         auth: 'required',
-        rateLimit: 'reactions',
         query: z.object({ post_id: zId }),
         summary: 'Reaction counts of a post, by type',
         handle: async (ctx) => {

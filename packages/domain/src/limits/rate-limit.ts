@@ -13,6 +13,7 @@ export const RATE_LIMIT_GROUPS = [
   'upload',
   'export',
   'calls',
+  'reads',
   'default',
 ] as const;
 export type RateLimitGroup = (typeof RATE_LIMIT_GROUPS)[number];
@@ -29,6 +30,9 @@ export const DEFAULT_RATE_LIMITS: Record<RateLimitGroup, number> = {
   upload: 50,
   export: 5,
   calls: 100,
+  // Not in the spec's table: reads that the clients poll (chat every 10 s, typing every 6 s, calls
+  // every 2 s) would exhaust any write-sized limit. See docs/decisions/0005-reads-have-their-own-limit.md.
+  reads: 3600,
   default: 100,
 };
 
