@@ -18,6 +18,26 @@ function previewText(m: { content: string; media: string | null } | null): strin
   return m.media ? '📎' : '';
 }
 
+/** What private and group messages share: body, authorship flag, edit, reply and reactions. */
+function presentMessageBody(v: MessageView | GroupMessageView, viewerId: number, p: PresenterContext) {
+  const m = v.message;
+  return {
+    content: m.content,
+    media: m.media,
+    media_type: m.media_type,
+    is_mine: m.sender_id === viewerId,
+    created_at: p.formatTime(m.created_at),
+    edited_at: p.formatTime(m.edited_at),
+    parent_id: m.parent_id,
+    parent_content: v.parent ? v.parent.content : null,
+    // The private chat reads parent_sender_username, the group chat parent_username: send both.
+    parent_sender_username: v.parent_sender?.username ?? null,
+    parent_username: v.parent_sender?.username ?? null,
+    reactions_summary: v.reactions,
+    user_reaction: v.user_reaction,
+  };
+}
+
 /** A private message as the thread lists it (contract §18.2). */
 export function presentPrivateMessage(v: MessageView, viewerId: number, p: PresenterContext) {
   const m = v.message;
@@ -27,20 +47,9 @@ export function presentPrivateMessage(v: MessageView, viewerId: number, p: Prese
     receiver_id: m.receiver_id,
     sender_username: v.sender?.username ?? '',
     sender_avatar: avatarOf(v.sender),
-    content: m.content,
-    media: m.media,
-    media_type: m.media_type,
-    is_mine: m.sender_id === viewerId,
     is_read: m.is_read,
-    created_at: p.formatTime(m.created_at),
-    edited_at: p.formatTime(m.edited_at),
     expires_at: p.formatTime(m.expires_at),
-    parent_id: m.parent_id,
-    parent_content: v.parent ? v.parent.content : null,
-    parent_sender_username: v.parent_sender?.username ?? null,
-    parent_username: v.parent_sender?.username ?? null,
-    reactions_summary: v.reactions,
-    user_reaction: v.user_reaction,
+    ...presentMessageBody(v, viewerId, p),
   };
 }
 
@@ -125,17 +134,6 @@ export function presentGroupMessage(v: GroupMessageView, viewerId: number, p: Pr
     avatar: avatarOf(v.sender),
     sender_username: v.sender?.username ?? '',
     sender_avatar: avatarOf(v.sender),
-    content: m.content,
-    media: m.media,
-    media_type: m.media_type,
-    is_mine: m.sender_id === viewerId,
-    created_at: p.formatTime(m.created_at),
-    edited_at: p.formatTime(m.edited_at),
-    parent_id: m.parent_id,
-    parent_content: v.parent ? v.parent.content : null,
-    parent_username: v.parent_sender?.username ?? null,
-    parent_sender_username: v.parent_sender?.username ?? null,
-    reactions_summary: v.reactions,
-    user_reaction: v.user_reaction,
+    ...presentMessageBody(v, viewerId, p),
   };
 }
