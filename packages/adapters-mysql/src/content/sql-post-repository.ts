@@ -1,6 +1,6 @@
 import type { AuthorInfo, FeedEntry, NewPost, PageRequest, PostRecord, PostRepository, PostView, ReactionType, Timestamp } from '@plaza/domain';
 import { offsetOf } from '@plaza/domain';
-import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
+import type { Expression, ExpressionBuilder, Kysely, Selectable, SqlBool } from 'kysely';
 import { insertedId } from '../dialect.js';
 import type { Database, PostsTable, WallEntriesTable } from '../schema/index.js';
 
@@ -34,7 +34,9 @@ export function toPostRecord(row: Selectable<PostsTable>): PostRecord {
  * share whose original post is public, the viewer's own, or by an account the viewer follows. A share
  * may carry a post of a private account the viewer does not follow.
  */
-function shareVisibleTo(eb: ExpressionBuilder<Database & { w: WallEntriesTable }, 'w'>, viewerId: number) {
+type WallExpressions = ExpressionBuilder<Database & { w: WallEntriesTable }, 'w'>;
+
+function shareVisibleTo(eb: WallExpressions, viewerId: number) {
   return eb.or([
     eb('w.is_share', '=', 0),
     eb.exists(
@@ -100,22 +102,12 @@ export class SqlPostRepository implements PostRepository {
   }
 
   async feed(viewerId: number, page: PageRequest): Promise<FeedEntry[]> {
-    const rows = await this.db
-      .selectFrom('wall_entries as w')
-      .select(['w.post_id', 'w.is_share', 'w.user_id', 'w.created_at'])
-      .where((eb) =>
-        eb.or([
-          eb('w.user_id', '=', viewerId),
-          eb('w.user_id', 'in', eb.selectFrom('follows').select('followee_id').where('follower_id', '=', viewerId)),
-        ]),
-      )
-      .where((eb) => shareVisibleTo(eb, viewerId))
-      .orderBy('w.created_at', 'desc')
-      .orderBy('w.id', 'desc')
-      .limit(page.perPage + 1)
-      .offset(offsetOf(page))
-      .execute();
-    return rows.map((r) => ({ post_id: r.post_id, shared_by: r.is_share ? r.user_id : null, feed_date: r.created_at }));
+    return this.wallEntries(viewerId, page, (eb) =>
+      eb.or([
+        eb('w.user_id', '=', viewerId),
+        eb('w.user_id', 'in', eb.selectFrom('follows').select('followee_id').where('follower_id', '=', viewerId)),
+      ]),
+    );
   }
 
   async global(viewerId: number, page: PageRequest): Promise<FeedEntry[]> {
@@ -137,10 +129,15 @@ export class SqlPostRepository implements PostRepository {
   }
 
   async wall(userId: number, viewerId: number, page: PageRequest): Promise<FeedEntry[]> {
+    return this.wallEntries(viewerId, page, (eb) => eb('w.user_id', '=', userId));
+  }
+
+  /** A page of wall entries (posts and shares) of the walls `whose` selects, newest first. */
+  private async wallEntries(viewerId: number, page: PageRequest, whose: (eb: WallExpressions) => Expression<SqlBool>): Promise<FeedEntry[]> {
     const rows = await this.db
       .selectFrom('wall_entries as w')
       .select(['w.post_id', 'w.is_share', 'w.user_id', 'w.created_at'])
-      .where('w.user_id', '=', userId)
+      .where(whose)
       .where((eb) => shareVisibleTo(eb, viewerId))
       .orderBy('w.created_at', 'desc')
       .orderBy('w.id', 'desc')
