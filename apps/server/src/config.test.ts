@@ -9,6 +9,12 @@ describe('loadConfig', () => {
     expect(c.rateLimits.auth).toBe(50);
     expect(c.rateLimitStore).toBe('memory');
     expect(c.mobileAppMarker).toBe('militant-flutter-v1');
+    expect(c.logLevel).toBe('info');
+  });
+
+  it('logs at debug level with API_DEBUG unless LOG_LEVEL says otherwise', () => {
+    expect(loadConfig({ API_DEBUG: 'true' }).logLevel).toBe('debug');
+    expect(loadConfig({ API_DEBUG: 'true', LOG_LEVEL: 'warn' }).logLevel).toBe('warn');
   });
 
   it('switches to MySQL on DB_HOST or API_DB_HOST, API_ names first', () => {

@@ -32,7 +32,7 @@ const envSchema = z.object({
   API_DEBUG: bool.default(false),
   API_UPLOADS_PATH: z.string().optional(),
   API_BODY_LIMIT: z.string().regex(/^\d+(kb|mb)$/i, 'must look like 512kb or 2mb').default('1mb'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   BCRYPT_COST: int(4, 15).default(10),
   DB_HOST: z.string().optional(),
   DB_PORT: int(1, 65535).optional(),
@@ -82,7 +82,6 @@ export interface Config {
   corsOrigins: string[];
   requireHttps: boolean;
   trustedProxies: string[];
-  debug: boolean;
   bodyLimit: string;
   logLevel: string;
   bcryptCost: number;
@@ -151,9 +150,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: e.API_CORS_ORIGINS,
     requireHttps: e.API_REQUIRE_HTTPS,
     trustedProxies: e.API_TRUSTED_PROXIES,
-    debug: e.API_DEBUG,
     bodyLimit: e.API_BODY_LIMIT,
-    logLevel: e.LOG_LEVEL,
+    logLevel: e.LOG_LEVEL ?? (e.API_DEBUG ? 'debug' : 'info'),
     bcryptCost: e.BCRYPT_COST,
     database,
     smtpUrl: e.SMTP_URL ?? null,
