@@ -1,11 +1,14 @@
+import { ManualClock } from '@plaza/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let t: TestServer;
+// A fixed clock: the hourly window must not roll over in the middle of a test.
+const clock = new ManualClock('2026-06-01T10:20:00Z');
 beforeAll(async () => {
   // Two limits low enough to reach; the store follows the dialect (database counters on MySQL).
-  t = await startTestServer({ env: { API_RATE_LIMITS: 'auth=40,reads=5,default=3', API_RATE_LIMIT_STORE: 'database' } });
+  t = await startTestServer({ env: { API_RATE_LIMITS: 'auth=40,reads=5,default=3', API_RATE_LIMIT_STORE: 'database' }, clock });
 });
 afterAll(() => t.close());
 
@@ -20,12 +23,12 @@ describe('rate limits', () => {
       if (last.status === 200) {
         expect(last.headers.get('x-ratelimit-limit')).toBe('5');
         expect(Number(last.headers.get('x-ratelimit-remaining'))).toBe(5 - (i + 1));
-        expect(Number(last.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
+        expect(Number(last.headers.get('x-ratelimit-reset'))).toBe(Date.parse('2026-06-01T11:00:00Z') / 1000);
       }
     }
     expect(seen).toEqual([200, 200, 200, 200, 200, 429]);
     expect(last!.body).toMatchObject({ success: false, code: 'rate_limited' });
-    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(last!.headers.get('retry-after'))).toBe(40 * 60);
     expect(last!.headers.get('x-ratelimit-remaining')).toBe('0');
   });
 
