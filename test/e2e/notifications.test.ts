@@ -86,6 +86,10 @@ describe('notifications.php', () => {
     const res = await t.api.post('notifications.php?action=test', { provider: 'ntfy' }, { token: u.token });
     expect(res.status).toBe(200);
     expect(t.push.sent.filter((s) => s.userId === u.id && s.message.data.type === 'test')).toHaveLength(1);
+    // It is listed too, with the non-null integer from_user_id the client requires.
+    const [item] = (await t.api.get('notifications.php', { token: u.token })).body.notifications;
+    expect(item).toMatchObject({ type: 'test', from_user_id: u.id, is_read: false });
+    expect(typeof item.from_username).toBe('string');
     expect((await t.api.post('notifications.php?action=test', { provider: 'carrier-pigeon' }, { token: u.token })).status).toBe(400);
   });
 });

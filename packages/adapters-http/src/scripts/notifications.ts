@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { paginationQuery, zFlag, zId } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
+import { presentNotification } from '../presenters/notification.js';
 
 export function notificationsScript(inbox: NotificationInboxService, p: PresenterContext): Script {
   return {
@@ -22,24 +23,7 @@ export function notificationsScript(inbox: NotificationInboxService, p: Presente
         summary: 'Notifications, newest first (unread=true for unread only)',
         handle: async (ctx) => {
           const page = await inbox.list(ctx.actor, { page: ctx.query.page, perPage: ctx.query.per_page, unreadOnly: ctx.query.unread ?? false });
-          const notifications = page.items.map(({ notification: n, from }) => ({
-            id: n.id,
-            type: n.type,
-            from_user_id: n.from_user_id,
-            from_username: from?.username ?? null,
-            username: from?.username ?? null,
-            from_avatar: from ? (from.avatar ?? 'default.svg') : null,
-            avatar: from ? (from.avatar ?? 'default.svg') : null,
-            content: n.content ?? '',
-            message: n.content ?? '',
-            reaction_type: n.reaction_type,
-            post_id: n.post_id,
-            comment_id: n.comment_id,
-            group_id: n.group_id,
-            link: n.link,
-            is_read: n.is_read,
-            created_at: p.formatTime(n.created_at),
-          }));
+          const notifications = page.items.map((item) => presentNotification(item, p));
           return {
             notifications,
             unread_count: await inbox.countUnread(ctx.actor),
