@@ -1,0 +1,63 @@
+import { parseArgs } from 'node:util';
+import { AuthService, DomainError, UserRepository } from '@plaza/domain';
+import { createLogger } from '@plaza/adapters-http';
+import { migrateToLatest, openDatabase } from '@plaza/adapters-mysql';
+import { ConfigError, loadConfig } from '../config.js';
+import { buildContainer } from '../container.js';
+import { TYPES } from '../tokens.js';
+
+/** What a command prints and the exit code it ends with; the bin files only relay them. */
+export interface CommandResult {
+  code: number;
+  message: string;
+}
+
+const CREATE_USER_USAGE = 'Usage: npm run create-user -- --username U --email E --password P [--admin]';
+
+function failure(error: unknown, prefix: string): CommandResult {
+  if (error instanceof ConfigError) return { code: 2, message: error.message };
+  if (error instanceof DomainError) return { code: 1, message: `${prefix}: ${error.message}` };
+  return { code: 1, message: `${prefix}: ${(error as Error).message}` };
+}
+
+export async function migrateCommand(env: NodeJS.ProcessEnv): Promise<CommandResult> {
+  try {
+    const handle = openDatabase(loadConfig(env).database);
+    try {
+      const applied = await migrateToLatest(handle.db, handle.dialect);
+      return { code: 0, message: applied.length ? `Applied: ${applied.join(', ')}` : 'Database already up to date' };
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    return failure(error, 'Migration failed');
+  }
+}
+
+export async function createUserCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<CommandResult> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { username: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, admin: { type: 'boolean', default: false } },
+    }));
+  } catch (error) {
+    return { code: 2, message: `${(error as Error).message}\n${CREATE_USER_USAGE}` };
+  }
+  if (!values.username || !values.email || !values.password) return { code: 2, message: CREATE_USER_USAGE };
+  try {
+    const config = loadConfig(env);
+    const handle = openDatabase(config.database);
+    try {
+      await migrateToLatest(handle.db, handle.dialect);
+      const container = buildContainer(config, handle, createLogger({ level: 'warn' }));
+      const user = await container.get<AuthService>(TYPES.AuthService).register({ username: values.username, email: values.email, password: values.password });
+      if (values.admin) await container.get<UserRepository>(UserRepository).setAdmin(user.id, true);
+      return { code: 0, message: `Created user #${user.id} ${user.username}${values.admin ? ' (admin)' : ''}` };
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    return failure(error, 'Cannot create user');
+  }
+}
