@@ -1,4 +1,3 @@
-import { afterAll, beforeAll } from 'vitest';
 import {
   contentContract,
   InMemoryCommentRepository,
@@ -21,15 +20,9 @@ import {
   SqlStoryRepository,
   SqlUserRepository,
 } from '@plaza/adapters-mysql';
-import { openTestDatabase, TEST_DIALECT, type TestDatabase } from '../support/database.js';
+import { TEST_DIALECT, useTestDatabase } from '../support/database.js';
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await openTestDatabase();
-});
-afterAll(async () => {
-  await database.drop();
-});
+const database = useTestDatabase();
 
 contentContract('in-memory', async () => {
   const users = new InMemoryUserRepository();
@@ -49,12 +42,12 @@ contentContract('in-memory', async () => {
 });
 
 contentContract(`sql (${TEST_DIALECT})`, async () => ({
-  users: new SqlUserRepository(database.db),
-  follows: new SqlFollowRepository(database.db),
-  posts: new SqlPostRepository(database.db),
-  engagement: new SqlPostEngagementRepository(database.db, database.dialect),
-  comments: new SqlCommentRepository(database.db, database.dialect),
-  stories: new SqlStoryRepository(database.db),
-  notifications: new SqlNotificationRepository(database.db),
-  inbox: new SqlNotificationInbox(database.db),
+  users: new SqlUserRepository(database().db),
+  follows: new SqlFollowRepository(database().db),
+  posts: new SqlPostRepository(database().db),
+  engagement: new SqlPostEngagementRepository(database().db, database().dialect),
+  comments: new SqlCommentRepository(database().db, database().dialect),
+  stories: new SqlStoryRepository(database().db),
+  notifications: new SqlNotificationRepository(database().db),
+  inbox: new SqlNotificationInbox(database().db),
 }));

@@ -1,4 +1,3 @@
-import { afterAll, beforeAll } from 'vitest';
 import { InMemoryRateLimitStore } from '@plaza/domain';
 import {
   accountsContract,
@@ -19,34 +18,28 @@ import {
   SqlRateLimitStore,
   SqlUserRepository,
 } from '@plaza/adapters-mysql';
-import { openTestDatabase, TEST_DIALECT, type TestDatabase } from '../support/database.js';
+import { TEST_DIALECT, useTestDatabase } from '../support/database.js';
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await openTestDatabase();
-});
-afterAll(async () => {
-  await database.drop();
-});
+const database = useTestDatabase();
 
 accountsContract('in-memory', async () => {
   const users = new InMemoryUserRepository();
   return { users, tokens: new InMemoryAccessTokenRepository(users), resets: new InMemoryPasswordResetRepository() };
 });
 accountsContract(`sql (${TEST_DIALECT})`, async () => ({
-  users: new SqlUserRepository(database.db),
-  tokens: new SqlAccessTokenRepository(database.db),
-  resets: new SqlPasswordResetRepository(database.db),
+  users: new SqlUserRepository(database().db),
+  tokens: new SqlAccessTokenRepository(database().db),
+  resets: new SqlPasswordResetRepository(database().db),
 }));
 
 rateLimitStoreContract('in-memory', async () => new InMemoryRateLimitStore());
-rateLimitStoreContract(`sql (${TEST_DIALECT})`, async () => new SqlRateLimitStore(database.db, database.dialect));
+rateLimitStoreContract(`sql (${TEST_DIALECT})`, async () => new SqlRateLimitStore(database().db, database().dialect));
 
 followRepositoryContract('in-memory', async () => ({ users: new InMemoryUserRepository(), follows: new InMemoryFollowRepository() }));
-followRepositoryContract(`sql (${TEST_DIALECT})`, async () => ({ users: new SqlUserRepository(database.db), follows: new SqlFollowRepository(database.db) }));
+followRepositoryContract(`sql (${TEST_DIALECT})`, async () => ({ users: new SqlUserRepository(database().db), follows: new SqlFollowRepository(database().db) }));
 
 notificationRepositoryContract('in-memory', async () => ({ users: new InMemoryUserRepository(), notifications: new InMemoryNotificationRepository() }));
 notificationRepositoryContract(`sql (${TEST_DIALECT})`, async () => ({
-  users: new SqlUserRepository(database.db),
-  notifications: new SqlNotificationRepository(database.db),
+  users: new SqlUserRepository(database().db),
+  notifications: new SqlNotificationRepository(database().db),
 }));

@@ -1,4 +1,3 @@
-import { afterAll, beforeAll } from 'vitest';
 import {
   InMemoryFollowRepository,
   InMemoryFriendRequestRepository,
@@ -16,15 +15,9 @@ import {
   SqlTypingRepository,
   SqlUserRepository,
 } from '@plaza/adapters-mysql';
-import { openTestDatabase, TEST_DIALECT, type TestDatabase } from '../support/database.js';
+import { TEST_DIALECT, useTestDatabase } from '../support/database.js';
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await openTestDatabase();
-});
-afterAll(async () => {
-  await database.drop();
-});
+const database = useTestDatabase();
 
 socialMessagingContract('in-memory', async () => ({
   users: new InMemoryUserRepository(),
@@ -35,10 +28,10 @@ socialMessagingContract('in-memory', async () => ({
   typing: new InMemoryTypingRepository(),
 }));
 socialMessagingContract(`sql (${TEST_DIALECT})`, async () => ({
-  users: new SqlUserRepository(database.db),
-  follows: new SqlFollowRepository(database.db),
-  friends: new SqlFriendRequestRepository(database.db),
-  messages: new SqlPrivateMessageRepository(database.db, database.dialect),
-  groups: new SqlMessageGroupRepository(database.db),
-  typing: new SqlTypingRepository(database.db),
+  users: new SqlUserRepository(database().db),
+  follows: new SqlFollowRepository(database().db),
+  friends: new SqlFriendRequestRepository(database().db),
+  messages: new SqlPrivateMessageRepository(database().db, database().dialect),
+  groups: new SqlMessageGroupRepository(database().db),
+  typing: new SqlTypingRepository(database().db),
 }));

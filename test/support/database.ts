@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { migrateToLatest, mysqlConfigFromUrl, openDatabase, type DatabaseHandle } from '@plaza/adapters-mysql';
 
 export const TEST_DIALECT = process.env.PLAZA_TEST_DB === 'mysql' ? 'mysql' : 'sqlite';
@@ -35,5 +35,20 @@ export async function openTestDatabase(): Promise<TestDatabase> {
       await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
       await conn.end();
     },
+  };
+}
+
+/** Opens a fresh database before the file's tests and drops it after; call at the top of a test file. */
+export function useTestDatabase(): () => TestDatabase {
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+  return () => {
+    if (!database) throw new Error('the test database is opened in beforeAll: use it inside tests');
+    return database;
   };
 }
