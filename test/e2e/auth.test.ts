@@ -190,3 +190,16 @@ describe('password reset', () => {
     expect(res.status).toBe(400);
   });
 });
+
+describe('presence', () => {
+  it('shows a user online for five minutes after their last authenticated request, by the server clock', async () => {
+    const a = await aUser(t.api);
+    const b = await aUser(t.api);
+    await t.api.get('users.php', { token: a.token });
+    expect((await t.api.get(`users.php?id=${a.id}`, { token: b.token })).body.is_online).toBe(true);
+    clock.advance(4 * 60_000);
+    expect((await t.api.get(`users.php?id=${a.id}`, { token: b.token })).body.is_online).toBe(true);
+    clock.advance(2 * 60_000);
+    expect((await t.api.get(`users.php?id=${a.id}`, { token: b.token })).body.is_online).toBe(false);
+  });
+});

@@ -21,7 +21,8 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     return { ...handle, drop: () => handle.close() };
   }
   const base = mysqlConfigFromUrl(inject('mysqlUrl')!);
-  const name = `plaza_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  // The creation time in the name lets a cleanup drop only leftovers, never a database in use.
+  const name = `plaza_t_${Math.floor(Date.now() / 1000)}_${process.pid}_${randomBytes(3).toString('hex')}`;
   const admin = await createConnection({ host: base.host, port: base.port, user: base.user, password: base.password });
   await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   await admin.end();

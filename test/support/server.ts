@@ -29,7 +29,8 @@ export async function startTestServer(options: { env?: Record<string, string>; c
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
+    // Errors only: a request that fails on our side prints its stack in the test output.
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
     BCRYPT_COST: '4',
     API_DATA_DIR: '/tmp/plaza-test-data',
     API_PUBLIC_URL: 'http://plaza.test',

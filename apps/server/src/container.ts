@@ -224,6 +224,7 @@ export function buildContainer(config: Config, handle: DatabaseHandle, logger: L
 /** What the HTTP adapter needs, resolved from the container. */
 export function httpServices(c: Container, config: Config): HttpServices {
   return {
+    clock: c.get<Clock>(Clock),
     auth: c.get(TYPES.AuthService),
     profiles: c.get(TYPES.ProfileService),
     settings: c.get(TYPES.PublicSettings),

@@ -39,7 +39,8 @@ interface PlazaState {
 export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Script[] } {
   const { logger, options, rateLimiter } = deps;
   const app = new Koa();
-  const scripts = buildScripts(deps.services, { formatTime: createTimeFormatter(options.timeZone) });
+  const clock = deps.services.clock;
+  const scripts = buildScripts(deps.services, { formatTime: createTimeFormatter(options.timeZone), now: () => clock.now() });
 
   // Outermost: request id, access log, error body, rate-limit headers on every response.
   app.use(async (ctx, next) => {

@@ -1,6 +1,16 @@
 import type { TimeFormatter } from '../http/time-format.js';
 
-/** What presenters need besides the data: how to write times for this instance. */
+/** What presenters need besides the data: how to write times for this instance, and what time it is. */
 export interface PresenterContext {
   formatTime: TimeFormatter;
+  /** The server's Clock, so that derived flags such as is_online follow it in tests too. */
+  now(): Date;
+}
+
+const ONLINE_WINDOW_MS = 5 * 60_000;
+
+/** Online means active within the last five minutes (last activity is written on authentication). */
+export function isOnline(lastActiveAt: string | null, p: PresenterContext): boolean {
+  if (!lastActiveAt) return false;
+  return p.now().getTime() - Date.parse(lastActiveAt.replace(' ', 'T') + 'Z') < ONLINE_WINDOW_MS;
 }

@@ -1,5 +1,5 @@
 import type { ProfileView, UserRecord } from '@plaza/domain';
-import type { PresenterContext } from './context.js';
+import { isOnline, type PresenterContext } from './context.js';
 
 export interface FederationIdentity {
   /** Public base URL, e.g. https://social.example.org */
@@ -16,8 +16,6 @@ export function presentUserSummary(user: Pick<UserRecord, 'id' | 'username' | 'a
 /** users.php profile, fields at the top level as contract §5.1 lists them. */
 export function presentProfile(view: ProfileView, fed: FederationIdentity, p: PresenterContext, remoteCounts = { followers: 0, following: 0 }) {
   const u = view.user;
-  const onlineWindowMs = 5 * 60_000;
-  const lastActive = u.last_active_at ? Date.parse(u.last_active_at.replace(' ', 'T') + 'Z') : 0;
   return {
     id: u.id,
     user_id: u.id,
@@ -43,7 +41,7 @@ export function presentProfile(view: ProfileView, fed: FederationIdentity, p: Pr
     is_moderator: u.is_moderator,
     is_technician: u.is_technician,
     is_private: u.is_private,
-    is_online: lastActive > 0 && Date.now() - lastActive < onlineWindowMs,
+    is_online: isOnline(u.last_active_at, p),
     last_active: p.formatTime(u.last_active_at),
     status_emoji: u.status_emoji,
     status_text: u.status_text,

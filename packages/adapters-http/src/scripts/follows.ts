@@ -2,6 +2,7 @@ import { pageRequest, type FollowService } from '@plaza/domain';
 import { z } from 'zod';
 import { paginationQuery, zId } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
+import type { PresenterContext } from '../presenters/context.js';
 import { presentUserListItem } from '../presenters/social.js';
 
 /** `user_id=` may be sent empty, meaning the caller. */
@@ -9,7 +10,7 @@ const optionalUserId = z
   .union([z.literal('').transform(() => undefined), zId])
   .optional();
 
-export function followsScript(follows: FollowService): Script {
+export function followsScript(follows: FollowService, p: PresenterContext): Script {
   return {
     name: 'follows',
     operations: [
@@ -20,7 +21,7 @@ export function followsScript(follows: FollowService): Script {
         summary: 'Followers or followed accounts of a user (me when user_id is absent or empty)',
         handle: async (ctx) => {
           const page = await follows.list(ctx.actor, ctx.query.user_id, ctx.query.type, pageRequest(ctx.query.page, ctx.query.per_page));
-          return { data: page.users.map(presentUserListItem), meta: page.meta };
+          return { data: page.users.map((u) => presentUserListItem(u, p)), meta: page.meta };
         },
       }),
       op({

@@ -21,13 +21,13 @@ export function friendsScript(friends: FriendService, p: PresenterContext): Scri
           const out: Record<string, unknown> = {};
           if (type !== 'pending') {
             const f = await friends.friends(ctx.actor, page);
-            out.friends = f.users.map(presentUserListItem);
+            out.friends = f.users.map((u) => presentUserListItem(u, p));
             out.data = out.friends;
             out.meta = f.meta;
           }
           if (type !== 'friends') {
             const r = await friends.pending(ctx.actor, page);
-            out.pending_requests = r.items.map((x) => ({ ...presentUserListItem(x.user), request_id: x.request_id, created_at: p.formatTime(x.created_at) }));
+            out.pending_requests = r.items.map((x) => ({ ...presentUserListItem(x.user, p), request_id: x.request_id, created_at: p.formatTime(x.created_at) }));
             if (type === 'pending') {
               out.data = out.pending_requests;
               out.meta = r.meta;

@@ -1,4 +1,4 @@
-import type { AuthService, ProfileService } from '@plaza/domain';
+import type { AuthService, ProfileService, Clock } from '@plaza/domain';
 import type { FollowService, FriendService, MessageGroupService, PrivateMessageService, TypingService } from '@plaza/domain';
 import type { CommentService, EngagementService, NotificationInboxService, PostService, StoryService } from '@plaza/domain';
 import type { Script } from '../http/operation.js';
@@ -29,6 +29,7 @@ export interface HealthReport {
 
 /** Everything the HTTP side calls; the composition root fills it. */
 export interface HttpServices {
+  clock: Clock;
   auth: AuthService;
   profiles: ProfileService;
   settings: PublicSettingsSource;
@@ -53,7 +54,7 @@ export function buildScripts(s: HttpServices, p: PresenterContext): Script[] {
     authScript(s.auth, p),
     usersScript(s.profiles, s.federation, p),
     settingsScript(s.settings),
-    followsScript(s.follows),
+    followsScript(s.follows, p),
     friendsScript(s.friends, p),
     messagesScript(s.privateMessages, s.typing, p),
     messageGroupsScript(s.messageGroups, s.typing, p),
