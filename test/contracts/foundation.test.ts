@@ -7,14 +7,22 @@ import {
   InMemoryNotificationRepository,
   InMemoryPasswordResetRepository,
   InMemoryUserRepository,
+  InMemoryContentStore,
+  InMemoryFriendRequestRepository,
+  InMemoryPostRepository,
+  InMemoryProfileStatsReader,
   notificationRepositoryContract,
+  profileStatsContract,
   rateLimitStoreContract,
 } from '@plaza/domain/testing';
 import {
   SqlAccessTokenRepository,
   SqlFollowRepository,
   SqlNotificationRepository,
+  SqlFriendRequestRepository,
   SqlPasswordResetRepository,
+  SqlPostRepository,
+  SqlProfileStatsReader,
   SqlRateLimitStore,
   SqlUserRepository,
 } from '@plaza/adapters-mysql';
@@ -42,4 +50,19 @@ notificationRepositoryContract('in-memory', async () => ({ users: new InMemoryUs
 notificationRepositoryContract(`sql (${TEST_DIALECT})`, async () => ({
   users: new SqlUserRepository(database().db),
   notifications: new SqlNotificationRepository(database().db),
+}));
+
+profileStatsContract('in-memory', async () => {
+  const users = new InMemoryUserRepository();
+  const follows = new InMemoryFollowRepository();
+  const friends = new InMemoryFriendRequestRepository();
+  const content = new InMemoryContentStore(users, follows);
+  return { users, follows, friends, posts: new InMemoryPostRepository(content), stats: new InMemoryProfileStatsReader(follows, friends, content) };
+});
+profileStatsContract(`sql (${TEST_DIALECT})`, async () => ({
+  users: new SqlUserRepository(database().db),
+  follows: new SqlFollowRepository(database().db),
+  friends: new SqlFriendRequestRepository(database().db),
+  posts: new SqlPostRepository(database().db),
+  stats: new SqlProfileStatsReader(database().db),
 }));

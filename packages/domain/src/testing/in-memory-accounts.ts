@@ -12,7 +12,8 @@ import type {
 import type { ProfileStats, ProfileStatsReader } from '../accounts/profile-service.js';
 import type { NewUser, ProfilePatch, UserRecord } from '../accounts/user.js';
 import type { Timestamp } from '../shared/time.js';
-import type { InMemoryFollowRepository } from './in-memory-social.js';
+import type { InMemoryContentStore } from './in-memory-content.js';
+import type { InMemoryFollowRepository, InMemoryFriendRequestRepository } from './in-memory-social.js';
 
 export class InMemoryUserRepository implements UserRepository {
   readonly rows = new Map<number, UserRecord>();
@@ -175,20 +176,28 @@ export class RecordingMailer implements Mailer {
   }
 }
 
-/** Profile counters derived from the in-memory follow graph; relations without a fake count zero. */
+/** Profile counters read from the other in-memory fakes, as the SQL reader reads their tables. */
 export class InMemoryProfileStatsReader implements ProfileStatsReader {
-  constructor(private readonly follows: InMemoryFollowRepository) {}
+  constructor(
+    private readonly follows: InMemoryFollowRepository,
+    private readonly friends?: InMemoryFriendRequestRepository,
+    private readonly content?: InMemoryContentStore,
+  ) {}
+
   async statsFor(userId: number, viewerId: number | null): Promise<ProfileStats> {
     const edges = this.follows.edges;
+    const requests = this.friends?.rows ?? [];
+    const between = (from: number | null, to: number, status: string) =>
+      requests.find((r) => r.sender_id === from && r.receiver_id === to && r.status === status);
     return {
-      posts_count: 0,
+      posts_count: [...(this.content?.posts.values() ?? [])].filter((p) => p.user_id === userId).length,
       followers_count: edges.filter((e) => e.followee_id === userId).length,
       following_count: edges.filter((e) => e.follower_id === userId).length,
       is_following: viewerId !== null && edges.some((e) => e.follower_id === viewerId && e.followee_id === userId),
       is_followed_by: viewerId !== null && edges.some((e) => e.follower_id === userId && e.followee_id === viewerId),
-      is_friend: false,
-      sent_request_id: null,
-      received_request_id: null,
+      is_friend: viewerId !== null && Boolean(between(viewerId, userId, 'accepted') ?? between(userId, viewerId, 'accepted')),
+      sent_request_id: between(viewerId, userId, 'pending')?.id ?? null,
+      received_request_id: viewerId === null ? null : (between(userId, viewerId, 'pending')?.id ?? null),
     };
   }
 }

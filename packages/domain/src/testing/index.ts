@@ -11,3 +11,4 @@ export * from './contracts/social.contract.js';
 export * from './contracts/social-messaging.contract.js';
 export * from './contracts/notifications.contract.js';
 export * from './contracts/content.contract.js';
+export * from './contracts/profile-stats.contract.js';
