@@ -69,8 +69,10 @@ export class SqlCommentRepository implements CommentRepository {
     return rows.map(toComment);
   }
 
-  async replies(postId: number) {
-    const rows = await this.db.selectFrom('comments').selectAll().where('post_id', '=', postId).where('parent_id', 'is not', null).orderBy('id', 'asc').execute();
+  async replies(postId: number, parentIds: number[]) {
+    if (parentIds.length === 0) return [];
+    // Served by comments_post_parent (post_id, parent_id, id).
+    const rows = await this.db.selectFrom('comments').selectAll().where('post_id', '=', postId).where('parent_id', 'in', parentIds).orderBy('id', 'asc').execute();
     return rows.map(toComment);
   }
 

@@ -12,6 +12,9 @@ import type { CommentRepository, PostRepository } from './ports.js';
 import { listPage, notifyMentions, type PostService } from './post-service.js';
 
 /** Comments of posts, their replies, and reactions on comments of every kind that exists. */
+/** Deeper replies are not loaded: a thread that deep is a loop of bots, not a conversation. */
+const MAX_REPLY_DEPTH = 50;
+
 export class CommentService {
   constructor(
     private readonly posts: PostService,
@@ -27,7 +30,14 @@ export class CommentService {
     await this.posts.visiblePost(actor, postId);
     const req = pageRequest(page, perPage);
     const p = listPage(await this.comments.roots(postId, req), req);
-    const replies = p.items.length ? await this.comments.replies(postId) : [];
+    // Replies of this page's roots only, one query per level of the tree (not per comment).
+    const replies: CommentRecord[] = [];
+    let level = p.items.map((c) => c.id);
+    for (let depth = 0; level.length > 0 && depth <= MAX_REPLY_DEPTH; depth++) {
+      const found = await this.comments.replies(postId, level);
+      replies.push(...found);
+      level = found.map((c) => c.id);
+    }
     const all = [...p.items, ...replies];
     const authors = await this.postRepo.authors([...new Set(all.map((c) => c.user_id))]);
     const reacted = await this.comments.reactedBy('post', all.map((c) => c.id), actor.userId);
@@ -44,7 +54,7 @@ export class CommentService {
         comment: c,
         author,
         has_reacted: reacted.has(c.id),
-        replies: depth > 50 ? [] : (childrenOf.get(c.id) ?? []).map((r) => build(r, depth + 1)).filter((v): v is CommentView => v !== null),
+        replies: depth > MAX_REPLY_DEPTH ? [] : (childrenOf.get(c.id) ?? []).map((r) => build(r, depth + 1)).filter((v): v is CommentView => v !== null),
       };
     };
     return { ...p, items: p.items.map((c) => build(c, 0)).filter((v): v is CommentView => v !== null) };

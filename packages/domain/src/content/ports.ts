@@ -65,8 +65,8 @@ export interface CommentRepository {
   delete(id: number): Promise<void>;
   /** Root comments of a post, oldest first; `perPage + 1` at most. */
   roots(postId: number, page: PageRequest): Promise<CommentRecord[]>;
-  /** Every reply (at any depth) of a post. */
-  replies(postId: number): Promise<CommentRecord[]>;
+  /** Direct replies to these comments of a post, oldest first. */
+  replies(postId: number, parentIds: number[]): Promise<CommentRecord[]>;
   /** Which of these comments the user reacted to. */
   reactedBy(type: CommentType, commentIds: number[], userId: number): Promise<Set<number>>;
   /** One reaction per user per comment; `added` when new. Keeps reactions_count right. */

@@ -220,8 +220,12 @@ export class InMemoryCommentRepository implements CommentRepository {
     const rows = [...this.s.comments.values()].filter((c) => c.post_id === postId && c.parent_id === null).sort((a, b) => a.id - b.id);
     return window(rows, page).map((c) => ({ ...c }));
   }
-  async replies(postId: number) {
-    return [...this.s.comments.values()].filter((c) => c.post_id === postId && c.parent_id !== null).sort((a, b) => a.id - b.id).map((c) => ({ ...c }));
+  async replies(postId: number, parentIds: number[]) {
+    const parents = new Set(parentIds);
+    return [...this.s.comments.values()]
+      .filter((c) => c.post_id === postId && c.parent_id !== null && parents.has(c.parent_id))
+      .sort((a, b) => a.id - b.id)
+      .map((c) => ({ ...c }));
   }
   async reactedBy(type: CommentType, commentIds: number[], userId: number) {
     return new Set(commentIds.filter((id) => this.s.commentReactions.has(`${type}:${id}:${userId}`)));

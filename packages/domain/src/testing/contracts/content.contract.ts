@@ -106,7 +106,9 @@ export function contentContract(name: string, make: () => Promise<ContentPorts>)
       await comments.create({ post_id: p.id, user_id: u.id, parent_id: reply.id, content: 'deep', created_at: at(4) });
       const other = await comments.create({ post_id: p.id, user_id: u.id, parent_id: null, content: 'other', created_at: at(5) });
       expect((await comments.roots(p.id, page(1))).map((c) => c.id)).toEqual([root.id, other.id]);
-      expect((await comments.replies(p.id)).map((c) => c.content)).toEqual(['reply', 'deep']);
+      expect((await comments.replies(p.id, [root.id])).map((c) => c.content)).toEqual(['reply']);
+      expect((await comments.replies(p.id, [reply.id])).map((c) => c.content)).toEqual(['deep']);
+      expect((await comments.replies(p.id, [root.id, reply.id, other.id])).map((c) => c.content)).toEqual(['reply', 'deep']);
       expect((await posts.findById(p.id))?.comments_count).toBe(4);
       await comments.update(other.id, 'changed', at(6));
       expect(await comments.findById(other.id)).toMatchObject({ content: 'changed', updated_at: at(6) });
@@ -114,7 +116,7 @@ export function contentContract(name: string, make: () => Promise<ContentPorts>)
       expect((await comments.findById(reply.id))?.reactions_count).toBe(1);
       expect(await comments.reactedBy('post', [root.id, reply.id], u.id)).toEqual(new Set([reply.id]));
       await comments.delete(root.id);
-      expect(await comments.replies(p.id)).toEqual([]);
+      expect(await comments.replies(p.id, [root.id, reply.id])).toEqual([]);
       expect((await posts.findById(p.id))?.comments_count).toBe(1);
     });
 
