@@ -8,17 +8,16 @@ const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 export default defineConfig({
   resolve: {
     alias: [
-      { find: /^@plaza\/domain\/testing$/, replacement: src('./packages/domain/src/testing/index.ts') },
-      { find: /^@plaza\/domain$/, replacement: src('./packages/domain/src/index.ts') },
-      { find: /^@plaza\/adapters-mysql$/, replacement: src('./packages/adapters-mysql/src/index.ts') },
-      { find: /^@plaza\/adapters-http$/, replacement: src('./packages/adapters-http/src/index.ts') },
-      { find: /^@plaza\/adapters-integrations$/, replacement: src('./packages/adapters-integrations/src/index.ts') },
-      { find: /^@plaza\/adapters-activitypub$/, replacement: src('./packages/adapters-activitypub/src/index.ts') },
+      // Each package's kernel is its root entry; contexts are subpaths (`@plaza/domain/content`,
+      // `@plaza/domain/content/testing`, `@plaza/adapters-mysql/content`, `@plaza/adapters-http/scripts/posts`).
+      { find: /^@plaza\/adapters-http\/scripts\/(.+)$/, replacement: src('./packages/adapters-http/src/scripts/') + '$1.ts' },
+      { find: /^@plaza\/(domain|adapters-mysql|adapters-http|adapters-integrations|adapters-activitypub)\/(.+)$/, replacement: src('./packages/') + '$1/src/$2/index.ts' },
+      { find: /^@plaza\/(domain|adapters-mysql|adapters-http|adapters-integrations|adapters-activitypub)$/, replacement: src('./packages/') + '$1/src/index.ts' },
       { find: /^@plaza\/server$/, replacement: src('./apps/server/src/index.ts') },
     ],
   },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'test/**/*.test.ts', 'examples/*/src/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -1,25 +1,11 @@
-import {
-  contentContract,
-  InMemoryCommentRepository,
-  InMemoryContentStore,
-  InMemoryFollowRepository,
-  InMemoryNotificationInbox,
-  InMemoryNotificationRepository,
-  InMemoryPostEngagementRepository,
-  InMemoryPostRepository,
-  InMemoryStoryRepository,
-  InMemoryUserRepository,
-} from '@plaza/domain/testing';
-import {
-  SqlCommentRepository,
-  SqlFollowRepository,
-  SqlNotificationInbox,
-  SqlNotificationRepository,
-  SqlPostEngagementRepository,
-  SqlPostRepository,
-  SqlStoryRepository,
-  SqlUserRepository,
-} from '@plaza/adapters-mysql';
+import { InMemoryUserRepository } from '@plaza/domain/accounts/testing';
+import { InMemoryCommentRepository, InMemoryContentStore, InMemoryNotificationInbox, InMemoryPostEngagementRepository, InMemoryPostRepository, InMemoryStoryRepository, contentContract } from '@plaza/domain/content/testing';
+import { InMemoryNotificationRepository } from '@plaza/domain/notifications/testing';
+import { InMemoryFollowRepository } from '@plaza/domain/social/testing';
+import { SqlUserRepository } from '@plaza/adapters-mysql/accounts';
+import { SqlCommentRepository, SqlPostEngagementRepository, SqlPostRepository, SqlStoryRepository } from '@plaza/adapters-mysql/content';
+import { SqlNotificationInbox, SqlNotificationRepository } from '@plaza/adapters-mysql/notifications';
+import { SqlFollowRepository } from '@plaza/adapters-mysql/social';
 import { TEST_DIALECT, useTestDatabase } from '../support/database.js';
 
 const database = useTestDatabase();

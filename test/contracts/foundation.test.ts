@@ -1,31 +1,14 @@
 import { InMemoryRateLimitStore } from '@plaza/domain';
-import {
-  accountsContract,
-  followRepositoryContract,
-  InMemoryAccessTokenRepository,
-  InMemoryFollowRepository,
-  InMemoryNotificationRepository,
-  InMemoryPasswordResetRepository,
-  InMemoryUserRepository,
-  InMemoryContentStore,
-  InMemoryFriendRequestRepository,
-  InMemoryPostRepository,
-  InMemoryProfileStatsReader,
-  notificationRepositoryContract,
-  profileStatsContract,
-  rateLimitStoreContract,
-} from '@plaza/domain/testing';
-import {
-  SqlAccessTokenRepository,
-  SqlFollowRepository,
-  SqlNotificationRepository,
-  SqlFriendRequestRepository,
-  SqlPasswordResetRepository,
-  SqlPostRepository,
-  SqlProfileStatsReader,
-  SqlRateLimitStore,
-  SqlUserRepository,
-} from '@plaza/adapters-mysql';
+import { InMemoryAccessTokenRepository, InMemoryPasswordResetRepository, InMemoryProfileStatsReader, InMemoryUserRepository, accountsContract, profileStatsContract } from '@plaza/domain/accounts/testing';
+import { InMemoryContentStore, InMemoryPostRepository } from '@plaza/domain/content/testing';
+import { rateLimitStoreContract } from '@plaza/domain/limits/testing';
+import { InMemoryNotificationRepository, notificationRepositoryContract } from '@plaza/domain/notifications/testing';
+import { InMemoryFollowRepository, InMemoryFriendRequestRepository, followRepositoryContract } from '@plaza/domain/social/testing';
+import { SqlAccessTokenRepository, SqlPasswordResetRepository, SqlProfileStatsReader, SqlUserRepository } from '@plaza/adapters-mysql/accounts';
+import { SqlPostRepository } from '@plaza/adapters-mysql/content';
+import { SqlRateLimitStore } from '@plaza/adapters-mysql/limits';
+import { SqlNotificationRepository } from '@plaza/adapters-mysql/notifications';
+import { SqlFollowRepository, SqlFriendRequestRepository } from '@plaza/adapters-mysql/social';
 import { TEST_DIALECT, useTestDatabase } from '../support/database.js';
 
 const database = useTestDatabase();
@@ -62,7 +45,7 @@ profileStatsContract('in-memory', async () => {
 profileStatsContract(`sql (${TEST_DIALECT})`, async () => ({
   users: new SqlUserRepository(database().db),
   follows: new SqlFollowRepository(database().db),
-  friends: new SqlFriendRequestRepository(database().db),
+  friends: new SqlFriendRequestRepository(database().db, database().dialect),
   posts: new SqlPostRepository(database().db),
   stats: new SqlProfileStatsReader(database().db),
 }));

@@ -1,6 +1,6 @@
 import { ManualClock } from '@plaza/domain';
+import { UserRepository } from '@plaza/domain/accounts';
 import { OtplibTotp } from '@plaza/adapters-integrations';
-import { UserRepository } from '@plaza/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -37,6 +37,8 @@ describe('auth.php login', () => {
     expect(wrong.body).toEqual(unknown.body);
     expect(wrong.body).toMatchObject({ success: false, code: 'invalid_credentials' });
     expect(wrong.body.token).toBeUndefined();
+    // The usual error body, only with a 200 (docs/decisions/0002).
+    expect(wrong.body).toEqual({ success: false, error: expect.any(String), message: wrong.body.error, code: 'invalid_credentials' });
   });
 
   it('rejects missing fields with a 400 naming them', async () => {
@@ -57,6 +59,7 @@ describe('auth.php login', () => {
     expect(noCode.status).toBe(200);
     expect(noCode.body).toMatchObject({ success: false, two_factor_required: true });
     expect(noCode.body.token).toBeUndefined();
+    expect(noCode.body).toEqual({ success: false, two_factor_required: true, error: expect.any(String), message: noCode.body.error, code: 'two_factor_required' });
     const badCode = await t.api.post('auth.php', { username: u.username, password: u.password, totp: '000000' });
     expect(badCode.body.two_factor_required).toBe(true);
     // The code is computed from real time; the server checks it against the same real time.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aUser, type TestUser } from '../support/mothers.js';
+import { aComment, aPost, aUser, type TestUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let t: TestServer;
@@ -7,18 +7,6 @@ beforeAll(async () => {
   t = await startTestServer();
 });
 afterAll(() => t.close());
-
-async function createPost(u: TestUser, content = 'a post') {
-  const res = await t.api.post('posts.php', { content }, { token: u.token });
-  expect(res.status).toBe(200);
-  return res.body.post_id as number;
-}
-
-async function comment(u: TestUser, body: Record<string, unknown>) {
-  const res = await t.api.post('comments.php', body, { token: u.token });
-  expect(res.status).toBe(200);
-  return res.body.comment_id as number;
-}
 
 async function types(u: TestUser) {
   const res = await t.api.get('notifications.php?per_page=100', { token: u.token });
@@ -28,11 +16,11 @@ async function types(u: TestUser) {
 describe('comments.php', () => {
   it('lists root comments with nested replies in the contract shape, and counts them on the post', async () => {
     const [author, a, b] = [await aUser(t.api), await aUser(t.api), await aUser(t.api)];
-    const post = await createPost(author);
-    const root = await comment(a, { post_id: post, content: 'first!' });
-    const reply = await comment(b, { post_id: post, content: 'reply', parent_id: root });
-    const nested = await comment(a, { post_id: post, content: 'nested', parent_id: reply });
-    const second = await comment(b, { post_id: post, content: 'second root' });
+    const post = (await aPost(t.api, author)).id;
+    const root = (await aComment(t.api, a, post, { content: 'first!' })).id;
+    const reply = (await aComment(t.api, b, post, { content: 'reply', parent_id: root })).id;
+    const nested = (await aComment(t.api, a, post, { content: 'nested', parent_id: reply })).id;
+    const second = (await aComment(t.api, b, post, { content: 'second root' })).id;
     const res = await t.api.get(`comments.php?post_id=${post}&page=1`, { token: author.token });
     expect(res.status).toBe(200);
     expect(res.body.data.map((c: { id: number }) => c.id)).toEqual([root, second]);
@@ -55,8 +43,8 @@ describe('comments.php', () => {
 
   it('paginates root comments 20 per page', async () => {
     const u = await aUser(t.api);
-    const post = await createPost(u);
-    for (let i = 0; i < 23; i++) await comment(u, { post_id: post, content: `c${i}` });
+    const post = (await aPost(t.api, u)).id;
+    for (let i = 0; i < 23; i++) await aComment(t.api, u, post, { content: `c${i}` });
     const p1 = await t.api.get(`comments.php?post_id=${post}&page=1`, { token: u.token });
     const p2 = await t.api.get(`comments.php?post_id=${post}&page=2`, { token: u.token });
     const p3 = await t.api.get(`comments.php?post_id=${post}&page=3`, { token: u.token });
@@ -65,9 +53,9 @@ describe('comments.php', () => {
 
   it('validates: empty content, unknown post, a parent from another post', async () => {
     const u = await aUser(t.api);
-    const p1 = await createPost(u);
-    const p2 = await createPost(u);
-    const onP1 = await comment(u, { post_id: p1, content: 'on p1' });
+    const p1 = (await aPost(t.api, u)).id;
+    const p2 = (await aPost(t.api, u)).id;
+    const onP1 = (await aComment(t.api, u, p1, { content: 'on p1' })).id;
     expect((await t.api.post('comments.php', { post_id: p1, content: '  ' }, { token: u.token })).status).toBe(400);
     expect((await t.api.post('comments.php', { post_id: 99999999, content: 'x' }, { token: u.token })).status).toBe(404);
     const wrongParent = await t.api.post('comments.php', { post_id: p2, content: 'x', parent_id: onP1 }, { token: u.token });
@@ -78,8 +66,8 @@ describe('comments.php', () => {
 
   it('lets only the author edit or delete a comment; others get 403 and nothing changes', async () => {
     const [author, other] = [await aUser(t.api), await aUser(t.api)];
-    const post = await createPost(author);
-    const c = await comment(author, { post_id: post, content: 'mine' });
+    const post = (await aPost(t.api, author)).id;
+    const c = (await aComment(t.api, author, post, { content: 'mine' })).id;
     expect((await t.api.put(`comments.php?id=${c}`, { content: 'hacked' }, { token: other.token })).status).toBe(403);
     expect((await t.api.delete(`comments.php?id=${c}`, undefined, { token: other.token })).status).toBe(403);
     const list = await t.api.get(`comments.php?post_id=${post}`, { token: author.token });
@@ -93,17 +81,17 @@ describe('comments.php', () => {
 
   it('notifies comments, replies and mentions to others, never for own actions', async () => {
     const [author, commenter, replier, mentioned] = [await aUser(t.api), await aUser(t.api), await aUser(t.api), await aUser(t.api)];
-    const post = await createPost(author, `hello @${mentioned.username} and @${author.username} and @nobody_at_all`);
+    const post = (await aPost(t.api, author, { content: `hello @${mentioned.username} and @${author.username} and @nobody_at_all` })).id;
     expect(await types(mentioned)).toEqual(['mention']);
     expect(await types(author)).toEqual([]);
-    await comment(author, { post_id: post, content: 'own comment' });
+    await aComment(t.api, author, post, { content: 'own comment' });
     expect(await types(author)).toEqual([]);
-    const c = await comment(commenter, { post_id: post, content: 'nice' });
-    const r = await comment(replier, { post_id: post, content: `agreed @${mentioned.username}`, parent_id: c });
+    const c = (await aComment(t.api, commenter, post, { content: 'nice' })).id;
+    const r = (await aComment(t.api, replier, post, { content: `agreed @${mentioned.username}`, parent_id: c })).id;
     expect(await types(author)).toEqual(['comment', 'comment']);
     expect(await types(commenter)).toEqual(['reply']);
     expect(await types(mentioned)).toEqual(['mention', 'mention']);
-    await comment(commenter, { post_id: post, content: 'replying to a reply', parent_id: r });
+    await aComment(t.api, commenter, post, { content: 'replying to a reply', parent_id: r });
     expect(await types(replier)).toEqual(['reply']);
     expect(await types(commenter)).toEqual(['reply']);
   });
@@ -112,8 +100,8 @@ describe('comments.php', () => {
 describe('comment_reactions.php', () => {
   it('reacts once per user per comment, lists, removes; unknown type is 400', async () => {
     const [author, fan, fan2] = [await aUser(t.api), await aUser(t.api), await aUser(t.api)];
-    const post = await createPost(author);
-    const c = await comment(author, { post_id: post, content: 'react to me' });
+    const post = (await aPost(t.api, author)).id;
+    const c = (await aComment(t.api, author, post, { content: 'react to me' })).id;
     const r1 = await t.api.post('comment_reactions.php', { comment_id: c, comment_type: 'post', reaction_type: 'like' }, { token: fan.token });
     expect(r1.status).toBe(200);
     expect(r1.body).toMatchObject({ success: true, reactions_count: 1 });

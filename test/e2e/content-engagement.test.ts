@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aUser, type TestUser } from '../support/mothers.js';
+import { aPost, aUser, type TestUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let t: TestServer;
@@ -7,12 +7,6 @@ beforeAll(async () => {
   t = await startTestServer();
 });
 afterAll(() => t.close());
-
-async function createPost(u: TestUser, content = 'a post') {
-  const res = await t.api.post('posts.php', { content }, { token: u.token });
-  expect(res.status).toBe(200);
-  return res.body.post_id as number;
-}
 
 async function getPost(u: TestUser, id: number) {
   const res = await t.api.get(`posts.php?id=${id}`, { token: u.token });
@@ -29,7 +23,7 @@ async function notificationsOf(u: TestUser) {
 describe('reactions.php and likes.php', () => {
   it('reacts once per user, a new reaction replaces the old, and unreacting decrements', async () => {
     const [author, fan] = [await aUser(t.api), await aUser(t.api)];
-    const id = await createPost(author);
+    const id = (await aPost(t.api, author)).id;
     const r1 = await t.api.post('reactions.php', { post_id: id, reaction_type: 'love' }, { token: fan.token });
     expect(r1.status).toBe(200);
     expect(r1.body).toMatchObject({ success: true, likes_count: 1, reaction_type: 'love' });
@@ -54,7 +48,7 @@ describe('reactions.php and likes.php', () => {
 
   it('rejects an unknown reaction type and an unknown post', async () => {
     const u = await aUser(t.api);
-    const id = await createPost(u);
+    const id = (await aPost(t.api, u)).id;
     const bad = await t.api.post('reactions.php', { post_id: id, reaction_type: 'thumbs_down' }, { token: u.token });
     expect(bad.status).toBe(400);
     expect(bad.body.success).toBe(false);
@@ -64,7 +58,7 @@ describe('reactions.php and likes.php', () => {
 
   it('keeps counters consistent under 20 concurrent reactions from different users', async () => {
     const author = await aUser(t.api);
-    const id = await createPost(author);
+    const id = (await aPost(t.api, author)).id;
     const fans: TestUser[] = [];
     for (let i = 0; i < 20; i++) fans.push(await aUser(t.api));
     const results = await Promise.all(
@@ -85,7 +79,7 @@ describe('reactions.php and likes.php', () => {
 
   it('notifies the author of likes, reactions and shares by others, never of their own', async () => {
     const [author, fan] = [await aUser(t.api), await aUser(t.api)];
-    const id = await createPost(author);
+    const id = (await aPost(t.api, author)).id;
     await t.api.post('likes.php', { post_id: id }, { token: author.token });
     await t.api.post('shares.php', { post_id: id }, { token: author.token });
     expect(await notificationsOf(author)).toEqual([]);
@@ -103,8 +97,8 @@ describe('reactions.php and likes.php', () => {
 describe('bookmarks.php', () => {
   it('adds (twice is fine), lists as posts under data and bookmarks, and removes', async () => {
     const [author, reader] = [await aUser(t.api), await aUser(t.api)];
-    const a = await createPost(author, 'first');
-    const b = await createPost(author, 'second');
+    const a = (await aPost(t.api, author, { content: 'first' })).id;
+    const b = (await aPost(t.api, author, { content: 'second' })).id;
     expect((await t.api.post('bookmarks.php', { post_id: a }, { token: reader.token })).status).toBe(200);
     expect((await t.api.post('bookmarks.php', { post_id: a }, { token: reader.token })).status).toBe(200);
     expect((await t.api.post('bookmarks.php', { post_id: b }, { token: reader.token })).status).toBe(200);

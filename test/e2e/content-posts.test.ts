@@ -1,6 +1,5 @@
-import { FollowRepository } from '@plaza/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aUser, type TestUser } from '../support/mothers.js';
+import { aFollow, aPost, aUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let t: TestServer;
@@ -9,20 +8,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function follow(a: TestUser, b: TestUser) {
-  await t.plaza.container.get<FollowRepository>(FollowRepository).follow(a.id, b.id, '2026-01-01 00:00:00');
-}
-
-async function createPost(u: TestUser, body: Record<string, unknown>) {
-  const res = await t.api.post('posts.php', body, { token: u.token });
-  expect(res.status).toBe(200);
-  return res.body.post_id as number;
-}
-
 describe('posts.php', () => {
   it('creates a post and answers it with the contract item shape and JSON types', async () => {
     const u = await aUser(t.api);
-    const id = await createPost(u, { content: 'Hello #Plaza and #solidarity_2 #x', media: ['media_abc.jpg'], media_type: 'image', tags: ['News'] });
+    const id = (await aPost(t.api, u, { content: 'Hello #Plaza and #solidarity_2 #x', media: ['media_abc.jpg'], media_type: 'image', tags: ['News'] })).id;
     const res = await t.api.get(`posts.php?id=${id}`, { token: u.token });
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
@@ -73,7 +62,7 @@ describe('posts.php', () => {
 
   it('paginates a wall: 20, then 5, then an empty page, newest first', async () => {
     const u = await aUser(t.api);
-    for (let i = 0; i < 25; i++) await createPost(u, { content: `post ${i}` });
+    for (let i = 0; i < 25; i++) await aPost(t.api, u, { content: `post ${i}` });
     const p1 = await t.api.get(`posts.php?user_id=${u.id}&page=1`, { token: u.token });
     const p2 = await t.api.get(`posts.php?user_id=${u.id}&page=2`, { token: u.token });
     const p3 = await t.api.get(`posts.php?user_id=${u.id}&page=3`, { token: u.token });
@@ -95,10 +84,10 @@ describe('posts.php', () => {
 
   it('builds the feed from followed accounts, own posts and shares; global shows everyone public', async () => {
     const [me, friend, stranger] = [await aUser(t.api), await aUser(t.api), await aUser(t.api)];
-    await follow(me, friend);
-    const own = await createPost(me, { content: 'mine' });
-    const theirs = await createPost(friend, { content: 'from friend' });
-    const strangers = await createPost(stranger, { content: 'from stranger' });
+    await aFollow(t.api, me, friend);
+    const own = (await aPost(t.api, me, { content: 'mine' })).id;
+    const theirs = (await aPost(t.api, friend, { content: 'from friend' })).id;
+    const strangers = (await aPost(t.api, stranger, { content: 'from stranger' })).id;
     const feed = await t.api.get('posts.php?page=1&per_page=20', { token: me.token });
     const feedIds = feed.body.data.posts.map((p: { id: number }) => p.id);
     expect(feedIds).toEqual([theirs, own]);
@@ -124,8 +113,8 @@ describe('posts.php', () => {
     const [priv, follower, other] = [await aUser(t.api), await aUser(t.api), await aUser(t.api)];
     const db = t.database.db;
     await db.updateTable('users').set({ is_private: 1 }).where('id', '=', priv.id).execute();
-    await follow(follower, priv);
-    const id = await createPost(priv, { content: 'private thoughts' });
+    await aFollow(t.api, follower, priv);
+    const id = (await aPost(t.api, priv, { content: 'private thoughts' })).id;
     expect((await t.api.get(`posts.php?id=${id}`, { token: priv.token })).status).toBe(200);
     expect((await t.api.get(`posts.php?id=${id}`, { token: follower.token })).status).toBe(200);
     expect((await t.api.get(`posts.php?id=${id}`, { token: other.token })).status).toBe(404);
@@ -138,7 +127,7 @@ describe('posts.php', () => {
   it('lets only the author edit, and the author or a moderator delete; others get 403 and nothing changes', async () => {
     const [author, other, mod] = [await aUser(t.api), await aUser(t.api), await aUser(t.api)];
     await t.database.db.updateTable('users').set({ is_moderator: 1 }).where('id', '=', mod.id).execute();
-    const id = await createPost(author, { content: 'original' });
+    const id = (await aPost(t.api, author, { content: 'original' })).id;
     const edit = await t.api.put(`posts.php?id=${id}`, { content: 'hacked' }, { token: other.token });
     expect(edit.status).toBe(403);
     const del = await t.api.delete(`posts.php?id=${id}`, undefined, { token: other.token });
@@ -152,7 +141,7 @@ describe('posts.php', () => {
 
     expect((await t.api.delete(`posts.php?id=${id}`, undefined, { token: mod.token })).status).toBe(200);
     expect((await t.api.get(`posts.php?id=${id}`, { token: author.token })).status).toBe(404);
-    const own = await createPost(author, { content: 'gone soon' });
+    const own = (await aPost(t.api, author, { content: 'gone soon' })).id;
     expect((await t.api.delete(`posts.php?id=${own}`, undefined, { token: author.token })).status).toBe(200);
     expect((await t.api.delete(`posts.php?id=${own}`, undefined, { token: author.token })).status).toBe(404);
   });

@@ -1,7 +1,6 @@
-import { FollowRepository, ManualClock } from '@plaza/domain';
+import { ManualClock } from '@plaza/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JOBS } from '@plaza/server';
-import { aUser } from '../support/mothers.js';
+import { aFollow, aUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let t: TestServer;
@@ -14,7 +13,7 @@ afterAll(() => t.close());
 describe('stories.php', () => {
   it('shows active stories of followed accounts and own under items, hides them after 24 hours, and the job purges them', async () => {
     const [me, friend, stranger] = [await aUser(t.api), await aUser(t.api), await aUser(t.api)];
-    await t.plaza.container.get<FollowRepository>(FollowRepository).follow(me.id, friend.id, '2026-04-01 08:00:00');
+    await aFollow(t.api, me, friend);
     const create = await t.api.post('stories.php', { media: 'story_abc.jpg', text: 'hi' }, { token: friend.token });
     expect(create.status).toBe(200);
     const storyId = create.body.id as number;
@@ -39,8 +38,7 @@ describe('stories.php', () => {
     expect(later.body.items.map((s: { user_id: number }) => s.user_id)).toEqual([me.id]);
     expect((await t.api.get(`stories.php?user_id=${friend.id}`, { token: me.token })).body.items).toEqual([]);
 
-    const job = JOBS.find((j) => j.name === 'purge-expired-stories')!;
-    expect(await job.run(t.plaza.container)).toBe(1);
+    expect(await t.runJob('purge-expired-stories')).toBe(1);
     const rows = await t.database.db.selectFrom('stories').select('id').execute();
     expect(rows.map((r) => r.id)).not.toContain(storyId);
     expect(rows).toHaveLength(2);

@@ -1,6 +1,6 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { migrateToLatest, mysqlConfigFromUrl, openDatabase } from '@plaza/adapters-mysql';
-import { loadConfig, startPlaza, type RunningPlaza } from '@plaza/server';
+import { loadConfig, plazaMigrations, startPlaza, type RunningPlaza } from '@plaza/server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ApiClient } from '../support/client.js';
 import { openTestDatabase, TEST_DIALECT, type TestDatabase } from '../support/database.js';
@@ -49,7 +49,7 @@ describe.skipIf(TEST_DIALECT !== 'mysql')('a database outage (MySQL only: SQLite
     relay = new Relay(base.host, base.port);
     await relay.start();
     const handle = openDatabase({ ...base, host: '127.0.0.1', port: relay.port, database: name, connectionLimit: 2 });
-    await migrateToLatest(handle.db, handle.dialect);
+    await migrateToLatest(handle.db, handle.dialect, plazaMigrations());
     const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', API_DATA_DIR: '/tmp/plaza-test-data', BCRYPT_COST: '4' });
     plaza = await startPlaza(config, { database: handle, jobs: false });
     api = new ApiClient(plaza.url);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aUser, type TestUser } from '../support/mothers.js';
+import { aMessage, aPost, aUser, type TestUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
@@ -28,8 +28,8 @@ beforeAll(async () => {
   me = await aUser(t.api);
   other = await aUser(t.api);
   // Some real rows, so that ids 1 and 2 exist for the operations that look them up.
-  await t.api.post('posts.php', { content: 'fuzz target' }, { token: me.token });
-  await t.api.post('messages.php', { user_id: other.id, content: 'hi' }, { token: me.token });
+  await aPost(t.api, me, { content: 'fuzz target' });
+  await aMessage(t.api, me, other, { content: 'hi' });
   endpoints = (await t.api.get('index.php')).body.endpoints;
 });
 afterAll(() => t.close());

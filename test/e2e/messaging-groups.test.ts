@@ -1,7 +1,6 @@
 import { ManualClock } from '@plaza/domain';
-import { JOBS } from '@plaza/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aUser, type TestUser } from '../support/mothers.js';
+import { aGroupMessage, aMessageGroup, aUser, type TestUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let t: TestServer;
@@ -12,12 +11,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const G = 'message_groups.php';
-async function aGroup(admin: TestUser, members: TestUser[], name = 'Comrades') {
-  const res = await t.api.post(G, { name, avatar: 'default.svg', member_ids: members.map((m) => m.id) }, { token: admin.token });
-  expect(res.status).toBe(200);
-  expect(typeof res.body.group_id).toBe('number');
-  return res.body.group_id as number;
-}
 const say = (who: TestUser, gid: number, body: Record<string, unknown>) => t.api.post(`${G}?path=${gid}/messages`, { media: null, ...body }, { token: who.token });
 const read = (who: TestUser, gid: number, extra = '') => t.api.get(`${G}?path=${gid}/messages&page=1${extra}`, { token: who.token });
 
@@ -25,7 +18,7 @@ describe('message_groups.php', () => {
   it('creates a group, lists it, shows details, and exchanges messages oldest first with replies and reactions', async () => {
     const admin = await aUser(t.api);
     const m = await aUser(t.api);
-    const gid = await aGroup(admin, [m]);
+    const gid = (await aMessageGroup(t.api, admin, [m])).id;
 
     const details = await t.api.get(`${G}?path=${gid}`, { token: m.token });
     expect(details.status).toBe(200);
@@ -37,6 +30,7 @@ describe('message_groups.php', () => {
 
     const first = await say(admin, gid, { content: 'first' });
     expect(first.status).toBe(200);
+    expect(first.body.data).toMatchObject({ id: first.body.message_id, group_id: gid, username: admin.username, sender_username: admin.username, content: 'first', is_mine: true });
     clock.advance(1000);
     const second = await say(m, gid, { content: 'second', parent_id: first.body.message_id });
     expect(second.status).toBe(200);
@@ -67,8 +61,8 @@ describe('message_groups.php', () => {
   it('a non-member cannot read, send, react, edit or see details (403) and nothing changes', async () => {
     const admin = await aUser(t.api);
     const outsider = await aUser(t.api);
-    const gid = await aGroup(admin, []);
-    const mid = (await say(admin, gid, { content: 'members only' })).body.message_id;
+    const gid = (await aMessageGroup(t.api, admin, [])).id;
+    const mid = (await aGroupMessage(t.api, admin, gid, { content: 'members only' })).id;
     expect((await read(outsider, gid)).status).toBe(403);
     expect((await t.api.get(`${G}?path=${gid}`, { token: outsider.token })).status).toBe(403);
     expect((await say(outsider, gid, { content: 'intrusion' })).status).toBe(403);
@@ -88,8 +82,8 @@ describe('message_groups.php', () => {
   it('members edit and delete only their own messages', async () => {
     const admin = await aUser(t.api);
     const m = await aUser(t.api);
-    const gid = await aGroup(admin, [m]);
-    const mid = (await say(admin, gid, { content: 'mine' })).body.message_id;
+    const gid = (await aMessageGroup(t.api, admin, [m])).id;
+    const mid = (await aGroupMessage(t.api, admin, gid, { content: 'mine' })).id;
     expect((await t.api.put(`${G}?path=messages/${mid}`, { content: 'yours now' }, { token: m.token })).status).toBe(403);
     expect((await t.api.delete(`${G}?path=messages/${mid}`, undefined, { token: m.token })).status).toBe(403);
     expect((await t.api.put(`${G}?path=messages/${mid}`, { content: 'edited' }, { token: admin.token })).status).toBe(200);
@@ -111,7 +105,7 @@ describe('message_groups.php', () => {
     const m = await aUser(t.api);
     const x = await aUser(t.api);
     const y = await aUser(t.api);
-    const gid = await aGroup(admin, [m]);
+    const gid = (await aMessageGroup(t.api, admin, [m])).id;
     const added = await t.api.post(`${G}?path=${gid}/members`, { user_id: x.id }, { token: admin.token });
     expect(added.status).toBe(200);
     expect((await read(x, gid)).status).toBe(200);
@@ -149,7 +143,7 @@ describe('message_groups.php', () => {
   it('the last admin leaving promotes the oldest member; the last member leaving closes the group', async () => {
     const admin = await aUser(t.api);
     const older = await aUser(t.api);
-    const gid = await aGroup(admin, [older]);
+    const gid = (await aMessageGroup(t.api, admin, [older])).id;
     clock.advance(1000);
     const newer = await aUser(t.api);
     await t.api.post(`${G}?path=${gid}/members`, { user_id: newer.id }, { token: admin.token });
@@ -168,7 +162,7 @@ describe('message_groups.php', () => {
   it('typing expires after 10 seconds; auto-delete removes expired messages', async () => {
     const admin = await aUser(t.api);
     const m = await aUser(t.api);
-    const gid = await aGroup(admin, [m]);
+    const gid = (await aMessageGroup(t.api, admin, [m])).id;
     expect((await t.api.post(`${G}?path=${gid}/typing`, { is_typing: true }, { token: m.token })).status).toBe(200);
     expect((await t.api.get(`${G}?path=${gid}/typing`, { token: admin.token })).body.typing_users).toEqual([{ user_id: m.id, username: m.username }]);
     expect((await t.api.get(`${G}?path=${gid}/typing`, { token: m.token })).body.typing_users).toEqual([]);
@@ -176,10 +170,10 @@ describe('message_groups.php', () => {
     expect((await t.api.get(`${G}?path=${gid}/typing`, { token: admin.token })).body.typing_users).toEqual([]);
 
     await t.api.put(`${G}?path=${gid}`, { auto_delete_time: 1 }, { token: admin.token });
-    await say(admin, gid, { content: 'soon gone' });
+    await aGroupMessage(t.api, admin, gid, { content: 'soon gone' });
     clock.advance(61_000);
     expect((await read(m, gid)).body.messages).toEqual([]);
-    await JOBS.find((j) => j.name === 'auto-delete-messages')!.run(t.plaza.container);
+    await t.runJob('auto-delete-messages');
     expect(await t.database.db.selectFrom('group_messages').select('id').where('group_id', '=', gid).execute()).toEqual([]);
   });
 
@@ -188,7 +182,7 @@ describe('message_groups.php', () => {
     expect((await t.api.post(G, { name: '' }, { token: admin.token })).status).toBe(400);
     expect((await t.api.post(G, { name: 'x', member_ids: [999999] }, { token: admin.token })).status).toBe(400);
     expect((await t.api.post(G, { name: 'x', member_ids: 'nope' }, { token: admin.token })).status).toBe(400);
-    const gid = await aGroup(admin, []);
+    const gid = (await aMessageGroup(t.api, admin, [])).id;
     expect((await say(admin, gid, { content: '' })).status).toBe(400);
     expect((await t.api.get(`${G}?path=${gid}/nonsense`, { token: admin.token })).status).toBe(404);
   });

@@ -1,7 +1,6 @@
 import { ManualClock } from '@plaza/domain';
-import { JOBS } from '@plaza/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aUser, type TestUser } from '../support/mothers.js';
+import { aMessage, aUser, type TestUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let t: TestServer;
@@ -13,7 +12,7 @@ afterAll(() => t.close());
 
 const send = (from: TestUser, to: TestUser, body: Record<string, unknown>) => t.api.post('messages.php', { user_id: to.id, media: null, ...body }, { token: from.token });
 const thread = (me: TestUser, other: TestUser, extra = '') => t.api.get(`messages.php?user_id=${other.id}&page=1${extra}`, { token: me.token });
-const runJob = (name: string) => JOBS.find((j) => j.name === name)!.run(t.plaza.container);
+const runJob = (name: string) => t.runJob(name);
 
 describe('messages.php', () => {
   it('sends, lists the thread newest first with the §18.2 keys, replies, and marks read on reading', async () => {
@@ -22,6 +21,8 @@ describe('messages.php', () => {
     const first = await send(a, b, { content: 'hello' });
     expect(first.status).toBe(200);
     expect(typeof first.body.message_id).toBe('number');
+    // The sent message comes back presented, authored by the sender.
+    expect(first.body.data).toMatchObject({ id: first.body.message_id, sender_id: a.id, receiver_id: b.id, sender_username: a.username, content: 'hello', is_mine: true, is_read: false });
     clock.advance(1000);
     // The Android quick reply names the recipient recipient_id.
     const reply = await t.api.post('messages.php', { recipient_id: a.id, content: 'hi back', parent_id: first.body.message_id }, { token: b.token });
@@ -81,11 +82,11 @@ describe('messages.php', () => {
     const me = await aUser(t.api);
     const p1 = await aUser(t.api);
     const p2 = await aUser(t.api);
-    await send(p1, me, { content: 'one' });
+    await aMessage(t.api, p1, me, { content: 'one' });
     clock.advance(1000);
-    await send(p2, me, { content: 'two' });
+    await aMessage(t.api, p2, me, { content: 'two' });
     clock.advance(1000);
-    await send(p2, me, { content: 'three' });
+    await aMessage(t.api, p2, me, { content: 'three' });
     const list = await t.api.get('messages.php?page=1', { token: me.token });
     expect(list.status).toBe(200);
     expect(list.body.data.data).toEqual([
@@ -104,8 +105,7 @@ describe('messages.php', () => {
   it('edits and deletes only one’s own messages', async () => {
     const a = await aUser(t.api);
     const b = await aUser(t.api);
-    const m = await send(a, b, { content: 'original' });
-    const id = m.body.message_id;
+    const { id } = await aMessage(t.api, a, b, { content: 'original' });
     expect((await t.api.put(`messages.php?id=${id}`, { content: 'hacked' }, { token: b.token })).status).toBe(403);
     expect((await t.api.delete(`messages.php?id=${id}`, undefined, { token: b.token })).status).toBe(403);
     const stranger = await aUser(t.api);
@@ -126,9 +126,11 @@ describe('messages.php', () => {
   it('reacts (replacing one’s reaction) and unreacts; strangers cannot react', async () => {
     const a = await aUser(t.api);
     const b = await aUser(t.api);
-    const id = (await send(a, b, { content: 'react to me' })).body.message_id;
+    const id = (await aMessage(t.api, a, b, { content: 'react to me' })).id;
     expect((await t.api.post('messages.php?action=react', { message_id: id, reaction_type: 'like' }, { token: b.token })).status).toBe(200);
-    expect((await t.api.post('messages.php?action=react', { message_id: id, reaction_type: 'love' }, { token: b.token })).status).toBe(200);
+    const loved = await t.api.post('messages.php?action=react', { message_id: id, reaction_type: 'love' }, { token: b.token });
+    expect(loved.status).toBe(200);
+    expect(loved.body).toMatchObject({ message_id: id, reactions_summary: { love: 1 }, user_reaction: 'love' });
     expect((await t.api.post('messages.php?action=react', { message_id: id, reaction_type: 'like' }, { token: a.token })).status).toBe(200);
     const stranger = await aUser(t.api);
     expect((await t.api.post('messages.php?action=react', { message_id: id, reaction_type: 'like' }, { token: stranger.token })).status).toBe(403);
@@ -145,15 +147,15 @@ describe('messages.php', () => {
   it('deleting a conversation hides it for one side only', async () => {
     const a = await aUser(t.api);
     const b = await aUser(t.api);
-    await send(a, b, { content: 'keep me' });
-    await send(b, a, { content: 'me too' });
+    await aMessage(t.api, a, b, { content: 'keep me' });
+    await aMessage(t.api, b, a, { content: 'me too' });
     expect((await t.api.delete(`messages.php?user_id=${b.id}`, undefined, { token: a.token })).status).toBe(200);
     expect((await thread(a, b)).body.data.data).toEqual([]);
     expect((await t.api.get('messages.php', { token: a.token })).body.data.data).toEqual([]);
     expect((await thread(b, a)).body.data.data.map((m: { content: string }) => m.content)).toEqual(['me too', 'keep me']);
     expect((await t.api.get('messages.php', { token: b.token })).body.data.data.map((c: { user_id: number }) => c.user_id)).toEqual([a.id]);
     // New messages show up again for the side that deleted.
-    await send(b, a, { content: 'after' });
+    await aMessage(t.api, b, a, { content: 'after' });
     expect((await thread(a, b)).body.data.data.map((m: { content: string }) => m.content)).toEqual(['after']);
   });
 
@@ -164,7 +166,7 @@ describe('messages.php', () => {
     expect((await t.api.post('messages.php', { content: 'x' }, { token: a.token })).status).toBe(400);
     expect((await send(a, b, { content: '' })).status).toBe(400);
     expect((await send(a, { ...b, id: 999999 }, { content: 'x' })).status).toBe(404);
-    const foreign = (await send(b, c, { content: 'not yours' })).body.message_id;
+    const foreign = (await aMessage(t.api, b, c, { content: 'not yours' })).id;
     expect((await send(a, b, { content: 'reply', parent_id: foreign })).status).toBe(400);
     const media = await send(a, b, { content: '', media: 'messages_1.jpg', media_type: 'image' });
     expect(media.status).toBe(200);
@@ -180,7 +182,7 @@ describe('messages.php', () => {
     expect((await t.api.put(`messages.php?user_id=${b.id}`, { auto_delete_time: 7 }, { token: a.token })).status).toBe(400);
     // The setting is shared by both sides.
     expect((await t.api.get(`messages.php?user_id=${a.id}&page=1&per_page=1`, { token: b.token })).body.conversation.auto_delete_time).toBe(1);
-    await send(a, b, { content: 'ephemeral' });
+    await aMessage(t.api, a, b, { content: 'ephemeral' });
     clock.advance(30_000);
     expect((await thread(b, a)).body.data.data).toHaveLength(1);
     clock.advance(31_000);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aUser, type TestUser } from '../support/mothers.js';
+import { aPost, aUser, type TestUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let t: TestServer;
@@ -9,9 +9,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function likedPosts(author: TestUser, fans: TestUser[]) {
-  const post = (await t.api.post('posts.php', { content: 'like me' }, { token: author.token })).body.post_id;
+  const post = (await aPost(t.api, author, { content: 'like me' })).id;
   for (const f of fans) expect((await t.api.post('likes.php', { post_id: post }, { token: f.token })).status).toBe(200);
-  return post as number;
+  return post;
 }
 
 describe('notifications.php', () => {

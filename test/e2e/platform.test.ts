@@ -130,3 +130,37 @@ describe('settings.php', () => {
     for (const k of ['stun_servers', 'turn_servers', 'webrtc_ice_servers', 'ice_servers']) expect(Array.isArray(res.body[k]), k).toBe(true);
   });
 });
+
+describe('method dispatch', () => {
+  it('serves HEAD like GET, without a body', async () => {
+    const u = await aUser(t.api);
+    const get = await t.api.get('users.php', { token: u.token });
+    const head = await t.api.request('HEAD', 'users.php', undefined, { token: u.token });
+    expect(get.status).toBe(200);
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    expect(head.headers.get('x-ratelimit-limit')).toBe(get.headers.get('x-ratelimit-limit'));
+    expect(head.body).toBeNull();
+  });
+
+  it('answers a declared method that lacks its selector with a 400 naming it, not a 405', async () => {
+    const u = await aUser(t.api);
+    const res = await t.api.put('messages.php', { content: 'x' }, { token: u.token });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, code: 'invalid_input' });
+    expect(res.body.details.map((d: { field: string }) => d.field)).toEqual(expect.arrayContaining(['id', 'user_id']));
+  });
+
+  it('answers a method no operation has with 405, method_not_allowed and Allow', async () => {
+    const u = await aUser(t.api);
+    const patch = await t.api.request('PATCH', 'users.php', {}, { token: u.token });
+    expect(patch.status).toBe(405);
+    expect(patch.body).toMatchObject({ success: false, code: 'method_not_allowed' });
+    expect(patch.headers.get('allow')).toBe('GET, HEAD, PUT');
+    // The action exists, but only for other methods.
+    const react = await t.api.get('messages.php?action=react', { token: u.token });
+    expect(react.status).toBe(405);
+    expect(react.body.code).toBe('method_not_allowed');
+    expect(react.headers.get('allow')).toBe('POST, DELETE');
+  });
+});

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { migrateToLatest, mysqlConfigFromUrl, openDatabase, type DatabaseHandle } from '@plaza/adapters-mysql';
+import { type DatabaseHandle, migrateToLatest, mysqlConfigFromUrl, openDatabase } from '@plaza/adapters-mysql';
+import { plazaMigrations } from '@plaza/server';
 
 export const TEST_DIALECT = process.env.PLAZA_TEST_DB === 'mysql' ? 'mysql' : 'sqlite';
 
@@ -17,7 +18,7 @@ export interface TestDatabase extends DatabaseHandle {
 export async function openTestDatabase(): Promise<TestDatabase> {
   if (TEST_DIALECT === 'sqlite') {
     const handle = openDatabase({ kind: 'sqlite', file: ':memory:' });
-    await migrateToLatest(handle.db, handle.dialect);
+    await migrateToLatest(handle.db, handle.dialect, plazaMigrations());
     return { ...handle, drop: () => handle.close() };
   }
   const base = mysqlConfigFromUrl(inject('mysqlUrl')!);
@@ -27,7 +28,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   await admin.end();
   const handle = openDatabase({ ...base, database: name, connectionLimit: 5 });
-  await migrateToLatest(handle.db, handle.dialect);
+  await migrateToLatest(handle.db, handle.dialect, plazaMigrations());
   return {
     ...handle,
     async drop() {

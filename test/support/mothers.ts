@@ -1,4 +1,10 @@
-import type { ApiClient } from './client.js';
+import type { ApiClient, ApiResponse } from './client.js';
+
+/**
+ * Object mothers for the end-to-end suites: each builds one thing the way the app does, over HTTP,
+ * returns its ids, and throws a readable error naming the request when the server refuses. Tests that
+ * probe an endpoint's answers call the API themselves; these are for the setup around them.
+ */
 
 export interface TestUser {
   id: number;
@@ -8,7 +14,36 @@ export interface TestUser {
   token: string;
 }
 
+/** Anyone with a token: a `TestUser`, or just the token for tests that only have one. */
+type Acting = Pick<TestUser, 'token'>;
+type WithId = Pick<TestUser, 'id'>;
+
 let seq = 0;
+
+/** The request and the server's answer, for the error of a mother whose setup was refused. */
+function refused(what: string, method: string, url: string, res: ApiResponse): Error {
+  const b = res.body as { code?: string; message?: string; details?: unknown } | string | null;
+  const why = b && typeof b === 'object' ? `${b.code ?? '?'}: ${b.message ?? ''}${b.details ? ` ${JSON.stringify(b.details)}` : ''}` : JSON.stringify(b);
+  return new Error(`${what}: ${method} ${url} answered ${res.status} (${why})`);
+}
+
+/** Sends a request that must succeed and answer `idKey` as a number; returns the body. */
+async function expectCreated(
+  api: ApiClient,
+  what: string,
+  method: 'POST' | 'PUT',
+  url: string,
+  body: unknown,
+  who: Acting | undefined,
+  idKey?: string,
+): Promise<Record<string, any>> {
+  const res = await api.request(method, url, body, who ? { token: who.token } : {});
+  if (res.status !== 200 || res.body?.success !== true) throw refused(what, method, url, res);
+  if (idKey && typeof res.body[idKey] !== 'number') {
+    throw new Error(`${what}: ${method} ${url} answered 200 without a numeric ${idKey}: ${JSON.stringify(res.body)}`);
+  }
+  return res.body;
+}
 
 /** Registers a fresh account over HTTP and logs it in. */
 export async function aUser(api: ApiClient, overrides: Partial<{ username: string; email: string; password: string }> = {}): Promise<TestUser> {
@@ -17,8 +52,117 @@ export async function aUser(api: ApiClient, overrides: Partial<{ username: strin
   const email = overrides.email ?? `${username}@example.test`;
   const password = overrides.password ?? 'correct horse battery';
   const reg = await api.post('auth.php?action=register', { username, email, password });
-  if (reg.status !== 200) throw new Error(`register failed: ${reg.status} ${JSON.stringify(reg.body)}`);
+  if (reg.status !== 200) throw refused(`aUser(${username})`, 'POST', 'auth.php?action=register', reg);
   const login = await api.post('auth.php', { username, password });
-  if (!login.body?.token) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
+  if (!login.body?.token) throw refused(`aUser(${username}) login`, 'POST', 'auth.php', login);
   return { id: login.body.user_id, username, email, password, token: login.body.token };
+}
+
+/** `follower` follows `followed` (follows.php). */
+export async function aFollow(api: ApiClient, follower: Acting, followed: WithId): Promise<void> {
+  await expectCreated(api, 'aFollow', 'POST', 'follows.php', { user_id: followed.id }, follower);
+}
+
+/** A pending friend request from `from` to `to` (friends.php send); returns its id. */
+export async function aFriendRequest(api: ApiClient, from: Acting, to: WithId): Promise<{ requestId: number }> {
+  const body = await expectCreated(api, 'aFriendRequest', 'POST', 'friends.php', { action: 'send', user_id: to.id }, from, 'request_id');
+  return { requestId: body.request_id };
+}
+
+/** Makes `a` and `b` friends: `a` asks, `b` accepts. */
+export async function aFriendship(api: ApiClient, a: Acting, b: Acting & WithId): Promise<{ requestId: number }> {
+  const { requestId } = await aFriendRequest(api, a, b);
+  await expectCreated(api, 'aFriendship accept', 'POST', 'friends.php', { action: 'accept', request_id: requestId }, b);
+  return { requestId };
+}
+
+export interface PostOverrides {
+  content?: string;
+  media?: string[];
+  media_type?: string;
+  tags?: string[];
+  [field: string]: unknown;
+}
+
+export interface TestPost {
+  id: number;
+  authorId: number | undefined;
+}
+
+/** A post by `author` (posts.php); `content` defaults to "a post". Pass any other body field in `overrides`. */
+export async function aPost(api: ApiClient, author: Acting & Partial<WithId>, overrides: PostOverrides = {}): Promise<TestPost> {
+  const body = await expectCreated(api, 'aPost', 'POST', 'posts.php', { content: 'a post', ...overrides }, author, 'post_id');
+  return { id: body.post_id, authorId: author.id };
+}
+
+export interface CommentOverrides {
+  content?: string;
+  parent_id?: number;
+  [field: string]: unknown;
+}
+
+export interface TestComment {
+  id: number;
+  postId: number;
+}
+
+/** A comment by `author` on `post` (a post id or a `TestPost`); `parent_id` makes it a reply. */
+export async function aComment(api: ApiClient, author: Acting, post: number | { id: number }, overrides: CommentOverrides = {}): Promise<TestComment> {
+  const postId = typeof post === 'number' ? post : post.id;
+  const body = await expectCreated(api, 'aComment', 'POST', 'comments.php', { post_id: postId, content: 'a comment', ...overrides }, author, 'comment_id');
+  return { id: body.comment_id, postId };
+}
+
+export interface MessageOverrides {
+  content?: string;
+  media?: string | null;
+  media_type?: string | null;
+  parent_id?: number;
+  [field: string]: unknown;
+}
+
+export interface TestMessage {
+  id: number;
+  senderId: number | undefined;
+  recipientId: number;
+}
+
+/** A private message from `from` to `to` (messages.php); `content` defaults to "hello". */
+export async function aMessage(api: ApiClient, from: Acting & Partial<WithId>, to: WithId, overrides: MessageOverrides = {}): Promise<TestMessage> {
+  const body = await expectCreated(api, 'aMessage', 'POST', 'messages.php', { user_id: to.id, content: 'hello', media: null, ...overrides }, from, 'message_id');
+  return { id: body.message_id, senderId: from.id, recipientId: to.id };
+}
+
+export interface TestMessageGroup {
+  id: number;
+  adminId: number | undefined;
+  memberIds: number[];
+}
+
+/** A messaging group created by `admin` with `members` (message_groups.php); named "Comrades" unless overridden. */
+export async function aMessageGroup(
+  api: ApiClient,
+  admin: Acting & Partial<WithId>,
+  members: WithId[] = [],
+  overrides: { name?: string; avatar?: string; [field: string]: unknown } = {},
+): Promise<TestMessageGroup> {
+  const memberIds = members.map((m) => m.id);
+  const body = await expectCreated(
+    api,
+    'aMessageGroup',
+    'POST',
+    'message_groups.php',
+    { name: 'Comrades', avatar: 'default.svg', member_ids: memberIds, ...overrides },
+    admin,
+    'group_id',
+  );
+  return { id: body.group_id, adminId: admin.id, memberIds };
+}
+
+/** A message by a member in a messaging group (`?path=:id/messages`). */
+export async function aGroupMessage(api: ApiClient, author: Acting, group: number | { id: number }, overrides: MessageOverrides = {}): Promise<{ id: number; groupId: number }> {
+  const groupId = typeof group === 'number' ? group : group.id;
+  const url = `message_groups.php?path=${groupId}/messages`;
+  const body = await expectCreated(api, 'aGroupMessage', 'POST', url, { content: 'hello', media: null, ...overrides }, author, 'message_id');
+  return { id: body.message_id, groupId };
 }

@@ -1,6 +1,7 @@
-import { ManualClock, RATE_LIMIT_GROUPS, type Clock } from '@plaza/domain';
-import { RecordingMailer, RecordingPushSender } from '@plaza/domain/testing';
-import { loadConfig, startPlaza, type RunningPlaza } from '@plaza/server';
+import { type Clock, ManualClock, RATE_LIMIT_GROUPS } from '@plaza/domain';
+import { RecordingMailer } from '@plaza/domain/accounts/testing';
+import { RecordingPushSender } from '@plaza/domain/notifications/testing';
+import { Jobs, loadConfig, resolveAll, startPlaza, type RunningPlaza } from '@plaza/server';
 import { ApiClient } from './client.js';
 import { openTestDatabase, type TestDatabase } from './database.js';
 
@@ -12,6 +13,8 @@ export interface TestServer {
   mailer: RecordingMailer;
   push: RecordingPushSender;
   clock: Clock;
+  /** Runs one of the server's periodic jobs now (tests start the server with jobs off). */
+  runJob(name: string): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -37,7 +40,8 @@ export async function startTestServer(options: { env?: Record<string, string>; c
     API_RATE_LIMITS: RELAXED_LIMITS,
     ...options.env,
   });
-  const plaza = await startPlaza(config, { database, mailer, push, clock: options.clock, jobs: false });
+  // Every response is checked against its operation's schema: a presenter that drifts fails here.
+  const plaza = await startPlaza(config, { database, mailer, push, clock: options.clock, jobs: false, validateResponses: true });
   return {
     url: plaza.url,
     api: new ApiClient(plaza.url),
@@ -46,6 +50,11 @@ export async function startTestServer(options: { env?: Record<string, string>; c
     mailer,
     push,
     clock: options.clock ?? { now: () => new Date() },
+    runJob(name) {
+      const job = resolveAll(plaza.container, Jobs).find((j) => j.name === name);
+      if (!job) throw new Error(`no job named ${name}`);
+      return job.run();
+    },
     async close() {
       await plaza.close();
       await database.drop();

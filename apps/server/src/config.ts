@@ -1,5 +1,5 @@
 import { isAbsolute, join, resolve } from 'node:path';
-import { DEFAULT_RATE_LIMITS, parseRateLimitOverrides, type RateLimitGroup } from '@plaza/domain';
+import { DEFAULT_RATE_LIMITS, type RateLimitGroup, parseRateLimitOverrides } from '@plaza/domain';
 import { z } from 'zod';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', '']).transform((v) => v === 'true' || v === '1' || v === 'yes');

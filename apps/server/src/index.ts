@@ -1,5 +1,14 @@
 export * from './config.js';
 export * from './container.js';
 export * from './server.js';
-export * from './tokens.js';
 export * from './jobs.js';
+export * from './modules/index.js';
+export * from './wiring/feature-module.js';
+export * from './wiring/tokens.js';
+export { Accounts } from './modules/accounts.module.js';
+export { Content } from './modules/content.module.js';
+export { Messaging } from './modules/messaging.module.js';
+export { Notifications } from './modules/notifications.module.js';
+export { Platform } from './modules/platform.module.js';
+export { Social } from './modules/social.module.js';
+export * from './library.js';

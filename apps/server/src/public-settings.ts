@@ -1,5 +1,5 @@
 import type { Clock } from '@plaza/domain';
-import type { PublicSettingsSource } from '@plaza/adapters-http';
+import type { PublicSettings, PublicSettingsSource } from '@plaza/adapters-http/scripts/settings';
 import { iceConfiguration } from '@plaza/adapters-integrations';
 import type { Config } from './config.js';
 
@@ -10,7 +10,7 @@ export class ConfiguredPublicSettings implements PublicSettingsSource {
     private readonly clock: Clock,
   ) {}
 
-  forUser(userId: number | null): Record<string, unknown> {
+  forUser(userId: number | null): PublicSettings {
     const w = this.config.webrtc;
     const ice = iceConfiguration(
       w.stunUrls,

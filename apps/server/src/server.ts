@@ -1,14 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHttpApp, createLogger } from '@plaza/adapters-http';
-import type { RateLimiter } from '@plaza/domain';
-import { migrateToLatest, openDatabase, type DatabaseConfig, type DatabaseHandle } from '@plaza/adapters-mysql';
+import { collectMigrations, type DatabaseConfig, type DatabaseHandle, migrateToLatest, openDatabase } from '@plaza/adapters-mysql';
 import type { Container } from 'inversify';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import { buildContainer, httpServices, type ContainerOverrides } from './container.js';
+import { buildContainer, type ContainerOverrides } from './container.js';
 import { startJobs } from './jobs.js';
-import { TYPES } from './tokens.js';
+import { Accounts } from './modules/accounts.module.js';
+import { Platform } from './modules/platform.module.js';
+import { resolve, resolveAll } from './wiring/feature-module.js';
+import { Migrations, Scripts } from './wiring/tokens.js';
 
 const SHUTDOWN_GRACE_MS = 8_000;
 
@@ -26,25 +28,31 @@ export interface StartOptions extends ContainerOverrides {
   database?: DatabaseHandle;
   /** Periodic jobs are on by default; tests run them by hand. */
   jobs?: boolean;
+  /** Check each success payload against its operation's response schema (the test servers do). */
+  validateResponses?: boolean;
 }
 
 export async function startPlaza(config: Config, options: StartOptions = {}): Promise<RunningPlaza> {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const database = options.database ?? openDatabase(config.database as DatabaseConfig);
-  const applied = await migrateToLatest(database.db, database.dialect);
+  const container = buildContainer(config, database, logger, options);
+  const applied = await migrateToLatest(database.db, database.dialect, collectMigrations(resolveAll(container, Migrations)));
   if (applied.length) logger.info({ migrations: applied }, 'database migrated');
 
-  const container = buildContainer(config, database, logger, options);
+  const auth = resolve(container, Accounts.AuthService);
   const { app } = createHttpApp({
-    services: httpServices(container, config),
-    rateLimiter: container.get<RateLimiter>(TYPES.RateLimiter),
+    scripts: resolveAll(container, Scripts),
+    authenticate: (token) => auth.authenticate(token),
+    health: resolve(container, Platform.Health),
+    rateLimiter: resolve(container, Platform.RateLimiter),
     logger,
     options: {
       corsOrigins: config.corsOrigins,
       requireHttps: config.requireHttps,
       trustedProxies: config.trustedProxies,
-      timeZone: config.timeZone,
       bodyLimit: config.bodyLimit,
+      publicUrl: config.publicUrl,
+      validateResponses: options.validateResponses ?? false,
     },
   });
   const stopJobs = options.jobs === false ? () => {} : startJobs(container, logger);

@@ -1,27 +1,40 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
-import { RateLimited, Unauthenticated, Forbidden, NotFound, type Actor, type RateLimitDecision, type RateLimiter } from '@plaza/domain';
+import { type Actor, Forbidden, NotFound, type RateLimitDecision, RateLimited, type RateLimiter, Unauthenticated } from '@plaza/domain';
 import Koa, { type Context } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import { clientIp, isSecure, type ProxyPolicy } from './http/client-info.js';
 import { cors } from './http/cors.js';
-import { MethodNotAllowed, parseInput, rateLimitGroupOf, resolveOperation } from './http/dispatcher.js';
+import { assertUnambiguous, MethodNotAllowed, parseInput, rateLimitGroupOf, resolveOperation } from './http/dispatcher.js';
 import { toErrorResponse } from './http/errors.js';
 import { redactUrl, type Logger } from './http/logging.js';
-import type { Script } from './http/operation.js';
-import { createTimeFormatter } from './http/time-format.js';
-import { buildScripts, type HttpServices } from './scripts/index.js';
+import { type AnyOperation, Refusal, type Script } from './http/operation.js';
+import { z } from 'zod';
+import type { HealthCheck } from './http/health.js';
+import { indexScript } from './scripts/index-script.js';
+import { registerApiDocs } from './http/api-docs.js';
 
 export interface HttpOptions extends ProxyPolicy {
   corsOrigins: string[];
   requireHttps: boolean;
-  timeZone: string;
   /** Largest JSON or form body accepted. */
   bodyLimit: string;
+  /**
+   * Check every success payload against its operation's response schema and fail the request when
+   * they differ. The test servers turn it on, so a presenter that drifts from the contract fails the
+   * suite; production skips the cost.
+   */
+  validateResponses?: boolean;
+  /** Public base URL (no trailing slash), for the `servers` of /api/v1/openapi.json. */
+  publicUrl?: string;
 }
 
 export interface HttpDependencies {
-  services: HttpServices;
+  /** Every script the modules contributed; index.php is added here, listing them all. */
+  scripts: Script[];
+  /** Turns a bearer token into the acting user, or fails with Unauthenticated. */
+  authenticate(token: string): Promise<Actor>;
+  health: HealthCheck;
   rateLimiter: RateLimiter;
   logger: Logger;
   options: HttpOptions;
@@ -39,8 +52,8 @@ interface PlazaState {
 export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Script[] } {
   const { logger, options, rateLimiter } = deps;
   const app = new Koa();
-  const clock = deps.services.clock;
-  const scripts = buildScripts(deps.services, { formatTime: createTimeFormatter(options.timeZone), now: () => clock.now() });
+  const scripts: Script[] = [];
+  scripts.push(indexScript(() => scripts), ...deps.scripts);
 
   // Outermost: request id, access log, error body, rate-limit headers on every response.
   app.use(async (ctx, next) => {
@@ -106,12 +119,14 @@ export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Scri
   );
 
   const router = new Router();
+  for (const script of scripts) assertUnambiguous(script); // Refuse to start rather than let order decide.
   for (const script of scripts) {
     const handler = scriptHandler(script, deps);
     for (const prefix of API_PREFIXES) router.all(`${prefix}/${script.name}.php`, handler);
   }
+  registerApiDocs(router, () => scripts, { publicUrl: options.publicUrl, prefixes: API_PREFIXES });
   router.get('/health-public.php', async (ctx) => {
-    const health = await deps.services.health.check();
+    const health = await deps.health.check();
     ctx.status = health.status === 'ok' ? 200 : 503;
     ctx.body = { success: health.status === 'ok', ...health };
   });
@@ -131,6 +146,14 @@ export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Scri
 function methodError(ctx: Context, error: MethodNotAllowed) {
   ctx.set('Allow', error.allow.join(', '));
   return Object.assign(new Error(error.message), { status: 405, expose: true });
+}
+
+function assertResponseShape(script: Script, operation: AnyOperation, payload: unknown, schema: z.ZodType): void {
+  const checked = schema.safeParse(payload);
+  if (checked.success) return;
+  const where = `${operation.method} ${script.name}.php ${JSON.stringify(operation.select ?? {})}`;
+  const which = schema === operation.response ? 'response' : 'refusal';
+  throw new Error(`${which} of ${where} breaks its schema: ${z.prettifyError(checked.error)}`);
 }
 
 function bearerToken(ctx: Context): string | null {
@@ -158,7 +181,7 @@ function scriptHandler(script: Script, deps: HttpDependencies) {
     const token = bearerToken(ctx) ?? (operation.acceptsQueryToken && typeof ctx.query.token === 'string' ? ctx.query.token : null);
     if (token && operation.auth !== 'none') {
       try {
-        actor = await deps.services.auth.authenticate(token);
+        actor = await deps.authenticate(token);
       } catch (error) {
         authError = error;
       }
@@ -177,6 +200,15 @@ function scriptHandler(script: Script, deps: HttpDependencies) {
       request: { id: state.requestId, ip: state.ip, headers: ctx.headers },
       koa: ctx,
     });
+    if (result instanceof Refusal) {
+      // A declared 200 failure (docs/decisions/0002): always a 200, whatever the success status.
+      if (!operation.refusal) throw new Error(`${operation.method} ${script.name}.php refused without declaring a refusal schema`);
+      if (deps.options.validateResponses) assertResponseShape(script, operation, result.payload, operation.refusal);
+      ctx.status = 200;
+      ctx.body = { success: false, ...result.payload };
+      return;
+    }
+    if (deps.options.validateResponses) assertResponseShape(script, operation, result, operation.response);
     ctx.status = operation.status ?? 200;
     ctx.body = { success: true, ...result };
   };

@@ -1,9 +1,13 @@
+/**
+ * The HTTP framework: the app, the operation declarations and dispatcher, errors, logging, and
+ * presenter context. Each script is its own entry point (`@plaza/adapters-http/scripts/posts`).
+ */
 export * from './app.js';
 export * from './http/operation.js';
 export * from './http/fields.js';
 export * from './http/errors.js';
+export * from './http/health.js';
 export * from './http/logging.js';
 export * from './http/time-format.js';
-export * from './scripts/index.js';
-export type { PublicSettingsSource } from './scripts/settings.js';
-export type { FederationIdentity } from './presenters/user.js';
+export type { PresenterContext } from './presenters/context.js';
+export * from './http/openapi.js';

@@ -4,14 +4,21 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, MysqlDialect, SqliteDialect, sql } from 'kysely';
 import { createPool } from 'mysql2';
 import type { SqlDialect } from './dialect.js';
-import type { Database } from './schema/index.js';
+import type { Database } from './database.js';
+import { routedDatabase } from './unit-of-work.js';
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; file: string }
   | { kind: 'mysql'; host: string; port: number; database: string; user: string; password: string; connectionLimit?: number };
 
 export interface DatabaseHandle {
+  /**
+   * What repositories and units of work use: every call runs in the current ambient transaction when
+   * there is one (see unit-of-work.ts), on the root instance otherwise.
+   */
   db: Kysely<Database>;
+  /** The root instance, never inside a unit of work: for what must see the database as it is (the health ping). */
+  root: Kysely<Database>;
   dialect: SqlDialect;
   close(): Promise<void>;
 }
@@ -23,8 +30,8 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     database.pragma('journal_mode = WAL');
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-    return { db, dialect: 'sqlite', close: () => db.destroy() };
+    const root = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+    return { db: routedDatabase(root), root, dialect: 'sqlite', close: () => root.destroy() };
   }
   // Kysely's MysqlDialect needs the callback pool: with mysql2/promise its queries never settle.
   const pool = createPool({
@@ -42,8 +49,8 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     charset: 'utf8mb4',
     connectTimeout: 5000,
   });
-  const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
-  return { db, dialect: 'mysql', close: () => db.destroy() };
+  const root = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
+  return { db: routedDatabase(root), root, dialect: 'mysql', close: () => root.destroy() };
 }
 
 /** Parses `mysql://user:pass@host:port/database`. */

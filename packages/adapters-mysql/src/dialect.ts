@@ -12,6 +12,15 @@ export function isUniqueViolation(error: unknown): boolean {
   return e?.code === 'ER_DUP_ENTRY' || e?.errno === 1062 || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/**
+ * MySQL/MariaDB chose this transaction as a deadlock victim and rolled it back whole: running it again
+ * is safe. (SQLite has one writer per database file; it reports no deadlocks.)
+ */
+export function isDeadlock(error: unknown): boolean {
+  const e = error as { code?: string; errno?: number };
+  return e?.code === 'ER_LOCK_DEADLOCK' || e?.errno === 1213;
+}
+
 /** MariaDB and SQLite report insert ids as bigint; ids fit comfortably in a JS number. */
 export function insertedId(result: { insertId?: bigint | number | undefined }): number {
   if (result.insertId === undefined) throw new Error('the insert returned no id');
@@ -60,6 +69,17 @@ export async function incrementCounter(
 export async function lockRowForUpdate(db: Kysely<any>, dialect: SqlDialect, table: string, id: number): Promise<void> {
   if (dialect !== 'mysql') return;
   await sql`select id from ${sql.table(table)} where id = ${id} for update`.execute(db);
+}
+
+/**
+ * Takes the write locks of several rows in id order, in one statement: two transactions locking
+ * overlapping sets this way wait for each other instead of deadlocking. A no-op on SQLite, where a
+ * transaction already excludes every other writer of the file.
+ */
+export async function lockRowsForUpdate(db: Kysely<any>, dialect: SqlDialect, table: string, ids: number[]): Promise<void> {
+  if (dialect !== 'mysql' || ids.length === 0) return;
+  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  await sql`select id from ${sql.table(table)} where id in (${sql.join(sorted)}) order by id for update`.execute(db);
 }
 
 /**

@@ -1,20 +1,11 @@
+/**
+ * The storage kernel: connections, dialect differences, the database type and the migration runner.
+ * Each context's repositories, tables and migrations are their own entry point
+ * (`@plaza/adapters-mysql/content`, …), so adding a context edits no shared index.
+ */
 export * from './connection.js';
 export * from './dialect.js';
 export * from './migrations/index.js';
-export type { Database } from './schema/index.js';
-export * from './accounts/sql-user-repository.js';
-export * from './accounts/sql-access-token-repository.js';
-export * from './accounts/sql-password-reset-repository.js';
-export * from './accounts/sql-profile-stats-reader.js';
-export * from './social/sql-follow-repository.js';
-export * from './social/sql-friend-request-repository.js';
-export * from './messaging/sql-private-message-repository.js';
-export * from './messaging/sql-message-group-repository.js';
-export * from './messaging/sql-typing-repository.js';
-export * from './notifications/sql-notification-repository.js';
-export * from './notifications/sql-notification-inbox.js';
-export * from './content/sql-post-repository.js';
-export * from './content/sql-post-engagement-repository.js';
-export * from './content/sql-comment-repository.js';
-export * from './content/sql-story-repository.js';
-export * from './limits/sql-rate-limit-store.js';
+export * from './migrations/helpers.js';
+export * from './unit-of-work.js';
+export type { Database } from './database.js';

@@ -1,7 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, SqlUserRepository } from '@plaza/adapters-mysql';
+import { openDatabase } from '@plaza/adapters-mysql';
+import { SqlUserRepository } from '@plaza/adapters-mysql/accounts';
 import { describe, expect, it } from 'vitest';
 import { createUserCommand, migrateCommand } from './commands.js';
 

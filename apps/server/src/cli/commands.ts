@@ -1,10 +1,12 @@
 import { parseArgs } from 'node:util';
-import { AuthService, DomainError, UserRepository } from '@plaza/domain';
+import { DomainError } from '@plaza/domain';
+import { UserRepository } from '@plaza/domain/accounts';
 import { createLogger } from '@plaza/adapters-http';
 import { migrateToLatest, openDatabase } from '@plaza/adapters-mysql';
 import { ConfigError, loadConfig } from '../config.js';
-import { buildContainer } from '../container.js';
-import { TYPES } from '../tokens.js';
+import { buildContainer, plazaMigrations } from '../container.js';
+import { Accounts } from '../modules/accounts.module.js';
+import { resolve } from '../wiring/feature-module.js';
 
 /** What a command prints and the exit code it ends with; the bin files only relay them. */
 export interface CommandResult {
@@ -24,7 +26,7 @@ export async function migrateCommand(env: NodeJS.ProcessEnv): Promise<CommandRes
   try {
     const handle = openDatabase(loadConfig(env).database);
     try {
-      const applied = await migrateToLatest(handle.db, handle.dialect);
+      const applied = await migrateToLatest(handle.db, handle.dialect, plazaMigrations());
       return { code: 0, message: applied.length ? `Applied: ${applied.join(', ')}` : 'Database already up to date' };
     } finally {
       await handle.close();
@@ -49,10 +51,10 @@ export async function createUserCommand(argv: string[], env: NodeJS.ProcessEnv):
     const config = loadConfig(env);
     const handle = openDatabase(config.database);
     try {
-      await migrateToLatest(handle.db, handle.dialect);
+      await migrateToLatest(handle.db, handle.dialect, plazaMigrations());
       const container = buildContainer(config, handle, createLogger({ level: 'warn' }));
-      const user = await container.get<AuthService>(TYPES.AuthService).register({ username: values.username, email: values.email, password: values.password });
-      if (values.admin) await container.get<UserRepository>(UserRepository).setAdmin(user.id, true);
+      const user = await resolve(container, Accounts.AuthService).register({ username: values.username, email: values.email, password: values.password });
+      if (values.admin) await resolve(container, UserRepository).setAdmin(user.id, true);
       return { code: 0, message: `Created user #${user.id} ${user.username}${values.admin ? ' (admin)' : ''}` };
     } finally {
       await handle.close();

@@ -1,6 +1,6 @@
-import { Invalid, NotFound, type Actor, type RateLimitGroup } from '@plaza/domain';
+import { type Actor, Invalid, NotFound, type RateLimitGroup } from '@plaza/domain';
 import { z } from 'zod';
-import type { HttpMethod, Operation, Script } from './operation.js';
+import type { AnyOperation, Script, Selector } from './operation.js';
 
 export interface RawRequest {
   method: string;
@@ -9,13 +9,14 @@ export interface RawRequest {
 }
 
 export class MethodNotAllowed extends Error {
-  constructor(readonly allow: HttpMethod[]) {
+  /** May include HEAD, which is served as GET but is no declarable `HttpMethod`. */
+  constructor(readonly allow: string[]) {
     super(`Method not allowed; use ${allow.join(', ')}`);
   }
 }
 
 export interface Resolved {
-  operation: Operation<any, any>;
+  operation: AnyOperation;
   /** `:name` captures of a `?path=` pattern. */
   params: Record<string, string>;
 }
@@ -24,29 +25,79 @@ function firstString(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
+const ID_SEGMENT = /^\d{1,15}$/;
+
+function segments(path: string): string[] {
+  return path.split('/').filter(Boolean);
+}
+
 /** Matches `?path=` against a pattern such as `:id/requests/:request_id/approve`. */
 function matchPath(pattern: string, path: string): Record<string, string> | null {
-  const want = pattern.split('/').filter(Boolean);
-  const got = path.split('/').filter(Boolean);
+  const want = segments(pattern);
+  const got = segments(path);
   if (want.length !== got.length) return null;
   const params: Record<string, string> = {};
   for (let i = 0; i < want.length; i++) {
     if (want[i].startsWith(':')) {
-      if (!/^\d{1,15}$/.test(got[i])) return null;
+      if (!ID_SEGMENT.test(got[i])) return null;
       params[want[i].slice(1)] = got[i];
     } else if (want[i] !== got[i]) return null;
   }
   return params;
 }
 
+/** Whether some `?path=` value matches both patterns. */
+function pathsOverlap(a: string, b: string): boolean {
+  const x = segments(a);
+  const y = segments(b);
+  if (x.length !== y.length) return false;
+  return x.every((s, i) => {
+    const t = y[i];
+    if (s.startsWith(':')) return t.startsWith(':') || ID_SEGMENT.test(t);
+    return t.startsWith(':') ? ID_SEGMENT.test(s) : s === t;
+  });
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  const x = new Set(a);
+  const y = new Set(b);
+  return x.size === y.size && [...x].every((k) => y.has(k));
+}
+
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'];
+
+/** The methods of these operations, HEAD wherever GET is (HEAD is served as GET). */
+function allowOf(operations: AnyOperation[]): string[] {
+  const methods = new Set<string>(operations.map((o) => o.method));
+  if (methods.has('GET')) methods.add('HEAD');
+  return METHOD_ORDER.filter((m) => methods.has(m));
+}
+
+/** A selector as the query that reaches it, e.g. `?action=react` or `?path=:id&id=…`. */
+function describeSelector(sel: Selector | undefined): string {
+  const parts = [
+    ...(sel?.action ? [`action=${sel.action}`] : []),
+    ...(sel?.path ? [`path=${sel.path}`] : []),
+    ...(sel?.has ?? []).map((k) => `${k}=…`),
+  ];
+  return parts.length ? `?${parts.join('&')}` : '(no selector)';
+}
+
 /**
- * Picks the operation of a script that serves a request, from the declarations alone. The rules, in
- * order: an action nobody declares is a 400 naming the valid ones; a request whose selectors match only
- * operations of other methods is a 405; a request that matches on action and path but lacks a required
- * query key still reaches its operation, whose validation then names the missing field.
+ * Picks the operation of a script that serves a request, from the declarations alone; declaration order
+ * never matters because `assertUnambiguous` guarantees at most one operation matches. The layers:
+ * 1. an action nobody declares is a 400 naming the valid ones; a method no operation has is a 405;
+ * 2. the action and `?path=` the request names locate operations, whatever their method; a path that
+ *    locates none is a 404, and a named action or path whose operations all have other methods is a 405;
+ * 3. among the located operations of the request's method, the one whose `has` keys are exactly the
+ *    present ones (see `Selector`) serves it. A request that selects none (a key or the action missing,
+ *    or two exclusive keys at once) is a 400 listing what would select one: the method exists, so a
+ *    field is missing, which is not a 405.
+ * HEAD is served as GET.
  */
 export function resolveOperation(script: Script, req: RawRequest): Resolved {
-  const method = req.method.toUpperCase();
+  const requested = req.method.toUpperCase();
+  const method = requested === 'HEAD' ? 'GET' : requested;
   const queryAction = firstString(req.query.action);
   const bodyAction =
     req.body && typeof req.body === 'object' && !Array.isArray(req.body) && typeof (req.body as Record<string, unknown>).action === 'string'
@@ -64,31 +115,64 @@ export function resolveOperation(script: Script, req: RawRequest): Resolved {
     if (bodyRouted) throw unknownAction(script, bodyAction, declaredActions);
   }
 
-  const usesPath = script.operations.some((o) => o.select?.path !== undefined);
-  const path = firstString(req.query.path) ?? '';
+  const ofMethod = script.operations.filter((o) => o.method === method);
+  if (ofMethod.length === 0) throw new MethodNotAllowed(allowOf(script.operations));
 
-  const actionAndPath: Resolved[] = [];
+  // Only scripts that route by path read `?path=`; elsewhere it is plain data.
+  const usesPath = script.operations.some((o) => o.select?.path !== undefined);
+  const path = usesPath ? segments(firstString(req.query.path) ?? '').join('/') : '';
+  const located: Resolved[] = [];
   for (const operation of script.operations) {
-    const sel = operation.select ?? {};
-    if ((sel.action ?? undefined) !== action) continue;
-    let params: Record<string, string> = {};
-    if (sel.path !== undefined) {
-      const m = matchPath(sel.path, path);
-      if (!m) continue;
-      params = m;
-    } else if (usesPath && path !== '') continue;
-    actionAndPath.push({ operation, params });
+    if (operation.select?.action !== action) continue;
+    const params = matchPath(operation.select?.path ?? '', path);
+    if (params) located.push({ operation, params });
   }
-  const hasAll = (r: Resolved) => (r.operation.select?.has ?? []).every((k) => req.query[k] !== undefined);
-  const strict = actionAndPath.filter(hasAll);
-  const strictForMethod = strict.find((r) => r.operation.method === method);
-  if (strictForMethod) return strictForMethod;
-  const looseForMethod = actionAndPath.find((r) => r.operation.method === method);
-  if (strict.length === 0 && looseForMethod) return looseForMethod;
-  const candidates = strict.length ? strict : actionAndPath;
-  if (candidates.length) throw new MethodNotAllowed([...new Set(candidates.map((r) => r.operation.method))]);
-  if (usesPath && path !== '') throw new NotFound(`No operation at path "${path}"`, 'unknown_path');
-  throw new MethodNotAllowed([...new Set(script.operations.map((o) => o.method))]);
+
+  const forMethod = located.filter((r) => r.operation.method === method);
+  if (forMethod.length) {
+    const keys = new Set(forMethod.flatMap((r) => r.operation.select?.has ?? []));
+    const present = [...keys].filter((k) => req.query[k] !== undefined);
+    const hit = forMethod.find((r) => sameKeys(r.operation.select?.has ?? [], present));
+    if (hit) return hit;
+    throw noSelection(script, method, forMethod.map((r) => r.operation));
+  }
+  if ((action !== undefined || path !== '') && located.length) throw new MethodNotAllowed(allowOf(located.map((r) => r.operation)));
+  if (path !== '') throw new NotFound(`No operation at path "${path}"`, 'unknown_path');
+  throw noSelection(script, method, ofMethod);
+}
+
+function noSelection(script: Script, method: string, candidates: AnyOperation[]): Invalid {
+  const options = [...new Set(candidates.map((o) => describeSelector(o.select)))];
+  const problem = `send exactly one of: ${options.join(', ')}`;
+  const fields = [
+    ...new Set(candidates.flatMap((o) => [...(o.select?.action ? ['action'] : []), ...(o.select?.path ? ['path'] : []), ...(o.select?.has ?? [])])),
+  ];
+  return new Invalid(
+    `${method} ${script.name}.php: ${problem}`,
+    'invalid_input',
+    (fields.length ? fields : ['(query)']).map((field) => ({ field, problem })),
+  );
+}
+
+/**
+ * Refuses, at start-up, two operations of one script that can match the same request: same method,
+ * same action, `?path=` patterns that some value matches both, and the same `has` keys. With the exact
+ * `has` semantics of `Selector` those are the only overlaps, so the check is both sound and complete.
+ */
+export function assertUnambiguous(script: Script): void {
+  const ops = script.operations;
+  for (let i = 0; i < ops.length; i++) {
+    for (let j = i + 1; j < ops.length; j++) {
+      const a = ops[i].select ?? {};
+      const b = ops[j].select ?? {};
+      if (ops[i].method !== ops[j].method || a.action !== b.action) continue;
+      if (!pathsOverlap(a.path ?? '', b.path ?? '') || !sameKeys(a.has ?? [], b.has ?? [])) continue;
+      const name = (o: AnyOperation) => `"${o.method} ${describeSelector(o.select)}: ${o.summary}"`;
+      throw new Error(
+        `${script.name}.php: operations ${name(ops[i])} and ${name(ops[j])} can both match one request; give them different actions, paths or has keys`,
+      );
+    }
+  }
 }
 
 function unknownAction(script: Script, action: string, declared: Set<string>): Invalid {
@@ -129,7 +213,7 @@ function parseWith(schema: z.ZodType, value: unknown, where: 'query' | 'body'): 
 }
 
 /** The declared group, else `reads` for GET and `default` for writes. */
-export function rateLimitGroupOf(operation: Operation<any, any> | undefined): RateLimitGroup {
+export function rateLimitGroupOf(operation: AnyOperation | undefined): RateLimitGroup {
   return operation?.rateLimit ?? (operation?.method === 'GET' ? 'reads' : 'default');
 }
 

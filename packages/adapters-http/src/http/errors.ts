@@ -67,6 +67,7 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   if (typeof status === 'number' && status >= 400 && status < 500) {
     if (status === 413) return { status, body: body('Request body too large', 'payload_too_large'), headers: {}, internal: false };
     if (status === 415) return { status, body: body('Unsupported content type', 'unsupported_media_type'), headers: {}, internal: false };
+    if (status === 405) return { status, body: body(e.expose && e.message ? e.message : 'Method not allowed', 'method_not_allowed'), headers: {}, internal: false };
     if (e.type === 'entity.parse.failed' || /json/i.test(e.message ?? '')) {
       return { status: 400, body: body('Malformed JSON body', 'malformed_json'), headers: {}, internal: false };
     }

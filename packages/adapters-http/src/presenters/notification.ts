@@ -1,8 +1,33 @@
-import type { NotificationView } from '@plaza/domain';
+import type { NotificationView } from '@plaza/domain/notifications';
+import { z } from 'zod';
 import type { PresenterContext } from './context.js';
+import { zAvatar } from './user.js';
+import { zTimestamp, zWireId, wireTime } from './wire.js';
 
-/** A notification item as contract §17 reads it, with both spellings the two clients use. */
-export function presentNotification({ notification: n, from }: NotificationView, p: PresenterContext) {
+/**
+ * A notification item as contract §17 reads it, with both spellings the two clients use. `type` is an
+ * open vocabulary on the client side (unknown kinds render as generic text), so it is any snake_case word.
+ */
+export const NotificationItem = z.object({
+  id: zWireId,
+  type: z.string().regex(/^[a-z][a-z_]*$/),
+  from_user_id: zWireId,
+  from_username: z.string(),
+  username: z.string(),
+  from_avatar: zAvatar,
+  avatar: zAvatar,
+  content: z.string(),
+  message: z.string(),
+  reaction_type: z.string().nullable(),
+  post_id: zWireId.nullable(),
+  comment_id: zWireId.nullable(),
+  group_id: zWireId.nullable(),
+  link: z.string().nullable(),
+  is_read: z.boolean(),
+  created_at: zTimestamp,
+});
+
+export function presentNotification({ notification: n, from }: NotificationView, p: PresenterContext): z.input<typeof NotificationItem> {
   const avatar = from ? (from.avatar ?? 'default.svg') : 'default.svg';
   return {
     id: n.id,
@@ -22,6 +47,6 @@ export function presentNotification({ notification: n, from }: NotificationView,
     group_id: n.group_id,
     link: n.link,
     is_read: n.is_read,
-    created_at: p.formatTime(n.created_at),
+    created_at: wireTime(p, n.created_at),
   };
 }

@@ -1,25 +1,88 @@
-import type { CommentRecord, CommentView, ListPage, PostView, StoryView } from '@plaza/domain';
+import {
+  type AuthorInfo,
+  type CommentRecord,
+  type CommentView,
+  type ListPage,
+  type PostView,
+  REACTION_TYPES,
+  type ReactionType,
+  type StoryView,
+} from '@plaza/domain/content';
+import { z } from 'zod';
 import type { PresenterContext } from './context.js';
+import { presentUserSummary, UserSummary, zAvatar } from './user.js';
+import { wireTime, zCount, zTimestamp, zWireId } from './wire.js';
 
 /** Bare uploaded names live under uploads/posts/; values that already carry a path stay as they are. */
 export function postMediaPath(name: string): string {
   return name.includes('/') ? name : `uploads/posts/${name}`;
 }
 
-/** A post item exactly as contract §35.1 reads it. */
-export function presentPost(v: PostView, p: PresenterContext) {
-  const a = v.author;
+export const MEDIA_TYPES = ['image', 'video'] as const;
+type MediaType = (typeof MEDIA_TYPES)[number];
+
+/** The stored media type, or (for a value outside the vocabulary) the one the client infers from the extension. */
+function mediaTypeOf(stored: string | null, media: string[]): MediaType | null {
+  if (stored === 'image' || stored === 'video') return stored;
+  if (media.length === 0) return null;
+  return /\.(mp4|webm|mov|m4v|avi|mkv)$/i.test(media[0]) ? 'video' : 'image';
+}
+
+function isReactionType(s: string): s is ReactionType {
+  return (REACTION_TYPES as readonly string[]).includes(s);
+}
+
+/** The author block that posts and comments carry, with the flags the clients show. */
+const AuthorFields = {
+  username: z.string(),
+  avatar: zAvatar,
+  militant_badge: z.string().nullable(),
+  is_militant_technician: z.boolean(),
+  is_moderator: z.boolean(),
+};
+
+function presentAuthorFields(a: AuthorInfo) {
   return {
-    id: v.post.id,
-    user_id: v.post.user_id,
     username: a.username,
     avatar: a.avatar ?? 'default.svg',
     militant_badge: a.militant_badge,
     is_militant_technician: a.is_technician || a.is_admin,
     is_moderator: a.is_moderator || a.is_admin,
+  };
+}
+
+/** A post item exactly as contract §35.1 reads it. */
+export const PostItem = z.object({
+  id: zWireId,
+  user_id: zWireId,
+  ...AuthorFields,
+  content: z.string(),
+  media: z.array(z.string().min(1)),
+  media_type: z.enum(MEDIA_TYPES).nullable(),
+  likes_count: zCount,
+  comments_count: zCount,
+  shares_count: zCount,
+  is_liked: z.boolean(),
+  reaction_type: z.enum(REACTION_TYPES).nullable(),
+  is_bookmarked: z.boolean(),
+  tags: z.array(z.string()),
+  /** posts.php items are always plain posts; group and page posts come from their own scripts. */
+  type: z.literal('post'),
+  group_id: z.null(),
+  created_at: zTimestamp,
+  updated_at: zTimestamp.nullable(),
+  feed_date: zTimestamp,
+  shared_by_username: z.string().nullable(),
+});
+
+export function presentPost(v: PostView, p: PresenterContext): z.input<typeof PostItem> {
+  return {
+    id: v.post.id,
+    user_id: v.post.user_id,
+    ...presentAuthorFields(v.author),
     content: v.post.content,
     media: v.post.media.map(postMediaPath),
-    media_type: v.post.media_type,
+    media_type: mediaTypeOf(v.post.media_type, v.post.media),
     likes_count: v.post.likes_count,
     comments_count: v.post.comments_count,
     shares_count: v.post.shares_count,
@@ -27,26 +90,50 @@ export function presentPost(v: PostView, p: PresenterContext) {
     reaction_type: v.reaction_type,
     is_bookmarked: v.is_bookmarked,
     tags: v.post.tags,
-    type: 'post' as const,
+    type: 'post',
     group_id: null,
-    created_at: p.formatTime(v.post.created_at),
+    created_at: wireTime(p, v.post.created_at),
     updated_at: p.formatTime(v.post.updated_at),
-    feed_date: p.formatTime(v.feed_date),
+    feed_date: wireTime(p, v.feed_date),
     shared_by_username: v.shared_by_username,
   };
 }
 
-export function presentPagination(page: ListPage<unknown>) {
+/** The `pagination` object of post, bookmark and comment lists (the clients detect the end by page size). */
+export const ListPagination = z.object({
+  current_page: z.number().int().positive(),
+  per_page: z.number().int().positive(),
+  has_more: z.boolean(),
+});
+
+export function presentPagination(page: ListPage<unknown>): z.input<typeof ListPagination> {
   return { current_page: page.page, per_page: page.per_page, has_more: page.has_more };
 }
 
-/** Lists of posts under both `data.posts` and top-level `posts`, as every client reader finds them. */
-export function presentPostList(page: ListPage<PostView>, p: PresenterContext) {
+/** Lists of posts under both `data.posts` and top-level `posts`, as every client reader finds them (§8.1). */
+export const PostList = z.object({
+  data: z.object({ posts: z.array(PostItem), pagination: ListPagination }),
+  posts: z.array(PostItem),
+});
+
+export function presentPostList(page: ListPage<PostView>, p: PresenterContext): z.input<typeof PostList> {
   const posts = page.items.map((v) => presentPost(v, p));
   return { data: { posts, pagination: presentPagination(page) }, posts };
 }
 
-export function presentCommentRecord(c: CommentRecord, p: PresenterContext) {
+/** The stored fields of a comment, as an edit answers them. */
+export const CommentRecordItem = z.object({
+  id: zWireId,
+  post_id: zWireId,
+  user_id: zWireId,
+  parent_id: zWireId.nullable(),
+  content: z.string(),
+  reactions_count: zCount,
+  created_at: zTimestamp,
+  updated_at: zTimestamp.nullable(),
+});
+
+export function presentCommentRecord(c: CommentRecord, p: PresenterContext): z.input<typeof CommentRecordItem> {
   return {
     id: c.id,
     post_id: c.post_id,
@@ -54,28 +141,92 @@ export function presentCommentRecord(c: CommentRecord, p: PresenterContext) {
     parent_id: c.parent_id,
     content: c.content,
     reactions_count: c.reactions_count,
-    created_at: p.formatTime(c.created_at),
+    created_at: wireTime(p, c.created_at),
     updated_at: p.formatTime(c.updated_at),
   };
 }
 
-/** A comment per contract §35.2, with its replies nested. */
-export function presentComment(v: CommentView, p: PresenterContext): Record<string, unknown> {
-  const a = v.author;
+/** A comment per contract §35.2, with its replies nested (recursively, same shape). */
+export const CommentItem = CommentRecordItem.extend(AuthorFields).extend({
+  has_reacted: z.boolean(),
+  get replies() {
+    return z.array(CommentItem);
+  },
+});
+
+export type CommentItemWire = z.input<typeof CommentItem>;
+
+export function presentComment(v: CommentView, p: PresenterContext): CommentItemWire {
   return {
     ...presentCommentRecord(v.comment, p),
-    username: a.username,
-    avatar: a.avatar ?? 'default.svg',
-    militant_badge: a.militant_badge,
-    is_militant_technician: a.is_technician || a.is_admin,
-    is_moderator: a.is_moderator || a.is_admin,
+    ...presentAuthorFields(v.author),
     has_reacted: v.has_reacted,
     replies: v.replies.map((r) => presentComment(r, p)),
   };
 }
 
-/** A story per contract §24: `media` is the bare file name. */
-export function presentStory(v: StoryView, p: PresenterContext) {
+/**
+ * A comment just written by its author (POST comments.php): the stored fields with the author's name,
+ * no reaction and no replies yet. The client does not read it (§10.1: it re-fetches), so the author's
+ * avatar and badges, which the domain does not return on creation, are left out.
+ */
+export const NewCommentItem = z.object({
+  ...CommentRecordItem.shape,
+  username: z.string(),
+  has_reacted: z.literal(false),
+  replies: z.tuple([]),
+});
+
+export function presentNewComment(c: CommentRecord, author: { username: string }, p: PresenterContext): z.input<typeof NewCommentItem> {
+  return { ...presentCommentRecord(c, p), username: author.username, has_reacted: false, replies: [] };
+}
+
+/** One reaction of comment_reactions.php GET: who reacted, how and when. */
+export const CommentReactionItem = z.object({
+  user_id: zWireId,
+  username: z.string(),
+  reaction_type: z.enum(REACTION_TYPES),
+  created_at: zTimestamp,
+  user: UserSummary,
+});
+
+export function presentCommentReaction(
+  r: { user_id: number; reaction_type: string; created_at: string; author: Pick<AuthorInfo, 'id' | 'username' | 'avatar'> },
+  p: PresenterContext,
+): z.input<typeof CommentReactionItem> {
+  return {
+    user_id: r.user_id,
+    username: r.author.username,
+    // Stored values come from the validated vocabulary; anything else is shown as the default reaction.
+    reaction_type: isReactionType(r.reaction_type) ? r.reaction_type : 'like',
+    created_at: wireTime(p, r.created_at),
+    user: presentUserSummary(r.author),
+  };
+}
+
+/** Reaction counts of a post by type (reactions.php GET); types without a reaction are absent. */
+export const ReactionCounts = z.partialRecord(z.enum(REACTION_TYPES), z.number().int().positive());
+
+export function presentReactionCounts(counts: Record<string, number>): z.input<typeof ReactionCounts> {
+  const out: z.input<typeof ReactionCounts> = {};
+  for (const type of REACTION_TYPES) if (counts[type]) out[type] = counts[type];
+  return out;
+}
+
+/** A story per contract §24: `media` is the bare file name (resolved by the client under uploads/stories/). */
+export const StoryItem = z.object({
+  id: zWireId,
+  user_id: zWireId,
+  username: z.string(),
+  avatar: zAvatar,
+  media: z.string().min(1),
+  text: z.string(),
+  created_at: zTimestamp,
+  expires_at: zTimestamp,
+  is_viewed: z.boolean(),
+});
+
+export function presentStory(v: StoryView, p: PresenterContext): z.input<typeof StoryItem> {
   return {
     id: v.story.id,
     user_id: v.story.user_id,
@@ -83,8 +234,8 @@ export function presentStory(v: StoryView, p: PresenterContext) {
     avatar: v.author.avatar ?? 'default.svg',
     media: v.story.media,
     text: v.story.text,
-    created_at: p.formatTime(v.story.created_at),
-    expires_at: p.formatTime(v.story.expires_at),
+    created_at: wireTime(p, v.story.created_at),
+    expires_at: wireTime(p, v.story.expires_at),
     is_viewed: false,
   };
 }

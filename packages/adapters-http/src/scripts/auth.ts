@@ -1,8 +1,10 @@
-import { Unauthenticated, type Actor, type AuthService, type IssuedToken } from '@plaza/domain';
+import { type Actor, Unauthenticated } from '@plaza/domain';
+import type { AuthService } from '@plaza/domain/accounts';
 import { z } from 'zod';
-import { op, type OperationContext, type Script } from '../http/operation.js';
-import { presentUserSummary } from '../presenters/user.js';
+import { op, type OperationContext, type Refusal, refuse, type Script } from '../http/operation.js';
+import { IssuedTokenPayload, presentIssuedToken, presentUserSummary, UserSummary } from '../presenters/user.js';
 import type { PresenterContext } from '../presenters/context.js';
+import { zWireId } from '../presenters/wire.js';
 
 const credentials = z.object({
   username: z.string().min(1, 'is required').max(191),
@@ -19,15 +21,19 @@ const registration = z.object({
 
 const tokenInBody = z.object({ token: z.string().max(512).optional() });
 
-function presentIssued(issued: IssuedToken, p: PresenterContext) {
-  return {
-    token: issued.token,
-    token_type: 'Bearer',
-    expires_at: p.formatTime(issued.expires_at),
-    user_id: issued.user.id,
-    user: { ...presentUserSummary(issued.user), user_id: issued.user.id },
-  };
-}
+/** The answer of the calls whose only payload is a human confirmation. */
+const MessageOnly = z.object({ message: z.string() });
+
+/**
+ * A login the server refuses with a 200 and `success: false` (docs/decisions/0002), in the error body's
+ * shape: wrong credentials, or the two-factor challenge the client recognises by `two_factor_required`.
+ */
+const LoginRefusal = z.discriminatedUnion('code', [
+  z.object({ code: z.literal('invalid_credentials'), error: z.string(), message: z.string() }),
+  z.object({ code: z.literal('two_factor_required'), two_factor_required: z.literal(true), error: z.string(), message: z.string() }),
+]);
+
+type LoginOutcome = z.input<typeof IssuedTokenPayload> | Refusal<z.input<typeof LoginRefusal>>;
 
 /** The token to refresh or revoke: the bearer header, else a `token` field of the body. */
 function presentedToken(ctx: OperationContext<unknown, { token?: string }, Actor | null>): string {
@@ -38,20 +44,20 @@ function presentedToken(ctx: OperationContext<unknown, { token?: string }, Actor
 }
 
 export function authScript(auth: AuthService, p: PresenterContext): Script {
-  const login = async (ctx: OperationContext<unknown, z.output<typeof credentials>, Actor | null>) => {
+  const login = async (ctx: OperationContext<unknown, z.output<typeof credentials>, Actor | null>): Promise<LoginOutcome> => {
     try {
       const result = await auth.login({ login: ctx.body.username, password: ctx.body.password, totp: ctx.body.totp ?? null });
       if (result.kind === 'two_factor_required') {
         // The client only shows its code field on a 200 carrying this flag.
         const message = ctx.body.totp ? 'Invalid two-factor code' : 'Two-factor code required';
-        return { success: false, two_factor_required: true, error: message, message, code: 'two_factor_required' };
+        return refuse({ code: 'two_factor_required', two_factor_required: true, error: message, message });
       }
-      return presentIssued(result.issued, p);
+      return presentIssuedToken(result.issued, p);
     } catch (error) {
       // Wrong credentials answer 200 with success false: the only failure the mobile login screen
       // displays cleanly (docs/decisions/0002-login-failures-answer-200.md).
       if (error instanceof Unauthenticated && error.code === 'invalid_credentials') {
-        return { success: false, error: error.message, message: error.message, code: error.code };
+        return refuse({ code: 'invalid_credentials', error: error.message, message: error.message });
       }
       throw error;
     }
@@ -59,8 +65,8 @@ export function authScript(auth: AuthService, p: PresenterContext): Script {
   return {
     name: 'auth',
     operations: [
-      op({ method: 'POST', auth: 'none', rateLimit: 'auth', body: credentials, summary: 'Log in with username or e-mail, password and optional TOTP code', handle: login }),
-      op({ method: 'POST', select: { action: 'login' }, auth: 'none', rateLimit: 'auth', body: credentials, summary: 'Log in (explicit action form)', handle: login }),
+      op({ method: 'POST', auth: 'none', rateLimit: 'auth', body: credentials, summary: 'Log in with username or e-mail, password and optional TOTP code', response: IssuedTokenPayload, refusal: LoginRefusal, handle: login }),
+      op({ method: 'POST', select: { action: 'login' }, auth: 'none', rateLimit: 'auth', body: credentials, summary: 'Log in (explicit action form)', response: IssuedTokenPayload, refusal: LoginRefusal, handle: login }),
       op({
         method: 'POST',
         select: { action: 'register' },
@@ -68,6 +74,7 @@ export function authScript(auth: AuthService, p: PresenterContext): Script {
         rateLimit: 'auth',
         body: registration,
         summary: 'Create an account',
+        response: z.object({ message: z.string(), user_id: zWireId, user: UserSummary }),
         handle: async (ctx) => {
           const user = await auth.register(ctx.body);
           return { message: 'Account created', user_id: user.id, user: presentUserSummary(user) };
@@ -80,7 +87,8 @@ export function authScript(auth: AuthService, p: PresenterContext): Script {
         rateLimit: 'auth',
         body: tokenInBody,
         summary: 'Exchange the presented token for a new one; the old one stops working',
-        handle: async (ctx) => presentIssued(await auth.refresh(presentedToken(ctx)), p),
+        response: IssuedTokenPayload,
+        handle: async (ctx) => presentIssuedToken(await auth.refresh(presentedToken(ctx)), p),
       }),
       op({
         method: 'POST',
@@ -89,6 +97,7 @@ export function authScript(auth: AuthService, p: PresenterContext): Script {
         rateLimit: 'auth',
         body: tokenInBody,
         summary: 'Revoke the presented token',
+        response: MessageOnly,
         handle: async (ctx) => {
           await auth.revoke(presentedToken(ctx));
           return { message: 'Token revoked' };
@@ -101,6 +110,7 @@ export function authScript(auth: AuthService, p: PresenterContext): Script {
         rateLimit: 'auth',
         body: z.object({ email: z.string().min(1, 'is required').max(191) }),
         summary: 'Send a password-reset code by e-mail (same answer whether or not the account exists)',
+        response: MessageOnly,
         handle: async (ctx) => {
           await auth.forgotPassword(ctx.body.email);
           return { message: 'If an account uses this address, a reset code has been sent to it.' };
@@ -113,6 +123,7 @@ export function authScript(auth: AuthService, p: PresenterContext): Script {
         rateLimit: 'auth',
         body: z.object({ token: z.string().min(1, 'is required').max(512), password: z.string().max(200) }),
         summary: 'Set a new password (at least 8 characters) with the code received by e-mail',
+        response: MessageOnly,
         handle: async (ctx) => {
           await auth.resetPassword(ctx.body);
           return { message: 'Password changed; sign in with the new password.' };

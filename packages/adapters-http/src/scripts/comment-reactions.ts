@@ -1,9 +1,10 @@
-import { COMMENT_TYPES, REACTION_TYPES, type CommentService } from '@plaza/domain';
+import { COMMENT_TYPES, type CommentService, REACTION_TYPES } from '@plaza/domain/content';
 import { z } from 'zod';
 import { zId } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
-import { presentUserSummary } from '../presenters/user.js';
+import { CommentReactionItem, presentCommentReaction } from '../presenters/post.js';
+import { zCount, zWireId } from '../presenters/wire.js';
 
 const commentType = z.enum(COMMENT_TYPES).default('post');
 
@@ -16,9 +17,10 @@ export function commentReactionsScript(comments: CommentService, p: PresenterCon
         auth: 'required',
         query: z.object({ comment_id: zId, comment_type: commentType }),
         summary: 'Reactions of a comment',
+        response: z.object({ data: z.array(CommentReactionItem), reactions: z.array(CommentReactionItem), count: zCount }),
         handle: async (ctx) => {
           const rows = await comments.reactions(ctx.actor, ctx.query.comment_type, ctx.query.comment_id);
-          const data = rows.map((r) => ({ user_id: r.user_id, reaction_type: r.reaction_type, created_at: p.formatTime(r.created_at), user: presentUserSummary(r.author), username: r.author.username }));
+          const data = rows.map((r) => presentCommentReaction(r, p));
           return { data, reactions: data, count: data.length };
         },
       }),
@@ -28,7 +30,8 @@ export function commentReactionsScript(comments: CommentService, p: PresenterCon
         rateLimit: 'comment_reactions',
         body: z.object({ comment_id: zId, comment_type: commentType, reaction_type: z.enum(REACTION_TYPES).default('like') }),
         summary: 'React to a comment of any kind (one reaction per user)',
-        handle: async (ctx) => ({ message: 'Reaction added', ...(await comments.react(ctx.actor, ctx.body.comment_type, ctx.body.comment_id, ctx.body.reaction_type)), has_reacted: true }),
+        response: z.object({ message: z.string(), comment_id: zWireId, reaction_type: z.enum(REACTION_TYPES), reactions_count: zCount, has_reacted: z.literal(true) }),
+        handle: async (ctx) => ({ message: 'Reaction added', ...(await comments.react(ctx.actor, ctx.body.comment_type, ctx.body.comment_id, ctx.body.reaction_type)), has_reacted: true as const }),
       }),
       op({
         method: 'DELETE',
@@ -36,7 +39,8 @@ export function commentReactionsScript(comments: CommentService, p: PresenterCon
         rateLimit: 'comment_reactions',
         query: z.object({ comment_id: zId, comment_type: commentType }),
         summary: 'Remove own reaction from a comment',
-        handle: async (ctx) => ({ message: 'Reaction removed', ...(await comments.unreact(ctx.actor, ctx.query.comment_type, ctx.query.comment_id)), has_reacted: false }),
+        response: z.object({ message: z.string(), comment_id: zWireId, removed: z.boolean(), reactions_count: zCount, has_reacted: z.literal(false) }),
+        handle: async (ctx) => ({ message: 'Reaction removed', ...(await comments.unreact(ctx.actor, ctx.query.comment_type, ctx.query.comment_id)), has_reacted: false as const }),
       }),
     ],
   };

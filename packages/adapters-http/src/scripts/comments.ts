@@ -1,9 +1,19 @@
-import type { CommentService } from '@plaza/domain';
+import type { CommentService } from '@plaza/domain/content';
 import { z } from 'zod';
 import { paginationQuery, zId } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
-import { presentComment, presentCommentRecord, presentPagination } from '../presenters/post.js';
+import {
+  CommentItem,
+  CommentRecordItem,
+  ListPagination,
+  NewCommentItem,
+  presentComment,
+  presentCommentRecord,
+  presentNewComment,
+  presentPagination,
+} from '../presenters/post.js';
+import { zWireId } from '../presenters/wire.js';
 
 export function commentsScript(comments: CommentService, p: PresenterContext): Script {
   return {
@@ -14,6 +24,7 @@ export function commentsScript(comments: CommentService, p: PresenterContext): S
         auth: 'required',
         query: z.object({ post_id: zId, ...paginationQuery }),
         summary: 'Root comments of a post, each with nested replies, under data',
+        response: z.object({ data: z.array(CommentItem), comments: z.array(CommentItem), pagination: ListPagination }),
         handle: async (ctx) => {
           const page = await comments.list(ctx.actor, ctx.query.post_id, ctx.query.page, ctx.query.per_page);
           const data = page.items.map((c) => presentComment(c, p));
@@ -26,9 +37,10 @@ export function commentsScript(comments: CommentService, p: PresenterContext): S
         rateLimit: 'comments',
         body: z.object({ post_id: zId, content: z.string().max(5000), parent_id: zId.optional().nullable() }),
         summary: 'Comment on a post, or reply to a comment of the same post',
+        response: z.object({ message: z.string(), comment_id: zWireId, id: zWireId, data: NewCommentItem }),
         handle: async (ctx) => {
           const c = await comments.create(ctx.actor, ctx.body);
-          return { message: 'Comment added', comment_id: c.id, id: c.id, data: { ...presentCommentRecord(c, p), username: ctx.actor.username, has_reacted: false, replies: [] } };
+          return { message: 'Comment added', comment_id: c.id, id: c.id, data: presentNewComment(c, ctx.actor, p) };
         },
       }),
       op({
@@ -38,6 +50,7 @@ export function commentsScript(comments: CommentService, p: PresenterContext): S
         query: z.object({ id: zId }),
         body: z.object({ content: z.string().max(5000) }),
         summary: 'Edit own comment',
+        response: z.object({ message: z.string(), data: CommentRecordItem }),
         handle: async (ctx) => ({ message: 'Comment updated', data: presentCommentRecord(await comments.edit(ctx.actor, ctx.query.id, ctx.body.content), p) }),
       }),
       op({
@@ -46,6 +59,7 @@ export function commentsScript(comments: CommentService, p: PresenterContext): S
         rateLimit: 'comments',
         query: z.object({ id: zId }),
         summary: 'Delete own comment (or any, for moderators) with its replies',
+        response: z.object({ message: z.string() }),
         handle: async (ctx) => {
           await comments.delete(ctx.actor, ctx.query.id);
           return { message: 'Comment deleted' };

@@ -1,9 +1,23 @@
-import { MEDIA_TYPES, MESSAGE_REACTIONS, pageRequest, type MessageGroupService, type TypingService } from '@plaza/domain';
+import { pageRequest } from '@plaza/domain';
+import { MEDIA_TYPES, MESSAGE_REACTIONS, type MessageGroupService, type TypingService } from '@plaza/domain/messaging';
 import { z } from 'zod';
 import { paginationQuery, zFlag, zId } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
-import { presentGroupDetails, presentGroupListItem, presentGroupMessage, presentGroupRecord } from '../presenters/messaging.js';
+import {
+  GroupDetailsItem,
+  GroupListEntry,
+  GroupMessageItem,
+  GroupRecordItem,
+  ReactionsSummary,
+  TypingUser,
+  presentGroupDetails,
+  presentGroupListItem,
+  presentGroupMessage,
+  presentGroupRecord,
+  reactionCounts,
+} from '../presenters/messaging.js';
+import { PageMetaWire, zWireId } from '../presenters/wire.js';
 
 const idParam = z.object({ id: zId });
 const messageBody = z.object({
@@ -13,6 +27,10 @@ const messageBody = z.object({
   parent_id: zId.nullish(),
 });
 const intFlexible = z.union([z.number().int(), z.string().regex(/^\d{1,6}$/).transform(Number)]);
+
+/** The answer to a reaction change: the message's counts and my reaction now. */
+const reactionResponse = z.object({ message_id: zWireId, reactions_summary: ReactionsSummary, user_reaction: z.enum(MESSAGE_REACTIONS).nullable() });
+const confirmation = z.object({ message: z.string() });
 
 export function messageGroupsScript(groups: MessageGroupService, typing: TypingService, p: PresenterContext): Script {
   const rl = 'messages' as const;
@@ -25,6 +43,7 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         auth: 'required',
         query: z.object({ q: z.string().trim().max(100).optional(), ...paginationQuery }),
         summary: 'My group chats, most recent activity first',
+        response: z.object({ groups: z.array(GroupListEntry), meta: PageMetaWire }),
         handle: async (ctx) => {
           const r = await groups.list(ctx.actor, pageRequest(ctx.query.page, ctx.query.per_page), ctx.query.q || undefined);
           return { groups: r.items.map((g) => presentGroupListItem(g, p)), meta: r.meta };
@@ -37,6 +56,7 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         rateLimit: rl,
         body: z.object({ name: z.string().max(200), avatar: z.string().max(512).nullish(), member_ids: z.array(zId).max(500).optional() }),
         summary: 'Create a group chat; I become its admin and member_ids its members',
+        response: z.object({ group_id: zWireId }),
         handle: async (ctx) => ({ group_id: await groups.create(ctx.actor, ctx.body) }),
       }),
       op({
@@ -45,6 +65,7 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         auth: 'required',
         query: idParam,
         summary: 'Group details with members and (for admins) pending requests',
+        response: z.object({ group: GroupDetailsItem }),
         handle: async (ctx) => ({ group: presentGroupDetails(await groups.details(ctx.actor, ctx.query.id), p) }),
       }),
       op({
@@ -60,6 +81,7 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
           make_everyone_admin: zFlag.optional(),
         }),
         summary: 'Update the group (admins)',
+        response: z.object({ group: GroupRecordItem }),
         handle: async (ctx) => ({ group: presentGroupRecord(await groups.update(ctx.actor, ctx.query.id, ctx.body), p) }),
       }),
       op({
@@ -69,6 +91,7 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         rateLimit: rl,
         query: idParam,
         summary: 'Leave the group (the last admin leaving promotes the oldest member)',
+        response: confirmation,
         handle: async (ctx) => {
           await groups.leave(ctx.actor, ctx.query.id);
           return { message: 'You left the group' };
@@ -80,9 +103,10 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         auth: 'required',
         query: z.object({ id: zId, ...paginationQuery }),
         summary: 'Group messages, oldest first within the page (page 1 = the most recent)',
+        response: z.object({ messages: z.array(GroupMessageItem), meta: PageMetaWire }),
         handle: async (ctx) => {
           const r = await groups.messages(ctx.actor, ctx.query.id, pageRequest(ctx.query.page, ctx.query.per_page));
-          return { messages: r.items.map((m) => presentGroupMessage(m, ctx.actor.userId, p)), meta: r.meta };
+          return { messages: r.items.map((m) => presentGroupMessage(m, ctx.actor, p)), meta: r.meta };
         },
       }),
       op({
@@ -93,11 +117,11 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         query: idParam,
         body: messageBody,
         summary: 'Send a group message (content and/or media, optional parent_id)',
+        response: z.object({ message_id: zWireId, id: zWireId, data: GroupMessageItem }),
         handle: async (ctx) => {
           const sent = await groups.send(ctx.actor, ctx.query.id, ctx.body);
-          const out = presentGroupMessage({ message: sent, sender: null, parent: null, parent_sender: null, reactions: {}, user_reaction: null }, ctx.actor.userId, p);
-          out.username = out.sender_username = ctx.actor.username;
-          return { message_id: sent.id, id: sent.id, data: out };
+          const view = { message: sent, sender: null, parent: null, parent_sender: null, reactions: {}, user_reaction: null };
+          return { message_id: sent.id, id: sent.id, data: presentGroupMessage(view, ctx.actor, p) };
         },
       }),
       op({
@@ -106,6 +130,7 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         auth: 'required',
         query: idParam,
         summary: 'Members typing in the group',
+        response: z.object({ typing_users: z.array(TypingUser) }),
         handle: async (ctx) => ({ typing_users: await typing.groupTypists(ctx.actor, ctx.query.id) }),
       }),
       op({
@@ -116,6 +141,7 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         query: idParam,
         body: z.object({ is_typing: zFlag.default(true) }),
         summary: 'Signal typing (or stop) in the group',
+        response: z.object({ is_typing: z.boolean() }),
         handle: async (ctx) => {
           await typing.setGroup(ctx.actor, ctx.query.id, ctx.body.is_typing);
           return { is_typing: ctx.body.is_typing };
@@ -129,6 +155,7 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         query: idParam,
         body: z.object({ user_id: zId }),
         summary: 'Add a member (admins); a member’s invitation becomes a request for the admins',
+        response: z.object({ added: z.boolean(), request_id: zWireId.nullable(), message: z.string() }),
         handle: async (ctx) => {
           const r = await groups.addMember(ctx.actor, ctx.query.id, ctx.body.user_id);
           return { added: r.added, request_id: r.request_id, message: r.request_id ? 'Request sent to the admins' : r.added ? 'Member added' : 'Already a member' };
@@ -141,6 +168,7 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         rateLimit: rl,
         query: z.object({ id: zId, user_id: zId }),
         summary: 'Remove a member (admins; removing oneself is leaving)',
+        response: confirmation,
         handle: async (ctx) => {
           await groups.removeMember(ctx.actor, ctx.query.id, ctx.query.user_id);
           return { message: 'Member removed' };
@@ -153,6 +181,7 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         rateLimit: rl,
         query: z.object({ id: zId, request_id: zId }),
         summary: 'Approve an access request (admins)',
+        response: confirmation,
         handle: async (ctx) => {
           await groups.approve(ctx.actor, ctx.query.id, ctx.query.request_id);
           return { message: 'Request approved' };
@@ -165,6 +194,7 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         rateLimit: rl,
         query: z.object({ id: zId, request_id: zId }),
         summary: 'Reject an access request (admins)',
+        response: confirmation,
         handle: async (ctx) => {
           await groups.reject(ctx.actor, ctx.query.id, ctx.query.request_id);
           return { message: 'Request rejected' };
@@ -178,7 +208,8 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         query: idParam,
         body: z.object({ content: z.string().max(10_000) }),
         summary: 'Edit one of my group messages',
-        handle: async (ctx) => ({ data: presentGroupMessage(await groups.editMessage(ctx.actor, ctx.query.id, ctx.body.content), ctx.actor.userId, p) }),
+        response: z.object({ data: GroupMessageItem }),
+        handle: async (ctx) => ({ data: presentGroupMessage(await groups.editMessage(ctx.actor, ctx.query.id, ctx.body.content), ctx.actor, p) }),
       }),
       op({
         method: 'DELETE',
@@ -187,6 +218,7 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         rateLimit: rl,
         query: idParam,
         summary: 'Delete one of my group messages',
+        response: confirmation,
         handle: async (ctx) => {
           await groups.deleteMessage(ctx.actor, ctx.query.id);
           return { message: 'Message deleted' };
@@ -202,9 +234,10 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
           .object({ reaction_type: z.enum(MESSAGE_REACTIONS).optional(), reaction: z.enum(MESSAGE_REACTIONS).optional() })
           .refine((b) => b.reaction_type !== undefined || b.reaction !== undefined, { message: 'reaction_type is required', path: ['reaction_type'] }),
         summary: 'Add or replace my reaction on a group message',
+        response: reactionResponse,
         handle: async (ctx) => {
           const reaction = (ctx.body.reaction_type ?? ctx.body.reaction)!;
-          return { message_id: ctx.query.id, reactions_summary: await groups.react(ctx.actor, ctx.query.id, reaction), user_reaction: reaction };
+          return { message_id: ctx.query.id, reactions_summary: reactionCounts(await groups.react(ctx.actor, ctx.query.id, reaction)), user_reaction: reaction };
         },
       }),
       op({
@@ -214,7 +247,8 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         rateLimit: rl,
         query: idParam,
         summary: 'Remove my reaction from a group message',
-        handle: async (ctx) => ({ message_id: ctx.query.id, reactions_summary: await groups.unreact(ctx.actor, ctx.query.id), user_reaction: null }),
+        response: reactionResponse,
+        handle: async (ctx) => ({ message_id: ctx.query.id, reactions_summary: reactionCounts(await groups.unreact(ctx.actor, ctx.query.id)), user_reaction: null }),
       }),
     ],
   };

@@ -1,9 +1,21 @@
-import { MEDIA_TYPES, MESSAGE_REACTIONS, pageRequest, type PrivateMessageService, type TypingService } from '@plaza/domain';
+import { pageRequest } from '@plaza/domain';
+import { MEDIA_TYPES, MESSAGE_REACTIONS, type PrivateMessageService, type TypingService } from '@plaza/domain/messaging';
 import { z } from 'zod';
 import { paginationQuery, zFlag, zId } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
-import { presentConversation, presentConversationSettings, presentPrivateMessage } from '../presenters/messaging.js';
+import {
+  ConversationItem,
+  ConversationSettings,
+  PrivateMessageItem,
+  ReactionsSummary,
+  TypingUser,
+  presentConversation,
+  presentConversationSettings,
+  presentPrivateMessage,
+  reactionCounts,
+} from '../presenters/messaging.js';
+import { PageMetaWire, zWireId } from '../presenters/wire.js';
 
 const messageBody = {
   content: z.string().max(10_000).nullish(),
@@ -27,6 +39,10 @@ const reactionBody = z
 
 const search = z.string().trim().max(100).optional();
 
+/** The answer to a reaction change: the message's counts and my reaction now. */
+const reactionResponse = z.object({ message_id: zWireId, reactions_summary: ReactionsSummary, user_reaction: z.enum(MESSAGE_REACTIONS).nullable() });
+const confirmation = z.object({ message: z.string() });
+
 export function messagesScript(messages: PrivateMessageService, typing: TypingService, p: PresenterContext): Script {
   return {
     name: 'messages',
@@ -37,6 +53,7 @@ export function messagesScript(messages: PrivateMessageService, typing: TypingSe
         auth: 'required',
         query: z.object({ typing_user_id: zId }),
         summary: 'Whether the other user is typing to me (entries expire after 10 s)',
+        response: z.object({ typing_users: z.array(TypingUser) }),
         handle: async (ctx) => ({ typing_users: await typing.privateTypists(ctx.actor, ctx.query.typing_user_id) }),
       }),
       op({
@@ -45,10 +62,11 @@ export function messagesScript(messages: PrivateMessageService, typing: TypingSe
         auth: 'required',
         query: z.object({ user_id: zId, q: search, ...paginationQuery }),
         summary: 'Thread with a user, newest first; marks their messages read; carries the conversation settings',
+        response: z.object({ data: z.object({ data: z.array(PrivateMessageItem), meta: PageMetaWire }), conversation: ConversationSettings }),
         handle: async (ctx) => {
           const t = await messages.thread(ctx.actor, ctx.query.user_id, pageRequest(ctx.query.page, ctx.query.per_page), ctx.query.q || undefined);
           return {
-            data: { data: t.messages.map((m) => presentPrivateMessage(m, ctx.actor.userId, p)), meta: t.meta },
+            data: { data: t.messages.map((m) => presentPrivateMessage(m, ctx.actor, p)), meta: t.meta },
             conversation: presentConversationSettings(t.peer, t.auto_delete_time),
           };
         },
@@ -58,6 +76,7 @@ export function messagesScript(messages: PrivateMessageService, typing: TypingSe
         auth: 'required',
         query: z.object({ q: search, ...paginationQuery }),
         summary: 'Conversations, most recent first, with last_message and unread_count',
+        response: z.object({ data: z.object({ data: z.array(ConversationItem), meta: PageMetaWire }) }),
         handle: async (ctx) => {
           const c = await messages.conversations(ctx.actor, pageRequest(ctx.query.page, ctx.query.per_page), ctx.query.q || undefined);
           return { data: { data: c.items.map((x) => presentConversation(x, p)), meta: c.meta } };
@@ -70,6 +89,7 @@ export function messagesScript(messages: PrivateMessageService, typing: TypingSe
         rateLimit: 'messages',
         body: typingBody,
         summary: 'Signal typing (or stop) to a user',
+        response: z.object({ is_typing: z.boolean() }),
         handle: async (ctx) => {
           await typing.setPrivate(ctx.actor, (ctx.body.recipient_id ?? ctx.body.user_id)!, ctx.body.is_typing);
           return { is_typing: ctx.body.is_typing };
@@ -82,10 +102,11 @@ export function messagesScript(messages: PrivateMessageService, typing: TypingSe
         rateLimit: 'messages',
         body: reactionBody,
         summary: 'Add or replace my reaction on a message',
+        response: reactionResponse,
         handle: async (ctx) => {
           const reaction = (ctx.body.reaction_type ?? ctx.body.reaction)!;
           const summary = await messages.react(ctx.actor, ctx.body.message_id, reaction);
-          return { message_id: ctx.body.message_id, reactions_summary: summary, user_reaction: reaction };
+          return { message_id: ctx.body.message_id, reactions_summary: reactionCounts(summary), user_reaction: reaction };
         },
       }),
       op({
@@ -95,9 +116,10 @@ export function messagesScript(messages: PrivateMessageService, typing: TypingSe
         rateLimit: 'messages',
         query: z.object({ message_id: zId }),
         summary: 'Remove my reaction from a message',
+        response: reactionResponse,
         handle: async (ctx) => {
           const summary = await messages.unreact(ctx.actor, ctx.query.message_id);
-          return { message_id: ctx.query.message_id, reactions_summary: summary, user_reaction: null };
+          return { message_id: ctx.query.message_id, reactions_summary: reactionCounts(summary), user_reaction: null };
         },
       }),
       op({
@@ -106,13 +128,12 @@ export function messagesScript(messages: PrivateMessageService, typing: TypingSe
         rateLimit: 'messages',
         body: sendBody,
         summary: 'Send a message (content and/or media, optional parent_id of the same conversation)',
+        response: z.object({ message_id: zWireId, id: zWireId, data: PrivateMessageItem }),
         handle: async (ctx) => {
           const b = ctx.body;
           const sent = await messages.send(ctx.actor, (b.user_id ?? b.recipient_id)!, b);
           const view = { message: sent, sender: null, parent: null, parent_sender: null, reactions: {}, user_reaction: null };
-          const out = presentPrivateMessage(view, ctx.actor.userId, p);
-          out.sender_username = ctx.actor.username;
-          return { message_id: sent.id, id: sent.id, data: out };
+          return { message_id: sent.id, id: sent.id, data: presentPrivateMessage(view, ctx.actor, p) };
         },
       }),
       op({
@@ -123,7 +144,8 @@ export function messagesScript(messages: PrivateMessageService, typing: TypingSe
         query: z.object({ id: zId }),
         body: z.object({ content: z.string().max(10_000) }),
         summary: 'Edit one of my messages',
-        handle: async (ctx) => ({ data: presentPrivateMessage(await messages.edit(ctx.actor, ctx.query.id, ctx.body.content), ctx.actor.userId, p) }),
+        response: z.object({ data: PrivateMessageItem }),
+        handle: async (ctx) => ({ data: presentPrivateMessage(await messages.edit(ctx.actor, ctx.query.id, ctx.body.content), ctx.actor, p) }),
       }),
       op({
         method: 'PUT',
@@ -133,6 +155,7 @@ export function messagesScript(messages: PrivateMessageService, typing: TypingSe
         query: z.object({ user_id: zId }),
         body: z.object({ auto_delete_time: z.union([z.number().int(), z.string().regex(/^\d{1,6}$/).transform(Number)]) }),
         summary: 'Conversation settings: auto_delete_time in minutes (0, 1, 5, 60, 1440, 10080), shared by both sides',
+        response: z.object({ conversation: ConversationSettings }),
         handle: async (ctx) => {
           const s = await messages.setAutoDelete(ctx.actor, ctx.query.user_id, ctx.body.auto_delete_time);
           return { conversation: presentConversationSettings(s.peer, s.auto_delete_time) };
@@ -145,6 +168,7 @@ export function messagesScript(messages: PrivateMessageService, typing: TypingSe
         rateLimit: 'messages',
         query: z.object({ id: zId }),
         summary: 'Delete one of my messages',
+        response: confirmation,
         handle: async (ctx) => {
           await messages.delete(ctx.actor, ctx.query.id);
           return { message: 'Message deleted' };
@@ -157,6 +181,7 @@ export function messagesScript(messages: PrivateMessageService, typing: TypingSe
         rateLimit: 'messages',
         query: z.object({ user_id: zId }),
         summary: 'Delete the whole conversation for me; the other side keeps its copy',
+        response: confirmation,
         handle: async (ctx) => {
           await messages.deleteConversation(ctx.actor, ctx.query.user_id);
           return { message: 'Conversation deleted' };

@@ -1,9 +1,18 @@
-import { Invalid, type NotificationInboxService } from '@plaza/domain';
+import { Invalid } from '@plaza/domain';
+import type { NotificationInboxService } from '@plaza/domain/notifications';
 import { z } from 'zod';
 import { paginationQuery, zFlag, zId } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
-import { presentNotification } from '../presenters/notification.js';
+import { NotificationItem, presentNotification } from '../presenters/notification.js';
+import { zCount, zWireId } from '../presenters/wire.js';
+
+/** The unread counter the client shows (contract §17), beside every answer that may change it. */
+const UnreadCount = z.object({ unread_count: zCount });
+const Marked = UnreadCount.extend({ message: z.string() });
+
+/** The list's own paging: `has_more` rather than a total, so a page costs no count query. */
+const ListPaging = z.object({ current_page: z.number().int().positive(), per_page: z.number().int().positive(), has_more: z.boolean() });
 
 export function notificationsScript(inbox: NotificationInboxService, p: PresenterContext): Script {
   return {
@@ -14,6 +23,7 @@ export function notificationsScript(inbox: NotificationInboxService, p: Presente
         select: { action: 'count' },
         auth: 'required',
         summary: 'Number of unread notifications',
+        response: UnreadCount,
         handle: async (ctx) => ({ unread_count: await inbox.countUnread(ctx.actor) }),
       }),
       op({
@@ -21,6 +31,7 @@ export function notificationsScript(inbox: NotificationInboxService, p: Presente
         auth: 'required',
         query: z.object({ unread: zFlag.optional(), ...paginationQuery }),
         summary: 'Notifications, newest first (unread=true for unread only)',
+        response: UnreadCount.extend({ notifications: z.array(NotificationItem), pagination: ListPaging }),
         handle: async (ctx) => {
           const page = await inbox.list(ctx.actor, { page: ctx.query.page, perPage: ctx.query.per_page, unreadOnly: ctx.query.unread ?? false });
           const notifications = page.items.map((item) => presentNotification(item, p));
@@ -37,6 +48,7 @@ export function notificationsScript(inbox: NotificationInboxService, p: Presente
         auth: 'required',
         query: z.object({ id: zId }),
         summary: 'Mark one notification read',
+        response: Marked,
         handle: async (ctx) => {
           await inbox.markRead(ctx.actor, ctx.query.id);
           return { message: 'Notification marked as read', unread_count: await inbox.countUnread(ctx.actor) };
@@ -47,6 +59,7 @@ export function notificationsScript(inbox: NotificationInboxService, p: Presente
         auth: 'required',
         body: z.object({ mark_all: zFlag.optional(), id: zId.optional() }),
         summary: 'Mark all notifications read ({mark_all: true}) or one ({id})',
+        response: Marked,
         handle: async (ctx) => {
           if (ctx.body.id !== undefined) await inbox.markRead(ctx.actor, ctx.body.id);
           else if (ctx.body.mark_all) await inbox.markAllRead(ctx.actor);
@@ -60,6 +73,7 @@ export function notificationsScript(inbox: NotificationInboxService, p: Presente
         auth: 'required',
         body: z.object({ provider: z.enum(['ntfy', 'onesignal', 'both', 'none']).optional() }),
         summary: 'Send a test push notification to own devices',
+        response: z.object({ message: z.string(), notification_id: zWireId.nullable() }),
         handle: async (ctx) => {
           const n = await inbox.test(ctx.actor, ctx.body.provider);
           return { message: 'Test notification sent', notification_id: n?.id ?? null };

@@ -1,9 +1,10 @@
-import type { PostService } from '@plaza/domain';
+import type { PostService } from '@plaza/domain/content';
 import { z } from 'zod';
 import { paginationQuery, zId } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
-import { presentPost, presentPostList } from '../presenters/post.js';
+import { PostItem, PostList, presentPost, presentPostList } from '../presenters/post.js';
+import { zWireId } from '../presenters/wire.js';
 
 const tagList = z.union([z.array(z.string().max(64)).max(30), z.string().max(2000).transform((s) => s.split(/[\s,]+/).filter(Boolean))]);
 
@@ -24,6 +25,7 @@ export function postsScript(posts: PostService, p: PresenterContext): Script {
         auth: 'required',
         query: z.object({ id: zId }),
         summary: 'One post, under data',
+        response: z.object({ data: PostItem }),
         handle: async (ctx) => ({ data: presentPost(await posts.view(ctx.actor, ctx.query.id), p) }),
       }),
       op({
@@ -32,6 +34,7 @@ export function postsScript(posts: PostService, p: PresenterContext): Script {
         auth: 'required',
         query: z.object({ user_id: zId, ...paginationQuery }),
         summary: "A user's wall: their posts and shares, newest first",
+        response: PostList,
         handle: async (ctx) => presentPostList(await posts.wall(ctx.actor, ctx.query.user_id, ctx.query.page, ctx.query.per_page), p),
       }),
       op({
@@ -39,6 +42,7 @@ export function postsScript(posts: PostService, p: PresenterContext): Script {
         auth: 'required',
         query: z.object({ feed_type: z.enum(['following', 'global', '']).optional(), ...paginationQuery }),
         summary: 'Feed: posts and shares of followed accounts and own (default), or feed_type=global',
+        response: PostList,
         handle: async (ctx) =>
           presentPostList(await posts.feed(ctx.actor, ctx.query.feed_type === 'global' ? 'global' : 'following', ctx.query.page, ctx.query.per_page), p),
       }),
@@ -48,6 +52,7 @@ export function postsScript(posts: PostService, p: PresenterContext): Script {
         rateLimit: 'posts',
         body: createBody,
         summary: 'Create a post (content and/or media file names; hashtags taken from the content)',
+        response: z.object({ message: z.string(), post_id: zWireId, id: zWireId, data: PostItem }),
         handle: async (ctx) => {
           const view = await posts.create(ctx.actor, {
             content: ctx.body.content ?? '',
@@ -66,6 +71,7 @@ export function postsScript(posts: PostService, p: PresenterContext): Script {
         query: z.object({ id: zId }),
         body: z.object({ content: z.string().max(10_000), tags: tagList.optional().nullable() }),
         summary: 'Edit own post',
+        response: z.object({ message: z.string(), data: PostItem }),
         handle: async (ctx) => {
           const view = await posts.edit(ctx.actor, ctx.query.id, { content: ctx.body.content, tags: ctx.body.tags ?? [] });
           return { message: 'Post updated', data: presentPost(view, p) };
@@ -78,6 +84,7 @@ export function postsScript(posts: PostService, p: PresenterContext): Script {
         rateLimit: 'posts',
         query: z.object({ id: zId }),
         summary: 'Delete a post (author, moderator or admin)',
+        response: z.object({ message: z.string() }),
         handle: async (ctx) => {
           await posts.delete(ctx.actor, ctx.query.id);
           return { message: 'Post deleted' };

@@ -1,9 +1,9 @@
-import { EDITABLE_PROFILE_FIELDS, type ProfilePatch, type ProfileService } from '@plaza/domain';
+import { EDITABLE_PROFILE_FIELDS, type ProfilePatch, type ProfileService } from '@plaza/domain/accounts';
 import { z } from 'zod';
 import { zId } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
-import { presentProfile, type FederationIdentity } from '../presenters/user.js';
+import { presentProfile, Profile, type FederationIdentity } from '../presenters/user.js';
 
 const profilePatch = z
   .object(Object.fromEntries(EDITABLE_PROFILE_FIELDS.map((f) => [f, z.string().max(2000).nullable().optional()])))
@@ -19,12 +19,14 @@ export function usersScript(profiles: ProfileService, fed: FederationIdentity, p
         auth: 'required',
         query: z.object({ id: zId }),
         summary: 'Profile of a user',
+        response: Profile,
         handle: async (ctx) => presentProfile(await profiles.view(ctx.actor, ctx.query.id), fed, p),
       }),
       op({
         method: 'GET',
         auth: 'required',
         summary: 'Own profile',
+        response: Profile,
         handle: async (ctx) => presentProfile(await profiles.view(ctx.actor), fed, p),
       }),
       op({
@@ -32,6 +34,7 @@ export function usersScript(profiles: ProfileService, fed: FederationIdentity, p
         auth: 'required',
         body: profilePatch,
         summary: 'Update own profile; only the keys sent change, null clears a field',
+        response: Profile,
         handle: async (ctx) => presentProfile(await profiles.update(ctx.actor, ctx.body), fed, p),
       }),
     ],

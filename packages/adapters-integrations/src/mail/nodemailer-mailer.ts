@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Mailer, MailMessage } from '@plaza/domain';
+import type { MailMessage, Mailer } from '@plaza/domain/accounts';
 
 interface MailLog {
   info(obj: object, msg: string): void;

@@ -1,4 +1,4 @@
-import type { PushMessage, PushSender } from '@plaza/domain';
+import type { PushMessage, PushSender } from '@plaza/domain/notifications';
 
 interface PushLog {
   info(obj: object, msg: string): void;

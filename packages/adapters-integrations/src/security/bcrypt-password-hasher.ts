@@ -1,5 +1,5 @@
 import bcrypt from 'bcryptjs';
-import type { PasswordHasher } from '@plaza/domain';
+import type { PasswordHasher } from '@plaza/domain/accounts';
 
 /**
  * bcrypt, interchangeable with PHP's password_hash(): bcryptjs writes `$2b$`, the same algorithm PHP

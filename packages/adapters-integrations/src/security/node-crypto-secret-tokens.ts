@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { SecretTokens } from '@plaza/domain';
+import type { SecretTokens } from '@plaza/domain/accounts';
 
 /** 256-bit random tokens, base64url; stored only as their SHA-256 hex digest. */
 export class NodeCryptoSecretTokens implements SecretTokens {

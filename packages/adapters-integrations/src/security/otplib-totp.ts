@@ -1,5 +1,5 @@
 import { createGuardrails, generate, generateSecret, generateURI, verify } from 'otplib';
-import type { TotpVerifier } from '@plaza/domain';
+import type { TotpVerifier } from '@plaza/domain/accounts';
 
 // PHP two-factor libraries commonly issue 10-byte secrets, which otplib refuses by default.
 const guardrails = createGuardrails({ MIN_SECRET_BYTES: 10 });

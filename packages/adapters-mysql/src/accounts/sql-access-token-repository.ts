@@ -1,8 +1,9 @@
-import type { AccessTokenRepository, ActiveToken, Timestamp } from '@plaza/domain';
+import type { Timestamp } from '@plaza/domain';
+import type { AccessTokenRepository, ActiveToken } from '@plaza/domain/accounts';
 import { toUserRecord } from './sql-user-repository.js';
 import type { Kysely } from 'kysely';
 import { insertedId } from '../dialect.js';
-import type { Database } from '../schema/index.js';
+import type { Database } from '../database.js';
 
 export class SqlAccessTokenRepository implements AccessTokenRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -28,7 +29,9 @@ export class SqlAccessTokenRepository implements AccessTokenRepository {
   }
 
   async revoke(id: number, at: Timestamp) {
-    await this.db.updateTable('access_tokens').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+    // The condition makes it revoke once: of two concurrent calls, the second changes nothing.
+    const result = await this.db.updateTable('access_tokens').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   async revokeAllOfUser(userId: number, at: Timestamp) {

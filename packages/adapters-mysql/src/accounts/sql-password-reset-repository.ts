@@ -1,6 +1,7 @@
-import type { PasswordResetRepository, Timestamp } from '@plaza/domain';
+import type { Timestamp } from '@plaza/domain';
+import type { PasswordResetRepository } from '@plaza/domain/accounts';
 import type { Kysely } from 'kysely';
-import type { Database } from '../schema/index.js';
+import type { Database } from '../database.js';
 
 export class SqlPasswordResetRepository implements PasswordResetRepository {
   constructor(private readonly db: Kysely<Database>) {}

@@ -1,6 +1,6 @@
-import type { ProfileStats, ProfileStatsReader } from '@plaza/domain';
+import type { ProfileStats, ProfileStatsReader } from '@plaza/domain/accounts';
 import type { Kysely } from 'kysely';
-import type { Database } from '../schema/index.js';
+import type { Database } from '../database.js';
 
 /**
  * Profile counters and the viewer's relation to the profile, in one round trip. Features that add

@@ -1,7 +1,9 @@
-import type { NewUser, ProfilePatch, Timestamp, UserRecord, UserRepository } from '@plaza/domain';
+import type { Timestamp } from '@plaza/domain';
+import type { NewUser, ProfilePatch, UserRecord, UserRepository } from '@plaza/domain/accounts';
 import type { Kysely, Selectable } from 'kysely';
 import { insertedId } from '../dialect.js';
-import type { Database, UsersTable } from '../schema/index.js';
+import type { Database } from '../database.js';
+import type { UsersTable } from './schema.js';
 
 export function toUserRecord(row: Selectable<UsersTable>): UserRecord {
   const { updated_at: _updated, ...rest } = row;

@@ -1,8 +1,9 @@
-import type { CommentRecord, CommentRepository, CommentType, PageRequest, ReactionType, Timestamp } from '@plaza/domain';
-import { offsetOf } from '@plaza/domain';
+import { type PageRequest, type Timestamp, offsetOf } from '@plaza/domain';
+import type { CommentRecord, CommentRepository, CommentType, ReactionType } from '@plaza/domain/content';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { insertedId, lockRowForUpdate, type SqlDialect } from '../dialect.js';
-import type { CommentsTable, Database } from '../schema/index.js';
+import type { Database } from '../database.js';
+import type { CommentsTable } from './schema.js';
 
 function toComment(row: Selectable<CommentsTable>): CommentRecord {
   return { ...row, reactions_count: Number(row.reactions_count) };

@@ -1,7 +1,8 @@
-import type { PostEngagementRepository, ReactionType, Timestamp } from '@plaza/domain';
+import type { Timestamp } from '@plaza/domain';
+import type { PostEngagementRepository, ReactionType } from '@plaza/domain/content';
 import { sql, type Kysely } from 'kysely';
 import { lockRowForUpdate, type SqlDialect } from '../dialect.js';
-import type { Database } from '../schema/index.js';
+import type { Database } from '../database.js';
 
 function changed(result: { numInsertedOrUpdatedRows?: bigint } | { numDeletedRows: bigint } | { numUpdatedRows: bigint }): boolean {
   const r = result as { numInsertedOrUpdatedRows?: bigint; numDeletedRows?: bigint; numUpdatedRows?: bigint };

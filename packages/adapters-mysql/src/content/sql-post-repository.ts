@@ -1,8 +1,9 @@
-import type { AuthorInfo, FeedEntry, NewPost, PageRequest, PostRecord, PostRepository, PostView, ReactionType, Timestamp } from '@plaza/domain';
-import { offsetOf } from '@plaza/domain';
+import { type PageRequest, type Timestamp, offsetOf } from '@plaza/domain';
+import type { AuthorInfo, FeedEntry, NewPost, PostRecord, PostRepository, PostView, ReactionType } from '@plaza/domain/content';
 import type { Expression, ExpressionBuilder, Kysely, Selectable, SqlBool } from 'kysely';
 import { insertedId } from '../dialect.js';
-import type { Database, PostsTable, WallEntriesTable } from '../schema/index.js';
+import type { Database } from '../database.js';
+import type { PostsTable, WallEntriesTable } from './schema.js';
 
 function parseList(text: string): string[] {
   try {

@@ -1,7 +1,8 @@
-import type { StoryRecord, StoryRepository, Timestamp } from '@plaza/domain';
+import type { Timestamp } from '@plaza/domain';
+import type { StoryRecord, StoryRepository } from '@plaza/domain/content';
 import type { Kysely } from 'kysely';
 import { insertedId } from '../dialect.js';
-import type { Database } from '../schema/index.js';
+import type { Database } from '../database.js';
 
 export class SqlStoryRepository implements StoryRepository {
   constructor(private readonly db: Kysely<Database>) {}

@@ -1,7 +1,7 @@
 import type { RateLimitStore } from '@plaza/domain';
 import type { Kysely } from 'kysely';
 import { incrementCounter, type SqlDialect } from '../dialect.js';
-import type { Database } from '../schema/index.js';
+import type { Database } from '../database.js';
 
 /** Shared counters so that several instances behind a load balancer enforce one limit. */
 export class SqlRateLimitStore implements RateLimitStore {

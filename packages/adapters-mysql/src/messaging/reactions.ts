@@ -1,6 +1,7 @@
-import type { ReactionSummaries, Timestamp } from '@plaza/domain';
+import type { Timestamp } from '@plaza/domain';
+import type { ReactionSummaries } from '@plaza/domain/messaging';
 import type { Kysely } from 'kysely';
-import type { Database } from '../schema/index.js';
+import type { Database } from '../database.js';
 
 export type ReactionTable = 'private_message_reactions' | 'group_message_reactions';
 

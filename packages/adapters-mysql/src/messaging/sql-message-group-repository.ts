@@ -1,18 +1,9 @@
-import {
-  offsetOf,
-  type GroupMemberRecord,
-  type GroupMessageRecord,
-  type GroupRequestRecord,
-  type GroupRole,
-  type MessageGroupRecord,
-  type MessageGroupRepository,
-  type NewGroupMessage,
-  type PageRequest,
-  type Timestamp,
-} from '@plaza/domain';
+import { type PageRequest, type Timestamp, offsetOf } from '@plaza/domain';
+import type { GroupMemberRecord, GroupMessageRecord, GroupRequestRecord, GroupRole, MessageGroupRecord, MessageGroupRepository, NewGroupMessage } from '@plaza/domain/messaging';
 import type { Kysely, Selectable } from 'kysely';
-import { insertedId } from '../dialect.js';
-import type { Database, GroupMessagesTable, MessageGroupsTable } from '../schema/index.js';
+import { insertedId, lockRowForUpdate, type SqlDialect } from '../dialect.js';
+import type { Database } from '../database.js';
+import type { GroupMessagesTable, MessageGroupsTable } from './schema.js';
 import { putReaction, reactionSummaries, removeReaction } from './reactions.js';
 import { containsText } from './text-search.js';
 
@@ -37,7 +28,14 @@ function toMessage(row: Selectable<GroupMessagesTable>): GroupMessageRecord {
 }
 
 export class SqlMessageGroupRepository implements MessageGroupRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: SqlDialect,
+  ) {}
+
+  async lockGroup(id: number) {
+    await lockRowForUpdate(this.db, this.dialect, 'message_groups', id);
+  }
 
   async create(group: { name: string; avatar: string | null; creator_id: number; created_at: Timestamp }, members: { user_id: number; role: GroupRole }[]) {
     return this.db.transaction().execute(async (trx) => {
@@ -148,16 +146,24 @@ export class SqlMessageGroupRepository implements MessageGroupRepository {
     await this.db.deleteFrom('message_group_requests').where('id', '=', id).execute();
   }
 
+  /**
+   * The message and the group's last message change together. The group's row is locked first: the
+   * insert's foreign-key check would otherwise take a shared lock on it that the update must then
+   * upgrade, and two senders doing that at once deadlock.
+   */
   async createMessage(m: NewGroupMessage) {
-    const id = insertedId(await this.db.insertInto('group_messages').values(m).executeTakeFirstOrThrow());
-    // Concurrent sends may finish out of id order: never move the last message backwards.
-    await this.db
-      .updateTable('message_groups')
-      .set({ last_message_id: id, last_activity_at: m.created_at })
-      .where('id', '=', m.group_id)
-      .where((eb) => eb.or([eb('last_message_id', 'is', null), eb('last_message_id', '<', id)]))
-      .execute();
-    return { ...m, id, edited_at: null };
+    return this.db.transaction().execute(async (trx) => {
+      await lockRowForUpdate(trx, this.dialect, 'message_groups', m.group_id);
+      const id = insertedId(await trx.insertInto('group_messages').values(m).executeTakeFirstOrThrow());
+      // Never move the last message backwards (a message of an earlier id committed later).
+      await trx
+        .updateTable('message_groups')
+        .set({ last_message_id: id, last_activity_at: m.created_at })
+        .where('id', '=', m.group_id)
+        .where((eb) => eb.or([eb('last_message_id', 'is', null), eb('last_message_id', '<', id)]))
+        .execute();
+      return { ...m, id, edited_at: null };
+    });
   }
 
   async findMessage(id: number) {
@@ -184,11 +190,15 @@ export class SqlMessageGroupRepository implements MessageGroupRepository {
     await this.db.updateTable('group_messages').set({ content, edited_at: editedAt }).where('id', '=', id).execute();
   }
 
+  /** The message goes and the group's last message moves back together, under the group's lock as a send takes it. */
   async deleteMessage(id: number) {
     const m = await this.findMessage(id);
     if (!m) return;
-    await this.db.deleteFrom('group_messages').where('id', '=', id).execute();
-    await this.refreshLast(m.group_id);
+    await this.db.transaction().execute(async () => {
+      await lockRowForUpdate(this.db, this.dialect, 'message_groups', m.group_id);
+      await this.db.deleteFrom('group_messages').where('id', '=', id).execute();
+      await this.refreshLast(m.group_id);
+    });
   }
 
   react(messageId: number, userId: number, reaction: string, at: Timestamp) {
@@ -217,9 +227,19 @@ export class SqlMessageGroupRepository implements MessageGroupRepository {
     return Number(result.numDeletedRows);
   }
 
+  /**
+   * One statement: inside a transaction, the subquery of an UPDATE reads the latest committed rows,
+   * where a separate SELECT would read the transaction's snapshot (on MySQL, taken at its first read)
+   * and could move the pointer back past a message sent meanwhile.
+   */
   private async refreshLast(groupId: number) {
-    const last = await this.db.selectFrom('group_messages').select('id').where('group_id', '=', groupId).orderBy('id', 'desc').limit(1).executeTakeFirst();
-    await this.db.updateTable('message_groups').set({ last_message_id: last ? Number(last.id) : null }).where('id', '=', groupId).execute();
+    await this.db
+      .updateTable('message_groups')
+      .set((eb) => ({
+        last_message_id: eb.selectFrom('group_messages').select((s) => s.fn.max('id').as('id')).where('group_id', '=', groupId),
+      }))
+      .where('id', '=', groupId)
+      .execute();
   }
 }
 

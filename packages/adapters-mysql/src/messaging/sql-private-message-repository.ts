@@ -1,16 +1,10 @@
-import {
-  offsetOf,
-  type ConversationSummary,
-  type NewPrivateMessage,
-  type PageRequest,
-  type PrivateMessageRecord,
-  type PrivateMessageRepository,
-  type Timestamp,
-} from '@plaza/domain';
+import { type PageRequest, type Timestamp, offsetOf } from '@plaza/domain';
+import type { ConversationSummary, NewPrivateMessage, PrivateMessageRecord, PrivateMessageRepository } from '@plaza/domain/messaging';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { insertedId, insertOrUpdate, type SqlDialect } from '../dialect.js';
 import { containsText } from './text-search.js';
-import type { Database, PrivateMessagesTable } from '../schema/index.js';
+import type { Database } from '../database.js';
+import type { PrivateMessagesTable } from './schema.js';
 import { putReaction, reactionSummaries, removeReaction } from './reactions.js';
 
 function toRecord(row: Selectable<PrivateMessagesTable>): PrivateMessageRecord {
@@ -210,21 +204,32 @@ export class SqlPrivateMessageRepository implements PrivateMessageRepository {
     return Number(row?.cleared_before_id ?? 0);
   }
 
+  /**
+   * Both sides exist afterwards. An upsert, not an insert-ignore: it takes the rows' write locks at
+   * once, where insert-ignore takes shared ones that the update after it would have to upgrade, a
+   * deadlock with a concurrent send inside a unit of work.
+   */
   private async ensureConversation(a: number, b: number) {
-    await this.db.insertInto('conversations').ignore().values(sides(a, b)).execute();
+    await insertOrUpdate(this.db, this.dialect, 'conversations', sides(a, b), CONVERSATION_KEY, { cleared_before_id: sql`cleared_before_id` });
   }
 
-  /** After deletions: both sides point at the newest remaining message, or at none. */
+  /**
+   * After deletions: both sides point at the newest remaining message, or at none. On MySQL the read
+   * locks: inside a unit of work a plain read would see the unit's snapshot and could move the pointer
+   * back past a message sent meanwhile; the locking read waits for such a send and sees it. It comes
+   * before the conversation rows are touched, as a send takes them last.
+   */
   private async refreshLast(a: number, b: number) {
     const p = pair(a, b);
-    const last = await this.db
+    let latest = this.db
       .selectFrom('private_messages')
       .select(['id', 'created_at'])
       .where('user_low', '=', p.user_low)
       .where('user_high', '=', p.user_high)
       .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+      .limit(1);
+    if (this.dialect === 'mysql') latest = latest.forUpdate();
+    const last = await latest.executeTakeFirst();
     await this.db
       .updateTable('conversations')
       .set({ last_message_id: last ? Number(last.id) : null, last_message_at: last?.created_at ?? null })

@@ -1,6 +1,7 @@
-import type { Timestamp, TypingRepository, TypingTarget } from '@plaza/domain';
+import type { Timestamp } from '@plaza/domain';
+import type { TypingRepository, TypingTarget } from '@plaza/domain/messaging';
 import type { Kysely } from 'kysely';
-import type { Database } from '../schema/index.js';
+import type { Database } from '../database.js';
 
 export class SqlTypingRepository implements TypingRepository {
   constructor(private readonly db: Kysely<Database>) {}

@@ -1,7 +1,7 @@
-import type { NotificationInbox, PageRequest } from '@plaza/domain';
-import { offsetOf } from '@plaza/domain';
+import { type PageRequest, offsetOf } from '@plaza/domain';
+import type { NotificationInbox } from '@plaza/domain/notifications';
 import type { Kysely } from 'kysely';
-import type { Database } from '../schema/index.js';
+import type { Database } from '../database.js';
 import { toNotificationRecord } from './sql-notification-repository.js';
 
 export class SqlNotificationInbox implements NotificationInbox {

@@ -1,7 +1,9 @@
-import type { NewNotification, NotificationRecord, NotificationRepository, Timestamp } from '@plaza/domain';
+import type { Timestamp } from '@plaza/domain';
+import type { NewNotification, NotificationRecord, NotificationRepository } from '@plaza/domain/notifications';
 import type { Kysely, Selectable } from 'kysely';
 import { insertedId } from '../dialect.js';
-import type { Database, NotificationsTable } from '../schema/index.js';
+import type { Database } from '../database.js';
+import type { NotificationsTable } from './schema.js';
 
 export function toNotificationRecord(row: Selectable<NotificationsTable>): NotificationRecord {
   return { ...row, is_read: Boolean(row.is_read) };

@@ -1,6 +1,7 @@
-import { offsetOf, type FollowRepository, type PageRequest, type Timestamp } from '@plaza/domain';
+import { type PageRequest, type Timestamp, offsetOf } from '@plaza/domain';
+import type { FollowRepository } from '@plaza/domain/social';
 import type { Kysely } from 'kysely';
-import type { Database } from '../schema/index.js';
+import type { Database } from '../database.js';
 
 export class SqlFollowRepository implements FollowRepository {
   constructor(private readonly db: Kysely<Database>) {}

@@ -1,21 +1,27 @@
-import {
-  offsetOf,
-  type FriendRequestRecord,
-  type FriendRequestRepository,
-  type FriendRequestStatus,
-  type PageRequest,
-  type Timestamp,
-} from '@plaza/domain';
+import { type PageRequest, type Timestamp, offsetOf } from '@plaza/domain';
+import type { FriendRequestRecord, FriendRequestRepository, FriendRequestStatus } from '@plaza/domain/social';
 import type { Kysely, Selectable } from 'kysely';
-import { insertedId } from '../dialect.js';
-import type { Database, FriendRequestsTable } from '../schema/index.js';
+import { insertedId, lockRowsForUpdate, type SqlDialect } from '../dialect.js';
+import type { Database } from '../database.js';
+import type { FriendRequestsTable } from '../messaging/schema.js';
 
 function toRecord(row: Selectable<FriendRequestsTable>): FriendRequestRecord {
   return { ...row, id: Number(row.id), status: row.status as FriendRequestStatus };
 }
 
 export class SqlFriendRequestRepository implements FriendRequestRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: SqlDialect,
+  ) {}
+
+  /**
+   * The two users' rows stand for the pair: there may be no request row yet to lock, and locking a
+   * missing row only takes gap locks, which two units can both hold and then deadlock on insert.
+   */
+  async lockPair(a: number, b: number) {
+    await lockRowsForUpdate(this.db, this.dialect, 'users', [a, b]);
+  }
 
   async findById(id: number) {
     const row = await this.db.selectFrom('friend_requests').selectAll().where('id', '=', id).executeTakeFirst();

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { InMemoryUnitOfWork } from '../shared/testing/index.js';
 import { ManualClock } from '../shared/clock.js';
 import {
   FakeTotpVerifier,
@@ -8,7 +9,7 @@ import {
   PlainPasswordHasher,
   RecordingMailer,
   SequentialSecretTokens,
-} from '../testing/index.js';
+} from './testing/index.js';
 import { AuthService } from './auth-service.js';
 
 function setup() {
@@ -18,12 +19,20 @@ function setup() {
   const totp = new FakeTotpVerifier();
   const mailer = new RecordingMailer();
   const clock = new ManualClock('2026-05-01T00:00:00Z');
-  const auth = new AuthService(users, tokens, resets, new PlainPasswordHasher(), totp, new SequentialSecretTokens(), mailer, clock, {
-    tokenTtlDays: 30,
-    resetTtlMinutes: 60,
-    instanceName: 'plaza.test',
-  });
-  return { auth, users, tokens, resets, totp, mailer, clock };
+  const uow = new InMemoryUnitOfWork(users, tokens, resets);
+  const auth = new AuthService(
+    users,
+    tokens,
+    resets,
+    new PlainPasswordHasher(),
+    totp,
+    new SequentialSecretTokens(),
+    mailer,
+    clock,
+    { tokenTtlDays: 30, resetTtlMinutes: 60, instanceName: 'plaza.test' },
+    uow,
+  );
+  return { auth, users, tokens, resets, totp, mailer, clock, uow };
 }
 
 describe('AuthService', () => {
@@ -88,6 +97,37 @@ describe('AuthService', () => {
     await auth.resetPassword({ token: code, password: 'new password!' });
     await expect(auth.resetPassword({ token: code, password: 'again password' })).rejects.toMatchObject({ code: 'invalid_reset_token' });
     expect((await auth.login({ login: 'fay', password: 'new password!' })).kind).toBe('token');
+  });
+
+  it('resets all or nothing: a failure ending the sessions leaves the code usable and the old password working', async () => {
+    const { auth, mailer, tokens, uow } = setup();
+    await auth.register({ username: 'hal', email: 'hal@example.test', password: 'password123' });
+    const session = await auth.login({ login: 'hal', password: 'password123' });
+    if (session.kind !== 'token') throw new Error('expected a token');
+    await auth.forgotPassword('hal@example.test');
+    const code = mailer.sent[0].text.split('\n').find((l) => l.startsWith('secret-'))!;
+    vi.spyOn(tokens, 'revokeAllOfUser').mockRejectedValueOnce(new Error('connection lost'));
+    await expect(auth.resetPassword({ token: code, password: 'new password!' })).rejects.toThrow('connection lost');
+    expect(uow.rollbacks).toBe(1);
+    expect((await auth.login({ login: 'hal', password: 'password123' })).kind).toBe('token');
+    expect((await auth.authenticate(session.issued.token)).username).toBe('hal');
+    // The code was not used up: the retry goes through, and ends the old session.
+    await auth.resetPassword({ token: code, password: 'new password!' });
+    expect((await auth.login({ login: 'hal', password: 'new password!' })).kind).toBe('token');
+    await expect(auth.authenticate(session.issued.token)).rejects.toMatchObject({ code: 'invalid_token' });
+  });
+
+  it('refreshes a token once: a failure issuing the new one leaves the old one valid; a second refresh gets nothing', async () => {
+    const { auth, tokens } = setup();
+    await auth.register({ username: 'ida', email: 'ida@example.test', password: 'password123' });
+    const r = await auth.login({ login: 'ida', password: 'password123' });
+    if (r.kind !== 'token') throw new Error('expected a token');
+    vi.spyOn(tokens, 'create').mockRejectedValueOnce(new Error('disk full'));
+    await expect(auth.refresh(r.issued.token)).rejects.toThrow('disk full');
+    expect((await auth.authenticate(r.issued.token)).username).toBe('ida');
+    // Both read the token as active; only the one that revokes it gets a new token.
+    const [first, second] = await Promise.allSettled([auth.refresh(r.issued.token), auth.refresh(r.issued.token)]);
+    expect([first.status, second.status].sort()).toEqual(['fulfilled', 'rejected']);
   });
 
   it('rejects short passwords', async () => {

@@ -2,6 +2,7 @@ import type { Actor } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
 import { Conflict, Invalid, Unauthenticated } from '../shared/errors.js';
 import { addSeconds, toTimestamp, type Timestamp } from '../shared/time.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type {
   AccessTokenRepository,
   Mailer,
@@ -43,6 +44,7 @@ export class AuthService {
     private readonly mailer: Mailer,
     private readonly clock: Clock,
     private readonly settings: AuthSettings,
+    private readonly uow: UnitOfWork,
   ) {}
 
   async login(input: { login: string; password: string; totp?: string | null }): Promise<LoginResult> {
@@ -91,17 +93,24 @@ export class AuthService {
     const user = stored.user;
     const lastUsed = stored.last_used_at ? Date.parse(stored.last_used_at.replace(' ', 'T') + 'Z') : 0;
     if (now.getTime() - lastUsed >= TOUCH_INTERVAL_MS) {
-      await this.tokens.touch(stored.id, toTimestamp(now));
-      await this.users.touchLastActive(user.id, toTimestamp(now));
+      await this.uow.run(async () => {
+        await this.tokens.touch(stored.id, toTimestamp(now));
+        await this.users.touchLastActive(user.id, toTimestamp(now));
+      });
     }
     return actorOf(user);
   }
 
-  /** Returns a new token and revokes the presented one. */
+  /**
+   * Returns a new token and revokes the presented one, together. A token refreshes once: of two
+   * concurrent refreshes, the one that did not revoke it gets nothing.
+   */
   async refresh(token: string): Promise<IssuedToken> {
-    const stored = await this.activeToken(token);
-    await this.tokens.revoke(stored.id, toTimestamp(this.clock.now()));
-    return this.issue(stored.user);
+    return this.uow.run(async () => {
+      const stored = await this.activeToken(token);
+      if (!(await this.tokens.revoke(stored.id, toTimestamp(this.clock.now())))) throw new Unauthenticated('Invalid or expired token', 'invalid_token');
+      return this.issue(stored.user);
+    });
   }
 
   async revoke(token: string): Promise<void> {
@@ -136,14 +145,22 @@ export class AuthService {
     });
   }
 
+  /**
+   * Uses the reset token, sets the password and ends every session, all or nothing: a failure leaves
+   * the token usable and the old password in place.
+   */
   async resetPassword(input: { token: string; password: string }): Promise<void> {
     assertPasswordStrength(input.password);
+    // Hashed before the unit of work: bcrypt takes tens of milliseconds, no transaction should wait on it.
+    const hash = await this.hasher.hash(input.password);
     const now = toTimestamp(this.clock.now());
-    const userId = await this.resets.consume(this.secrets.hash(input.token.trim()), now);
-    if (userId === null) throw Invalid.field('token', 'unknown, expired or already used', 'invalid_reset_token');
-    await this.users.updatePasswordHash(userId, await this.hasher.hash(input.password));
-    // A reset means the old password may be known to someone else: end every session.
-    await this.tokens.revokeAllOfUser(userId, now);
+    await this.uow.run(async () => {
+      const userId = await this.resets.consume(this.secrets.hash(input.token.trim()), now);
+      if (userId === null) throw Invalid.field('token', 'unknown, expired or already used', 'invalid_reset_token');
+      await this.users.updatePasswordHash(userId, hash);
+      // A reset means the old password may be known to someone else: end every session.
+      await this.tokens.revokeAllOfUser(userId, now);
+    });
   }
 
   private async activeToken(token: string) {

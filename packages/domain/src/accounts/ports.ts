@@ -1,3 +1,4 @@
+import { token } from '../shared/token.js';
 import type { Timestamp } from '../shared/time.js';
 import type { NewUser, ProfilePatch, UserRecord } from './user.js';
 
@@ -16,7 +17,7 @@ export interface UserRepository {
   setAdmin(id: number, isAdmin: boolean): Promise<void>;
   touchLastActive(id: number, at: Timestamp): Promise<void>;
 }
-export const UserRepository = Symbol.for('plaza.UserRepository');
+export const UserRepository = token<UserRepository>('UserRepository');
 
 export interface StoredToken {
   id: number;
@@ -34,11 +35,12 @@ export interface AccessTokenRepository {
   create(token: { user_id: number; token_hash: string; created_at: Timestamp; expires_at: Timestamp }): Promise<number>;
   /** The token with this hash and its user, if it is neither revoked nor expired at `now`. */
   findActive(tokenHash: string, now: Timestamp): Promise<ActiveToken | null>;
-  revoke(id: number, at: Timestamp): Promise<void>;
+  /** True when this call revoked the token, false when it already was: a token is revoked once. */
+  revoke(id: number, at: Timestamp): Promise<boolean>;
   revokeAllOfUser(userId: number, at: Timestamp): Promise<void>;
   touch(id: number, at: Timestamp): Promise<void>;
 }
-export const AccessTokenRepository = Symbol.for('plaza.AccessTokenRepository');
+export const AccessTokenRepository = token<AccessTokenRepository>('AccessTokenRepository');
 
 export interface PasswordResetRepository {
   create(reset: { user_id: number; token_hash: string; created_at: Timestamp; expires_at: Timestamp }): Promise<void>;
@@ -48,25 +50,25 @@ export interface PasswordResetRepository {
    */
   consume(tokenHash: string, now: Timestamp): Promise<number | null>;
 }
-export const PasswordResetRepository = Symbol.for('plaza.PasswordResetRepository');
+export const PasswordResetRepository = token<PasswordResetRepository>('PasswordResetRepository');
 
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
   verify(password: string, hash: string): Promise<boolean>;
 }
-export const PasswordHasher = Symbol.for('plaza.PasswordHasher');
+export const PasswordHasher = token<PasswordHasher>('PasswordHasher');
 
 export interface TotpVerifier {
   verify(secret: string, code: string): Promise<boolean>;
 }
-export const TotpVerifier = Symbol.for('plaza.TotpVerifier');
+export const TotpVerifier = token<TotpVerifier>('TotpVerifier');
 
 /** Opaque secrets (access and reset tokens) and the one-way hash they are stored under. */
 export interface SecretTokens {
   generate(): string;
   hash(token: string): string;
 }
-export const SecretTokens = Symbol.for('plaza.SecretTokens');
+export const SecretTokens = token<SecretTokens>('SecretTokens');
 
 export interface MailMessage {
   to: string;
@@ -77,4 +79,4 @@ export interface MailMessage {
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
-export const Mailer = Symbol.for('plaza.Mailer');
+export const Mailer = token<Mailer>('Mailer');

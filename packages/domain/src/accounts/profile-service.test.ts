@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryFollowRepository, InMemoryProfileStatsReader, InMemoryUserRepository, aNewUser } from '../testing/index.js';
+import { InMemoryFollowRepository } from '../social/testing/index.js';
+import { InMemoryProfileStatsReader, InMemoryUserRepository, aNewUser } from './testing/index.js';
 import { actorOf } from './auth-service.js';
 import { ProfileService } from './profile-service.js';
 

@@ -1,3 +1,4 @@
+import { token } from '../shared/token.js';
 import type { Actor } from '../shared/actor.js';
 import { Invalid, NotFound } from '../shared/errors.js';
 import type { UserRepository } from './ports.js';
@@ -22,7 +23,7 @@ export interface ProfileStats {
 export interface ProfileStatsReader {
   statsFor(userId: number, viewerId: number | null): Promise<ProfileStats>;
 }
-export const ProfileStatsReader = Symbol.for('plaza.ProfileStatsReader');
+export const ProfileStatsReader = token<ProfileStatsReader>('ProfileStatsReader');
 
 export interface ProfileView {
   user: UserRecord;

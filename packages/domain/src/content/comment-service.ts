@@ -6,6 +6,7 @@ import type { Clock } from '../shared/clock.js';
 import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
 import { pageRequest } from '../shared/pagination.js';
 import { toTimestamp } from '../shared/time.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { CommentRecord, CommentType, CommentView, ListPage, ReactionType } from './model.js';
 import { COMMENT_MAX_LENGTH } from './model.js';
 import type { CommentRepository, PostRepository } from './ports.js';
@@ -23,6 +24,7 @@ export class CommentService {
     private readonly users: UserRepository,
     private readonly notifications: NotificationService,
     private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
   ) {}
 
   /** Root comments, page by page, each with its whole reply tree. Constant number of queries. */
@@ -60,37 +62,40 @@ export class CommentService {
     return { ...p, items: p.items.map((c) => build(c, 0)).filter((v): v is CommentView => v !== null) };
   }
 
+  /** The comment and the notifications it raises (post author, parent's author, mentions) are stored together. */
   async create(actor: Actor, input: { post_id: number; content: string; parent_id?: number | null }): Promise<CommentRecord> {
-    const post = await this.posts.visiblePost(actor, input.post_id);
     const content = input.content.trim();
-    if (!content) throw Invalid.field('content', 'must not be empty');
-    if (content.length > COMMENT_MAX_LENGTH) throw Invalid.field('content', `must be at most ${COMMENT_MAX_LENGTH} characters`);
-    let parent: CommentRecord | null = null;
-    if (input.parent_id) {
-      parent = await this.comments.findById(input.parent_id);
-      if (!parent || parent.post_id !== post.id) throw Invalid.field('parent_id', 'must be a comment of the same post', 'invalid_parent');
-    }
-    const comment = await this.comments.create({
-      post_id: post.id,
-      user_id: actor.userId,
-      parent_id: parent?.id ?? null,
-      content,
-      created_at: toTimestamp(this.clock.now()),
-    });
-    const text = `${actor.username} commented on your post`;
-    await this.notifications.raise(
-      { user_id: post.user_id, from_user_id: actor.userId, type: 'comment', post_id: post.id, comment_id: comment.id, content: text },
-      { title: 'Comment', body: text },
-    );
-    if (parent && parent.user_id !== post.user_id) {
-      const reply = `${actor.username} replied to your comment`;
+    return this.uow.run(async () => {
+      const post = await this.posts.visiblePost(actor, input.post_id);
+      if (!content) throw Invalid.field('content', 'must not be empty');
+      if (content.length > COMMENT_MAX_LENGTH) throw Invalid.field('content', `must be at most ${COMMENT_MAX_LENGTH} characters`);
+      let parent: CommentRecord | null = null;
+      if (input.parent_id) {
+        parent = await this.comments.findById(input.parent_id);
+        if (!parent || parent.post_id !== post.id) throw Invalid.field('parent_id', 'must be a comment of the same post', 'invalid_parent');
+      }
+      const comment = await this.comments.create({
+        post_id: post.id,
+        user_id: actor.userId,
+        parent_id: parent?.id ?? null,
+        content,
+        created_at: toTimestamp(this.clock.now()),
+      });
+      const text = `${actor.username} commented on your post`;
       await this.notifications.raise(
-        { user_id: parent.user_id, from_user_id: actor.userId, type: 'reply', post_id: post.id, comment_id: comment.id, content: reply },
-        { title: 'Reply', body: reply },
+        { user_id: post.user_id, from_user_id: actor.userId, type: 'comment', post_id: post.id, comment_id: comment.id, content: text },
+        { title: 'Comment', body: text },
       );
-    }
-    await notifyMentions(this.users, this.notifications, actor, content, { post_id: post.id, comment_id: comment.id });
-    return comment;
+      if (parent && parent.user_id !== post.user_id) {
+        const reply = `${actor.username} replied to your comment`;
+        await this.notifications.raise(
+          { user_id: parent.user_id, from_user_id: actor.userId, type: 'reply', post_id: post.id, comment_id: comment.id, content: reply },
+          { title: 'Reply', body: reply },
+        );
+      }
+      await notifyMentions(this.users, this.notifications, actor, content, { post_id: post.id, comment_id: comment.id });
+      return comment;
+    });
   }
 
   async edit(actor: Actor, commentId: number, content: string): Promise<CommentRecord> {
@@ -112,16 +117,19 @@ export class CommentService {
     await this.comments.delete(commentId);
   }
 
+  /** The reaction and its notification are stored together. */
   async react(actor: Actor, type: CommentType, commentId: number, reaction: ReactionType) {
     const comment = await this.findComment(actor, type, commentId);
-    const outcome = await this.comments.react(type, commentId, actor.userId, reaction, toTimestamp(this.clock.now()));
-    if (outcome === 'added') {
-      const text = `${actor.username} reacted to your comment`;
-      await this.notifications.raise(
-        { user_id: comment.user_id, from_user_id: actor.userId, type: 'reaction', reaction_type: reaction, post_id: comment.post_id, comment_id: comment.id, content: text },
-        { title: 'Reaction', body: text },
-      );
-    }
+    await this.uow.run(async () => {
+      const outcome = await this.comments.react(type, commentId, actor.userId, reaction, toTimestamp(this.clock.now()));
+      if (outcome === 'added') {
+        const text = `${actor.username} reacted to your comment`;
+        await this.notifications.raise(
+          { user_id: comment.user_id, from_user_id: actor.userId, type: 'reaction', reaction_type: reaction, post_id: comment.post_id, comment_id: comment.id, content: text },
+          { title: 'Reaction', body: text },
+        );
+      }
+    });
     const after = await this.comments.findById(commentId);
     return { comment_id: commentId, reaction_type: reaction, reactions_count: after?.reactions_count ?? 0 };
   }

@@ -1,13 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { InMemoryUnitOfWork } from '../shared/testing/index.js';
 import type { Actor } from '../shared/actor.js';
 import { ManualClock } from '../shared/clock.js';
 import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
 import { NotificationService } from '../notifications/notification-service.js';
-import { InMemoryUserRepository } from '../testing/in-memory-accounts.js';
-import { InMemoryContentStore, InMemoryCommentRepository, InMemoryPostEngagementRepository, InMemoryPostRepository } from '../testing/in-memory-content.js';
-import { InMemoryNotificationRepository, RecordingPushSender } from '../testing/in-memory-notifications.js';
-import { InMemoryFollowRepository } from '../testing/in-memory-social.js';
-import { aNewUser } from '../testing/mothers.js';
+import { InMemoryUserRepository } from '../accounts/testing/in-memory-accounts.js';
+import { InMemoryContentStore, InMemoryCommentRepository, InMemoryPostEngagementRepository, InMemoryPostRepository } from '../content/testing/in-memory-content.js';
+import { InMemoryNotificationRepository, RecordingPushSender } from '../notifications/testing/in-memory-notifications.js';
+import { InMemoryFollowRepository } from '../social/testing/in-memory-social.js';
+import { aNewUser } from '../accounts/testing/mothers.js';
 import { CommentService } from './comment-service.js';
 import { EngagementService } from './engagement-service.js';
 import { extractHashtags, extractMentions } from './model.js';
@@ -21,14 +22,15 @@ function setup() {
   const notes = new InMemoryNotificationRepository();
   const clock = new ManualClock('2026-05-01T00:00:00Z');
   const notifications = new NotificationService(notes, new RecordingPushSender(), clock);
-  const posts = new PostService(postRepo, follows, users, notifications, clock);
-  const engagement = new EngagementService(posts, new InMemoryPostEngagementRepository(store), notifications, clock);
-  const comments = new CommentService(posts, postRepo, new InMemoryCommentRepository(store), users, notifications, clock);
+  const uow = new InMemoryUnitOfWork(users, follows, store, notes);
+  const posts = new PostService(postRepo, follows, users, notifications, clock, uow);
+  const engagement = new EngagementService(posts, new InMemoryPostEngagementRepository(store), notifications, clock, uow);
+  const comments = new CommentService(posts, postRepo, new InMemoryCommentRepository(store), users, notifications, clock, uow);
   const actor = async (flags: Partial<Actor> = {}): Promise<Actor> => {
     const u = await users.create(aNewUser());
     return { userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false, ...flags };
   };
-  return { users, posts, engagement, comments, notes, actor };
+  return { users, store, posts, engagement, comments, notes, actor };
 }
 
 describe('content rules', () => {
@@ -75,5 +77,37 @@ describe('content rules', () => {
     ]);
     const other = await posts.create(author, { content: 'other' });
     await expect(comments.create(fan, { post_id: other.post.id, content: 'x', parent_id: c.id })).rejects.toBeInstanceOf(Invalid);
+  });
+
+  it('stores a post, a comment, a reaction and a share together with their notifications, or none of them', async () => {
+    const { posts, engagement, comments, store, notes, actor } = setup();
+    const [author, fan] = [await actor(), await actor()];
+    const post = await posts.create(author, { content: 'first' });
+    const fail = () => vi.spyOn(notes, 'create').mockRejectedValueOnce(new Error('notification store down'));
+
+    fail();
+    await expect(posts.create(author, { content: `hello @${fan.username}` })).rejects.toThrow('notification store down');
+    expect([...store.posts.values()].map((p) => p.content)).toEqual(['first']);
+    expect(store.wall).toHaveLength(1);
+
+    fail();
+    await expect(comments.create(fan, { post_id: post.post.id, content: 'nice' })).rejects.toThrow('notification store down');
+    expect(store.comments.size).toBe(0);
+    expect(store.posts.get(post.post.id)!.comments_count).toBe(0);
+
+    fail();
+    await expect(engagement.react(fan, post.post.id, 'love')).rejects.toThrow('notification store down');
+    expect(store.reactions.size).toBe(0);
+    expect(store.posts.get(post.post.id)!.likes_count).toBe(0);
+
+    fail();
+    await expect(engagement.share(fan, post.post.id)).rejects.toThrow('notification store down');
+    expect(store.shares.size).toBe(0);
+    expect(store.posts.get(post.post.id)!.shares_count).toBe(0);
+    expect(notes.rows).toEqual([]);
+
+    // Nothing half-done is left in the way of doing it again.
+    expect((await engagement.share(fan, post.post.id)).shares_count).toBe(1);
+    expect(notes.rows.map((n) => n.type)).toEqual(['share']);
   });
 });

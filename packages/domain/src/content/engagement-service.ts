@@ -2,6 +2,7 @@ import type { NotificationService } from '../notifications/notification-service.
 import type { Actor } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
 import { toTimestamp } from '../shared/time.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { ReactionType } from './model.js';
 import type { PostEngagementRepository } from './ports.js';
 import type { PostService } from './post-service.js';
@@ -13,18 +14,22 @@ export class EngagementService {
     private readonly engagement: PostEngagementRepository,
     private readonly notifications: NotificationService,
     private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
   ) {}
 
   async react(actor: Actor, postId: number, type: ReactionType): Promise<{ post_id: number; reaction_type: ReactionType; likes_count: number }> {
     const post = await this.posts.visiblePost(actor, postId);
-    const outcome = await this.engagement.react(postId, actor.userId, type, toTimestamp(this.clock.now()));
-    if (outcome !== 'unchanged') {
-      const text = type === 'like' ? `${actor.username} liked your post` : `${actor.username} reacted to your post`;
-      await this.notifications.raise(
-        { user_id: post.user_id, from_user_id: actor.userId, type: type === 'like' ? 'like' : 'reaction', reaction_type: type, post_id: postId, content: text },
-        { title: type === 'like' ? 'Like' : 'Reaction', body: text },
-      );
-    }
+    // The reaction, the post's counter and the notification are stored together.
+    await this.uow.run(async () => {
+      const outcome = await this.engagement.react(postId, actor.userId, type, toTimestamp(this.clock.now()));
+      if (outcome !== 'unchanged') {
+        const text = type === 'like' ? `${actor.username} liked your post` : `${actor.username} reacted to your post`;
+        await this.notifications.raise(
+          { user_id: post.user_id, from_user_id: actor.userId, type: type === 'like' ? 'like' : 'reaction', reaction_type: type, post_id: postId, content: text },
+          { title: type === 'like' ? 'Like' : 'Reaction', body: text },
+        );
+      }
+    });
     const after = await this.posts.visiblePost(actor, postId);
     return { post_id: postId, reaction_type: type, likes_count: after.likes_count };
   }
@@ -43,11 +48,15 @@ export class EngagementService {
 
   async share(actor: Actor, postId: number): Promise<{ post_id: number; shared: boolean; shares_count: number }> {
     const post = await this.posts.visiblePost(actor, postId);
-    const shared = await this.engagement.share(postId, actor.userId, toTimestamp(this.clock.now()));
-    if (shared) {
-      const text = `${actor.username} shared your post`;
-      await this.notifications.raise({ user_id: post.user_id, from_user_id: actor.userId, type: 'share', post_id: postId, content: text }, { title: 'Share', body: text });
-    }
+    // The share, its wall entry, the post's counter and the notification are stored together.
+    const shared = await this.uow.run(async () => {
+      const added = await this.engagement.share(postId, actor.userId, toTimestamp(this.clock.now()));
+      if (added) {
+        const text = `${actor.username} shared your post`;
+        await this.notifications.raise({ user_id: post.user_id, from_user_id: actor.userId, type: 'share', post_id: postId, content: text }, { title: 'Share', body: text });
+      }
+      return added;
+    });
     const after = await this.posts.visiblePost(actor, postId);
     return { post_id: postId, shared, shares_count: after.shares_count };
   }

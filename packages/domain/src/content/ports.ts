@@ -1,3 +1,4 @@
+import { token } from '../shared/token.js';
 import type { Timestamp } from '../shared/time.js';
 import type { PageRequest } from '../shared/pagination.js';
 import type {
@@ -39,7 +40,7 @@ export interface PostRepository {
   /** Number of posts a user wrote. */
   countByUser(userId: number): Promise<number>;
 }
-export const PostRepository = Symbol.for('plaza.PostRepository');
+export const PostRepository = token<PostRepository>('PostRepository');
 
 /** Reactions, shares and bookmarks of posts; counters on the post move in the same transaction. */
 export interface PostEngagementRepository {
@@ -55,7 +56,7 @@ export interface PostEngagementRepository {
   bookmark(postId: number, userId: number, at: Timestamp): Promise<boolean>;
   unbookmark(postId: number, userId: number): Promise<boolean>;
 }
-export const PostEngagementRepository = Symbol.for('plaza.PostEngagementRepository');
+export const PostEngagementRepository = token<PostEngagementRepository>('PostEngagementRepository');
 
 export interface CommentRepository {
   create(comment: { post_id: number; user_id: number; parent_id: number | null; content: string; created_at: Timestamp }): Promise<CommentRecord>;
@@ -74,7 +75,7 @@ export interface CommentRepository {
   unreact(type: CommentType, commentId: number, userId: number): Promise<boolean>;
   reactions(type: CommentType, commentId: number): Promise<{ user_id: number; reaction_type: string; created_at: Timestamp }[]>;
 }
-export const CommentRepository = Symbol.for('plaza.CommentRepository');
+export const CommentRepository = token<CommentRepository>('CommentRepository');
 
 export interface StoryRepository {
   create(story: Omit<StoryRecord, 'id'>): Promise<StoryRecord>;
@@ -87,4 +88,4 @@ export interface StoryRepository {
   /** Removes stories that expired at or before `now`; returns how many. */
   purgeExpired(now: Timestamp): Promise<number>;
 }
-export const StoryRepository = Symbol.for('plaza.StoryRepository');
+export const StoryRepository = token<StoryRepository>('StoryRepository');

@@ -6,6 +6,7 @@ import type { Clock } from '../shared/clock.js';
 import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
 import { pageRequest } from '../shared/pagination.js';
 import { toTimestamp } from '../shared/time.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { FollowRepository } from '../social/ports.js';
 import type { ListPage, PostRecord, PostView } from './model.js';
 import { extractHashtags, extractMentions, normalizeTags, POST_MAX_LENGTH } from './model.js';
@@ -49,6 +50,7 @@ export class PostService {
     private readonly users: UserRepository,
     private readonly notifications: NotificationService,
     private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
   ) {}
 
   async feed(actor: Actor, kind: 'following' | 'global', page?: number, perPage?: number): Promise<ListPage<PostView>> {
@@ -99,15 +101,19 @@ export class PostService {
     const mediaType = media.length ? (input.media_type ?? (/\.(mp4|webm|mov|m4v|avi|mkv)$/i.test(media[0]) ? 'video' : 'image')) : null;
     if (mediaType !== null && mediaType !== 'image' && mediaType !== 'video') throw Invalid.field('media_type', 'must be image or video');
     const tags = normalizeTags([...(input.tags ?? []), ...extractHashtags(content)]);
-    const post = await this.posts.create({
-      user_id: actor.userId,
-      content,
-      media,
-      media_type: mediaType,
-      tags,
-      created_at: toTimestamp(this.clock.now()),
+    // The post and the notifications of the users it mentions are stored together.
+    const post = await this.uow.run(async () => {
+      const created = await this.posts.create({
+        user_id: actor.userId,
+        content,
+        media,
+        media_type: mediaType,
+        tags,
+        created_at: toTimestamp(this.clock.now()),
+      });
+      await notifyMentions(this.users, this.notifications, actor, content, { post_id: created.id });
+      return created;
     });
-    await notifyMentions(this.users, this.notifications, actor, content, { post_id: post.id });
     const author = (await this.posts.authors([actor.userId])).get(actor.userId);
     if (!author) throw new NotFound('User not found', 'user_not_found');
     // A new post has no reactions or bookmarks yet: no need to read them back.

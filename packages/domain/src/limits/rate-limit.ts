@@ -1,3 +1,4 @@
+import { token } from '../shared/token.js';
 import { RateLimited } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
 
@@ -45,7 +46,7 @@ export interface RateLimitStore {
   /** Forgets windows that ended before `before` (unix seconds). */
   purge(before: number): Promise<void>;
 }
-export const RateLimitStore = Symbol.for('plaza.RateLimitStore');
+export const RateLimitStore = token<RateLimitStore>('RateLimitStore');
 
 export interface RateLimitDecision {
   limit: number;

@@ -6,6 +6,7 @@ import type { Clock } from '../shared/clock.js';
 import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
 import { pageMeta, type PageMeta, type PageRequest } from '../shared/pagination.js';
 import { toTimestamp } from '../shared/time.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
 import {
   AUTO_DELETE_CHOICES,
   type GroupMemberRecord,
@@ -50,6 +51,9 @@ export interface GroupUpdate {
 /**
  * Group chats. Only members read or write; admins rename, approve requests and remove members;
  * a member's invitation becomes a request for the admins; nobody edits or deletes another's message.
+ * Every change of membership or roles runs in one unit of work that first takes the group's lock, so
+ * that what it decided from (my role, the remaining admins, the pending request) still holds when it
+ * writes.
  */
 export class MessageGroupService {
   constructor(
@@ -57,6 +61,7 @@ export class MessageGroupService {
     private readonly users: UserRepository,
     private readonly push: PushSender,
     private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
   ) {}
 
   private now() {
@@ -102,7 +107,16 @@ export class MessageGroupService {
   }
 
   async update(actor: Actor, groupId: number, patch: GroupUpdate): Promise<MessageGroupRecord> {
-    await this.adminOf(actor, groupId);
+    return this.locked(groupId, async () => {
+      await this.adminOf(actor, groupId);
+      const clean = this.checkUpdate(patch);
+      if (Object.keys(clean).length) await this.groups.update(groupId, clean);
+      if (patch.make_everyone_admin) await this.groups.setEveryoneRole(groupId, 'admin');
+      return (await this.groups.findById(groupId))!;
+    });
+  }
+
+  private checkUpdate(patch: GroupUpdate) {
     const clean: Partial<Pick<MessageGroupRecord, 'name' | 'avatar' | 'auto_delete_time'>> = {};
     if (patch.name !== undefined) {
       const name = patch.name.trim();
@@ -116,51 +130,63 @@ export class MessageGroupService {
       }
       clean.auto_delete_time = patch.auto_delete_time;
     }
-    if (Object.keys(clean).length) await this.groups.update(groupId, clean);
-    if (patch.make_everyone_admin) await this.groups.setEveryoneRole(groupId, 'admin');
-    return (await this.groups.findById(groupId))!;
+    return clean;
   }
 
-  /** Leaving: the last admin hands over to the oldest member; the last member closes the group. */
+  /**
+   * Leaving: the last admin hands over to the oldest member; the last member closes the group. Under
+   * the group's lock, two admins leaving at once cannot both see the other as the remaining admin.
+   */
   async leave(actor: Actor, groupId: number): Promise<void> {
-    const { me } = await this.memberOf(actor, groupId);
-    await this.groups.removeMember(groupId, actor.userId);
-    const rest = await this.groups.members(groupId);
-    if (rest.length === 0) {
-      await this.groups.delete(groupId);
-      return;
-    }
-    if (me.role === 'admin' && !rest.some((m) => m.role === 'admin')) await this.groups.setRole(groupId, rest[0].user_id, 'admin');
+    await this.locked(groupId, async () => {
+      const { me } = await this.memberOf(actor, groupId);
+      await this.groups.removeMember(groupId, actor.userId);
+      const rest = await this.groups.members(groupId);
+      if (rest.length === 0) {
+        await this.groups.delete(groupId);
+        return;
+      }
+      if (me.role === 'admin' && !rest.some((m) => m.role === 'admin')) await this.groups.setRole(groupId, rest[0].user_id, 'admin');
+    });
   }
 
   /** Admins add directly; a plain member's invitation waits for an admin's approval. */
   async addMember(actor: Actor, groupId: number, userId: number): Promise<{ added: boolean; request_id: number | null }> {
-    const { me } = await this.memberOf(actor, groupId);
-    if (!(await this.users.findById(userId))) throw new NotFound('User not found', 'user_not_found');
-    if (await this.groups.membership(groupId, userId)) return { added: false, request_id: null };
-    if (me.role === 'admin') {
-      await this.groups.addMember(groupId, userId, 'member', this.now());
-      return { added: true, request_id: null };
-    }
-    const request = await this.groups.createRequest(groupId, userId, actor.userId, this.now());
-    return { added: false, request_id: request.id };
+    return this.locked(groupId, async () => {
+      const { me } = await this.memberOf(actor, groupId);
+      if (!(await this.users.findById(userId))) throw new NotFound('User not found', 'user_not_found');
+      if (await this.groups.membership(groupId, userId)) return { added: false, request_id: null };
+      if (me.role === 'admin') {
+        await this.groups.addMember(groupId, userId, 'member', this.now());
+        return { added: true, request_id: null };
+      }
+      const request = await this.groups.createRequest(groupId, userId, actor.userId, this.now());
+      return { added: false, request_id: request.id };
+    });
   }
 
   async removeMember(actor: Actor, groupId: number, userId: number): Promise<void> {
     if (userId === actor.userId) return this.leave(actor, groupId);
-    await this.adminOf(actor, groupId);
-    if (!(await this.groups.removeMember(groupId, userId))) throw new NotFound('Not a member of this group', 'member_not_found');
+    await this.locked(groupId, async () => {
+      await this.adminOf(actor, groupId);
+      if (!(await this.groups.removeMember(groupId, userId))) throw new NotFound('Not a member of this group', 'member_not_found');
+    });
   }
 
+  /** The member is added and the request removed together; a request answered meanwhile is not found. */
   async approve(actor: Actor, groupId: number, requestId: number): Promise<void> {
-    const request = await this.requestOf(actor, groupId, requestId);
-    await this.groups.addMember(groupId, request.user_id, 'member', this.now());
-    await this.groups.deleteRequest(request.id);
+    await this.locked(groupId, async () => {
+      const request = await this.requestOf(actor, groupId, requestId);
+      await this.groups.addMember(groupId, request.user_id, 'member', this.now());
+      await this.groups.deleteRequest(request.id);
+    });
   }
 
   async reject(actor: Actor, groupId: number, requestId: number): Promise<void> {
-    const request = await this.requestOf(actor, groupId, requestId);
-    await this.groups.deleteRequest(request.id);
+    await this.locked(groupId, async () => {
+      const request = await this.requestOf(actor, groupId, requestId);
+      await this.groups.deleteRequest(request.id);
+    });
   }
 
   async messages(actor: Actor, groupId: number, page: PageRequest): Promise<{ items: GroupMessageView[]; meta: PageMeta }> {
@@ -209,9 +235,12 @@ export class MessageGroupService {
     return view;
   }
 
+  /** The message goes, and the group's last message moves back, together. */
   async deleteMessage(actor: Actor, messageId: number): Promise<void> {
-    await this.ownMessage(actor, messageId);
-    await this.groups.deleteMessage(messageId);
+    await this.uow.run(async () => {
+      await this.ownMessage(actor, messageId);
+      await this.groups.deleteMessage(messageId);
+    });
   }
 
   async react(actor: Actor, messageId: number, reaction: string): Promise<Record<string, number>> {
@@ -227,6 +256,10 @@ export class MessageGroupService {
     return (await this.groups.reactions([messageId], actor.userId)).counts.get(messageId) ?? {};
   }
 
+  /**
+   * The periodic job. Not a unit of work: it deletes a range of expired messages across groups, and
+   * holding that range's locks while moving each group's last message would deadlock with senders.
+   */
   async deleteExpired(): Promise<number> {
     return this.groups.deleteExpired(this.now());
   }
@@ -252,6 +285,17 @@ export class MessageGroupService {
         reactions: reactions.counts.get(m.id) ?? {},
         user_reaction: reactions.mine.get(m.id) ?? null,
       };
+    });
+  }
+
+  /**
+   * Runs `work` in a unit of work whose first step takes the group's lock: on MySQL every read after
+   * it sees what the previous holder committed.
+   */
+  private locked<T>(groupId: number, work: () => Promise<T>): Promise<T> {
+    return this.uow.run(async () => {
+      await this.groups.lockGroup(groupId);
+      return work();
     });
   }
 

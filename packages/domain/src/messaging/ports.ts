@@ -1,3 +1,4 @@
+import { token } from '../shared/token.js';
 import type { PageRequest } from '../shared/pagination.js';
 import type { Timestamp } from '../shared/time.js';
 
@@ -66,7 +67,7 @@ export interface PrivateMessageRepository {
   /** Removes messages whose expiry is at or before `now`; returns how many. */
   deleteExpired(now: Timestamp): Promise<number>;
 }
-export const PrivateMessageRepository = Symbol.for('plaza.PrivateMessageRepository');
+export const PrivateMessageRepository = token<PrivateMessageRepository>('PrivateMessageRepository');
 
 export type GroupRole = 'admin' | 'member';
 
@@ -112,6 +113,12 @@ export interface GroupMessageRecord {
 export type NewGroupMessage = Omit<GroupMessageRecord, 'id' | 'edited_at'>;
 
 export interface MessageGroupRepository {
+  /**
+   * Takes the group's write lock until the unit of work ends (a no-op outside one): call it as the
+   * unit's first step before deciding from what the group holds (roles, members, requests), so that
+   * two such decisions about one group run one after the other.
+   */
+  lockGroup(id: number): Promise<void>;
   create(group: { name: string; avatar: string | null; creator_id: number; created_at: Timestamp }, members: { user_id: number; role: GroupRole }[]): Promise<number>;
   findById(id: number): Promise<MessageGroupRecord | null>;
   update(id: number, patch: Partial<Pick<MessageGroupRecord, 'name' | 'avatar' | 'auto_delete_time'>>): Promise<void>;
@@ -143,7 +150,7 @@ export interface MessageGroupRepository {
   reactions(messageIds: number[], viewerId: number): Promise<ReactionSummaries>;
   deleteExpired(now: Timestamp): Promise<number>;
 }
-export const MessageGroupRepository = Symbol.for('plaza.MessageGroupRepository');
+export const MessageGroupRepository = token<MessageGroupRepository>('MessageGroupRepository');
 
 export type TypingTarget = 'user' | 'group';
 
@@ -155,4 +162,4 @@ export interface TypingRepository {
   active(target: TypingTarget, targetId: number, now: Timestamp): Promise<number[]>;
   purge(now: Timestamp): Promise<void>;
 }
-export const TypingRepository = Symbol.for('plaza.TypingRepository');
+export const TypingRepository = token<TypingRepository>('TypingRepository');

@@ -6,6 +6,7 @@ import type { Clock } from '../shared/clock.js';
 import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
 import { pageMeta, type PageMeta, type PageRequest } from '../shared/pagination.js';
 import { toTimestamp } from '../shared/time.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
 import {
   AUTO_DELETE_CHOICES,
   MESSAGE_REACTIONS,
@@ -81,6 +82,7 @@ export class PrivateMessageService {
     private readonly users: UserRepository,
     private readonly push: PushSender,
     private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
   ) {}
 
   private now() {
@@ -150,13 +152,16 @@ export class PrivateMessageService {
     return view;
   }
 
+  /** The message goes, and both sides' last message moves back, together. */
   async delete(actor: Actor, messageId: number): Promise<void> {
-    await this.ownMessage(actor, messageId);
-    await this.messages.delete(messageId);
+    await this.uow.run(async () => {
+      await this.ownMessage(actor, messageId);
+      await this.messages.delete(messageId);
+    });
   }
 
   async deleteConversation(actor: Actor, peerId: number): Promise<void> {
-    await this.messages.clear(actor.userId, peerId);
+    await this.uow.run(() => this.messages.clear(actor.userId, peerId));
   }
 
   async react(actor: Actor, messageId: number, reaction: string): Promise<Record<string, number>> {
@@ -191,6 +196,7 @@ export class PrivateMessageService {
 
   /** The periodic job: removes messages past their conversation's auto-delete time. */
   async deleteExpired(): Promise<number> {
+    // Not a unit of work: see MessageGroupService.deleteExpired.
     return this.messages.deleteExpired(this.now());
   }
 

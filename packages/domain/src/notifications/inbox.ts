@@ -1,3 +1,4 @@
+import { token } from '../shared/token.js';
 import type { UserRepository } from '../accounts/ports.js';
 import type { UserRecord } from '../accounts/user.js';
 import type { Actor } from '../shared/actor.js';
@@ -16,7 +17,7 @@ export interface NotificationInbox {
   /** Marks every notification of the user read; returns how many changed. */
   markAllRead(userId: number): Promise<number>;
 }
-export const NotificationInbox = Symbol.for('plaza.NotificationInbox');
+export const NotificationInbox = token<NotificationInbox>('NotificationInbox');
 
 export interface NotificationView {
   notification: NotificationRecord;

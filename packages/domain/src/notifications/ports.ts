@@ -1,10 +1,11 @@
+import { token } from '../shared/token.js';
 import type { NewNotification, NotificationRecord } from './notification.js';
 import type { Timestamp } from '../shared/time.js';
 
 export interface NotificationRepository {
   create(notification: NewNotification & { created_at: Timestamp }): Promise<NotificationRecord>;
 }
-export const NotificationRepository = Symbol.for('plaza.NotificationRepository');
+export const NotificationRepository = token<NotificationRepository>('NotificationRepository');
 
 export interface PushMessage {
   title: string;
@@ -17,4 +18,4 @@ export interface PushMessage {
 export interface PushSender {
   send(userId: number, message: PushMessage): Promise<void>;
 }
-export const PushSender = Symbol.for('plaza.PushSender');
+export const PushSender = token<PushSender>('PushSender');

@@ -1,8 +1,9 @@
+import { token } from './token.js';
 /** Time source. Services never call `new Date()` themselves so tests can move time. */
 export interface Clock {
   now(): Date;
 }
-export const Clock = Symbol.for('plaza.Clock');
+export const Clock = token<Clock>('Clock');
 
 export class SystemClock implements Clock {
   now(): Date {

@@ -3,3 +3,5 @@ export * from './clock.js';
 export * from './time.js';
 export * from './pagination.js';
 export * from './actor.js';
+export * from './token.js';
+export * from './unit-of-work.js';

@@ -6,6 +6,7 @@ import type { Clock } from '../shared/clock.js';
 import { Invalid, NotFound } from '../shared/errors.js';
 import { pageMeta, type PageMeta, type PageRequest } from '../shared/pagination.js';
 import { toTimestamp } from '../shared/time.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { FollowRepository } from './ports.js';
 
 export interface UserPage {
@@ -26,21 +27,25 @@ export class FollowService {
     private readonly users: UserRepository,
     private readonly notifications: NotificationService,
     private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
   ) {}
 
-  /** Following twice is not an error; only the first follow notifies. */
+  /** Following twice is not an error; only the first follow notifies, in the same unit of work. */
   async follow(actor: Actor, userId: number): Promise<{ followed: boolean }> {
     if (userId === actor.userId) throw Invalid.field('user_id', 'you cannot follow yourself', 'cannot_follow_self');
     const target = await this.users.findById(userId);
     if (!target) throw new NotFound('User not found', 'user_not_found');
-    const created = await this.follows.follow(actor.userId, userId, toTimestamp(this.clock.now()));
-    if (created) {
-      await this.notifications.raise(
-        { user_id: userId, from_user_id: actor.userId, type: 'follow', content: `${actor.username} started following you` },
-        { title: actor.username, body: `${actor.username} started following you` },
-      );
-    }
-    return { followed: created };
+    return this.uow.run(async () => {
+      // The insert itself tells whether the relation is new: no read to race with.
+      const created = await this.follows.follow(actor.userId, userId, toTimestamp(this.clock.now()));
+      if (created) {
+        await this.notifications.raise(
+          { user_id: userId, from_user_id: actor.userId, type: 'follow', content: `${actor.username} started following you` },
+          { title: actor.username, body: `${actor.username} started following you` },
+        );
+      }
+      return { followed: created };
+    });
   }
 
   /** Unfollowing someone one does not follow is not an error. */

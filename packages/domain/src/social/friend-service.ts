@@ -6,6 +6,7 @@ import type { Clock } from '../shared/clock.js';
 import { Conflict, Forbidden, Invalid, NotFound } from '../shared/errors.js';
 import { pageMeta, type PageMeta, type PageRequest } from '../shared/pagination.js';
 import { toTimestamp } from '../shared/time.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { usersInOrder } from './follow-service.js';
 import type { FriendRequestRepository } from './ports.js';
 
@@ -17,7 +18,8 @@ export interface PendingRequestView {
 
 /**
  * Friend requests move pending → accepted | rejected; only the addressee decides. An accepted request
- * is the friendship; removing a friend deletes it. A rejected sender may ask again.
+ * is the friendship; removing a friend deletes it. A rejected sender may ask again. Each decision
+ * runs in one unit of work under the lock of the two users' requests.
  */
 export class FriendService {
   constructor(
@@ -25,61 +27,72 @@ export class FriendService {
     private readonly users: UserRepository,
     private readonly notifications: NotificationService,
     private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
   ) {}
 
+  /** Asking someone who already asked us is accepting their request. */
   async send(actor: Actor, userId: number): Promise<{ request_id: number; status: 'pending' | 'accepted' }> {
     if (userId === actor.userId) throw Invalid.field('user_id', 'you cannot befriend yourself', 'cannot_befriend_self');
     if (!(await this.users.findById(userId))) throw new NotFound('User not found', 'user_not_found');
-    const now = toTimestamp(this.clock.now());
-    const reverse = await this.requests.findBetween(userId, actor.userId);
-    if (reverse?.status === 'accepted') throw new Conflict('You are already friends', 'already_friends');
-    if (reverse?.status === 'pending') {
-      // They asked first: asking back is accepting.
-      await this.accept(actor, reverse.id);
-      return { request_id: reverse.id, status: 'accepted' };
-    }
-    const existing = await this.requests.findBetween(actor.userId, userId);
-    if (existing?.status === 'accepted') throw new Conflict('You are already friends', 'already_friends');
-    if (existing?.status === 'pending') return { request_id: existing.id, status: 'pending' };
-    let id: number;
-    if (existing) {
-      await this.requests.setStatus(existing.id, 'pending', now);
-      id = existing.id;
-    } else {
-      id = (await this.requests.create(actor.userId, userId, now)).id;
-    }
-    await this.notifications.raise(
-      { user_id: userId, from_user_id: actor.userId, type: 'friend_request', content: `${actor.username} sent you a friend request` },
-      { title: actor.username, body: `${actor.username} sent you a friend request` },
-    );
-    return { request_id: id, status: 'pending' };
+    return this.betweenLocked(actor.userId, userId, async () => {
+      const now = toTimestamp(this.clock.now());
+      const reverse = await this.requests.findBetween(userId, actor.userId);
+      if (reverse?.status === 'accepted') throw new Conflict('You are already friends', 'already_friends');
+      if (reverse?.status === 'pending') {
+        // They asked first: asking back is accepting (in this same unit of work).
+        await this.accept(actor, reverse.id);
+        return { request_id: reverse.id, status: 'accepted' as const };
+      }
+      const existing = await this.requests.findBetween(actor.userId, userId);
+      if (existing?.status === 'accepted') throw new Conflict('You are already friends', 'already_friends');
+      if (existing?.status === 'pending') return { request_id: existing.id, status: 'pending' as const };
+      let id: number;
+      if (existing) {
+        await this.requests.setStatus(existing.id, 'pending', now);
+        id = existing.id;
+      } else {
+        id = (await this.requests.create(actor.userId, userId, now)).id;
+      }
+      await this.notifications.raise(
+        { user_id: userId, from_user_id: actor.userId, type: 'friend_request', content: `${actor.username} sent you a friend request` },
+        { title: actor.username, body: `${actor.username} sent you a friend request` },
+      );
+      return { request_id: id, status: 'pending' as const };
+    });
   }
 
+  /** The friendship and its notification are stored together; a request answered meanwhile is a conflict. */
   async accept(actor: Actor, requestId: number): Promise<void> {
-    const request = await this.pendingAddressedTo(actor, requestId);
-    await this.requests.setStatus(request.id, 'accepted', toTimestamp(this.clock.now()));
-    await this.notifications.raise(
-      { user_id: request.sender_id, from_user_id: actor.userId, type: 'friend_accept', content: `${actor.username} accepted your friend request` },
-      { title: actor.username, body: `${actor.username} accepted your friend request` },
-    );
+    await this.answering(requestId, async () => {
+      const request = await this.pendingAddressedTo(actor, requestId);
+      await this.requests.setStatus(request.id, 'accepted', toTimestamp(this.clock.now()));
+      await this.notifications.raise(
+        { user_id: request.sender_id, from_user_id: actor.userId, type: 'friend_accept', content: `${actor.username} accepted your friend request` },
+        { title: actor.username, body: `${actor.username} accepted your friend request` },
+      );
+    });
   }
 
   async reject(actor: Actor, requestId: number): Promise<void> {
-    const request = await this.pendingAddressedTo(actor, requestId);
-    await this.requests.setStatus(request.id, 'rejected', toTimestamp(this.clock.now()));
+    await this.answering(requestId, async () => {
+      const request = await this.pendingAddressedTo(actor, requestId);
+      await this.requests.setStatus(request.id, 'rejected', toTimestamp(this.clock.now()));
+    });
   }
 
   async remove(actor: Actor, userId: number): Promise<{ removed: boolean }> {
-    const removed = await this.requests.removeFriendship(actor.userId, userId);
-    if (!removed) {
-      // Withdrawing one's own pending request is the other way to "remove".
-      const mine = await this.requests.findBetween(actor.userId, userId);
-      if (mine?.status === 'pending') {
-        await this.requests.setStatus(mine.id, 'rejected', toTimestamp(this.clock.now()));
-        return { removed: true };
+    return this.betweenLocked(actor.userId, userId, async () => {
+      const removed = await this.requests.removeFriendship(actor.userId, userId);
+      if (!removed) {
+        // Withdrawing one's own pending request is the other way to "remove".
+        const mine = await this.requests.findBetween(actor.userId, userId);
+        if (mine?.status === 'pending') {
+          await this.requests.setStatus(mine.id, 'rejected', toTimestamp(this.clock.now()));
+          return { removed: true };
+        }
       }
-    }
-    return { removed };
+      return { removed };
+    });
   }
 
   async friends(actor: Actor, page: PageRequest): Promise<{ users: UserRecord[]; meta: PageMeta }> {
@@ -94,6 +107,25 @@ export class FriendService {
       items: items.flatMap((r) => (users.has(r.sender_id) ? [{ request_id: r.id, user: users.get(r.sender_id)!, created_at: r.created_at }] : [])),
       meta: pageMeta(page, total),
     };
+  }
+
+  /**
+   * Runs `work` in a unit of work that first takes the lock of the pair's friend requests: every
+   * decision between two users (send, accept, reject, remove) reads after it, so none acts on a
+   * request another one has just changed.
+   */
+  private betweenLocked<T>(a: number, b: number, work: () => Promise<T>): Promise<T> {
+    return this.uow.run(async () => {
+      await this.requests.lockPair(a, b);
+      return work();
+    });
+  }
+
+  /** Answers a request under its pair's lock; the request is looked up once before, to know the pair. */
+  private async answering(requestId: number, work: () => Promise<void>): Promise<void> {
+    const request = await this.requests.findById(requestId);
+    if (!request) throw new NotFound('Friend request not found', 'friend_request_not_found');
+    await this.betweenLocked(request.sender_id, request.receiver_id, work);
   }
 
   private async pendingAddressedTo(actor: Actor, requestId: number) {

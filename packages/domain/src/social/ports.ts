@@ -1,3 +1,4 @@
+import { token } from '../shared/token.js';
 import type { PageRequest } from '../shared/pagination.js';
 import type { Timestamp } from '../shared/time.js';
 
@@ -13,7 +14,7 @@ export interface FollowRepository {
   /** Ids of the accounts a user follows (newest relation first) and their total. */
   followingIds(userId: number, page: PageRequest): Promise<{ ids: number[]; total: number }>;
 }
-export const FollowRepository = Symbol.for('plaza.FollowRepository');
+export const FollowRepository = token<FollowRepository>('FollowRepository');
 
 export type FriendRequestStatus = 'pending' | 'accepted' | 'rejected';
 
@@ -28,6 +29,12 @@ export interface FriendRequestRecord {
 }
 
 export interface FriendRequestRepository {
+  /**
+   * Takes, until the unit of work ends, the lock that serializes friend-request decisions between two
+   * users, whichever way round they are given: call it as the unit's first step, before reading the
+   * requests between them.
+   */
+  lockPair(a: number, b: number): Promise<void>;
   findById(id: number): Promise<FriendRequestRecord | null>;
   /** The request from `senderId` to `receiverId`, whatever its status (there is at most one). */
   findBetween(senderId: number, receiverId: number): Promise<FriendRequestRecord | null>;
@@ -41,4 +48,4 @@ export interface FriendRequestRepository {
   /** Pending requests received by a user, newest first. */
   pendingReceived(userId: number, page: PageRequest): Promise<{ items: FriendRequestRecord[]; total: number }>;
 }
-export const FriendRequestRepository = Symbol.for('plaza.FriendRequestRepository');
+export const FriendRequestRepository = token<FriendRequestRepository>('FriendRequestRepository');

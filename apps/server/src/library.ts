@@ -1,0 +1,81 @@
+import type { Token } from '@plaza/domain';
+import type { AuthService, ProfileService } from '@plaza/domain/accounts';
+import type { CommentService, EngagementService, PostService, StoryService } from '@plaza/domain/content';
+import type { MessageGroupService, PrivateMessageService, TypingService } from '@plaza/domain/messaging';
+import type { NotificationInboxService, NotificationService } from '@plaza/domain/notifications';
+import type { FollowService, FriendService } from '@plaza/domain/social';
+import { createLogger } from '@plaza/adapters-http';
+import { collectMigrations, migrateToLatest, openDatabase, type DatabaseHandle } from '@plaza/adapters-mysql';
+import type { Logger } from 'pino';
+import { loadConfig, type Config } from './config.js';
+import { buildContainer, type ContainerOverrides } from './container.js';
+import { Accounts } from './modules/accounts.module.js';
+import { Content } from './modules/content.module.js';
+import { Messaging } from './modules/messaging.module.js';
+import { Notifications } from './modules/notifications.module.js';
+import { Social } from './modules/social.module.js';
+import { resolve, resolveAll } from './wiring/feature-module.js';
+import { Migrations } from './wiring/tokens.js';
+
+export interface PlazaLibraryOptions extends ContainerOverrides {
+  /** Configuration as environment variables (the README's table); `process.env` when omitted. */
+  env?: Record<string, string | undefined>;
+  /** Use this already-open database instead of the configured one; it stays open on close(). */
+  database?: DatabaseHandle;
+  /** Logs as JSON lines; warnings and errors only by default, a tool's output is its own. */
+  logger?: Logger;
+}
+
+/**
+ * Plaza's use cases for other Node tools: the same services the HTTP API calls, on the same
+ * database (MySQL/MariaDB with `DB_HOST`, else SQLite under `API_DATA_DIR`), with the same rules.
+ * Each method takes the acting user (`actorOf(user)` from `@plaza/domain/accounts`) and plain input.
+ */
+export interface Plaza {
+  config: Config;
+  accounts: { auth: AuthService; profiles: ProfileService };
+  social: { follows: FollowService; friends: FriendService };
+  content: { posts: PostService; engagement: EngagementService; comments: CommentService; stories: StoryService };
+  messaging: { privateMessages: PrivateMessageService; groups: MessageGroupService; typing: TypingService };
+  notifications: { notifications: NotificationService; inbox: NotificationInboxService };
+  /** Anything else the modules bind, by its token (ports included, e.g. `UserRepository`). */
+  get<T>(token: Token<T>): T;
+  /** Closes the database (unless it was handed in). */
+  close(): Promise<void>;
+}
+
+/** Opens the database, brings its schema up to date and returns the typed use cases. */
+export async function createPlaza(options: PlazaLibraryOptions = {}): Promise<Plaza> {
+  const config = loadConfig(options.env ?? process.env);
+  const logger = options.logger ?? createLogger({ level: 'warn' });
+  const database = options.database ?? openDatabase(config.database);
+  try {
+    const container = buildContainer(config, database, logger, options);
+    await migrateToLatest(database.db, database.dialect, collectMigrations(resolveAll(container, Migrations)));
+    const get = <T>(token: Token<T>) => resolve(container, token);
+    return {
+      config,
+      accounts: { auth: get(Accounts.AuthService), profiles: get(Accounts.ProfileService) },
+      social: { follows: get(Social.FollowService), friends: get(Social.FriendService) },
+      content: {
+        posts: get(Content.PostService),
+        engagement: get(Content.EngagementService),
+        comments: get(Content.CommentService),
+        stories: get(Content.StoryService),
+      },
+      messaging: {
+        privateMessages: get(Messaging.PrivateMessageService),
+        groups: get(Messaging.MessageGroupService),
+        typing: get(Messaging.TypingService),
+      },
+      notifications: { notifications: get(Notifications.NotificationService), inbox: get(Notifications.NotificationInboxService) },
+      get,
+      async close() {
+        if (!options.database) await database.close();
+      },
+    };
+  } catch (error) {
+    if (!options.database) await database.close();
+    throw error;
+  }
+}

@@ -1,0 +1,9 @@
+import { accountsModule } from './accounts.module.js';
+import { contentModule } from './content.module.js';
+import { messagingModule } from './messaging.module.js';
+import { notificationsModule } from './notifications.module.js';
+import { platformModule } from './platform.module.js';
+import { socialModule } from './social.module.js';
+
+/** Every bounded context Plaza serves. Adding a context is adding its module here, and nothing else. */
+export const PLAZA_MODULES = [platformModule, accountsModule, notificationsModule, socialModule, messagingModule, contentModule];

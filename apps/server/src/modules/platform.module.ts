@@ -1,0 +1,43 @@
+import { Clock, InMemoryRateLimitStore, RateLimiter, RateLimitStore, RATE_LIMIT_WINDOW_SECONDS, token, UnitOfWork } from '@plaza/domain';
+import { createTimeFormatter, type HealthCheck, type PresenterContext } from '@plaza/adapters-http';
+import { settingsScript, type PublicSettingsSource } from '@plaza/adapters-http/scripts/settings';
+import { BASELINE_MIGRATIONS, KyselyUnitOfWork, pingDatabase } from '@plaza/adapters-mysql';
+import { SqlRateLimitStore } from '@plaza/adapters-mysql/limits';
+import { ConfiguredPublicSettings } from '../public-settings.js';
+import { featureModule } from '../wiring/feature-module.js';
+import { ConfigToken, DatabaseToken } from '../wiring/tokens.js';
+
+export const Platform = {
+  RateLimiter: token<RateLimiter>('platform.RateLimiter'),
+  Presenters: token<PresenterContext>('platform.PresenterContext'),
+  Health: token<HealthCheck>('platform.Health'),
+  PublicSettings: token<PublicSettingsSource>('platform.PublicSettings'),
+};
+
+/** What every context leans on: units of work, rate limits, presenters' time, health, public settings, the first tables. */
+export const platformModule = featureModule((w) => {
+  w.migrations(BASELINE_MIGRATIONS);
+  w.bind(UnitOfWork, [DatabaseToken], ({ db }) => new KyselyUnitOfWork(db));
+  w.bind(RateLimitStore, [ConfigToken, DatabaseToken], (config, { db, dialect }) =>
+    config.rateLimitStore === 'database' ? new SqlRateLimitStore(db, dialect) : new InMemoryRateLimitStore(),
+  );
+  w.bind(Platform.RateLimiter, [RateLimitStore, ConfigToken, Clock], (store, config, clock) => new RateLimiter(store, config.rateLimits, clock));
+  w.bind(Platform.Presenters, [ConfigToken, Clock], (config, clock) => ({ formatTime: createTimeFormatter(config.timeZone), now: () => clock.now() }));
+  w.bind(Platform.Health, [DatabaseToken, Clock], ({ root, dialect }, clock) => ({
+    async check() {
+      // The root instance: the ping must never run inside (or wait for) a unit of work.
+      const reachable = await pingDatabase(root);
+      return {
+        status: reachable ? ('ok' as const) : ('degraded' as const),
+        timestamp: clock.now().toISOString().slice(0, 19).replace('T', ' '),
+        database: { reachable, dialect },
+      };
+    },
+  }));
+  w.bind(Platform.PublicSettings, [ConfigToken, Clock], (config, clock) => new ConfiguredPublicSettings(config, clock));
+  w.script([Platform.PublicSettings], settingsScript);
+  w.job({ name: 'purge-rate-limit-counters', everyMs: 10 * 60_000 }, [RateLimitStore, Clock], (store, clock) => async () => {
+    const now = Math.floor(clock.now().getTime() / 1000);
+    await store.purge(now - RATE_LIMIT_WINDOW_SECONDS);
+  });
+});

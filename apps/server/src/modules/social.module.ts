@@ -1,0 +1,35 @@
+import { Clock, token, UnitOfWork } from '@plaza/domain';
+import { UserRepository } from '@plaza/domain/accounts';
+import { FollowRepository, FollowService, FriendRequestRepository, FriendService } from '@plaza/domain/social';
+import { followsScript } from '@plaza/adapters-http/scripts/follows';
+import { friendsScript } from '@plaza/adapters-http/scripts/friends';
+import { SqlFollowRepository, SqlFriendRequestRepository } from '@plaza/adapters-mysql/social';
+import { featureModule } from '../wiring/feature-module.js';
+import { DatabaseToken } from '../wiring/tokens.js';
+import { Notifications } from './notifications.module.js';
+import { Platform } from './platform.module.js';
+
+export const Social = {
+  FollowService: token<FollowService>('social.FollowService'),
+  FriendService: token<FriendService>('social.FriendService'),
+};
+
+/** Follows and friendships between local users. */
+export const socialModule = featureModule((w) => {
+  w.bind(FollowRepository, [DatabaseToken], ({ db }) => new SqlFollowRepository(db));
+  w.bind(FriendRequestRepository, [DatabaseToken], ({ db, dialect }) => new SqlFriendRequestRepository(db, dialect));
+
+  w.bind(
+    Social.FollowService,
+    [FollowRepository, UserRepository, Notifications.NotificationService, Clock, UnitOfWork],
+    (follows, users, notifications, clock, uow) => new FollowService(follows, users, notifications, clock, uow),
+  );
+  w.bind(
+    Social.FriendService,
+    [FriendRequestRepository, UserRepository, Notifications.NotificationService, Clock, UnitOfWork],
+    (requests, users, notifications, clock, uow) => new FriendService(requests, users, notifications, clock, uow),
+  );
+
+  w.script([Social.FollowService, Platform.Presenters], followsScript);
+  w.script([Social.FriendService, Platform.Presenters], friendsScript);
+});

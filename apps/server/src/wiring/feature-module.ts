@@ -1,0 +1,68 @@
+import type { Token, TokenType } from '@plaza/domain';
+import { type Container, ContainerModule, type ContainerModuleLoadOptions } from 'inversify';
+import { Jobs, Migrations, Scripts, type JobRun, type PeriodicJob } from './tokens.js';
+import type { PlazaMigrations } from '@plaza/adapters-mysql';
+import type { Script } from '@plaza/adapters-http';
+
+/** The types a list of tokens resolves to, position by position. */
+export type Resolved<D extends readonly Token<unknown>[]> = { -readonly [K in keyof D]: TokenType<D[K]> };
+
+/**
+ * The one way to bind in a feature module. Every binding names its dependencies by token and builds
+ * its value from them with a function whose parameters the compiler checks against those tokens:
+ * swapping two dependencies, forgetting one, or binding a token to the wrong type fails `tsc`.
+ * Everything is a singleton (the container's default scope).
+ */
+export class Wiring {
+  constructor(
+    private readonly options: ContainerModuleLoadOptions,
+    private readonly bound: Set<symbol>,
+  ) {}
+
+  /** Binds `token` to what `build` makes of the resolved dependencies. */
+  bind<T, const D extends readonly Token<unknown>[]>(token: Token<T>, deps: D, build: (...deps: Resolved<D>) => NoInfer<T>): void {
+    this.bound.add(token);
+    this.options.bind<T>(token).toResolvedValue(build as (...args: unknown[]) => T, [...deps] as never);
+  }
+
+  /** Binds `token` to a value that needs nothing else. */
+  constant<T>(token: Token<T>, value: NoInfer<T>): void {
+    this.bound.add(token);
+    this.options.bind<T>(token).toConstantValue(value);
+  }
+
+  /** Adds a `.php` script to the ones the HTTP app serves. */
+  script<const D extends readonly Token<unknown>[]>(deps: D, build: (...deps: Resolved<D>) => Script): void {
+    this.bind(Scripts, deps, build);
+  }
+
+  /** Adds a periodic housekeeping job to the ones the job runner starts. */
+  job<const D extends readonly Token<unknown>[]>(job: Omit<PeriodicJob, 'run'>, deps: D, run: (...deps: Resolved<D>) => JobRun): void {
+    this.bind(Jobs, deps, (...resolved) => ({ ...job, run: run(...resolved) }));
+  }
+
+  /** Contributes this context's migrations; the runner merges every module's set. */
+  migrations(set: PlazaMigrations): void {
+    this.constant(Migrations, set);
+  }
+}
+
+/** A bounded context's bindings: its repositories, services, scripts, jobs and migrations. */
+export class FeatureModule extends ContainerModule {
+  /** Every token the module bound, once loaded: what the wiring test resolves. */
+  readonly tokens = new Set<symbol>();
+}
+
+export function featureModule(load: (wire: Wiring) => void): FeatureModule {
+  const module: FeatureModule = new FeatureModule((options) => load(new Wiring(options, module.tokens)));
+  return module;
+}
+
+/** Inversify cannot infer a type from a symbol; these read it from the token. */
+export function resolve<T>(container: Container, token: Token<T>): T {
+  return container.get<T>(token);
+}
+
+export function resolveAll<T>(container: Container, token: Token<T>): T[] {
+  return container.getAll<T>(token);
+}

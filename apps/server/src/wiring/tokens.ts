@@ -1,0 +1,24 @@
+import { token } from '@plaza/domain';
+import type { Script } from '@plaza/adapters-http';
+import type { DatabaseHandle, PlazaMigrations } from '@plaza/adapters-mysql';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+
+/** Infrastructure every module may depend on; bound by the composition root before modules load. */
+export const ConfigToken = token<Config>('Config');
+export const LoggerToken = token<Logger>('Logger');
+export const DatabaseToken = token<DatabaseHandle>('Database');
+
+/** A job's body; the runner calls it every `everyMs` and logs its failures. */
+export type JobRun = () => Promise<unknown>;
+
+export interface PeriodicJob {
+  name: string;
+  everyMs: number;
+  run: JobRun;
+}
+
+/** Multi-bound: each module adds its own, and the app, the job runner and the migrator collect them. */
+export const Scripts = token<Script>('http.Script');
+export const Jobs = token<PeriodicJob>('Job');
+export const Migrations = token<PlazaMigrations>('Migrations');

@@ -1,0 +1,444 @@
+import { z } from 'zod';
+import { rateLimitGroupOf } from './dispatcher.js';
+import type { AnyOperation, Script, Selector } from './operation.js';
+
+/**
+ * The OpenAPI 3.1 description of every operation of the registry (docs/decisions/0007).
+ *
+ * Each declared operation is exactly one OpenAPI operation. Its path key is the URL a client calls,
+ * selector included: `/friends.php?action=send`, `/message_groups.php?path={id}/messages`,
+ * `/messages.php?user_id={user_id}`. The `{name}` captures of a `?path=` pattern and the keys of a `has`
+ * selector are `in: path` parameters, so a generated client fills them into that URL; the remaining query
+ * fields are ordinary `in: query` parameters.
+ */
+
+type Json = Record<string, unknown>;
+
+export interface OpenApiInfo {
+  title: string;
+  version: string;
+  /** Public base URL of the server, without a trailing slash; `/api/v1` is appended. */
+  serverUrl: string;
+}
+
+type AnySelector = Selector;
+
+const ERROR_RESPONSES = {
+  BadRequest: { status: '400', description: 'Invalid input, malformed JSON or an unknown action; `details` names the fields.' },
+  Unauthorized: { status: '401', description: 'Missing, invalid, expired or revoked bearer token.' },
+  NotFound: { status: '404', description: 'Unknown resource, script or `?path=`.' },
+  MethodNotAllowed: { status: '405', description: 'The selector matches only operations of other methods; `Allow` lists them.' },
+  TooManyRequests: { status: '429', description: 'Over the rate limit of this operation\'s group; retry after `Retry-After` seconds.' },
+  ServiceUnavailable: { status: '503', description: 'A dependency (database, mail, push, …) is down or not configured.' },
+} as const;
+
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+};
+
+/** `message_groups` → `messageGroups`, `forgot_password` → `ForgotPassword` (with `upper`). */
+function camel(text: string, upper = false): string {
+  const words = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return words.map((w, i) => (i === 0 && !upper ? w[0].toLowerCase() : w[0].toUpperCase()) + w.slice(1)).join('');
+}
+
+function selectorOf(o: AnyOperation): AnySelector {
+  return (o.select ?? {}) as AnySelector;
+}
+
+/** A `path: ''` selector is the same as none: the dispatcher then requires `?path=` to be empty or absent. */
+function pathSegments(sel: AnySelector): string[] {
+  return (sel.path ?? '').split('/').filter(Boolean);
+}
+
+/**
+ * `<script>.<method><Action><PathParts><WithHasKeys>`, e.g. `friends.postSend`, `messages.getWithUserId`,
+ * `messageGroups.getByIdMessages`, `messageGroups.postByIdRequestsByRequestIdApprove`. It depends only on
+ * the script name, the method and the selector, so it stays stable as operations are added elsewhere.
+ */
+export function operationIdOf(script: Script, o: AnyOperation): string {
+  const sel = selectorOf(o);
+  let id = o.method.toLowerCase();
+  if (sel.action) id += camel(sel.action, true);
+  for (const seg of pathSegments(sel)) id += seg.startsWith(':') ? `By${camel(seg.slice(1), true)}` : camel(seg, true);
+  for (const key of sel.has ?? []) id += `With${camel(key, true)}`;
+  return `${camel(script.name)}.${id}`;
+}
+
+/** The URL the client calls, relative to the server URL, with the selector in its query string. */
+export function pathKeyOf(script: Script, o: AnyOperation): string {
+  const sel = selectorOf(o);
+  const parts: string[] = [];
+  if (sel.action) parts.push(`action=${encodeURIComponent(sel.action)}`);
+  const segs = pathSegments(sel);
+  if (segs.length) parts.push(`path=${segs.map((s) => (s.startsWith(':') ? `{${s.slice(1)}}` : encodeURIComponent(s))).join('/')}`);
+  for (const key of sel.has ?? []) {
+    if (key === 'action' || key === 'path') continue;
+    parts.push(`${encodeURIComponent(key)}={${key}}`);
+  }
+  return `/${script.name}.php${parts.length ? `?${parts.join('&')}` : ''}`;
+}
+
+function isPlainObjectSchema(s: Json): boolean {
+  return s.type === 'object' && !('anyOf' in s) && !('oneOf' in s) && !('allOf' in s) && !('$ref' in s) && !('not' in s);
+}
+
+function walk(value: unknown, visit: (node: Json) => void): void {
+  if (Array.isArray(value)) for (const v of value) walk(v, visit);
+  else if (value && typeof value === 'object') {
+    visit(value as Json);
+    for (const v of Object.values(value as Json)) walk(v, visit);
+  }
+}
+
+/** A deep copy whose `#/$defs/<key>` references point at `#/components/schemas/<target(key)>`. */
+function rewriteDefs(value: Json, target: (key: string) => string | undefined): Json {
+  const copy = structuredClone(value);
+  walk(copy, (node) => {
+    const m = typeof node.$ref === 'string' ? /^#\/\$defs\/(.+)$/.exec(node.$ref) : null;
+    const to = m ? target(m[1]) : undefined;
+    if (to) node.$ref = `#/components/schemas/${to}`;
+  });
+  return copy;
+}
+
+function stableStringify(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableStringify((value as Json)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+class DocumentBuilder {
+  readonly schemas: Record<string, Json> = {};
+  /**
+   * Converts a zod schema to a JSON Schema (draft 2020-12, the OpenAPI 3.1 dialect) that can be embedded
+   * anywhere in the document: `$defs` (recursive or registered schemas) move to `components.schemas`.
+   */
+  convert(schema: unknown, io: 'input' | 'output', name: string): Json {
+    let js: Json;
+    try {
+      js = z.toJSONSchema(schema as z.ZodType, { io, unrepresentable: 'any' }) as Json;
+    } catch (error) {
+      // Flagged rather than thrown, so that one odd schema does not take the whole document down.
+      return { description: `Not representable in JSON Schema: ${(error as Error).message}`, 'x-schema-unrepresentable': true };
+    }
+    delete js.$schema;
+    const defs = (js.$defs ?? {}) as Record<string, Json>;
+    delete js.$defs;
+    // `$defs` keys are zod registry ids (unique per schema: the same id is the same schema and is shared)
+    // or `__schemaN` for recursion (named after this schema, so never shared).
+    const desired = (key: string) => (key.startsWith('__') ? `${name}.${key.replace(/^_+/, '')}` : key).replace(/[^A-Za-z0-9._-]/g, '_');
+    const final = new Map<string, string>();
+    const reused = new Set<string>();
+    for (const [key, def] of Object.entries(defs)) {
+      const want = desired(key);
+      const candidate = rewriteDefs(def, (k) => desired(k));
+      if (want in this.schemas && stableStringify(this.schemas[want]) === stableStringify(candidate)) {
+        final.set(key, want);
+        reused.add(key);
+      } else final.set(key, this.reserve(want));
+    }
+    let rootRef: string | undefined;
+    const toComponent = (k: string) => final.get(k);
+    const rewriteRoot = (node: Json) => {
+      if (node.$ref === '#') {
+        rootRef ??= this.reserve(name);
+        node.$ref = `#/components/schemas/${rootRef}`;
+      }
+    };
+    for (const [key, def] of Object.entries(defs)) {
+      if (reused.has(key)) continue;
+      const stored = rewriteDefs(def, toComponent);
+      walk(stored, rewriteRoot);
+      this.schemas[final.get(key)!] = stored;
+    }
+    const out = rewriteDefs(js, toComponent);
+    walk(out, rewriteRoot);
+    if (rootRef) {
+      this.schemas[rootRef] = out;
+      return { $ref: `#/components/schemas/${rootRef}` };
+    }
+    return out;
+  }
+
+  /** Stores a schema under `components.schemas` (a fresh key derived from `name`) and returns its `$ref`. */
+  component(name: string, schema: Json): Json {
+    if (typeof schema.$ref === 'string' && Object.keys(schema).length === 1) return schema;
+    const key = this.reserve(name);
+    this.schemas[key] = schema;
+    return { $ref: `#/components/schemas/${key}` };
+  }
+
+  /** A free key of `components.schemas` derived from `name`, held with a placeholder. */
+  private reserve(name: string): string {
+    const base = name.replace(/[^A-Za-z0-9._-]/g, '_');
+    let key = base;
+    for (let i = 2; key in this.schemas; i++) key = `${base}_${i}`;
+    this.schemas[key] = {};
+    return key;
+  }
+}
+
+/** Properties and required keys of an input object schema (a union of objects gives the union of its keys). */
+function objectFields(js: Json): { properties: Record<string, Json>; required: Set<string> } {
+  if (isPlainObjectSchema(js) || (js.type === 'object' && js.properties)) {
+    return { properties: (js.properties ?? {}) as Record<string, Json>, required: new Set((js.required ?? []) as string[]) };
+  }
+  const branches = (js.anyOf ?? js.oneOf) as Json[] | undefined;
+  if (branches) {
+    const parts = branches.map(objectFields);
+    const properties: Record<string, Json> = {};
+    for (const p of parts) Object.assign(properties, p.properties);
+    const required = new Set([...(parts[0]?.required ?? [])].filter((k) => parts.every((p) => p.required.has(k))));
+    return { properties, required };
+  }
+  if (Array.isArray(js.allOf)) {
+    const parts = (js.allOf as Json[]).map(objectFields);
+    return {
+      properties: Object.assign({}, ...parts.map((p) => p.properties)),
+      required: new Set(parts.flatMap((p) => [...p.required])),
+    };
+  }
+  return { properties: {}, required: new Set() };
+}
+
+/**
+ * Query keys that select a sibling (same method, action and path) but not this operation: the
+ * dispatcher serves this one only when they are absent (see `Selector`).
+ */
+function siblingKeysOf(script: Script, o: AnyOperation): string[] {
+  const sel = selectorOf(o);
+  const keys = new Set<string>();
+  for (const other of script.operations) {
+    const os = selectorOf(other);
+    if (other === o || other.method !== o.method || os.action !== sel.action || os.path !== sel.path) continue;
+    for (const k of os.has ?? []) if (!(sel.has ?? []).includes(k)) keys.add(k);
+  }
+  return [...keys].sort();
+}
+
+function describeSelector(sel: AnySelector, method: string, absent: string[]): string {
+  const lines: string[] = [];
+  if (sel.action) {
+    lines.push(
+      method === 'GET'
+        ? `Selected by \`action=${sel.action}\` in the query string.`
+        : `Selected by \`action=${sel.action}\` in the query string (as in this path) or, equivalently, by \`"action": "${sel.action}"\` in the request body.`,
+    );
+  }
+  if (pathSegments(sel).length) lines.push(`Selected by \`path=${sel.path}\`; its \`:name\` segments are decimal integers.`);
+  if (sel.has?.length) lines.push(`Selected by the presence of the query key${sel.has.length > 1 ? 's' : ''} ${sel.has.map((k) => `\`${k}\``).join(', ')}.`);
+  if (absent.length) lines.push(`Only when the query has none of ${absent.map((k) => `\`${k}\``).join(', ')}, which select other operations.`);
+  return lines.join(' ');
+}
+
+function envelope(payload: Json, success = true): Json {
+  if (isPlainObjectSchema(payload) && payload.additionalProperties === undefined) {
+    const properties = (payload.properties ?? {}) as Json;
+    const required = ((payload.required ?? []) as string[]).filter((k) => k !== 'success');
+    return { ...payload, properties: { success: { const: success }, ...properties }, required: ['success', ...required] };
+  }
+  return { allOf: [{ type: 'object', properties: { success: { const: success } }, required: ['success'] }, payload] };
+}
+
+function operationObject(b: DocumentBuilder, script: Script, o: AnyOperation, operationId: string): Json {
+  const sel = selectorOf(o);
+  const parameters: Json[] = [];
+  const inPath = new Set<string>();
+  const queryJs = o.query ? b.convert(o.query, 'input', `${operationId}.query`) : undefined;
+  const query = queryJs ? objectFields(queryJs) : { properties: {}, required: new Set<string>() };
+
+  for (const seg of pathSegments(sel)) {
+    if (!seg.startsWith(':') || inPath.has(seg.slice(1))) continue;
+    const name = seg.slice(1);
+    inPath.add(name);
+    parameters.push({
+      name,
+      in: 'path',
+      required: true,
+      description: `Segment \`:${name}\` of the \`path\` selector.`,
+      schema: { type: 'integer', minimum: 0, maximum: 999_999_999_999_999 },
+    });
+  }
+  for (const key of sel.has ?? []) {
+    if (key === 'action' || key === 'path' || inPath.has(key)) continue;
+    inPath.add(key);
+    parameters.push({
+      name: key,
+      in: 'path',
+      required: true,
+      description: `Query key \`${key}\`, whose presence selects this operation.`,
+      schema: query.properties[key] ?? { type: 'string' },
+    });
+  }
+  for (const [name, schema] of Object.entries(query.properties)) {
+    if (inPath.has(name)) continue;
+    if ((name === 'action' && sel.action) || (name === 'path' && pathSegments(sel).length)) continue;
+    parameters.push({ name, in: 'query', required: query.required.has(name), schema });
+  }
+  if (o.acceptsQueryToken && !('token' in query.properties)) {
+    parameters.push({ name: 'token', in: 'query', required: false, description: 'The bearer token, for a client that opens this URL in a browser.', schema: { type: 'string' } });
+  }
+
+  const result: Json = {
+    operationId,
+    summary: o.summary,
+    tags: [`${script.name}.php`],
+  };
+  const selectorText = describeSelector(sel, o.method, siblingKeysOf(script, o));
+  result.description = [o.summary.endsWith('.') ? o.summary : `${o.summary}.`, selectorText].filter(Boolean).join('\n\n');
+  if (parameters.length) result.parameters = parameters;
+
+  if (o.body) {
+    const converted = b.convert(o.body, 'input', `${operationId}.body`);
+    const required = objectFields(converted).required.size > 0;
+    // One schema for both media types.
+    const body = b.component(`${operationId}.body`, converted);
+    result.requestBody = {
+      required,
+      description: 'JSON, or the same fields form-urlencoded (form values arrive as text; numbers and flags accept their text forms).',
+      content: { 'application/json': { schema: body }, 'application/x-www-form-urlencoded': { schema: body } },
+    };
+  }
+
+  const response = o.response;
+  const status = String(o.status ?? 200);
+  // The dispatcher sends `{success: true, ...handlerResult}` without parsing the result through the
+  // schema, and the handler returns `z.input` of it: the input side is what goes on the wire.
+  const payload: Json = b.convert(response, 'input', `${operationId}.response`);
+  const success: Json = {
+    description: 'Success: `success: true` beside the payload keys.',
+    headers: RATE_LIMIT_HEADERS,
+    content: { 'application/json': { schema: envelope(payload) } },
+  };
+  const refusal = o.refusal;
+  if (refusal) {
+    // A declared refusal (`Refusal`, docs/decisions/0002) shares the 200 status with the success.
+    success.description += ' A refusal answers 200 too, with `success: false` and the payload of `x-plaza-refusal`.';
+    success['x-plaza-refusal'] = envelope(b.convert(refusal, 'input', `${operationId}.refusal`), false);
+  }
+  const responses: Json = { [status]: success, '400': { $ref: '#/components/responses/BadRequest' } };
+  if (o.auth !== 'none') responses['401'] = { $ref: '#/components/responses/Unauthorized' };
+  responses['404'] = { $ref: '#/components/responses/NotFound' };
+  responses['405'] = { $ref: '#/components/responses/MethodNotAllowed' };
+  responses['429'] = { $ref: '#/components/responses/TooManyRequests' };
+  responses['503'] = { $ref: '#/components/responses/ServiceUnavailable' };
+  responses.default = { $ref: '#/components/responses/Error' };
+  result.responses = responses;
+
+  const schemes: Json[] = [{ bearerAuth: [] }];
+  if (o.acceptsQueryToken) schemes.push({ queryToken: [] });
+  if (o.auth === 'required') result.security = schemes;
+  else if (o.auth === 'optional') result.security = [{}, ...schemes];
+  else result.security = [];
+
+  result['x-rate-limit-group'] = rateLimitGroupOf(o);
+  result['x-plaza-script'] = `${script.name}.php`;
+  result['x-plaza-selector'] = o.select ?? {};
+  return result;
+}
+
+const errorSchema: Json = {
+  type: 'object',
+  description: 'Every failure: `error` and `message` carry the same human text; `code` is stable snake_case.',
+  properties: {
+    success: { const: false },
+    error: { type: 'string' },
+    message: { type: 'string' },
+    code: { type: 'string', pattern: '^[a-z0-9_]+$' },
+    details: {
+      type: 'array',
+      description: 'Validation failures, one per field.',
+      items: { type: 'object', properties: { field: { type: 'string' }, problem: { type: 'string' } }, required: ['field', 'problem'] },
+    },
+  },
+  required: ['success', 'error', 'message', 'code'],
+};
+
+function errorResponse(description: string, extraHeaders: Json = {}): Json {
+  return {
+    description,
+    headers: { ...RATE_LIMIT_HEADERS, ...extraHeaders },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  };
+}
+
+/**
+ * Builds the document from the same declarations the dispatcher routes with. Throws when two operations
+ * would get the same operationId, or the same path key and method.
+ */
+export function buildOpenApiDocument(scripts: Script[], info: OpenApiInfo): object {
+  const b = new DocumentBuilder();
+  b.schemas.Error = errorSchema;
+  const paths: Record<string, Record<string, Json>> = {};
+  const ids = new Map<string, string>();
+  let usesQueryToken = false;
+
+  for (const script of scripts) {
+    for (const o of script.operations) {
+      const operationId = operationIdOf(script, o);
+      const where = `${o.method} ${script.name}.php ${JSON.stringify(o.select ?? {})}`;
+      const clash = ids.get(operationId);
+      if (clash) throw new Error(`OpenAPI: operationId ${operationId} would be shared by ${clash} and ${where}`);
+      ids.set(operationId, where);
+      const key = pathKeyOf(script, o);
+      const method = o.method.toLowerCase();
+      paths[key] ??= {};
+      if (paths[key][method]) throw new Error(`OpenAPI: ${o.method} ${key} would describe two operations (${where})`);
+      paths[key][method] = operationObject(b, script, o, operationId);
+      usesQueryToken ||= Boolean(o.acceptsQueryToken);
+    }
+  }
+
+  const securitySchemes: Json = {
+    bearerAuth: { type: 'http', scheme: 'bearer', description: 'The opaque token returned by auth.php (`Authorization: Bearer <token>`).' },
+  };
+  if (usesQueryToken) securitySchemes.queryToken = { type: 'apiKey', in: 'query', name: 'token', description: 'The same token as `?token=`, on the operations that accept it.' };
+
+  const responses: Json = {};
+  for (const [name, r] of Object.entries(ERROR_RESPONSES)) {
+    responses[name] =
+      name === 'TooManyRequests'
+        ? errorResponse(r.description, { 'Retry-After': { $ref: '#/components/headers/Retry-After' } })
+        : name === 'MethodNotAllowed'
+          ? errorResponse(r.description, { Allow: { description: 'The methods the selector accepts.', schema: { type: 'string' } } })
+          : errorResponse(r.description);
+  }
+  responses.Error = errorResponse('Any other failure: 403 forbidden, 409 conflict, 413 too large, 415 wrong file type, 422 semantically invalid.');
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: info.title,
+      version: info.version,
+      description: [
+        'Generated from the operation registry the dispatcher routes with (docs/decisions/0007).',
+        'Each operation is one OpenAPI operation whose path key is the URL to call, selector included (`?action=`, `?path=`, or the query key that selects it).',
+        'Every script is also served under `/v1/` instead of `/api/v1/`. Every success is `{"success": true, ...payload}`; every failure is the `Error` schema.',
+        'Every response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`; the limit group of each operation is its `x-rate-limit-group`.',
+        '`index.php` lists the same operations in Plaza\'s own compact form.',
+      ].join('\n\n'),
+    },
+    servers: [{ url: `${info.serverUrl.replace(/\/+$/, '')}/api/v1` }],
+    tags: scripts.map((s) => ({ name: `${s.name}.php` })),
+    paths,
+    components: {
+      schemas: b.schemas,
+      responses,
+      headers: {
+        'X-RateLimit-Limit': { description: 'Requests allowed per window for this operation\'s group.', schema: { type: 'integer', minimum: 0 } },
+        'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer', minimum: 0 } },
+        'X-RateLimit-Reset': { description: 'When the window resets, in unix seconds.', schema: { type: 'integer', minimum: 0 } },
+        'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'integer', minimum: 0 } },
+      },
+      securitySchemes,
+    },
+  };
+}

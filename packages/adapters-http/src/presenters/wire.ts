@@ -1,0 +1,32 @@
+import type { Timestamp } from '@plaza/domain';
+import { z } from 'zod';
+import type { PresenterContext } from './context.js';
+
+/**
+ * Wire primitives shared by the presenters' schemas (DESIGN.md §2): ids and counters are JSON
+ * numbers, flags JSON booleans, timestamps `YYYY-MM-DD HH:MM:SS` strings.
+ */
+
+/** A row id as emitted: a positive integer. */
+export const zWireId = z.number().int().positive();
+
+/** A counter: a non-negative integer. */
+export const zCount = z.number().int().nonnegative();
+
+/** A timestamp in the spec's form, in the configured zone. */
+export const zTimestamp = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+
+/** The pagination `meta` object, where a list carries one. */
+export const PageMetaWire = z.object({
+  current_page: z.number().int().positive(),
+  per_page: z.number().int().positive(),
+  total: zCount,
+  total_pages: zCount,
+});
+
+/** Formats a timestamp that cannot be null (formatTime only answers null for null). */
+export function wireTime(p: PresenterContext, ts: Timestamp): string {
+  const formatted = p.formatTime(ts);
+  if (formatted === null) throw new Error(`unformattable timestamp ${ts}`);
+  return formatted;
+}

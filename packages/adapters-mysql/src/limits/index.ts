@@ -1,0 +1,2 @@
+export type * from './schema.js';
+export * from './sql-rate-limit-store.js';

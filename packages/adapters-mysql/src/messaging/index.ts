@@ -1,0 +1,4 @@
+export type * from './schema.js';
+export * from './sql-message-group-repository.js';
+export * from './sql-private-message-repository.js';
+export * from './sql-typing-repository.js';

@@ -1,0 +1,3 @@
+export type * from './schema.js';
+export * from './sql-follow-repository.js';
+export * from './sql-friend-request-repository.js';

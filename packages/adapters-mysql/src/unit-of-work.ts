@@ -1,0 +1,175 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { UnitOfWork } from '@plaza/domain';
+import type { IsolationLevel, Kysely, Transaction, TransactionBuilder } from 'kysely';
+import type { Database } from './database.js';
+import { isDeadlock } from './dialect.js';
+
+/**
+ * Ambient transactions. `openDatabase` hands every repository a `db` that is a thin Proxy over the
+ * root Kysely instance: each property access goes to the transaction the current async call chain
+ * runs in (an `AsyncLocalStorage` per database), or to the root when there is none. So a unit of work
+ * is `db.transaction().execute(…)` around the use case's repository calls, and repositories keep their
+ * constructors and their code: they neither know nor care whether they run inside one.
+ *
+ * - A transaction started through the routing `db` (by a unit of work, or by a repository for its own
+ *   multi-row write) is ambient: inside it, `this.db` routes to it too.
+ * - `db.transaction()` inside one joins it instead of failing (Kysely refuses nested transactions):
+ *   its callback gets the current transaction, and commits or rolls back with it. Isolation level and
+ *   access mode asked by a joining transaction are those of the outer one.
+ * - An outermost transaction that MySQL/MariaDB rolls back as a deadlock victim runs again (three
+ *   attempts in all): the server has undone it whole, and waiting transactions usually go through.
+ * - Once a transaction has committed, late continuations of its work (a promise left running) go to
+ *   the root, outside it. After a rollback they keep pointing at it, so Kysely refuses them: nothing
+ *   of a failed unit gets written late.
+ */
+interface Ambient {
+  trx: Transaction<Database>;
+  committed: boolean;
+}
+
+/** Outermost transactions that MySQL/MariaDB rolls back as deadlock victims run again, up to this many times in all. */
+const MAX_ATTEMPTS = 3;
+
+class AmbientTransactions {
+  readonly storage = new AsyncLocalStorage<Ambient>();
+  /** Counters for logs and tests. */
+  readonly stats = { committed: 0, rolledBack: 0, deadlockRetries: 0 };
+  constructor(readonly root: Kysely<Database>) {}
+
+  current(): Transaction<Database> | undefined {
+    const ambient = this.storage.getStore();
+    return ambient && !ambient.committed ? ambient.trx : undefined;
+  }
+
+  /**
+   * Runs `work` in a new ambient transaction. A deadlock victim has been rolled back whole by the
+   * server, so it runs again from the start: transactions write nothing but rows, and a unit of
+   * work's side effects are documented as possibly repeated (see the UnitOfWork port).
+   */
+  async execute<T>(settings: TransactionSettings, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const result = await this.once(settings, work);
+        this.stats.committed += 1;
+        return result;
+      } catch (error) {
+        this.stats.rolledBack += 1;
+        if (!isDeadlock(error) || attempt >= MAX_ATTEMPTS) throw error;
+        this.stats.deadlockRetries += 1;
+      }
+    }
+  }
+
+  private once<T>(settings: TransactionSettings, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    let builder = this.root.transaction();
+    if (settings.isolationLevel) builder = builder.setIsolationLevel(settings.isolationLevel);
+    if (settings.accessMode) builder = builder.setAccessMode(settings.accessMode);
+    return builder.execute(async (trx) => {
+      const ambient: Ambient = { trx, committed: false };
+      const result = await this.storage.run(ambient, () => work(trx));
+      ambient.committed = true;
+      return result;
+    });
+  }
+}
+
+interface TransactionSettings {
+  isolationLevel?: IsolationLevel;
+  accessMode?: 'read only' | 'read write';
+}
+
+/** What `db.transaction()` returns through the routing db: Kysely's builder, made ambient or joining. */
+class RoutedTransactionBuilder {
+  constructor(
+    private readonly transactions: AmbientTransactions,
+    private readonly settings: TransactionSettings = {},
+  ) {}
+
+  setIsolationLevel(isolationLevel: IsolationLevel): RoutedTransactionBuilder {
+    return new RoutedTransactionBuilder(this.transactions, { ...this.settings, isolationLevel });
+  }
+
+  setAccessMode(accessMode: 'read only' | 'read write'): RoutedTransactionBuilder {
+    return new RoutedTransactionBuilder(this.transactions, { ...this.settings, accessMode });
+  }
+
+  async execute<T>(callback: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    const current = this.transactions.current();
+    if (current) return callback(current);
+    return this.transactions.execute(this.settings, callback);
+  }
+}
+
+const routing = new WeakMap<Kysely<Database>, AmbientTransactions>();
+
+/** Whether `prop` is a method (not a getter such as `fn` or `schema`) of `target` or its prototypes. */
+function isMethod(target: object, prop: PropertyKey): boolean {
+  for (let o: object | null = target; o; o = Object.getPrototypeOf(o)) {
+    const descriptor = Object.getOwnPropertyDescriptor(o, prop);
+    if (descriptor) return 'value' in descriptor && typeof descriptor.value === 'function';
+  }
+  return false;
+}
+
+/**
+ * The `db` repositories hold: routes every call to the current ambient transaction, or to `root`.
+ * Kysely keeps its state in private fields, so methods are called on the real instance, never on the
+ * proxy.
+ */
+export function routedDatabase(root: Kysely<Database>): Kysely<Database> {
+  const transactions = new AmbientTransactions(root);
+  const rootMethods = new Map<PropertyKey, unknown>();
+  const db = new Proxy(root, {
+    get(_target, prop) {
+      if (prop === 'transaction') return () => new RoutedTransactionBuilder(transactions) as unknown as TransactionBuilder<Database>;
+      const trx = transactions.current();
+      if (trx) {
+        if (prop === 'connection') return () => ({ execute: <T>(callback: (db: Kysely<Database>) => Promise<T>) => callback(trx) });
+        const value: unknown = Reflect.get(trx, prop, trx);
+        return typeof value === 'function' && isMethod(trx, prop) ? value.bind(trx) : value;
+      }
+      const cached = rootMethods.get(prop);
+      if (cached) return cached;
+      const value: unknown = Reflect.get(root, prop, root);
+      if (typeof value !== 'function' || !isMethod(root, prop)) return value;
+      const bound = value.bind(root);
+      rootMethods.set(prop, bound);
+      return bound;
+    },
+  });
+  routing.set(db, transactions);
+  return db;
+}
+
+/**
+ * The SQL unit of work: one ambient transaction per outermost `run`, which every repository built on
+ * the same routing `db` joins; a nested `run` joins the current one. When MySQL/MariaDB picks the unit
+ * as a deadlock victim (it has then rolled the whole transaction back), the unit runs again, up to
+ * three times in all.
+ */
+export class KyselyUnitOfWork implements UnitOfWork {
+  private readonly transactions: AmbientTransactions;
+
+  constructor(db: Kysely<Database>) {
+    const transactions = routing.get(db);
+    if (!transactions) {
+      throw new Error('KyselyUnitOfWork needs the db of openDatabase(), which routes repositories to the current transaction');
+    }
+    this.transactions = transactions;
+  }
+
+  /** Outermost transactions of this database committed, rolled back, and run again after a deadlock. */
+  get stats(): Readonly<{ committed: number; rolledBack: number; deadlockRetries: number }> {
+    return { ...this.transactions.stats };
+  }
+
+  /** Whether the calling async chain runs inside a transaction of this database. */
+  get active(): boolean {
+    return this.transactions.current() !== undefined;
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.active) return work();
+    return this.transactions.execute({}, () => work());
+  }
+}

@@ -1,0 +1,100 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { AccessTokenRepository, PasswordResetRepository, UserRepository } from '../ports.js';
+import { aNewUser } from './mothers.js';
+
+export interface AccountsPorts {
+  users: UserRepository;
+  tokens: AccessTokenRepository;
+  resets: PasswordResetRepository;
+}
+
+/** The behaviour every implementation of the account ports must share, fake or SQL. */
+export function accountsContract(name: string, make: () => Promise<AccountsPorts>) {
+  describe(`${name}: account ports contract`, () => {
+    let ports: AccountsPorts;
+    beforeEach(async () => {
+      ports = await make();
+    });
+
+    it('creates a user and finds it by id, username and e-mail, case-insensitively', async () => {
+      const created = await ports.users.create(aNewUser({ username: 'Alice_C', email: 'alice.c@example.test' }));
+      expect(created.id).toBeTypeOf('number');
+      expect(created.is_admin).toBe(false);
+      expect(created.totp_enabled).toBe(false);
+      expect((await ports.users.findById(created.id))?.username).toBe('Alice_C');
+      expect((await ports.users.findByLogin('alice_c'))?.id).toBe(created.id);
+      expect((await ports.users.findByLogin('ALICE.C@example.test'))?.id).toBe(created.id);
+      expect((await ports.users.findByEmail('alice.c@EXAMPLE.test'))?.id).toBe(created.id);
+      expect(await ports.users.findByLogin('nobody')).toBeNull();
+      expect(await ports.users.findById(999_999)).toBeNull();
+    });
+
+    it('reports taken usernames and e-mails', async () => {
+      const u = await ports.users.create(aNewUser());
+      expect(await ports.users.taken(u.username.toUpperCase(), 'free@example.test')).toEqual({ username: true, email: false });
+      expect(await ports.users.taken('free_name', u.email)).toEqual({ username: false, email: true });
+    });
+
+    it('applies partial profile updates and clears with null', async () => {
+      const u = await ports.users.create(aNewUser());
+      await ports.users.updateProfile(u.id, { bio: 'hello', website: 'https://x.test' });
+      await ports.users.updateProfile(u.id, { website: null });
+      const after = await ports.users.findById(u.id);
+      expect(after?.bio).toBe('hello');
+      expect(after?.website).toBeNull();
+    });
+
+    it('stores two-factor settings, admin flag and password hash', async () => {
+      const u = await ports.users.create(aNewUser());
+      await ports.users.setTwoFactor(u.id, 'SECRET', true);
+      await ports.users.setAdmin(u.id, true);
+      await ports.users.updatePasswordHash(u.id, 'new-hash');
+      const after = await ports.users.findById(u.id);
+      expect(after).toMatchObject({ totp_secret: 'SECRET', totp_enabled: true, is_admin: true, password_hash: 'new-hash' });
+      expect((await ports.users.findByIds([u.id, 999_999])).map((x) => x.id)).toEqual([u.id]);
+    });
+
+    it('records when a user was last active, for that user only', async () => {
+      const u = await ports.users.create(aNewUser());
+      const other = await ports.users.create(aNewUser());
+      expect(u.last_active_at).toBeNull();
+      await ports.users.touchLastActive(u.id, '2026-01-05 08:00:00');
+      expect((await ports.users.findById(u.id))?.last_active_at).toBe('2026-01-05 08:00:00');
+      await ports.users.touchLastActive(u.id, '2026-01-06 09:30:00');
+      expect((await ports.users.findByLogin(u.username))?.last_active_at).toBe('2026-01-06 09:30:00');
+      expect((await ports.users.findById(other.id))?.last_active_at).toBeNull();
+    });
+
+    it('finds only active tokens: not expired, not revoked', async () => {
+      const u = await ports.users.create(aNewUser());
+      const id = await ports.tokens.create({ user_id: u.id, token_hash: 'a'.repeat(64), created_at: '2026-01-01 00:00:00', expires_at: '2026-02-01 00:00:00' });
+      const active = await ports.tokens.findActive('a'.repeat(64), '2026-01-15 00:00:00');
+      expect(active).toMatchObject({ id, user_id: u.id, expires_at: '2026-02-01 00:00:00', last_used_at: null });
+      expect(active?.user).toMatchObject({ id: u.id, username: u.username, is_admin: false });
+      expect(await ports.tokens.findActive('a'.repeat(64), '2026-02-01 00:00:01')).toBeNull();
+      await ports.tokens.touch(id, '2026-01-02 00:00:00');
+      expect((await ports.tokens.findActive('a'.repeat(64), '2026-01-15 00:00:00'))?.last_used_at).toBe('2026-01-02 00:00:00');
+      await ports.tokens.revoke(id, '2026-01-03 00:00:00');
+      expect(await ports.tokens.findActive('a'.repeat(64), '2026-01-15 00:00:00')).toBeNull();
+    });
+
+    it('revokes every token of a user at once', async () => {
+      const u = await ports.users.create(aNewUser());
+      await ports.tokens.create({ user_id: u.id, token_hash: 'b'.repeat(64), created_at: '2026-01-01 00:00:00', expires_at: '2027-01-01 00:00:00' });
+      await ports.tokens.create({ user_id: u.id, token_hash: 'c'.repeat(64), created_at: '2026-01-01 00:00:00', expires_at: '2027-01-01 00:00:00' });
+      await ports.tokens.revokeAllOfUser(u.id, '2026-01-02 00:00:00');
+      expect(await ports.tokens.findActive('b'.repeat(64), '2026-01-03 00:00:00')).toBeNull();
+      expect(await ports.tokens.findActive('c'.repeat(64), '2026-01-03 00:00:00')).toBeNull();
+    });
+
+    it('consumes a password reset once, and never after expiry', async () => {
+      const u = await ports.users.create(aNewUser());
+      await ports.resets.create({ user_id: u.id, token_hash: 'r1', created_at: '2026-01-01 00:00:00', expires_at: '2026-01-01 01:00:00' });
+      await ports.resets.create({ user_id: u.id, token_hash: 'r2', created_at: '2026-01-01 00:00:00', expires_at: '2026-01-01 01:00:00' });
+      expect(await ports.resets.consume('r1', '2026-01-01 00:30:00')).toBe(u.id);
+      expect(await ports.resets.consume('r1', '2026-01-01 00:31:00')).toBeNull();
+      expect(await ports.resets.consume('r2', '2026-01-01 01:00:01')).toBeNull();
+      expect(await ports.resets.consume('unknown', '2026-01-01 00:30:00')).toBeNull();
+    });
+  });
+}

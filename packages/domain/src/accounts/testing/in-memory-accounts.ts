@@ -1,0 +1,221 @@
+import type {
+  AccessTokenRepository,
+  Mailer,
+  MailMessage,
+  PasswordHasher,
+  PasswordResetRepository,
+  SecretTokens,
+  StoredToken,
+  TotpVerifier,
+  UserRepository,
+} from '../ports.js';
+import type { ProfileStats, ProfileStatsReader } from '../profile-service.js';
+import type { NewUser, ProfilePatch, UserRecord } from '../user.js';
+import type { Timestamp } from '../../shared/time.js';
+import { captureState, type Snapshottable } from '../../shared/testing/snapshot.js';
+import type { InMemoryContentStore } from '../../content/testing/in-memory-content.js';
+import type { InMemoryFollowRepository, InMemoryFriendRequestRepository } from '../../social/testing/in-memory-social.js';
+
+export class InMemoryUserRepository implements UserRepository, Snapshottable {
+  readonly rows = new Map<number, UserRecord>();
+  private nextId = 1;
+
+  snapshot() {
+    const restore = captureState(this.rows);
+    const nextId = this.nextId;
+    return () => {
+      restore();
+      this.nextId = nextId;
+    };
+  }
+
+  async create(user: NewUser): Promise<UserRecord> {
+    const record: UserRecord = {
+      id: this.nextId++,
+      ...user,
+      display_name: null,
+      avatar: null,
+      banner: null,
+      bio: null,
+      website: null,
+      twitter: null,
+      instagram: null,
+      facebook: null,
+      tiktok: null,
+      mastodon: null,
+      bluesky: null,
+      location: null,
+      github: null,
+      militant_badge: null,
+      status_emoji: null,
+      status_text: null,
+      is_technician: false,
+      is_moderator: false,
+      is_private: false,
+      totp_secret: null,
+      totp_enabled: false,
+      last_active_at: null,
+    };
+    this.rows.set(record.id, record);
+    return { ...record };
+  }
+  async findById(id: number) {
+    const u = this.rows.get(id);
+    return u ? { ...u } : null;
+  }
+  async findByIds(ids: number[]) {
+    return ids.flatMap((id) => (this.rows.has(id) ? [{ ...this.rows.get(id)! }] : []));
+  }
+  async findByLogin(login: string) {
+    const l = login.toLowerCase();
+    const field = l.includes('@') ? 'email' : 'username';
+    const u = [...this.rows.values()].find((r) => r[field].toLowerCase() === l);
+    return u ? { ...u } : null;
+  }
+  async findByEmail(email: string) {
+    const u = [...this.rows.values()].find((r) => r.email.toLowerCase() === email.toLowerCase());
+    return u ? { ...u } : null;
+  }
+  async taken(username: string, email: string) {
+    const rows = [...this.rows.values()];
+    return {
+      username: rows.some((r) => r.username.toLowerCase() === username.toLowerCase()),
+      email: rows.some((r) => r.email.toLowerCase() === email.toLowerCase()),
+    };
+  }
+  async updateProfile(id: number, patch: ProfilePatch) {
+    const u = this.rows.get(id);
+    if (u) Object.assign(u, patch);
+  }
+  async updatePasswordHash(id: number, hash: string) {
+    const u = this.rows.get(id);
+    if (u) u.password_hash = hash;
+  }
+  async setTwoFactor(id: number, secret: string | null, enabled: boolean) {
+    const u = this.rows.get(id);
+    if (u) Object.assign(u, { totp_secret: secret, totp_enabled: enabled });
+  }
+  async setAdmin(id: number, isAdmin: boolean) {
+    const u = this.rows.get(id);
+    if (u) u.is_admin = isAdmin;
+  }
+  async touchLastActive(id: number, at: Timestamp) {
+    const u = this.rows.get(id);
+    if (u) u.last_active_at = at;
+  }
+}
+
+interface TokenRow extends StoredToken {
+  token_hash: string;
+  revoked_at: Timestamp | null;
+}
+
+export class InMemoryAccessTokenRepository implements AccessTokenRepository, Snapshottable {
+  readonly rows: TokenRow[] = [];
+  constructor(private readonly users: InMemoryUserRepository) {}
+  snapshot() {
+    return captureState(this.rows);
+  }
+  async create(t: { user_id: number; token_hash: string; created_at: Timestamp; expires_at: Timestamp }) {
+    const id = this.rows.length + 1;
+    this.rows.push({ id, user_id: t.user_id, token_hash: t.token_hash, expires_at: t.expires_at, last_used_at: null, revoked_at: null });
+    return id;
+  }
+  async findActive(tokenHash: string, now: Timestamp) {
+    const row = this.rows.find((r) => r.token_hash === tokenHash && r.revoked_at === null && r.expires_at > now);
+    const user = row ? await this.users.findById(row.user_id) : null;
+    if (!row || !user) return null;
+    return { id: row.id, user_id: row.user_id, expires_at: row.expires_at, last_used_at: row.last_used_at, user };
+  }
+  async revoke(id: number, at: Timestamp) {
+    const row = this.rows.find((r) => r.id === id);
+    if (!row || row.revoked_at !== null) return false;
+    row.revoked_at = at;
+    return true;
+  }
+  async revokeAllOfUser(userId: number, at: Timestamp) {
+    for (const row of this.rows) if (row.user_id === userId && row.revoked_at === null) row.revoked_at = at;
+  }
+  async touch(id: number, at: Timestamp) {
+    const row = this.rows.find((r) => r.id === id);
+    if (row) row.last_used_at = at;
+  }
+}
+
+export class InMemoryPasswordResetRepository implements PasswordResetRepository, Snapshottable {
+  readonly rows: { user_id: number; token_hash: string; expires_at: Timestamp; used_at: Timestamp | null }[] = [];
+  snapshot() {
+    return captureState(this.rows);
+  }
+  async create(r: { user_id: number; token_hash: string; created_at: Timestamp; expires_at: Timestamp }) {
+    this.rows.push({ user_id: r.user_id, token_hash: r.token_hash, expires_at: r.expires_at, used_at: null });
+  }
+  async consume(tokenHash: string, now: Timestamp) {
+    const row = this.rows.find((r) => r.token_hash === tokenHash && r.used_at === null && r.expires_at > now);
+    if (!row) return null;
+    row.used_at = now;
+    return row.user_id;
+  }
+}
+
+/** Reversible "hash" so unit tests stay fast; the bcrypt adapter has its own tests. */
+export class PlainPasswordHasher implements PasswordHasher {
+  async hash(password: string) {
+    return `plain:${password}`;
+  }
+  async verify(password: string, hash: string) {
+    return hash === `plain:${password}`;
+  }
+}
+
+/** Accepts exactly the codes it was told are valid for a secret. */
+export class FakeTotpVerifier implements TotpVerifier {
+  readonly valid = new Map<string, string>();
+  async verify(secret: string, code: string) {
+    return this.valid.get(secret) === code;
+  }
+}
+
+export class SequentialSecretTokens implements SecretTokens {
+  private n = 0;
+  generate() {
+    this.n += 1;
+    return `secret-${this.n}-${'x'.repeat(40)}`;
+  }
+  hash(token: string) {
+    return `h(${token})`;
+  }
+}
+
+export class RecordingMailer implements Mailer {
+  readonly sent: MailMessage[] = [];
+  async send(message: MailMessage) {
+    this.sent.push(message);
+  }
+}
+
+/** Profile counters read from the other in-memory fakes, as the SQL reader reads their tables. */
+export class InMemoryProfileStatsReader implements ProfileStatsReader {
+  constructor(
+    private readonly follows: InMemoryFollowRepository,
+    private readonly friends?: InMemoryFriendRequestRepository,
+    private readonly content?: InMemoryContentStore,
+  ) {}
+
+  async statsFor(userId: number, viewerId: number | null): Promise<ProfileStats> {
+    const edges = this.follows.edges;
+    const requests = this.friends?.rows ?? [];
+    const between = (from: number | null, to: number, status: string) =>
+      requests.find((r) => r.sender_id === from && r.receiver_id === to && r.status === status);
+    return {
+      posts_count: [...(this.content?.posts.values() ?? [])].filter((p) => p.user_id === userId).length,
+      followers_count: edges.filter((e) => e.followee_id === userId).length,
+      following_count: edges.filter((e) => e.follower_id === userId).length,
+      is_following: viewerId !== null && edges.some((e) => e.follower_id === viewerId && e.followee_id === userId),
+      is_followed_by: viewerId !== null && edges.some((e) => e.follower_id === userId && e.followee_id === viewerId),
+      is_friend: viewerId !== null && Boolean(between(viewerId, userId, 'accepted') ?? between(userId, viewerId, 'accepted')),
+      sent_request_id: between(viewerId, userId, 'pending')?.id ?? null,
+      received_request_id: viewerId === null ? null : (between(userId, viewerId, 'pending')?.id ?? null),
+    };
+  }
+}

@@ -1,0 +1,4 @@
+export * from './accounts.contract.js';
+export * from './in-memory-accounts.js';
+export * from './mothers.js';
+export * from './profile-stats.contract.js';

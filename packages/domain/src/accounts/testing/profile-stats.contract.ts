@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { UserRepository } from '../ports.js';
+import type { ProfileStatsReader } from '../profile-service.js';
+import type { PostRepository } from '../../content/ports.js';
+import type { FollowRepository, FriendRequestRepository } from '../../social/ports.js';
+import { aNewUser } from './mothers.js';
+
+export interface ProfileStatsPorts {
+  users: UserRepository;
+  follows: FollowRepository;
+  friends: FriendRequestRepository;
+  posts: PostRepository;
+  stats: ProfileStatsReader;
+}
+
+/** The profile read view must agree with the relations the other ports write. */
+export function profileStatsContract(name: string, make: () => Promise<ProfileStatsPorts>) {
+  describe(`${name}: profile stats reader contract`, () => {
+    it('counts posts and follows, and shows the viewer’s relation', async () => {
+      const { users, follows, posts, stats } = await make();
+      const a = await users.create(aNewUser());
+      const b = await users.create(aNewUser());
+      await follows.follow(a.id, b.id, '2026-01-01 00:00:00');
+      for (const content of ['one', 'two']) {
+        await posts.create({ user_id: b.id, content, media: [], media_type: null, tags: [], created_at: '2026-01-01 00:00:00' });
+      }
+      expect(await stats.statsFor(b.id, a.id)).toMatchObject({
+        posts_count: 2,
+        followers_count: 1,
+        following_count: 0,
+        is_following: true,
+        is_followed_by: false,
+      });
+      expect(await stats.statsFor(a.id, b.id)).toMatchObject({ posts_count: 0, following_count: 1, is_following: false, is_followed_by: true });
+      expect(await stats.statsFor(b.id, null)).toMatchObject({ is_following: false, sent_request_id: null, received_request_id: null });
+    });
+
+    it('shows pending requests to each side, then the friendship', async () => {
+      const { users, friends, stats } = await make();
+      const a = await users.create(aNewUser());
+      const b = await users.create(aNewUser());
+      const request = await friends.create(a.id, b.id, '2026-01-01 00:00:00');
+      expect(await stats.statsFor(b.id, a.id)).toMatchObject({ sent_request_id: request.id, received_request_id: null, is_friend: false });
+      expect(await stats.statsFor(a.id, b.id)).toMatchObject({ sent_request_id: null, received_request_id: request.id, is_friend: false });
+      await friends.setStatus(request.id, 'accepted', '2026-01-02 00:00:00');
+      expect(await stats.statsFor(b.id, a.id)).toMatchObject({ sent_request_id: null, received_request_id: null, is_friend: true });
+      expect(await stats.statsFor(a.id, b.id)).toMatchObject({ is_friend: true });
+    });
+  });
+}

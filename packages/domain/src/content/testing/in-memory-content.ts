@@ -1,0 +1,323 @@
+import type { CommentRecord, CommentType, FeedEntry, NewPost, PostRecord, PostView, ReactionType, StoryRecord } from '../model.js';
+import type { CommentRepository, PostEngagementRepository, PostRepository, StoryRepository } from '../ports.js';
+import type { NotificationInbox } from '../../notifications/inbox.js';
+import { offsetOf, type PageRequest } from '../../shared/pagination.js';
+import type { Timestamp } from '../../shared/time.js';
+import type { InMemoryUserRepository } from '../../accounts/testing/in-memory-accounts.js';
+import type { InMemoryFollowRepository } from '../../social/testing/in-memory-social.js';
+import type { InMemoryNotificationRepository } from '../../notifications/testing/in-memory-notifications.js';
+import { captureState, type Snapshottable } from '../../shared/testing/snapshot.js';
+
+interface WallRow {
+  id: number;
+  user_id: number;
+  post_id: number;
+  is_share: boolean;
+  created_at: Timestamp;
+}
+
+const newestFirst = (a: { created_at: string; id: number }, b: { created_at: string; id: number }) =>
+  a.created_at === b.created_at ? b.id - a.id : a.created_at < b.created_at ? 1 : -1;
+
+function window<T>(rows: T[], page: PageRequest): T[] {
+  return rows.slice(offsetOf(page), offsetOf(page) + page.perPage + 1);
+}
+
+/** Every content table in memory, shared by the fakes below as the SQL adapters share a database. */
+export class InMemoryContentStore implements Snapshottable {
+  readonly posts = new Map<number, PostRecord>();
+  readonly wall: WallRow[] = [];
+  readonly reactions = new Map<string, { post_id: number; user_id: number; reaction_type: ReactionType; created_at: Timestamp }>();
+  readonly shares = new Set<string>();
+  readonly bookmarks = new Map<string, { user_id: number; post_id: number; created_at: Timestamp }>();
+  readonly comments = new Map<number, CommentRecord>();
+  readonly commentReactions = new Map<string, { comment_type: CommentType; comment_id: number; user_id: number; reaction_type: string; created_at: Timestamp }>();
+  readonly stories = new Map<number, StoryRecord>();
+  nextId = 1;
+  constructor(
+    readonly users: InMemoryUserRepository,
+    readonly follows: InMemoryFollowRepository,
+  ) {}
+
+  /** The content tables only: the users and follows it reads are participants of their own. */
+  snapshot() {
+    const restore = captureState(this.posts, this.wall, this.reactions, this.shares, this.bookmarks, this.comments, this.commentReactions, this.stories);
+    const nextId = this.nextId;
+    return () => {
+      restore();
+      this.nextId = nextId;
+    };
+  }
+
+  following(viewerId: number): Set<number> {
+    return new Set(this.follows.edges.filter((e) => e.follower_id === viewerId).map((e) => e.followee_id));
+  }
+
+  visibleTo(postId: number, viewerId: number): boolean {
+    const post = this.posts.get(postId);
+    if (!post) return false;
+    const author = this.users.rows.get(post.user_id);
+    return !author?.is_private || post.user_id === viewerId || this.following(viewerId).has(post.user_id);
+  }
+}
+
+export class InMemoryPostRepository implements PostRepository {
+  constructor(private readonly s: InMemoryContentStore) {}
+
+  async create(post: NewPost) {
+    const record: PostRecord = { ...post, id: this.s.nextId++, likes_count: 0, comments_count: 0, shares_count: 0, updated_at: null };
+    this.s.posts.set(record.id, record);
+    this.s.wall.push({ id: this.s.nextId++, user_id: post.user_id, post_id: record.id, is_share: false, created_at: post.created_at });
+    return { ...record };
+  }
+  async findById(id: number) {
+    const p = this.s.posts.get(id);
+    return p ? { ...p } : null;
+  }
+  async update(id: number, patch: { content: string; tags: string[]; updated_at: Timestamp }) {
+    const p = this.s.posts.get(id);
+    if (p) Object.assign(p, patch);
+  }
+  async delete(id: number) {
+    this.s.posts.delete(id);
+    this.s.wall.splice(0, this.s.wall.length, ...this.s.wall.filter((w) => w.post_id !== id));
+    for (const [k, r] of this.s.reactions) if (r.post_id === id) this.s.reactions.delete(k);
+    for (const k of this.s.shares) if (k.startsWith(`${id}:`)) this.s.shares.delete(k);
+    for (const [k, b] of this.s.bookmarks) if (b.post_id === id) this.s.bookmarks.delete(k);
+    for (const [k, c] of this.s.comments) if (c.post_id === id) this.s.comments.delete(k);
+  }
+  private entries(rows: WallRow[], viewerId: number, page: PageRequest): FeedEntry[] {
+    return window(
+      rows.filter((w) => !w.is_share || this.s.visibleTo(w.post_id, viewerId)).sort(newestFirst),
+      page,
+    ).map((w) => ({ post_id: w.post_id, shared_by: w.is_share ? w.user_id : null, feed_date: w.created_at }));
+  }
+  async feed(viewerId: number, page: PageRequest) {
+    const authors = this.s.following(viewerId).add(viewerId);
+    return this.entries(this.s.wall.filter((w) => authors.has(w.user_id)), viewerId, page);
+  }
+  async global(viewerId: number, page: PageRequest) {
+    const posts = [...this.s.posts.values()].filter((p) => p.user_id === viewerId || !this.s.users.rows.get(p.user_id)?.is_private).sort(newestFirst);
+    return window(posts, page).map((p) => ({ post_id: p.id, shared_by: null, feed_date: p.created_at }));
+  }
+  async wall(userId: number, viewerId: number, page: PageRequest) {
+    return this.entries(this.s.wall.filter((w) => w.user_id === userId), viewerId, page);
+  }
+  async bookmarked(userId: number, page: PageRequest) {
+    const rows = [...this.s.bookmarks.values()]
+      .filter((b) => b.user_id === userId)
+      .sort((a, b) => (a.created_at === b.created_at ? b.post_id - a.post_id : a.created_at < b.created_at ? 1 : -1));
+    return window(rows, page).map((b) => ({ post_id: b.post_id, shared_by: null, feed_date: b.created_at }));
+  }
+  async views(entries: FeedEntry[], viewerId: number): Promise<PostView[]> {
+    const authors = await this.authors([...new Set(entries.flatMap((e) => [this.s.posts.get(e.post_id)?.user_id ?? 0, e.shared_by ?? 0]))]);
+    return entries.flatMap((e) => {
+      const post = this.s.posts.get(e.post_id);
+      const author = post && authors.get(post.user_id);
+      if (!post || !author) return [];
+      const reaction = this.s.reactions.get(`${post.id}:${viewerId}`);
+      return [
+        {
+          post: { ...post },
+          author,
+          is_liked: reaction !== undefined,
+          reaction_type: reaction?.reaction_type ?? null,
+          is_bookmarked: this.s.bookmarks.has(`${viewerId}:${post.id}`),
+          feed_date: e.feed_date,
+          shared_by_username: e.shared_by !== null ? (authors.get(e.shared_by)?.username ?? null) : null,
+        },
+      ];
+    });
+  }
+  async authors(ids: number[]) {
+    const out = new Map<number, { id: number; username: string; avatar: string | null; militant_badge: string | null; is_technician: boolean; is_admin: boolean; is_moderator: boolean; is_private: boolean }>();
+    for (const id of ids) {
+      const u = this.s.users.rows.get(id);
+      if (u)
+        out.set(id, {
+          id: u.id,
+          username: u.username,
+          avatar: u.avatar,
+          militant_badge: u.militant_badge,
+          is_technician: u.is_technician,
+          is_admin: u.is_admin,
+          is_moderator: u.is_moderator,
+          is_private: u.is_private,
+        });
+    }
+    return out;
+  }
+  async countByUser(userId: number) {
+    return [...this.s.posts.values()].filter((p) => p.user_id === userId).length;
+  }
+}
+
+export class InMemoryPostEngagementRepository implements PostEngagementRepository {
+  constructor(private readonly s: InMemoryContentStore) {}
+
+  async react(postId: number, userId: number, type: ReactionType, at: Timestamp) {
+    const key = `${postId}:${userId}`;
+    const existing = this.s.reactions.get(key);
+    if (!existing) {
+      this.s.reactions.set(key, { post_id: postId, user_id: userId, reaction_type: type, created_at: at });
+      const p = this.s.posts.get(postId);
+      if (p) p.likes_count += 1;
+      return 'added' as const;
+    }
+    if (existing.reaction_type === type) return 'unchanged' as const;
+    existing.reaction_type = type;
+    return 'changed' as const;
+  }
+  async unreact(postId: number, userId: number) {
+    if (!this.s.reactions.delete(`${postId}:${userId}`)) return false;
+    const p = this.s.posts.get(postId);
+    if (p) p.likes_count -= 1;
+    return true;
+  }
+  async reactionCounts(postId: number) {
+    const out: Record<string, number> = {};
+    for (const r of this.s.reactions.values()) if (r.post_id === postId) out[r.reaction_type] = (out[r.reaction_type] ?? 0) + 1;
+    return out;
+  }
+  async share(postId: number, userId: number, at: Timestamp) {
+    const key = `${postId}:${userId}`;
+    if (this.s.shares.has(key)) return false;
+    this.s.shares.add(key);
+    this.s.wall.push({ id: this.s.nextId++, user_id: userId, post_id: postId, is_share: true, created_at: at });
+    const p = this.s.posts.get(postId);
+    if (p) p.shares_count += 1;
+    return true;
+  }
+  async bookmark(postId: number, userId: number, at: Timestamp) {
+    const key = `${userId}:${postId}`;
+    if (this.s.bookmarks.has(key)) return false;
+    this.s.bookmarks.set(key, { user_id: userId, post_id: postId, created_at: at });
+    return true;
+  }
+  async unbookmark(postId: number, userId: number) {
+    return this.s.bookmarks.delete(`${userId}:${postId}`);
+  }
+}
+
+export class InMemoryCommentRepository implements CommentRepository {
+  constructor(private readonly s: InMemoryContentStore) {}
+
+  async create(c: { post_id: number; user_id: number; parent_id: number | null; content: string; created_at: Timestamp }) {
+    const record: CommentRecord = { ...c, id: this.s.nextId++, reactions_count: 0, updated_at: null };
+    this.s.comments.set(record.id, record);
+    const p = this.s.posts.get(c.post_id);
+    if (p) p.comments_count += 1;
+    return { ...record };
+  }
+  async findById(id: number) {
+    const c = this.s.comments.get(id);
+    return c ? { ...c } : null;
+  }
+  async update(id: number, content: string, at: Timestamp) {
+    const c = this.s.comments.get(id);
+    if (c) Object.assign(c, { content, updated_at: at });
+  }
+  async delete(id: number) {
+    const c = this.s.comments.get(id);
+    if (!c) return;
+    const ids = [id];
+    for (let i = 0; i < ids.length; i++) for (const x of this.s.comments.values()) if (x.parent_id === ids[i]) ids.push(x.id);
+    for (const x of ids) this.s.comments.delete(x);
+    for (const [k, r] of this.s.commentReactions) if (r.comment_type === 'post' && ids.includes(r.comment_id)) this.s.commentReactions.delete(k);
+    const p = this.s.posts.get(c.post_id);
+    if (p) p.comments_count -= ids.length;
+  }
+  async roots(postId: number, page: PageRequest) {
+    const rows = [...this.s.comments.values()].filter((c) => c.post_id === postId && c.parent_id === null).sort((a, b) => a.id - b.id);
+    return window(rows, page).map((c) => ({ ...c }));
+  }
+  async replies(postId: number, parentIds: number[]) {
+    const parents = new Set(parentIds);
+    return [...this.s.comments.values()]
+      .filter((c) => c.post_id === postId && c.parent_id !== null && parents.has(c.parent_id))
+      .sort((a, b) => a.id - b.id)
+      .map((c) => ({ ...c }));
+  }
+  async reactedBy(type: CommentType, commentIds: number[], userId: number) {
+    return new Set(commentIds.filter((id) => this.s.commentReactions.has(`${type}:${id}:${userId}`)));
+  }
+  async react(type: CommentType, commentId: number, userId: number, reaction: ReactionType, at: Timestamp) {
+    const key = `${type}:${commentId}:${userId}`;
+    const existing = this.s.commentReactions.get(key);
+    if (!existing) {
+      this.s.commentReactions.set(key, { comment_type: type, comment_id: commentId, user_id: userId, reaction_type: reaction, created_at: at });
+      const c = type === 'post' ? this.s.comments.get(commentId) : undefined;
+      if (c) c.reactions_count += 1;
+      return 'added' as const;
+    }
+    if (existing.reaction_type === reaction) return 'unchanged' as const;
+    existing.reaction_type = reaction;
+    return 'changed' as const;
+  }
+  async unreact(type: CommentType, commentId: number, userId: number) {
+    if (!this.s.commentReactions.delete(`${type}:${commentId}:${userId}`)) return false;
+    const c = type === 'post' ? this.s.comments.get(commentId) : undefined;
+    if (c) c.reactions_count -= 1;
+    return true;
+  }
+  async reactions(type: CommentType, commentId: number) {
+    return [...this.s.commentReactions.values()]
+      .filter((r) => r.comment_type === type && r.comment_id === commentId)
+      .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0))
+      .map((r) => ({ user_id: r.user_id, reaction_type: r.reaction_type, created_at: r.created_at }));
+  }
+}
+
+export class InMemoryStoryRepository implements StoryRepository {
+  constructor(private readonly s: InMemoryContentStore) {}
+
+  async create(story: Omit<StoryRecord, 'id'>) {
+    const record = { ...story, id: this.s.nextId++ };
+    this.s.stories.set(record.id, record);
+    return { ...record };
+  }
+  async findById(id: number) {
+    const st = this.s.stories.get(id);
+    return st ? { ...st } : null;
+  }
+  async delete(id: number) {
+    this.s.stories.delete(id);
+  }
+  async activeOf(userIds: number[], now: Timestamp) {
+    return [...this.s.stories.values()].filter((st) => userIds.includes(st.user_id) && st.expires_at > now).sort(newestFirst).map((st) => ({ ...st }));
+  }
+  async activeForViewer(viewerId: number, now: Timestamp) {
+    return this.activeOf([...this.s.following(viewerId).add(viewerId)], now);
+  }
+  async purgeExpired(now: Timestamp) {
+    let n = 0;
+    for (const [id, st] of this.s.stories) if (st.expires_at <= now) (this.s.stories.delete(id), n++);
+    return n;
+  }
+}
+
+export class InMemoryNotificationInbox implements NotificationInbox {
+  constructor(private readonly repo: InMemoryNotificationRepository) {}
+
+  private of(userId: number) {
+    return this.repo.rows.filter((n) => n.user_id === userId);
+  }
+  async list(userId: number, page: PageRequest, unreadOnly: boolean) {
+    const rows = this.of(userId).filter((n) => !unreadOnly || !n.is_read).sort((a, b) => b.id - a.id);
+    return window(rows, page).map((n) => ({ ...n }));
+  }
+  async countUnread(userId: number) {
+    return this.of(userId).filter((n) => !n.is_read).length;
+  }
+  async markRead(userId: number, id: number) {
+    const n = this.of(userId).find((x) => x.id === id);
+    if (!n) return false;
+    n.is_read = true;
+    return true;
+  }
+  async markAllRead(userId: number) {
+    const unread = this.of(userId).filter((n) => !n.is_read);
+    unread.forEach((n) => (n.is_read = true));
+    return unread.length;
+  }
+}

@@ -1,0 +1,2 @@
+export * from './content.contract.js';
+export * from './in-memory-content.js';

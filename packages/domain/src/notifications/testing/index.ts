@@ -1,0 +1,2 @@
+export * from './in-memory-notifications.js';
+export * from './notifications.contract.js';

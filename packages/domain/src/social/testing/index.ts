@@ -1,0 +1,2 @@
+export * from './in-memory-social.js';
+export * from './social.contract.js';
