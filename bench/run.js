@@ -48,7 +48,7 @@ async function main() {
   process.env.LOG_LEVEL = 'silent';
   process.env.BCRYPT_COST = '4';
   // The benchmark measures the work, not the limiter's refusals.
-  process.env.API_RATE_LIMITS = 'auth=100000000,posts=100000000,comments=100000000,comment_reactions=100000000,messages=100000000,reactions=100000000,group_reactions=100000000,upload=100000000,export=100000000,calls=100000000,default=100000000';
+  process.env.API_RATE_LIMITS = 'auth=100000000,posts=100000000,comments=100000000,comment_reactions=100000000,messages=100000000,reactions=100000000,group_reactions=100000000,upload=100000000,export=100000000,calls=100000000,reads=100000000,default=100000000';
   process.env.API_RATE_LIMIT_STORE = 'memory';
 
   const server = await import(pathToFileURL(join(root, 'apps/server/dist/index.js')).href);

@@ -25,6 +25,14 @@ const PORT_COVERAGE: Record<string, Coverage> = {
   TotpVerifier: 'no SQL adapter',
   SecretTokens: 'no SQL adapter',
   Mailer: 'no SQL adapter',
+  RecoveryCodeRepository: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'recovery' },
+  MailOutbox: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'outbox' },
+  MailDeliveryLog: 'no SQL adapter',
+  NotificationPreferenceRepository: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'preferences' },
+  DeletionRequestRepository: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'deletions' },
+  // export and erasure span every context's tables: their suite runs on SQL (test/contracts/accounts.test.ts)
+  AccountEraser: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'eraser' },
+  AccountDataReader: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'reader' },
   // social (the list and friend-request cases live in the messaging suite, which is given both)
   FollowRepository: { suites: [`${SUITES}/social/testing/social.contract.ts`, `${SUITES}/messaging/testing/messaging.contract.ts`], via: 'follows' },
   FriendRequestRepository: { suites: [`${SUITES}/messaging/testing/messaging.contract.ts`, `${SUITES}/shared/testing/unit-of-work.contract.ts`], via: 'friends' },
@@ -36,11 +44,24 @@ const PORT_COVERAGE: Record<string, Coverage> = {
   NotificationRepository: { suites: [`${SUITES}/notifications/testing/notifications.contract.ts`], via: 'notifications' },
   NotificationInbox: { suites: [`${SUITES}/content/testing/content.contract.ts`], via: 'inbox' },
   PushSender: 'no SQL adapter',
+  PushOutbox: { suites: [`${SUITES}/notifications/testing/push-outbox.contract.ts`], via: 'outbox' },
   // content
   PostRepository: { suites: [`${SUITES}/content/testing/content.contract.ts`], via: 'posts' },
   PostEngagementRepository: { suites: [`${SUITES}/content/testing/content.contract.ts`], via: 'engagement' },
   CommentRepository: { suites: [`${SUITES}/content/testing/content.contract.ts`], via: 'comments' },
   StoryRepository: { suites: [`${SUITES}/content/testing/content.contract.ts`], via: 'stories' },
+  // calls
+  CallRepository: { suites: [`${SUITES}/calls/testing/calls.contract.ts`], via: 'calls' },
+  // lives
+  LiveRepository: { suites: [`${SUITES}/lives/testing/lives.contract.ts`], via: 'lives' },
+  MediaServer: 'no SQL adapter',
+  // moderation
+  ReportRepository: { suites: [`${SUITES}/moderation/testing/moderation.contract.ts`], via: 'reports' },
+  SanctionRepository: { suites: [`${SUITES}/moderation/testing/moderation.contract.ts`], via: 'sanctions' },
+  ModerationLog: { suites: [`${SUITES}/moderation/testing/moderation.contract.ts`], via: 'log' },
+  CandidacyRepository: { suites: [`${SUITES}/moderation/testing/moderation.contract.ts`], via: 'candidacies' },
+  ModeratorRoster: { suites: [`${SUITES}/moderation/testing/moderation.contract.ts`], via: 'roster' },
+  FeatureSuggestionRepository: { suites: [`${SUITES}/moderation/testing/moderation.contract.ts`], via: 'suggestions' },
   // limits
   RateLimitStore: { suites: [`${SUITES}/limits/testing/rate-limit-store.contract.ts`], via: 'store' },
   // shared

@@ -23,7 +23,7 @@ contentContract('in-memory', async () => {
     comments: new InMemoryCommentRepository(store),
     stories: new InMemoryStoryRepository(store),
     notifications,
-    inbox: new InMemoryNotificationInbox(notifications),
+    inbox: new InMemoryNotificationInbox(notifications, store),
   };
 });
 

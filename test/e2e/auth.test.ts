@@ -62,8 +62,8 @@ describe('auth.php login', () => {
     expect(noCode.body).toEqual({ success: false, two_factor_required: true, error: expect.any(String), message: noCode.body.error, code: 'two_factor_required' });
     const badCode = await t.api.post('auth.php', { username: u.username, password: u.password, totp: '000000' });
     expect(badCode.body.two_factor_required).toBe(true);
-    // The code is computed from real time; the server checks it against the same real time.
-    const code = await totp.current(secret);
+    // The server checks codes against its clock.
+    const code = await totp.current(secret, clock.now());
     const real = await t.api.post('auth.php', { username: u.username, password: u.password, totp: code });
     expect(real.body.two_factor_required ?? false).toBe(false);
   });
@@ -79,24 +79,39 @@ describe('auth.php register', () => {
     expect(me.body.cause).toBe('Antifa');
   });
 
-  it('refuses duplicate usernames and e-mails with 409', async () => {
+  // Refusals answer 200 with success false, a message and a code: the mobile client shows the message
+  // only on a 200 or 201 (docs/decisions/0010).
+  it('refuses duplicate usernames and e-mails with 200, success false and a code', async () => {
     const u = await aUser(t.api);
     const sameName = await t.api.post('auth.php?action=register', { username: u.username.toUpperCase(), email: 'other@example.test', password: 'longenough' });
-    expect(sameName.status).toBe(409);
-    expect(sameName.body.code).toBe('username_taken');
+    expect(sameName.status).toBe(200);
+    expect(sameName.body).toMatchObject({ success: false, code: 'username_taken', message: expect.stringMatching(/username/i) });
     const sameMail = await t.api.post('auth.php?action=register', { username: 'fresh_name', email: u.email, password: 'longenough' });
-    expect(sameMail.status).toBe(409);
-    expect(sameMail.body.code).toBe('email_taken');
+    expect(sameMail.status).toBe(200);
+    expect(sameMail.body).toMatchObject({ success: false, code: 'email_taken', message: expect.stringMatching(/e-mail/i) });
+    expect((await t.api.post('auth.php', { username: 'fresh_name', password: 'longenough' })).body.success).toBe(false);
   });
 
-  it('validates username, e-mail and password', async () => {
-    for (const body of [
-      { username: 'a', email: 'a1@example.test', password: 'longenough' },
-      { username: 'bad name!', email: 'a2@example.test', password: 'longenough' },
-      { username: 'okname1', email: 'not-an-email', password: 'longenough' },
-      { username: 'okname2', email: 'a3@example.test', password: 'short' },
-      { username: 'okname3', email: 'a4@example.test' },
-    ]) {
+  it('validates username, e-mail and password, and says which rule refused', async () => {
+    for (const [body, code, field] of [
+      [{ username: 'a', email: 'a1@example.test', password: 'longenough' }, 'invalid_username', 'username'],
+      [{ username: 'bad name!', email: 'a2@example.test', password: 'longenough' }, 'invalid_username', 'username'],
+      [{ username: 'okname1', email: 'not-an-email', password: 'longenough' }, 'invalid_email', 'email'],
+      [{ username: 'okname2', email: 'a3@example.test', password: 'short' }, 'password_too_short', 'password'],
+      // The client's own minimum is 6 (contract §3.2): 6 and 7 characters pass it and are refused here.
+      [{ username: 'okname4', email: 'a5@example.test', password: 'sixsix' }, 'password_too_short', 'password'],
+      [{ username: 'okname5', email: 'a6@example.test', password: 'seven77' }, 'password_too_short', 'password'],
+    ] as const) {
+      const res = await t.api.post('auth.php?action=register', body);
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      expect(res.body, JSON.stringify(body)).toMatchObject({ success: false, code, error: expect.any(String), details: [{ field }] });
+      expect(res.body.message, JSON.stringify(body)).toMatch(/\w/);
+      expect((await t.api.post('auth.php', { username: body.username, password: body.password })).body.success).toBe(false);
+    }
+  });
+
+  it('still answers malformed input (a missing field, a wrong type) with 400, as login does', async () => {
+    for (const body of [{ username: 'okname3', email: 'a4@example.test' }, { username: 5, email: 'a7@example.test', password: 'longenough' }]) {
       const res = await t.api.post('auth.php?action=register', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.success).toBe(false);
@@ -160,6 +175,7 @@ describe('password reset', () => {
     const before = t.mailer.sent.length;
     const known = await t.api.post('auth.php?action=forgot_password', { email: u.email });
     const unknown = await t.api.post('auth.php?action=forgot_password', { email: 'nobody@example.test' });
+    await t.mailSettled();
     expect(known.status).toBe(200);
     expect(known.body).toEqual(unknown.body);
     expect(t.mailer.sent.length).toBe(before + 1);
@@ -169,6 +185,7 @@ describe('password reset', () => {
   it('resets once with the e-mailed code, refuses short passwords and reuse', async () => {
     const u = await aUser(t.api);
     await t.api.post('auth.php?action=forgot_password', { email: u.email });
+    await t.mailSettled();
     const code = codeFrom(t.mailer.sent.at(-1)!.text);
     const short = await t.api.post('auth.php?action=reset_password', { token: code, password: 'short' });
     expect(short.status).toBe(400);
@@ -187,6 +204,7 @@ describe('password reset', () => {
   it('refuses an expired code', async () => {
     const u = await aUser(t.api);
     await t.api.post('auth.php?action=forgot_password', { email: u.email });
+    await t.mailSettled();
     const code = codeFrom(t.mailer.sent.at(-1)!.text);
     clock.advance(61 * 60_000);
     const res = await t.api.post('auth.php?action=reset_password', { token: code, password: 'brand new password' });

@@ -1,3 +1,9 @@
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { ConfigError, loadConfig, startPlaza } from '@plaza/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -118,6 +124,24 @@ describe('CORS', () => {
   it('gives no CORS grant to other origins', async () => {
     const res = await t.api.get('settings.php', { headers: { Origin: 'https://evil.example' } });
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    // The answer depends on Origin, granted or not: a shared cache must not reuse it for another origin.
+    expect(res.headers.get('vary')).toContain('Origin');
+  });
+
+  it('grants no origin at all when API_CORS_ORIGINS is set but empty, rather than every one', async () => {
+    const s = await startTestServer({ env: { API_CORS_ORIGINS: '' } });
+    try {
+      const res = await s.api.get('settings.php', { headers: { Origin: 'https://app.example.org' } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+      const pre = await s.api.request('OPTIONS', 'users.php', undefined, {
+        headers: { Origin: 'https://app.example.org', 'Access-Control-Request-Method': 'PUT' },
+      });
+      expect(pre.headers.get('access-control-allow-origin')).toBeNull();
+      expect(pre.headers.get('access-control-allow-methods')).toBeNull();
+    } finally {
+      await s.close();
+    }
   });
 });
 
@@ -162,5 +186,164 @@ describe('method dispatch', () => {
     expect(react.status).toBe(405);
     expect(react.body.code).toBe('method_not_allowed');
     expect(react.headers.get('allow')).toBe('POST, DELETE');
+  });
+});
+
+/** POSTs `body` as is (compressed bytes, say) with a Content-Encoding header. */
+function postEncoded(base: string, path: string, encoding: string, body: Buffer | string, headers: Record<string, string> = {}) {
+  return fetch(`${base}/api/v1/${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'Content-Encoding': encoding, ...headers },
+    body,
+  }).then(async (res) => ({ status: res.status, headers: res.headers, body: (await res.json()) as any }));
+}
+
+describe('Content-Encoding', () => {
+  const ENCODERS = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
+
+  it('decodes gzip, deflate and br bodies', async () => {
+    const u = await aUser(t.api);
+    for (const [encoding, encode] of Object.entries(ENCODERS)) {
+      const res = await postEncoded(t.url, 'auth.php', encoding, encode(JSON.stringify({ username: u.username, password: u.password })));
+      expect(res.status, encoding).toBe(200);
+      expect(res.body.success, encoding).toBe(true);
+    }
+  });
+
+  it('answers a body that does not decode with 400 and an unknown encoding with 415, never a 500', async () => {
+    const json = JSON.stringify({ username: 'nobody', password: 'whatever' });
+    for (const encoding of Object.keys(ENCODERS)) {
+      const res = await postEncoded(t.url, 'auth.php', encoding, json);
+      expect(res.status, encoding).toBe(400);
+      expect(res.body, encoding).toMatchObject({ success: false, code: 'malformed_encoding' });
+    }
+    const truncated = await postEncoded(t.url, 'auth.php', 'gzip', gzipSync(json).subarray(0, 12));
+    expect(truncated.status).toBe(400);
+    for (const encoding of ['compress', 'x-unknown', 'gzip, br']) {
+      const res = await postEncoded(t.url, 'auth.php', encoding, json);
+      expect(res.status, encoding).toBe(415);
+      expect(res.body, encoding).toMatchObject({ success: false, code: 'unsupported_encoding' });
+    }
+  });
+
+  it('applies the body limit to the decoded size', async () => {
+    const bomb = gzipSync(`{"bio": "${' '.repeat(2 * 1024 * 1024)}"}`);
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    const res = await postEncoded(t.url, 'auth.php', 'gzip', bomb);
+    expect(res.status).toBe(413);
+    expect(res.body).toMatchObject({ success: false, code: 'payload_too_large' });
+  });
+});
+
+describe('X-Content-Type-Options', () => {
+  it('is nosniff on every response: successes, errors, 404s, health, preflights and the docs', async () => {
+    const u = await aUser(t.api);
+    const responses = [
+      await t.api.get('settings.php'),
+      await t.api.get('users.php', { token: u.token }),
+      await t.api.get('users.php'),
+      await t.api.get('nope.php'),
+      await t.api.get('/nothing/here'),
+      await t.api.request('PATCH', 'users.php'),
+      await t.api.request('POST', 'auth.php', undefined, { raw: '{"username": ' }),
+      await t.api.request('HEAD', 'users.php', undefined, { token: u.token }),
+      await t.api.request('OPTIONS', 'users.php', undefined, { headers: { Origin: 'https://app.example.org', 'Access-Control-Request-Method': 'PUT' } }),
+      await t.api.get('/health-public.php'),
+      await t.api.get('openapi.json'),
+      await t.api.get('docs'),
+      await t.api.get('docs/nope.js'),
+    ];
+    for (const res of responses) expect(res.headers.get('x-content-type-options'), `${res.status} ${JSON.stringify(res.body)?.slice(0, 80)}`).toBe('nosniff');
+  });
+});
+
+/** Sends the headers and the start of a body that never ends: only a server that does not read it answers. */
+function postHalfABody(base: string, path: string): Promise<{ status: number; headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}/api/v1/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': '1000' } }, (res) => {
+      res.resume();
+      clearTimeout(timer);
+      resolve({ status: res.statusCode!, headers: res.headers });
+      req.destroy();
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error('no answer: the server waited for the rest of the body'));
+    }, 3000);
+    req.on('error', () => {});
+    req.write('{"username": "a",');
+  });
+}
+
+describe('bodies refused while reading', () => {
+  it('count by address with the headers, and an address refused is not read from again', async () => {
+    const s = await startTestServer({ env: { API_RATE_LIMITS: 'default=3' } });
+    try {
+      const u = await aUser(s.api); // the auth group, apart from default
+      const refusals = [
+        await s.api.request('POST', 'posts.php', undefined, { raw: '{"content": ' }),
+        await postEncoded(s.url, 'posts.php', 'gzip', '{"content": "x"}'),
+        await postEncoded(s.url, 'posts.php', 'x-unknown', '{"content": "x"}'),
+      ];
+      expect(refusals.map((r) => r.status)).toEqual([400, 400, 415]);
+      expect(refusals.map((r) => r.headers.get('x-ratelimit-limit'))).toEqual(['3', '3', '3']);
+      expect(refusals.map((r) => r.headers.get('x-ratelimit-remaining'))).toEqual(['2', '1', '0']);
+
+      const over = await s.api.request('POST', 'posts.php', undefined, { raw: '{"content": ' });
+      expect(over.status).toBe(429);
+      expect(over.body.code).toBe('rate_limited');
+      expect(over.headers.get('x-ratelimit-remaining')).toBe('0');
+      expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+
+      // From now on this address's bodies are refused unread: a well-formed login (whose own group
+      // has room left), or a body that would never finish arriving.
+      const login = await s.api.post('auth.php', { username: u.username, password: u.password });
+      expect(login.status).toBe(429);
+      expect(login.headers.get('x-ratelimit-limit')).toBe('3');
+      const half = await postHalfABody(s.url, 'auth.php');
+      expect(half.status).toBe(429);
+      expect(half.headers['x-ratelimit-remaining']).toBe('0');
+      const badToken = await s.api.post('auth.php', { username: u.username, password: u.password }, { token: 'not-a-token' });
+      expect(badToken.status).toBe(429);
+
+      // Per-user counting is untouched: a valid token's writes are its own, and reads have no body.
+      const write = await s.api.put('users.php', { bio: 'still here' }, { token: u.token });
+      expect(write.status).toBe(200);
+      expect(write.headers.get('x-ratelimit-remaining')).toBe('2');
+      expect((await s.api.get('settings.php')).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('start-up', () => {
+  it('derives the public URL from the port PORT=0 actually took', async () => {
+    const s = await startTestServer({ env: { API_PUBLIC_URL: '' } });
+    try {
+      const port = new URL(s.url).port;
+      expect(s.plaza.config.port).toBe(Number(port));
+      expect(s.plaza.config.publicUrl).toBe(`http://localhost:${port}`);
+      const u = await aUser(s.api);
+      const me = await s.api.get('users.php', { token: u.token });
+      expect(me.body.fediverse_actor_id).toMatch(new RegExp(`^http://localhost:${port}/`));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('creates a missing API_UPLOADS_PATH, and refuses with one line one that cannot be created', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'plaza-uploads-'));
+    const uploads = join(root, 'shared', 'uploads');
+    const s = await startTestServer({ env: { API_UPLOADS_PATH: uploads } });
+    await s.close();
+    expect(statSync(uploads).isDirectory()).toBe(true);
+
+    writeFileSync(join(root, 'a-file'), '');
+    const blocked = join(root, 'a-file', 'uploads');
+    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', API_DATA_DIR: root, API_UPLOADS_PATH: blocked });
+    const started = startPlaza(config, { jobs: false });
+    await expect(started).rejects.toThrow(ConfigError);
+    await expect(started).rejects.toThrow(new RegExp(`^Invalid configuration: API_UPLOADS_PATH ${blocked} cannot be created or written \\(ENOTDIR\\)$`));
   });
 });

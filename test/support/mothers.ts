@@ -52,7 +52,7 @@ export async function aUser(api: ApiClient, overrides: Partial<{ username: strin
   const email = overrides.email ?? `${username}@example.test`;
   const password = overrides.password ?? 'correct horse battery';
   const reg = await api.post('auth.php?action=register', { username, email, password });
-  if (reg.status !== 200) throw refused(`aUser(${username})`, 'POST', 'auth.php?action=register', reg);
+  if (reg.status !== 200 || reg.body?.success !== true) throw refused(`aUser(${username})`, 'POST', 'auth.php?action=register', reg);
   const login = await api.post('auth.php', { username, password });
   if (!login.body?.token) throw refused(`aUser(${username}) login`, 'POST', 'auth.php', login);
   return { id: login.body.user_id, username, email, password, token: login.body.token };
@@ -165,4 +165,59 @@ export async function aGroupMessage(api: ApiClient, author: Acting, group: numbe
   const url = `message_groups.php?path=${groupId}/messages`;
   const body = await expectCreated(api, 'aGroupMessage', 'POST', url, { content: 'hello', media: null, ...overrides }, author, 'message_id');
   return { id: body.message_id, groupId };
+}
+
+/** The header calls.php requires (DESIGN.md §2), with the default marker. */
+export const MOBILE_APP = { 'X-Flutter-App': 'militant-flutter-v1' };
+
+/** A ringing call from `caller` to a user (`recipient_id`) or a messaging group (`group_id`); returns its id. */
+export async function aCall(
+  api: ApiClient,
+  caller: Acting,
+  to: { recipient_id: number } | { group_id: number },
+  overrides: { call_type?: 'audio' | 'video'; offer?: string } = {},
+): Promise<{ id: number }> {
+  const body = { call_type: 'audio', offer: 'v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\n', ...to, ...overrides };
+  const res = await api.post('calls.php?action=initiate', body, { token: caller.token, headers: MOBILE_APP });
+  if (res.status !== 200 || typeof res.body?.data?.call_id !== 'string') throw refused('aCall', 'POST', 'calls.php?action=initiate', res);
+  return { id: Number(res.body.data.call_id) };
+}
+
+/** A live started by `creator` (lives.php); returns its id. */
+export async function aLive(api: ApiClient, creator: Acting, overrides: { title?: string; is_public?: boolean; max_guests?: number } = {}): Promise<{ id: number }> {
+  const body = await expectCreated(api, 'aLive', 'POST', 'lives.php', { title: 'On air', description: '', is_public: true, max_guests: 8, ...overrides }, creator, 'live_id');
+  return { id: body.live_id };
+}
+
+/** A pending report by `reporter` on a post or an account (reports.php); returns its id. */
+export async function aReport(
+  api: ApiClient,
+  reporter: Acting,
+  target: { post_id: number } | { user_id: number },
+  overrides: { reason?: string; description?: string } = {},
+): Promise<{ id: number }> {
+  const body = await expectCreated(api, 'aReport', 'POST', 'reports.php', { reason: 'other', description: 'Contenu inapproprié', ...target, ...overrides }, reporter, 'report_id');
+  return { id: body.report_id };
+}
+
+/**
+ * Makes `candidate` an elected moderator the way the members do (moderators.php): they apply and each
+ * of `voters` votes for them. Pass as many voters as the server's MODERATION_ELECTION_VOTES, on a
+ * server whose MODERATION_VOTER_MIN_DAYS lets new accounts vote (0).
+ */
+export async function aModerator(api: ApiClient, candidate: Acting & WithId, voters: Acting[]): Promise<void> {
+  await expectCreated(api, 'aModerator apply', 'POST', 'moderators.php?action=apply', { motivation: 'I will judge fairly' }, candidate);
+  let elected = false;
+  for (const voter of voters) {
+    const body = await expectCreated(api, 'aModerator vote', 'POST', 'moderators.php?action=vote_moderator', { candidate_id: candidate.id, vote: 'for' }, voter);
+    elected ||= body.elected === true;
+  }
+  if (!elected) throw new Error(`aModerator: ${voters.length} votes did not elect user ${candidate.id}; pass MODERATION_ELECTION_VOTES voters`);
+}
+
+/** A feature suggestion by `author` (feature_suggestions.php); returns its id. */
+export async function aSuggestion(api: ApiClient, author: Acting, overrides: { title?: string; description?: string } = {}): Promise<{ id: number }> {
+  const body = await expectCreated(api, 'aSuggestion', 'POST', 'feature_suggestions.php', { title: 'Dark mode', description: 'A dark theme for reading at night', ...overrides }, author);
+  if (typeof body.suggestion?.id !== 'number') throw new Error(`aSuggestion: no suggestion.id in ${JSON.stringify(body)}`);
+  return { id: body.suggestion.id };
 }

@@ -1,7 +1,7 @@
 import { type Clock, ManualClock, RATE_LIMIT_GROUPS } from '@plaza/domain';
 import { RecordingMailer } from '@plaza/domain/accounts/testing';
 import { RecordingPushSender } from '@plaza/domain/notifications/testing';
-import { Jobs, loadConfig, resolveAll, startPlaza, type RunningPlaza } from '@plaza/server';
+import { Accounts, Jobs, loadConfig, resolve, resolveAll, startPlaza, type RunningPlaza } from '@plaza/server';
 import { ApiClient } from './client.js';
 import { openTestDatabase, type TestDatabase } from './database.js';
 
@@ -13,6 +13,8 @@ export interface TestServer {
   mailer: RecordingMailer;
   push: RecordingPushSender;
   clock: Clock;
+  /** Resolves when the mail the requests so far handed to the outbox has been attempted. */
+  mailSettled(): Promise<void>;
   /** Runs one of the server's periodic jobs now (tests start the server with jobs off). */
   runJob(name: string): Promise<unknown>;
   close(): Promise<void>;
@@ -25,7 +27,7 @@ const RELAXED_LIMITS = RATE_LIMIT_GROUPS.map((g) => `${g}=100000`).join(',');
  * Boots the fully composed server on an ephemeral port over a fresh test database.
  * Pass `clock: new ManualClock()` to control time; `env` adds or overrides configuration.
  */
-export async function startTestServer(options: { env?: Record<string, string>; clock?: ManualClock } = {}): Promise<TestServer> {
+export async function startTestServer(options: { env?: Record<string, string>; clock?: ManualClock; realMail?: boolean; realPush?: boolean } = {}): Promise<TestServer> {
   const database = await openTestDatabase();
   const mailer = new RecordingMailer();
   const push = new RecordingPushSender();
@@ -38,10 +40,18 @@ export async function startTestServer(options: { env?: Record<string, string>; c
     API_DATA_DIR: '/tmp/plaza-test-data',
     API_PUBLIC_URL: 'http://plaza.test',
     API_RATE_LIMITS: RELAXED_LIMITS,
+    // Test accounts are seconds old: let them vote in elections (the age rule is tested with its own value).
+    MODERATION_VOTER_MIN_DAYS: '0',
+    // A media server, so that lives.php tokens are signed (set the three to '' to have none).
+    MEDIA_SERVER_URL: 'wss://media.plaza.test',
+    MEDIA_SERVER_API_KEY: 'APItestkey',
+    MEDIA_SERVER_API_SECRET: 'test-media-secret-of-at-least-32-bytes',
     ...options.env,
   });
   // Every response is checked against its operation's schema: a presenter that drifts fails here.
-  const plaza = await startPlaza(config, { database, mailer, push, clock: options.clock, jobs: false, validateResponses: true });
+  // `realMail`: the configured transport (SMTP_URL, else files) instead of the recording mailer;
+  // `realPush`: the configured push providers (or the log) instead of the recording transport.
+  const plaza = await startPlaza(config, { database, mailer: options.realMail ? undefined : mailer, push: options.realPush ? undefined : push, clock: options.clock, jobs: false, validateResponses: true });
   return {
     url: plaza.url,
     api: new ApiClient(plaza.url),
@@ -50,6 +60,7 @@ export async function startTestServer(options: { env?: Record<string, string>; c
     mailer,
     push,
     clock: options.clock ?? { now: () => new Date() },
+    mailSettled: () => resolve(plaza.container, Accounts.MailDelivery).idle(),
     runJob(name) {
       const job = resolveAll(plaza.container, Jobs).find((j) => j.name === name);
       if (!job) throw new Error(`no job named ${name}`);

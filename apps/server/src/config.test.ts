@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, withListeningPort } from './config.js';
 
 describe('loadConfig', () => {
   it('defaults to the embedded SQLite database under ./data', () => {
@@ -23,6 +23,11 @@ describe('loadConfig', () => {
     expect(c.rateLimitStore).toBe('database');
   });
 
+  it('reads the moderation thresholds, with the defaults of docs/decisions/0012', () => {
+    expect(loadConfig({}).moderation).toEqual({ reportVotes: 3, electionVotes: 5, recallVotes: 5, voterMinAccountDays: 7, warningsBeforeBan: 3, warningWindowDays: 90, banDays: 7, permanentAfterBans: 2 });
+    expect(loadConfig({ MODERATION_REPORT_VOTES: '5', MODERATION_VOTER_MIN_DAYS: '0', MODERATION_PERMANENT_AFTER_BANS: '0' }).moderation).toMatchObject({ reportVotes: 5, voterMinAccountDays: 0, permanentAfterBans: 0 });
+  });
+
   it('applies rate-limit overrides', () => {
     expect(loadConfig({ API_RATE_LIMITS: 'posts=500, auth=10' }).rateLimits).toMatchObject({ posts: 500, auth: 10, comments: 150 });
   });
@@ -34,8 +39,76 @@ describe('loadConfig', () => {
     ['API_RATE_LIMITS', 'posts=-1', 'API_RATE_LIMITS'],
     ['API_RATE_LIMITS', 'nonsense=3', 'API_RATE_LIMITS'],
     ['API_PUBLIC_URL', 'not a url', 'API_PUBLIC_URL'],
+    ['MODERATION_REPORT_VOTES', '0', 'MODERATION_REPORT_VOTES'],
+    ['MODERATION_BAN_DAYS', 'a week', 'MODERATION_BAN_DAYS'],
   ])('names the variable when %s=%s is invalid', (name, value, expected) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${expected}`));
+  });
+
+  it.each([
+    ['API_CORS_ORIGINS', 'app.example.org', '"app.example.org"'],
+    ['API_CORS_ORIGINS', 'https://ok.example.org,localhost:3000', '"localhost:3000"'],
+    ['API_CORS_ORIGINS', 'https://app.example.org/', 'written https://app.example.org'],
+    ['API_CORS_ORIGINS', 'https://app.example.org:443', 'written https://app.example.org'],
+    ['API_CORS_ORIGINS', '*,https://app.example.org', 'mixes *'],
+    ['API_TRUSTED_PROXIES', 'foo', '"foo"'],
+    ['API_TRUSTED_PROXIES', '10.0.0.1,10.0.0.0/33', '"10.0.0.0/33"'],
+    ['API_TRUSTED_PROXIES', 'localhost', '"localhost"'],
+    ['WEBRTC_STUN_URLS', 'stun:ok.example.org,turn:x.example.org', '"turn:x.example.org"'],
+    ['WEBRTC_TURN_URLS', 'turn.example.org:3478', '"turn.example.org:3478"'],
+    ['MEDIA_TECHNICIAN_USER_IDS', '1,2,x', '"x"'],
+    ['PORT', '65536', ''],
+    ['HOST', 'not a host', ''],
+    ['DB_HOST', 'db host', ''],
+    ['API_PUBLIC_URL', 'ftp://plaza.example.org', ''],
+    ['API_PUBLIC_URL', 'https://plaza.example.org/?x=1', ''],
+    ['MAIN_APP_HOST', 'example.org', ''],
+    ['NTFY_SERVER', 'javascript:alert(1)', ''],
+    ['SMTP_URL', 'smtp://', ''],
+    ['MAIL_FROM', 'Plaza', ''],
+    ['NTFY_TOPIC_PREFIX', 'a b', ''],
+    ['API_MOBILE_APP_MARKER', ' marker', ''],
+    ['API_BODY_LIMIT', '0mb', ''],
+    ['LOG_LEVEL', 'verbose', ''],
+    ['API_RATE_LIMIT_STORE', 'redis', ''],
+    ['WEBRTC_TURN_USERNAME', 'user', ''],
+  ])('refuses %s=%s with one line naming it and the bad entry', (name, value, entry) => {
+    let message = '';
+    try {
+      loadConfig({ [name]: value });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      message = (error as Error).message;
+    }
+    const named = name === 'WEBRTC_TURN_USERNAME' ? 'WEBRTC_TURN_CREDENTIAL' : name;
+    expect(message).toMatch(new RegExp(`^Invalid configuration: ${named} `));
+    expect(message).toContain(entry);
+    expect(message).not.toContain('\n');
+  });
+
+  it('reads origins, proxy ranges and named ranges', () => {
+    const c = loadConfig({ API_CORS_ORIGINS: 'https://app.example.org, http://localhost:3000', API_TRUSTED_PROXIES: 'loopback,10.0.0.0/8 fd00::/8' });
+    expect(c.corsOrigins).toEqual(['https://app.example.org', 'http://localhost:3000']);
+    expect(c.trustedProxies).toEqual(['loopback', '10.0.0.0/8', 'fd00::/8']);
+    expect(loadConfig({ WEBRTC_TURN_USERNAME: 'u', WEBRTC_TURN_CREDENTIAL: 'p' }).webrtc).toMatchObject({ turnUsername: 'u', turnCredential: 'p' });
+  });
+
+  it('reads a list set to an empty value as the empty list, the least it can allow, and an empty scalar as unset', () => {
+    expect(loadConfig({}).corsOrigins).toEqual(['*']);
+    expect(loadConfig({ API_CORS_ORIGINS: '' }).corsOrigins).toEqual([]);
+    expect(loadConfig({ API_CORS_ORIGINS: ' , ' }).corsOrigins).toEqual([]);
+    expect(loadConfig({ API_TRUSTED_PROXIES: '' }).trustedProxies).toEqual([]);
+    expect(loadConfig({ WEBRTC_STUN_URLS: '' }).webrtc.stunUrls).toEqual([]);
+    expect(loadConfig({ PORT: '' }).port).toBe(8080);
+  });
+
+  it('derives the public URL from the port actually taken when PORT=0', () => {
+    const ephemeral = loadConfig({ PORT: '0' });
+    expect(withListeningPort(ephemeral, 41234)).toMatchObject({ port: 41234, publicUrl: 'http://localhost:41234', domain: 'localhost:41234' });
+    const explicit = loadConfig({ PORT: '0', API_PUBLIC_URL: 'https://plaza.example.org' });
+    expect(withListeningPort(explicit, 41234)).toMatchObject({ port: 41234, publicUrl: 'https://plaza.example.org', domain: 'plaza.example.org' });
+    const fixed = loadConfig({ PORT: '8081' });
+    expect(withListeningPort(fixed, 8081)).toBe(fixed);
   });
 });

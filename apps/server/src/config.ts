@@ -1,17 +1,64 @@
+import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
+import { trustedProxyProblem } from '@plaza/adapters-http';
 import { DEFAULT_RATE_LIMITS, type RateLimitGroup, parseRateLimitOverrides } from '@plaza/domain';
+import { DEFAULT_MODERATION_RULES, type ModerationRules } from '@plaza/domain/moderation';
 import { z } from 'zod';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', '']).transform((v) => v === 'true' || v === '1' || v === 'yes');
-const list = z.string().transform((v) => v.split(/[,\s]+/).map((s) => s.trim()).filter(Boolean));
 const int = (min: number, max: number) => z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(min).max(max));
-const url = z.string().url();
+function parseUrl(v: string): URL | null {
+  try {
+    return new URL(v);
+  } catch {
+    return null;
+  }
+}
 
-/** Every environment variable Plaza reads: the spec's, then ours. Empty strings count as unset. */
+/** An http(s) URL; `bare` also refuses a query or fragment (a base URL that others are appended to). */
+const httpUrl = (bare = false) =>
+  z.string().refine((v) => {
+    const u = parseUrl(v);
+    return !!u && (u.protocol === 'http:' || u.protocol === 'https:') && (!bare || (u.search === '' && u.hash === ''));
+  }, bare ? 'must be an http:// or https:// URL without query or fragment' : 'must be an http:// or https:// URL');
+const hostname = z.string().refine((v) => isIP(v) !== 0 || /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(v), 'must be an IP address or a host name');
+
+/**
+ * A comma- or space-separated list, each entry checked by `problemOf` (null when fine) and the first bad
+ * one named. Set but empty, a list is empty (see `loadConfig`).
+ */
+const list = (problemOf: (entry: string) => string | null = () => null) =>
+  z
+    .string()
+    .transform((v) => v.split(/[,\s]+/).filter(Boolean))
+    .superRefine((entries, ctx) => {
+      for (const entry of entries) {
+        const problem = problemOf(entry);
+        if (problem) {
+          ctx.addIssue({ code: 'custom', message: `has ${JSON.stringify(entry)}: ${problem}` });
+          return;
+        }
+      }
+    });
+/** The list variables: set to an empty value, each is an empty list rather than its default. */
+const LISTS = new Set(['API_CORS_ORIGINS', 'API_TRUSTED_PROXIES', 'WEBRTC_STUN_URLS', 'WEBRTC_TURN_URLS', 'MEDIA_TECHNICIAN_USER_IDS']);
+
+/** Browsers send `Origin: https://app.example.org`: scheme, host and port only, so only that can match. */
+function originProblem(entry: string): string | null {
+  if (entry === '*') return null;
+  const u = parseUrl(entry);
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) return 'an origin starts with https:// or http://, e.g. https://app.example.org';
+  if (u.origin !== entry) return `an origin is only scheme, host and port, written ${u.origin}`;
+  return null;
+}
+const scheme = (...schemes: string[]) => (entry: string) =>
+  schemes.some((s) => entry.startsWith(`${s}:`)) ? null : `must start with ${schemes.map((s) => `${s}:`).join(' or ')}`;
+
+/** Every environment variable Plaza reads: the spec's, then ours. Empty strings count as unset, except for lists. */
 const envSchema = z.object({
   PORT: int(0, 65535).default(8080),
-  HOST: z.string().default('0.0.0.0'),
-  API_PUBLIC_URL: url.optional(),
+  HOST: hostname.default('0.0.0.0'),
+  API_PUBLIC_URL: httpUrl(true).optional(),
   API_DATA_DIR: z.string().default('./data'),
   API_TIMEZONE: z.string().default('UTC').refine((tz) => {
     try {
@@ -23,43 +70,74 @@ const envSchema = z.object({
   }, 'must be an IANA time zone such as UTC or Europe/Paris'),
   API_TOKEN_TTL_DAYS: int(1, 3650).default(30),
   API_RESET_TTL_MINUTES: int(5, 1440).default(60),
-  API_MOBILE_APP_MARKER: z.string().min(1).default('militant-flutter-v1'),
+  // Compared with a header value, which can hold neither control characters nor surrounding blanks.
+  API_MOBILE_APP_MARKER: z.string().regex(/^[!-~]([ -~]*[!-~])?$/, 'must be printable ASCII without surrounding blanks').default('militant-flutter-v1'),
   API_RATE_LIMITS: z.string().optional(),
   API_RATE_LIMIT_STORE: z.enum(['memory', 'database']).optional(),
-  API_CORS_ORIGINS: list.default(['*']),
+  API_CORS_ORIGINS: list(originProblem)
+    .refine((origins) => !origins.includes('*') || origins.length === 1, 'mixes * with origins: * alone allows every origin')
+    .default(['*']),
   API_REQUIRE_HTTPS: bool.default(false),
-  API_TRUSTED_PROXIES: list.default(['127.0.0.1', '::1']),
+  API_TRUSTED_PROXIES: list(trustedProxyProblem).default(['127.0.0.1', '::1']),
   API_DEBUG: bool.default(false),
   API_UPLOADS_PATH: z.string().optional(),
-  API_BODY_LIMIT: z.string().regex(/^\d+(kb|mb)$/i, 'must look like 512kb or 2mb').default('1mb'),
+  API_BODY_LIMIT: z.string().regex(/^0*[1-9]\d*(kb|mb)$/i, 'must look like 512kb or 2mb').default('1mb'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   BCRYPT_COST: int(4, 15).default(10),
-  DB_HOST: z.string().optional(),
+  DB_HOST: hostname.optional(),
   DB_PORT: int(1, 65535).optional(),
   DB_NAME: z.string().optional(),
   DB_USER: z.string().optional(),
   DB_PASSWORD: z.string().optional(),
-  API_DB_HOST: z.string().optional(),
+  API_DB_HOST: hostname.optional(),
   API_DB_PORT: int(1, 65535).optional(),
   API_DB_NAME: z.string().optional(),
   API_DB_USER: z.string().optional(),
   API_DB_PASS: z.string().optional(),
   DB_POOL_SIZE: int(1, 500).default(10),
-  MAIN_APP_HOST: url.optional(),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
-  MAIL_FROM: z.string().default('Plaza <no-reply@localhost>'),
+  MAIN_APP_HOST: httpUrl().optional(),
+  SMTP_URL: z.string().refine((v) => /^smtps?:\/\//.test(v) && !!parseUrl(v)?.hostname, 'must be a URL starting with smtp:// or smtps://').optional(),
+  MAIL_FROM: z
+    .string()
+    .regex(/^([^<>]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, 'must be an address, alone or as Name <address>')
+    .default('Plaza <no-reply@localhost>'),
   PUSH_APP_ID: z.string().optional(),
   PUSH_REST_API_KEY: z.string().optional(),
-  NTFY_SERVER: url.optional(),
-  NTFY_TOPIC_PREFIX: z.string().default('militant_u_'),
-  WEBRTC_STUN_URLS: list.default(['stun:stun.l.google.com:19302']),
-  WEBRTC_TURN_URLS: list.default([]),
+  // OneSignal's REST endpoint; tests point it at a loopback stand-in.
+  ONESIGNAL_API_URL: httpUrl(true).default('https://api.onesignal.com'),
+  NTFY_SERVER: httpUrl().optional(),
+  // ntfy topics are letters, digits, - and _ (64 at most, the user id included).
+  NTFY_TOPIC_PREFIX: z.string().regex(/^[\w-]{1,40}$/, 'must be 1 to 40 letters, digits, - or _').default('militant_u_'),
+  WEBRTC_STUN_URLS: list(scheme('stun', 'stuns')).default(['stun:stun.l.google.com:19302']),
+  WEBRTC_TURN_URLS: list(scheme('turn', 'turns')).default([]),
   WEBRTC_TURN_AUTH_SECRET: z.string().optional(),
   WEBRTC_TURN_TTL: int(60, 7 * 86400).default(86400),
   WEBRTC_TURN_REALM: z.string().optional(),
   WEBRTC_TURN_USERNAME: z.string().optional(),
   WEBRTC_TURN_CREDENTIAL: z.string().optional(),
-  MEDIA_TECHNICIAN_USER_IDS: list.pipe(z.array(z.string().regex(/^\d+$/, 'must list numeric user ids'))).default([]),
+  MEDIA_TECHNICIAN_USER_IDS: list((id) => (/^[1-9]\d{0,14}$/.test(id) ? null : 'must list numeric user ids')).default([]),
+  // Live media server (LiveKit-compatible); without all three, config/media_server.local.php is read.
+  MEDIA_SERVER_URL: z.string().regex(/^wss?:\/\/[^\s/?#]+/, 'must be a wss:// (or ws://) URL').optional(),
+  MEDIA_SERVER_API_KEY: z.string().optional(),
+  MEDIA_SERVER_API_SECRET: z.string().optional(),
+  API_CONFIG_DIR: z.string().default('./config'),
+  // External conference server (Nextcloud Talk) whose room links calls.php?action=initiate_talk posts.
+  TALK_SERVER_URL: httpUrl(true).optional(),
+  LIVE_REPORT_SUSPEND_THRESHOLD: int(1, 100_000).default(5),
+  // Community moderation (docs/decisions/0012): vote thresholds and the warnings-to-ban ladder.
+  MODERATION_REPORT_VOTES: int(1, 1000).default(DEFAULT_MODERATION_RULES.reportVotes),
+  MODERATION_ELECTION_VOTES: int(1, 100_000).default(DEFAULT_MODERATION_RULES.electionVotes),
+  MODERATION_RECALL_VOTES: int(1, 100_000).default(DEFAULT_MODERATION_RULES.recallVotes),
+  MODERATION_VOTER_MIN_DAYS: int(0, 3650).default(DEFAULT_MODERATION_RULES.voterMinAccountDays),
+  MODERATION_WARNINGS_BEFORE_BAN: int(1, 1000).default(DEFAULT_MODERATION_RULES.warningsBeforeBan),
+  MODERATION_WARNING_WINDOW_DAYS: int(1, 3650).default(DEFAULT_MODERATION_RULES.warningWindowDays),
+  MODERATION_BAN_DAYS: int(1, 3650).default(DEFAULT_MODERATION_RULES.banDays),
+  MODERATION_PERMANENT_AFTER_BANS: int(0, 1000).default(DEFAULT_MODERATION_RULES.permanentAfterBans),
+}).superRefine((e, ctx) => {
+  if (!e.WEBRTC_TURN_USERNAME !== !e.WEBRTC_TURN_CREDENTIAL) {
+    const missing = e.WEBRTC_TURN_USERNAME ? 'WEBRTC_TURN_CREDENTIAL' : 'WEBRTC_TURN_USERNAME';
+    ctx.addIssue({ code: 'custom', path: [missing], message: 'must be set too: long-term TURN credentials are a username and a credential' });
+  }
 });
 
 export type DatabaseSettings =
@@ -88,7 +166,7 @@ export interface Config {
   database: DatabaseSettings;
   smtpUrl: string | null;
   mailFrom: string;
-  push: { oneSignalAppId: string | null; oneSignalApiKey: string | null; ntfyServer: string | null; ntfyTopicPrefix: string };
+  push: { oneSignalAppId: string | null; oneSignalApiKey: string | null; oneSignalApiUrl: string; ntfyServer: string | null; ntfyTopicPrefix: string };
   webrtc: {
     stunUrls: string[];
     turnUrls: string[];
@@ -99,13 +177,22 @@ export interface Config {
     turnCredential: string | null;
   };
   technicianUserIds: number[];
+  /** The live media server: its environment settings, and the PHP file the admin panel writes. */
+  media: { url: string | null; apiKey: string | null; apiSecret: string | null; configFile: string };
+  /** Distinct reporters after which a live is suspended. */
+  liveSuspendThreshold: number;
+  /** Base URL of the external conference server of `initiate_talk` (`<url>/call/<room_token>`). */
+  talkServerUrl: string | null;
+  moderation: ModerationRules;
 }
 
 export class ConfigError extends Error {}
 
 /** Parses the environment once. A bad value throws one line naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  // An empty scalar is unset (`PORT=` listens on 8080); an empty list is empty, the least it can allow:
+  // `API_CORS_ORIGINS=` allows no cross-origin access, rather than every origin.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([k, v]) => v !== undefined && (v !== '' || LISTS.has(k))));
   const parsed = envSchema.safeParse(cleaned);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -131,7 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         connectionLimit: e.DB_POOL_SIZE,
       }
     : { kind: 'sqlite', file: join(dataDir, 'plaza.sqlite') };
-  const publicUrl = (e.API_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const publicUrl = (e.API_PUBLIC_URL ?? localUrl(e.PORT)).replace(/\/+$/, '');
   const uploads = e.API_UPLOADS_PATH ?? join(dataDir, 'uploads');
   return {
     port: e.PORT,
@@ -159,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     push: {
       oneSignalAppId: e.PUSH_APP_ID ?? null,
       oneSignalApiKey: e.PUSH_REST_API_KEY ?? null,
+      oneSignalApiUrl: e.ONESIGNAL_API_URL,
       ntfyServer: e.NTFY_SERVER ?? null,
       ntfyTopicPrefix: e.NTFY_TOPIC_PREFIX,
     },
@@ -172,5 +260,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       turnCredential: e.WEBRTC_TURN_CREDENTIAL ?? null,
     },
     technicianUserIds: e.MEDIA_TECHNICIAN_USER_IDS.map(Number),
+    media: {
+      url: e.MEDIA_SERVER_URL ?? null,
+      apiKey: e.MEDIA_SERVER_API_KEY ?? null,
+      apiSecret: e.MEDIA_SERVER_API_SECRET ?? null,
+      configFile: join(resolve(e.API_CONFIG_DIR), 'media_server.local.php'),
+    },
+    liveSuspendThreshold: e.LIVE_REPORT_SUSPEND_THRESHOLD,
+    talkServerUrl: e.TALK_SERVER_URL ?? null,
+    moderation: {
+      reportVotes: e.MODERATION_REPORT_VOTES,
+      electionVotes: e.MODERATION_ELECTION_VOTES,
+      recallVotes: e.MODERATION_RECALL_VOTES,
+      voterMinAccountDays: e.MODERATION_VOTER_MIN_DAYS,
+      warningsBeforeBan: e.MODERATION_WARNINGS_BEFORE_BAN,
+      warningWindowDays: e.MODERATION_WARNING_WINDOW_DAYS,
+      banDays: e.MODERATION_BAN_DAYS,
+      permanentAfterBans: e.MODERATION_PERMANENT_AFTER_BANS,
+    },
   };
+}
+
+const localUrl = (port: number) => `http://localhost:${port}`;
+
+/**
+ * The configuration once the server listens: `PORT=0` lets the system pick a free port, and a public
+ * URL derived from PORT (no API_PUBLIC_URL) follows the port actually taken.
+ */
+export function withListeningPort(config: Config, port: number): Config {
+  if (config.port === port) return config;
+  const publicUrl = config.publicUrl === localUrl(config.port) ? localUrl(port) : config.publicUrl;
+  return { ...config, port, publicUrl, domain: new URL(publicUrl).host };
 }

@@ -1,12 +1,13 @@
 import 'reflect-metadata';
 import { Clock, SystemClock } from '@plaza/domain';
 import { Mailer } from '@plaza/domain/accounts';
-import { PushSender } from '@plaza/domain/notifications';
+import type { PushSender } from '@plaza/domain/notifications';
 import { collectMigrations, type DatabaseHandle, type PlazaMigrations } from '@plaza/adapters-mysql';
 import { Container } from 'inversify';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { PLAZA_MODULES } from './modules/index.js';
+import { Notifications } from './modules/notifications.module.js';
 import { resolveAll } from './wiring/feature-module.js';
 import { ConfigToken, DatabaseToken, LoggerToken, Migrations } from './wiring/tokens.js';
 
@@ -29,7 +30,8 @@ export function buildContainer(config: Config, handle: DatabaseHandle, logger: L
   c.bind(Clock).toConstantValue(overrides.clock ?? new SystemClock());
   c.load(...PLAZA_MODULES);
   if (overrides.mailer) c.rebind(Mailer).toConstantValue(overrides.mailer);
-  if (overrides.push) c.rebind(PushSender).toConstantValue(overrides.push);
+  // The transport, behind the preference gate, so tests see exactly what would leave.
+  if (overrides.push) c.rebind(Notifications.PushTransport).toConstantValue(overrides.push);
   return c;
 }
 

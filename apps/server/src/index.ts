@@ -8,6 +8,7 @@ export * from './wiring/tokens.js';
 export { Accounts } from './modules/accounts.module.js';
 export { Content } from './modules/content.module.js';
 export { Messaging } from './modules/messaging.module.js';
+export { Moderation } from './modules/moderation.module.js';
 export { Notifications } from './modules/notifications.module.js';
 export { Platform } from './modules/platform.module.js';
 export { Social } from './modules/social.module.js';

@@ -1,5 +1,13 @@
 import type { Token } from '@plaza/domain';
-import type { AuthService, ProfileService } from '@plaza/domain/accounts';
+import type {
+  AccountDeletionService,
+  AuthService,
+  ExportService,
+  PasswordService,
+  PreferenceService,
+  ProfileService,
+  TwoFactorService,
+} from '@plaza/domain/accounts';
 import type { CommentService, EngagementService, PostService, StoryService } from '@plaza/domain/content';
 import type { MessageGroupService, PrivateMessageService, TypingService } from '@plaza/domain/messaging';
 import type { NotificationInboxService, NotificationService } from '@plaza/domain/notifications';
@@ -33,7 +41,15 @@ export interface PlazaLibraryOptions extends ContainerOverrides {
  */
 export interface Plaza {
   config: Config;
-  accounts: { auth: AuthService; profiles: ProfileService };
+  accounts: {
+    auth: AuthService;
+    profiles: ProfileService;
+    twoFactor: TwoFactorService;
+    passwords: PasswordService;
+    preferences: PreferenceService;
+    deletion: AccountDeletionService;
+    export: ExportService;
+  };
   social: { follows: FollowService; friends: FriendService };
   content: { posts: PostService; engagement: EngagementService; comments: CommentService; stories: StoryService };
   messaging: { privateMessages: PrivateMessageService; groups: MessageGroupService; typing: TypingService };
@@ -55,7 +71,15 @@ export async function createPlaza(options: PlazaLibraryOptions = {}): Promise<Pl
     const get = <T>(token: Token<T>) => resolve(container, token);
     return {
       config,
-      accounts: { auth: get(Accounts.AuthService), profiles: get(Accounts.ProfileService) },
+      accounts: {
+        auth: get(Accounts.AuthService),
+        profiles: get(Accounts.ProfileService),
+        twoFactor: get(Accounts.TwoFactorService),
+        passwords: get(Accounts.PasswordService),
+        preferences: get(Accounts.PreferenceService),
+        deletion: get(Accounts.AccountDeletionService),
+        export: get(Accounts.ExportService),
+      },
       social: { follows: get(Social.FollowService), friends: get(Social.FriendService) },
       content: {
         posts: get(Content.PostService),

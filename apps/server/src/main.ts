@@ -2,17 +2,19 @@ import { ConfigError, loadConfig } from './config.js';
 import { startPlaza } from './server.js';
 
 async function main() {
-  let config;
+  let plaza;
   try {
-    config = loadConfig();
+    plaza = await startPlaza(loadConfig());
   } catch (error) {
+    // A bad variable, or an uploads folder that cannot be created (start-up checks what parsing cannot).
     if (error instanceof ConfigError) {
       console.error(error.message);
       process.exit(2);
     }
     throw error;
   }
-  const plaza = await startPlaza(config);
+  // The configuration in effect: PORT=0 and the public URL derived from it name the port actually taken.
+  const { config } = plaza;
   const where = config.database.kind === 'sqlite' ? `SQLite at ${config.database.file}` : `MySQL ${config.database.host}/${config.database.database}`;
   console.log(`Plaza listening on ${plaza.url} (public URL ${config.publicUrl}; ${where})`);
 

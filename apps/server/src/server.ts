@@ -1,13 +1,16 @@
-import { createServer, type Server } from 'node:http';
+import { constants } from 'node:fs';
+import { access, mkdir } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHttpApp, createLogger } from '@plaza/adapters-http';
 import { collectMigrations, type DatabaseConfig, type DatabaseHandle, migrateToLatest, openDatabase } from '@plaza/adapters-mysql';
 import type { Container } from 'inversify';
 import type { Logger } from 'pino';
-import type { Config } from './config.js';
+import { type Config, ConfigError, withListeningPort } from './config.js';
 import { buildContainer, type ContainerOverrides } from './container.js';
 import { startJobs } from './jobs.js';
 import { Accounts } from './modules/accounts.module.js';
+import { Moderation } from './modules/moderation.module.js';
 import { Platform } from './modules/platform.module.js';
 import { resolve, resolveAll } from './wiring/feature-module.js';
 import { Migrations, Scripts } from './wiring/tokens.js';
@@ -16,6 +19,8 @@ const SHUTDOWN_GRACE_MS = 8_000;
 
 export interface RunningPlaza {
   url: string;
+  /** The configuration in effect: with the port actually taken when PORT=0 asked for any. */
+  config: Config;
   server: Server;
   container: Container;
   database: DatabaseHandle;
@@ -32,43 +37,81 @@ export interface StartOptions extends ContainerOverrides {
   validateResponses?: boolean;
 }
 
-export async function startPlaza(config: Config, options: StartOptions = {}): Promise<RunningPlaza> {
-  const logger = options.logger ?? createLogger({ level: config.logLevel });
-  const database = options.database ?? openDatabase(config.database as DatabaseConfig);
-  const container = buildContainer(config, database, logger, options);
-  const applied = await migrateToLatest(database.db, database.dialect, collectMigrations(resolveAll(container, Migrations)));
-  if (applied.length) logger.info({ migrations: applied }, 'database migrated');
+/** Creates the uploads folder if need be, or refuses to start with one line when it cannot be written. */
+async function prepareUploads(path: string): Promise<void> {
+  try {
+    await mkdir(path, { recursive: true });
+    await access(path, constants.W_OK);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new ConfigError(`Invalid configuration: API_UPLOADS_PATH ${path} cannot be created or written (${reason})`);
+  }
+}
 
-  const auth = resolve(container, Accounts.AuthService);
-  const { app } = createHttpApp({
-    scripts: resolveAll(container, Scripts),
-    authenticate: (token) => auth.authenticate(token),
-    health: resolve(container, Platform.Health),
-    rateLimiter: resolve(container, Platform.RateLimiter),
-    logger,
-    options: {
-      corsOrigins: config.corsOrigins,
-      requireHttps: config.requireHttps,
-      trustedProxies: config.trustedProxies,
-      bodyLimit: config.bodyLimit,
-      publicUrl: config.publicUrl,
-      validateResponses: options.validateResponses ?? false,
-    },
-  });
-  const stopJobs = options.jobs === false ? () => {} : startJobs(container, logger);
+/** What a request gets while the server listens but is not ready yet (migrations running). */
+function starting(_req: IncomingMessage, res: ServerResponse): void {
+  const message = 'Plaza is starting, try again shortly';
+  res.writeHead(503, { 'Content-Type': 'application/json; charset=utf-8', 'Retry-After': '1', 'X-Content-Type-Options': 'nosniff' });
+  res.end(JSON.stringify({ success: false, error: message, message, code: 'starting' }));
+}
 
-  const server = createServer(app.callback());
+export async function startPlaza(configured: Config, options: StartOptions = {}): Promise<RunningPlaza> {
+  await prepareUploads(configured.uploadsPath);
+  const logger = options.logger ?? createLogger({ level: configured.logLevel });
+
+  // Listen first: a port in use fails before any migration, and the port PORT=0 gets is known before
+  // the modules build URLs from it. Requests wait for nothing meanwhile: they get a 503 until ready.
+  let handle: (req: IncomingMessage, res: ServerResponse) => void = starting;
+  const server = createServer((req, res) => handle(req, res));
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
+    server.listen(configured.port, configured.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  const config = withListeningPort(configured, port);
+
+  const database = options.database ?? openDatabase(config.database as DatabaseConfig);
+  let container: Container;
+  let ready: typeof handle;
+  try {
+    container = buildContainer(config, database, logger, options);
+    const applied = await migrateToLatest(database.db, database.dialect, collectMigrations(resolveAll(container, Migrations)));
+    if (applied.length) logger.info({ migrations: applied }, 'database migrated');
+    const auth = resolve(container, Accounts.AuthService);
+    const sanctions = resolve(container, Moderation.SanctionService);
+    const { app } = createHttpApp({
+      scripts: resolveAll(container, Scripts),
+      authenticate: (token) => auth.authenticate(token),
+      // A banned account is refused everywhere but login and sanctions.php?type=mine (docs/decisions/0012).
+      admit: (actor) => sanctions.assertNotBanned(actor),
+      health: resolve(container, Platform.Health),
+      rateLimiter: resolve(container, Platform.RateLimiter),
+      logger,
+      options: {
+        corsOrigins: config.corsOrigins,
+        requireHttps: config.requireHttps,
+        trustedProxies: config.trustedProxies,
+        bodyLimit: config.bodyLimit,
+        publicUrl: config.publicUrl,
+        validateResponses: options.validateResponses ?? false,
+      },
+    });
+    ready = app.callback();
+  } catch (error) {
+    server.close();
+    if (!options.database) await database.close();
+    throw error;
+  }
+  const stopJobs = options.jobs === false ? () => {} : startJobs(container, logger);
+  handle = ready;
+
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
 
   let closing: Promise<void> | null = null;
   return {
     url: `http://${host}:${port}`,
+    config,
     server,
     container,
     database,

@@ -1,18 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
-import { type Actor, Forbidden, NotFound, type RateLimitDecision, RateLimited, type RateLimiter, Unauthenticated } from '@plaza/domain';
+import {
+  type Actor,
+  DomainError,
+  Forbidden,
+  NotFound,
+  type RateLimitDecision,
+  RateLimited,
+  type RateLimiter,
+  type RateLimitGroup,
+  Unauthenticated,
+} from '@plaza/domain';
 import Koa, { type Context } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
-import { clientIp, isSecure, type ProxyPolicy } from './http/client-info.js';
+import { clientIp, compileProxyTrust, isSecure, type ProxyPolicy } from './http/client-info.js';
 import { cors } from './http/cors.js';
 import { assertUnambiguous, MethodNotAllowed, parseInput, rateLimitGroupOf, resolveOperation } from './http/dispatcher.js';
-import { toErrorResponse } from './http/errors.js';
+import { bodyReadError, toErrorResponse } from './http/errors.js';
 import { redactUrl, type Logger } from './http/logging.js';
-import { type AnyOperation, Refusal, type Script } from './http/operation.js';
+import { type AnyOperation, Download, Refusal, type Script } from './http/operation.js';
+import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { HealthCheck } from './http/health.js';
 import { indexScript } from './scripts/index-script.js';
 import { registerApiDocs } from './http/api-docs.js';
+import { RefusedAddresses } from './http/refused-addresses.js';
 
 export interface HttpOptions extends ProxyPolicy {
   corsOrigins: string[];
@@ -34,6 +46,11 @@ export interface HttpDependencies {
   scripts: Script[];
   /** Turns a bearer token into the acting user, or fails with Unauthenticated. */
   authenticate(token: string): Promise<Actor>;
+  /**
+   * Refuses an authenticated account that may not use the API now (a banned one: Forbidden `banned`),
+   * for every operation that does not declare `allowBanned`.
+   */
+  admit?(actor: Actor): Promise<void>;
   health: HealthCheck;
   rateLimiter: RateLimiter;
   logger: Logger;
@@ -41,6 +58,9 @@ export interface HttpDependencies {
 }
 
 export const API_PREFIXES = ['/api/v1', '/v1'];
+
+// The clients send DELETE with JSON bodies (pages.php, reports.php, fediverse unfollow).
+const PARSED_METHODS = [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE];
 
 interface PlazaState {
   requestId: string;
@@ -54,6 +74,22 @@ export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Scri
   const app = new Koa();
   const scripts: Script[] = [];
   scripts.push(indexScript(() => scripts), ...deps.scripts);
+  const trust = compileProxyTrust(options);
+  const refused = new RefusedAddresses();
+
+  /** Counts the request in `group`: per user once authenticated, else per address, remembering refused addresses. */
+  const count = async (state: PlazaState, group: RateLimitGroup): Promise<void> => {
+    if (state.actor) {
+      state.rateLimit = await rateLimiter.consume(group, `user:${state.actor.userId}`);
+      return;
+    }
+    try {
+      state.rateLimit = await rateLimiter.consume(group, `ip:${state.ip}`);
+    } catch (error) {
+      if (error instanceof RateLimited) refused.remember(state.ip, error);
+      throw error;
+    }
+  };
 
   // Outermost: request id, access log, error body, rate-limit headers on every response.
   app.use(async (ctx, next) => {
@@ -61,8 +97,10 @@ export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Scri
     const incoming = ctx.get('X-Request-Id');
     const state = ctx.state as PlazaState;
     state.requestId = /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
-    state.ip = clientIp(ctx, options);
+    state.ip = clientIp(ctx, trust);
     ctx.set('X-Request-Id', state.requestId);
+    // Every answer is JSON, HTML or an asset of a declared type: never let a browser guess another.
+    ctx.set('X-Content-Type-Options', 'nosniff');
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) throw new NotFound('Unknown endpoint', 'unknown_endpoint');
@@ -98,30 +136,49 @@ export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Scri
   app.use(cors(options.corsOrigins));
 
   app.use(async (ctx, next) => {
-    if (options.requireHttps && !isSecure(ctx, options)) {
+    if (options.requireHttps && !isSecure(ctx, trust)) {
       throw new Forbidden('HTTPS is required: send this request over https://', 'https_required');
     }
     await next();
   });
 
-  app.use(
-    koaBody({
-      json: true,
-      urlencoded: true,
-      text: false,
-      multipart: false,
-      jsonLimit: options.bodyLimit,
-      formLimit: options.bodyLimit,
-      // The clients send DELETE with JSON bodies (pages.php, reports.php, fediverse unfollow).
-      parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
-      jsonStrict: false,
-    }),
-  );
+  // Bodies are read last, and only from clients the rate limiter may still serve. A request is counted
+  // once its operation is known (scriptHandler), since its group depends on the operation, which a body
+  // `action` may choose: so it cannot be counted before its body is read. What can be known before is
+  // whether its address was already refused (429) in this window; for a request that would be counted
+  // by address, i.e. without a valid token, that refusal is answered here and the body never read. A
+  // valid token passes, because its requests are counted per user and many users may share one address
+  // (an auth: 'none' operation such as login still counts it by address, after reading).
+  // A body that cannot be read (malformed JSON, too large, bad Content-Encoding) is counted by address
+  // in `default`, like an unknown script, so that refusals are limited too and carry the headers.
+  const parseBody = koaBody({
+    json: true,
+    urlencoded: true,
+    text: false,
+    multipart: false,
+    jsonLimit: options.bodyLimit,
+    formLimit: options.bodyLimit,
+    parsedMethods: PARSED_METHODS,
+    jsonStrict: false,
+  });
+  app.use(async (ctx, next) => {
+    const state = ctx.state as PlazaState;
+    const refusal = bodyFollows(ctx) ? refused.refusalOf(state.ip) : null;
+    if (refusal && !(await hasValidToken(ctx, deps))) throw refusal;
+    try {
+      await parseBody(ctx, async () => {});
+    } catch (error) {
+      const answer = bodyReadError(error, ctx.get('Content-Encoding'));
+      if (answer instanceof DomainError) await count(state, 'default');
+      throw answer;
+    }
+    await next();
+  });
 
   const router = new Router();
   for (const script of scripts) assertUnambiguous(script); // Refuse to start rather than let order decide.
   for (const script of scripts) {
-    const handler = scriptHandler(script, deps);
+    const handler = scriptHandler(script, deps, count);
     for (const prefix of API_PREFIXES) router.all(`${prefix}/${script.name}.php`, handler);
   }
   registerApiDocs(router, () => scripts, { publicUrl: options.publicUrl, prefixes: API_PREFIXES });
@@ -134,8 +191,7 @@ export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Scri
 
   // Every other URL: unknown script or path, still rate-limited by address so the headers are present.
   app.use(async (ctx) => {
-    const state = ctx.state as PlazaState;
-    state.rateLimit = await rateLimiter.consume('default', `ip:${state.ip}`);
+    await count(ctx.state as PlazaState, 'default');
     const script = /\/([\w-]+)\.php$/.exec(ctx.path)?.[1];
     throw new NotFound(script ? `Unknown script ${script}.php` : 'Unknown endpoint', script ? 'unknown_script' : 'unknown_endpoint');
   });
@@ -162,7 +218,35 @@ function bearerToken(ctx: Context): string | null {
   return m ? m[1] : null;
 }
 
-function scriptHandler(script: Script, deps: HttpDependencies) {
+/** Whether the request carries a bearer token that authenticates someone (a database outage still throws). */
+async function hasValidToken(ctx: Context, deps: HttpDependencies): Promise<boolean> {
+  const token = bearerToken(ctx);
+  if (!token) return false;
+  try {
+    await deps.authenticate(token);
+    return true;
+  } catch (error) {
+    if (error instanceof Unauthenticated) return false;
+    throw error;
+  }
+}
+
+/** Whether koa-body is about to read bytes: a method it parses, with a length or a transfer encoding. */
+function bodyFollows(ctx: Context): boolean {
+  if (!(PARSED_METHODS as string[]).includes(ctx.method)) return false;
+  return ctx.get('Transfer-Encoding') !== '' || (ctx.get('Content-Length') !== '' && ctx.get('Content-Length') !== '0');
+}
+
+/** Whether the operation serves a banned account this request (`allowBanned`). */
+function allowsBanned(operation: AnyOperation, query: Record<string, string | string[] | undefined>): boolean {
+  const allow = operation.allowBanned;
+  if (typeof allow !== 'function') return allow === true;
+  return allow(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])));
+}
+
+type Count = (state: PlazaState, group: RateLimitGroup) => Promise<void>;
+
+function scriptHandler(script: Script, deps: HttpDependencies, count: Count) {
   return async (ctx: Context) => {
     const state = ctx.state as PlazaState;
     const raw = { method: ctx.method, query: ctx.query, body: (ctx.request as { body?: unknown }).body };
@@ -170,7 +254,7 @@ function scriptHandler(script: Script, deps: HttpDependencies) {
     try {
       resolved = resolveOperation(script, raw);
     } catch (error) {
-      state.rateLimit = await deps.rateLimiter.consume('default', `ip:${state.ip}`);
+      await count(state, 'default');
       throw error;
     }
     const { operation } = resolved;
@@ -187,10 +271,10 @@ function scriptHandler(script: Script, deps: HttpDependencies) {
       }
     }
     state.actor = actor;
-    const subject = actor ? `user:${actor.userId}` : `ip:${state.ip}`;
-    state.rateLimit = await deps.rateLimiter.consume(rateLimitGroupOf(operation), subject);
+    await count(state, rateLimitGroupOf(operation));
     if (authError) throw authError;
     if (operation.auth === 'required' && !actor) throw new Unauthenticated('Authentication required: send Authorization: Bearer <token>');
+    if (actor && deps.admit && !allowsBanned(operation, ctx.query)) await deps.admit(actor);
 
     const { query, body } = parseInput(resolved, raw);
     const result = await operation.handle({
@@ -200,6 +284,15 @@ function scriptHandler(script: Script, deps: HttpDependencies) {
       request: { id: state.requestId, ip: state.ip, headers: ctx.headers },
       koa: ctx,
     });
+    if (result instanceof Download) {
+      if (!operation.download) throw new Error(`${operation.method} ${script.name}.php answered a file without declaring download`);
+      ctx.status = 200;
+      ctx.set('Content-Type', result.contentType);
+      ctx.set('Content-Disposition', `attachment; filename="${result.filename.replace(/[^\w.-]/g, '_')}"`);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = Readable.from(result.body as AsyncIterable<string | Uint8Array>);
+      return;
+    }
     if (result instanceof Refusal) {
       // A declared 200 failure (docs/decisions/0002): always a 200, whatever the success status.
       if (!operation.refusal) throw new Error(`${operation.method} ${script.name}.php refused without declaring a refusal schema`);

@@ -6,6 +6,7 @@ export * from './app.js';
 export * from './http/operation.js';
 export * from './http/fields.js';
 export * from './http/errors.js';
+export { trustedProxyProblem } from './http/client-info.js';
 export * from './http/health.js';
 export * from './http/logging.js';
 export * from './http/time-format.js';

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, MysqlDialect, SqliteDialect, sql } from 'kysely';
 import { createPool } from 'mysql2';
-import type { SqlDialect } from './dialect.js';
+import { type SqlDialect, withDomainConstraintErrors } from './dialect.js';
 import type { Database } from './database.js';
 import { routedDatabase } from './unit-of-work.js';
 
@@ -30,7 +30,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     database.pragma('journal_mode = WAL');
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
-    const root = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+    const root = new Kysely<Database>({ dialect: withDomainConstraintErrors(new SqliteDialect({ database })) });
     return { db: routedDatabase(root), root, dialect: 'sqlite', close: () => root.destroy() };
   }
   // Kysely's MysqlDialect needs the callback pool: with mysql2/promise its queries never settle.
@@ -49,7 +49,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     charset: 'utf8mb4',
     connectTimeout: 5000,
   });
-  const root = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
+  const root = new Kysely<Database>({ dialect: withDomainConstraintErrors(new MysqlDialect({ pool })) });
   return { db: routedDatabase(root), root, dialect: 'mysql', close: () => root.destroy() };
 }
 

@@ -1,23 +1,49 @@
 import { Clock, token, UnitOfWork } from '@plaza/domain';
 import {
   AccessTokenRepository,
+  AccountDataReader,
+  AccountDeletionService,
+  AccountEraser,
   AuthService,
+  DeletionRequestRepository,
+  ExportService,
+  MailDeliveryLog,
+  MailDeliveryService,
   Mailer,
+  MailOutbox,
+  NotificationPreferenceRepository,
   PasswordHasher,
   PasswordResetRepository,
+  PasswordService,
+  PreferenceService,
   ProfileService,
   ProfileStatsReader,
+  RecoveryCodeRepository,
+  SecondFactor,
   SecretTokens,
   TotpVerifier,
+  TwoFactorService,
   UserRepository,
 } from '@plaza/domain/accounts';
 import { authScript } from '@plaza/adapters-http/scripts/auth';
+import { changePasswordScript } from '@plaza/adapters-http/scripts/change-password';
+import { deleteAccountScript } from '@plaza/adapters-http/scripts/delete-account';
+import { exportScript } from '@plaza/adapters-http/scripts/export';
+import { twoFactorScript } from '@plaza/adapters-http/scripts/two-factor';
+import { userPreferencesScript } from '@plaza/adapters-http/scripts/user-preferences';
 import { usersScript } from '@plaza/adapters-http/scripts/users';
 import { BcryptPasswordHasher, FileMailer, NodeCryptoSecretTokens, OtplibTotp, SmtpMailer } from '@plaza/adapters-integrations';
 import {
+  ACCOUNTS_MIGRATIONS,
   SqlAccessTokenRepository,
+  SqlAccountDataReader,
+  SqlAccountEraser,
+  SqlDeletionRequestRepository,
+  SqlMailOutbox,
+  SqlNotificationPreferenceRepository,
   SqlPasswordResetRepository,
   SqlProfileStatsReader,
+  SqlRecoveryCodeRepository,
   SqlUserRepository,
 } from '@plaza/adapters-mysql/accounts';
 import { join } from 'node:path';
@@ -28,10 +54,21 @@ import { Platform } from './platform.module.js';
 export const Accounts = {
   AuthService: token<AuthService>('accounts.AuthService'),
   ProfileService: token<ProfileService>('accounts.ProfileService'),
+  MailDelivery: token<MailDeliveryService>('accounts.MailDeliveryService'),
+  SecondFactor: token<SecondFactor>('accounts.SecondFactor'),
+  TwoFactorService: token<TwoFactorService>('accounts.TwoFactorService'),
+  PasswordService: token<PasswordService>('accounts.PasswordService'),
+  PreferenceService: token<PreferenceService>('accounts.PreferenceService'),
+  AccountDeletionService: token<AccountDeletionService>('accounts.AccountDeletionService'),
+  ExportService: token<ExportService>('accounts.ExportService'),
 };
 
-/** Users, sessions and tokens, passwords and their reset, profiles. */
+/**
+ * Users, sessions and tokens, passwords (reset, change), two-factor, profiles, preferences, account
+ * deletion, data export, and the mail outbox with its delivery job.
+ */
 export const accountsModule = featureModule((w) => {
+  w.migrations(ACCOUNTS_MIGRATIONS);
   w.bind(UserRepository, [DatabaseToken], ({ db }) => new SqlUserRepository(db));
   w.bind(AccessTokenRepository, [DatabaseToken], ({ db }) => new SqlAccessTokenRepository(db));
   w.bind(PasswordResetRepository, [DatabaseToken], ({ db }) => new SqlPasswordResetRepository(db));
@@ -43,26 +80,87 @@ export const accountsModule = featureModule((w) => {
     config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new FileMailer(join(config.dataDir, 'mail'), config.mailFrom, logger),
   );
 
+  w.bind(RecoveryCodeRepository, [DatabaseToken], ({ db }) => new SqlRecoveryCodeRepository(db));
+  w.bind(MailOutbox, [DatabaseToken], ({ db }) => new SqlMailOutbox(db));
+  w.bind(NotificationPreferenceRepository, [DatabaseToken], ({ db, dialect }) => new SqlNotificationPreferenceRepository(db, dialect));
+  w.bind(DeletionRequestRepository, [DatabaseToken], ({ db }) => new SqlDeletionRequestRepository(db));
+  w.bind(AccountEraser, [DatabaseToken], ({ db, dialect }) => new SqlAccountEraser(db, dialect));
+  w.bind(AccountDataReader, [DatabaseToken], ({ db }) => new SqlAccountDataReader(db));
+  w.bind(MailDeliveryLog, [LoggerToken], (logger) => ({
+    // The recipient and subject are logged, never the body: it may hold a reset code or link.
+    sent: (entry) => logger.info({ mail_id: entry.id, to: entry.message.to, subject: entry.message.subject }, 'mail sent'),
+    failed: (entry, error, retryAt) =>
+      logger.warn({ mail_id: entry.id, to: entry.message.to, attempts: entry.attempts + 1, retry_at: retryAt, error }, retryAt ? 'mail delivery failed, will retry' : 'mail delivery failed, giving up'),
+  }));
+  w.bind(Accounts.MailDelivery, [MailOutbox, Mailer, Clock, MailDeliveryLog], (outbox, mailer, clock, log) => new MailDeliveryService(outbox, mailer, clock, log));
+  w.bind(
+    Accounts.SecondFactor,
+    [UserRepository, RecoveryCodeRepository, TotpVerifier, SecretTokens, Clock],
+    (users, recovery, totp, secrets, clock) => new SecondFactor(users, recovery, totp, secrets, clock),
+  );
+
   w.bind(
     Accounts.AuthService,
-    [UserRepository, AccessTokenRepository, PasswordResetRepository, PasswordHasher, TotpVerifier, SecretTokens, Mailer, Clock, ConfigToken, UnitOfWork],
-    (users, tokens, resets, hasher, totp, secrets, mailer, clock, config, uow) =>
+    [UserRepository, AccessTokenRepository, PasswordResetRepository, PasswordHasher, Accounts.SecondFactor, SecretTokens, Accounts.MailDelivery, Clock, ConfigToken, UnitOfWork],
+    (users, tokens, resets, hasher, secondFactor, secrets, mail, clock, config, uow) =>
       new AuthService(
         users,
         tokens,
         resets,
         hasher,
-        totp,
+        secondFactor,
         secrets,
-        mailer,
+        mail,
         clock,
-        { tokenTtlDays: config.tokenTtlDays, resetTtlMinutes: config.resetTtlMinutes, instanceName: config.domain },
+        {
+          tokenTtlDays: config.tokenTtlDays,
+          resetTtlMinutes: config.resetTtlMinutes,
+          instanceName: config.domain,
+          technicianUserIds: config.technicianUserIds,
+        },
         uow,
       ),
   );
   w.bind(Accounts.ProfileService, [UserRepository, ProfileStatsReader], (users, stats) => new ProfileService(users, stats));
 
+  w.bind(
+    Accounts.TwoFactorService,
+    [UserRepository, RecoveryCodeRepository, TotpVerifier, SecretTokens, Accounts.MailDelivery, Clock, UnitOfWork, ConfigToken],
+    (users, recovery, totp, secrets, mail, clock, uow, config) => new TwoFactorService(users, recovery, totp, secrets, mail, clock, uow, { issuer: config.domain }),
+  );
+  w.bind(
+    Accounts.PasswordService,
+    [UserRepository, AccessTokenRepository, PasswordHasher, SecretTokens, Clock, UnitOfWork],
+    (users, tokens, hasher, secrets, clock, uow) => new PasswordService(users, tokens, hasher, secrets, clock, uow),
+  );
+  w.bind(
+    Accounts.PreferenceService,
+    [UserRepository, NotificationPreferenceRepository, Clock, UnitOfWork],
+    (users, notifications, clock, uow) => new PreferenceService(users, notifications, clock, uow),
+  );
+  w.bind(
+    Accounts.AccountDeletionService,
+    [UserRepository, DeletionRequestRepository, AccountEraser, PasswordHasher, SecretTokens, Accounts.MailDelivery, Clock, UnitOfWork, ConfigToken],
+    (users, requests, eraser, hasher, secrets, mail, clock, uow, config) =>
+      new AccountDeletionService(users, requests, eraser, hasher, secrets, mail, clock, uow, {
+        instanceName: config.domain,
+        confirmUrl: (secret) => `${config.publicUrl}/api/v1/delete_account.php?token=${encodeURIComponent(secret)}`,
+      }),
+  );
+  w.bind(
+    Accounts.ExportService,
+    [UserRepository, AccountDataReader, Accounts.PreferenceService, Clock],
+    (users, reader, preferences, clock) => new ExportService(users, reader, preferences, clock),
+  );
+
   w.script([Accounts.AuthService, Platform.Presenters], authScript);
+  w.script([Accounts.TwoFactorService], twoFactorScript);
+  w.script([Accounts.PasswordService], changePasswordScript);
+  w.script([Accounts.PreferenceService], userPreferencesScript);
+  w.script([Accounts.AccountDeletionService, Platform.Presenters], deleteAccountScript);
+  w.script([Accounts.ExportService, ConfigToken], (exports, config) => exportScript(exports, { publicUrl: config.publicUrl, uploadsPath: config.uploadsPath }));
+  // Mail the request could not deliver at once (SMTP down, refused): retried with backoff (docs/decisions/0091).
+  w.job({ name: 'deliver-mail', everyMs: 30_000 }, [Accounts.MailDelivery], (delivery) => () => delivery.deliverDue());
   w.script([Accounts.ProfileService, ConfigToken, Platform.Presenters], (profiles, config, p) =>
     usersScript(profiles, { publicUrl: config.publicUrl, domain: config.domain }, p),
   );

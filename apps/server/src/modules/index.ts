@@ -1,9 +1,12 @@
 import { accountsModule } from './accounts.module.js';
+import { callsModule } from './calls.module.js';
+import { livesModule } from './lives.module.js';
 import { contentModule } from './content.module.js';
 import { messagingModule } from './messaging.module.js';
+import { moderationModule } from './moderation.module.js';
 import { notificationsModule } from './notifications.module.js';
 import { platformModule } from './platform.module.js';
 import { socialModule } from './social.module.js';
 
 /** Every bounded context Plaza serves. Adding a context is adding its module here, and nothing else. */
-export const PLAZA_MODULES = [platformModule, accountsModule, notificationsModule, socialModule, messagingModule, contentModule];
+export const PLAZA_MODULES = [platformModule, accountsModule, notificationsModule, socialModule, messagingModule, contentModule, callsModule, livesModule, moderationModule];

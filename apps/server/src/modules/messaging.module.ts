@@ -9,6 +9,7 @@ import {
   TypingService,
 } from '@plaza/domain/messaging';
 import { PushSender } from '@plaza/domain/notifications';
+import { FollowRepository, FriendRequestRepository } from '@plaza/domain/social';
 import { messageGroupsScript } from '@plaza/adapters-http/scripts/message-groups';
 import { messagesScript } from '@plaza/adapters-http/scripts/messages';
 import { SqlMessageGroupRepository, SqlPrivateMessageRepository, SqlTypingRepository } from '@plaza/adapters-mysql/messaging';
@@ -30,8 +31,8 @@ export const messagingModule = featureModule((w) => {
 
   w.bind(
     Messaging.PrivateMessageService,
-    [PrivateMessageRepository, UserRepository, PushSender, Clock, UnitOfWork],
-    (messages, users, push, clock, uow) => new PrivateMessageService(messages, users, push, clock, uow),
+    [PrivateMessageRepository, UserRepository, PushSender, Clock, UnitOfWork, FollowRepository, FriendRequestRepository],
+    (messages, users, push, clock, uow, follows, friends) => new PrivateMessageService(messages, users, push, clock, uow, { follows, friends }),
   );
   w.bind(
     Messaging.MessageGroupService,

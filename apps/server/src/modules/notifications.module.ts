@@ -1,30 +1,69 @@
 import { Clock, token } from '@plaza/domain';
-import { UserRepository } from '@plaza/domain/accounts';
-import { NotificationInbox, NotificationInboxService, NotificationRepository, NotificationService, PushSender } from '@plaza/domain/notifications';
+import { NotificationEmails, NotificationPreferenceRepository, UserRepository } from '@plaza/domain/accounts';
+import {
+  NotificationInbox,
+  NotificationInboxService,
+  NotificationRepository,
+  NotificationService,
+  PreferenceGatedPushSender,
+  PushDeliveryService,
+  PushOutbox,
+  PushProviders,
+  PushSender,
+  type PushProvider,
+} from '@plaza/domain/notifications';
 import { notificationsScript } from '@plaza/adapters-http/scripts/notifications';
 import { LoggingPushSender } from '@plaza/adapters-integrations';
-import { SqlNotificationInbox, SqlNotificationRepository } from '@plaza/adapters-mysql/notifications';
+import { NtfyPushProvider, OneSignalPushProvider } from '@plaza/adapters-integrations/push';
+import { NOTIFICATIONS_MIGRATIONS, SqlNotificationInbox, SqlNotificationRepository, SqlPushOutbox } from '@plaza/adapters-mysql/notifications';
 import { featureModule } from '../wiring/feature-module.js';
-import { DatabaseToken, LoggerToken } from '../wiring/tokens.js';
+import { ConfigToken, DatabaseToken, LoggerToken } from '../wiring/tokens.js';
+import { Accounts } from './accounts.module.js';
 import { Platform } from './platform.module.js';
 
 export const Notifications = {
   NotificationService: token<NotificationService>('notifications.NotificationService'),
   NotificationInboxService: token<NotificationInboxService>('notifications.NotificationInboxService'),
+  /** What actually delivers a push (a provider, or the log); every service pushes through the gated `PushSender`. */
+  PushTransport: token<PushSender>('notifications.PushTransport'),
+  /** Delivery through the configured providers, with the outbox its retry job drains. */
+  PushDelivery: token<PushDeliveryService>('notifications.PushDelivery'),
 };
 
 /** Notifications raised by other contexts, the inbox that lists them, and push delivery. */
 export const notificationsModule = featureModule((w) => {
   w.bind(NotificationRepository, [DatabaseToken], ({ db }) => new SqlNotificationRepository(db));
   w.bind(NotificationInbox, [DatabaseToken], ({ db }) => new SqlNotificationInbox(db));
-  w.bind(PushSender, [LoggerToken], (logger) => new LoggingPushSender(logger));
+  w.migrations(NOTIFICATIONS_MIGRATIONS);
+  w.bind(PushOutbox, [DatabaseToken], ({ db }) => new SqlPushOutbox(db));
+  w.bind(PushProviders, [ConfigToken], (config) => {
+    const { oneSignalAppId, oneSignalApiKey, oneSignalApiUrl, ntfyServer, ntfyTopicPrefix } = config.push;
+    const providers: PushProvider[] = [];
+    if (oneSignalAppId && oneSignalApiKey) providers.push(new OneSignalPushProvider({ appId: oneSignalAppId, apiKey: oneSignalApiKey, apiUrl: oneSignalApiUrl }));
+    if (ntfyServer) providers.push(new NtfyPushProvider({ server: ntfyServer, topicPrefix: ntfyTopicPrefix }));
+    return providers;
+  });
+  w.bind(Notifications.PushDelivery, [PushProviders, PushOutbox, Clock, LoggerToken], (providers, outbox, clock, logger) => new PushDeliveryService(providers, outbox, clock, logger));
+  // Without a provider, pushes are only logged (a development setup).
+  w.bind(Notifications.PushTransport, [PushProviders, Notifications.PushDelivery, LoggerToken], (providers, delivery, logger) =>
+    providers.length ? delivery : new LoggingPushSender(logger),
+  );
+  // The recipient's notification switches decide every push (user_preferences.php).
+  w.bind(PushSender, [Notifications.PushTransport, NotificationPreferenceRepository], (transport, preferences) => new PreferenceGatedPushSender(transport, preferences));
 
-  w.bind(Notifications.NotificationService, [NotificationRepository, PushSender, Clock], (repo, push, clock) => new NotificationService(repo, push, clock));
+  w.bind(
+    Notifications.NotificationService,
+    [NotificationRepository, PushSender, Clock, NotificationPreferenceRepository, UserRepository, Accounts.MailDelivery, ConfigToken],
+    (repo, push, clock, preferences, users, mail, config) =>
+      new NotificationService(repo, push, clock, preferences, new NotificationEmails(users, mail, { instanceName: config.domain })),
+  );
   w.bind(
     Notifications.NotificationInboxService,
-    [NotificationInbox, UserRepository, Notifications.NotificationService],
-    (inbox, users, notifications) => new NotificationInboxService(inbox, users, notifications),
+    [NotificationInbox, UserRepository, Notifications.NotificationService, Notifications.PushDelivery],
+    (inbox, users, notifications, delivery) => new NotificationInboxService(inbox, users, notifications, () => delivery.configured()),
   );
 
   w.script([Notifications.NotificationInboxService, Platform.Presenters], notificationsScript);
+  // Pushes a provider refused or could not take: retried with backoff (docs/decisions/0022).
+  w.job({ name: 'push-retry', everyMs: 30_000 }, [Notifications.PushDelivery], (delivery) => () => delivery.retryDue());
 });

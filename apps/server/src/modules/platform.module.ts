@@ -1,4 +1,5 @@
 import { Clock, InMemoryRateLimitStore, RateLimiter, RateLimitStore, RATE_LIMIT_WINDOW_SECONDS, token, UnitOfWork } from '@plaza/domain';
+import { rolesOf } from '@plaza/domain/accounts';
 import { createTimeFormatter, type HealthCheck, type PresenterContext } from '@plaza/adapters-http';
 import { settingsScript, type PublicSettingsSource } from '@plaza/adapters-http/scripts/settings';
 import { BASELINE_MIGRATIONS, KyselyUnitOfWork, pingDatabase } from '@plaza/adapters-mysql';
@@ -22,7 +23,11 @@ export const platformModule = featureModule((w) => {
     config.rateLimitStore === 'database' ? new SqlRateLimitStore(db, dialect) : new InMemoryRateLimitStore(),
   );
   w.bind(Platform.RateLimiter, [RateLimitStore, ConfigToken, Clock], (store, config, clock) => new RateLimiter(store, config.rateLimits, clock));
-  w.bind(Platform.Presenters, [ConfigToken, Clock], (config, clock) => ({ formatTime: createTimeFormatter(config.timeZone), now: () => clock.now() }));
+  w.bind(Platform.Presenters, [ConfigToken, Clock], (config, clock) => ({
+    formatTime: createTimeFormatter(config.timeZone),
+    now: () => clock.now(),
+    roles: (u) => rolesOf(u, config.technicianUserIds),
+  }));
   w.bind(Platform.Health, [DatabaseToken, Clock], ({ root, dialect }, clock) => ({
     async check() {
       // The root instance: the ping must never run inside (or wait for) a unit of work.

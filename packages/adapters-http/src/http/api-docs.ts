@@ -94,7 +94,6 @@ function send(ctx: Context, loaded: Loaded, type: string, cacheControl: string):
   ctx.status = 200;
   ctx.type = type;
   ctx.set('Cache-Control', cacheControl);
-  ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.etag = loaded.etag;
   if (ctx.fresh) {
     ctx.status = 304;

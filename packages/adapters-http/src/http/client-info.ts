@@ -1,8 +1,33 @@
+import { isIP } from 'node:net';
 import type { Context } from 'koa';
+import proxyaddr from 'proxy-addr';
 
 export interface ProxyPolicy {
-  /** Addresses of reverse proxies whose X-Forwarded-* headers are believed. */
+  /**
+   * Reverse proxies whose X-Forwarded-* headers are believed: addresses, CIDR ranges (`10.0.0.0/8`) and
+   * the named ranges `loopback`, `linklocal`, `uniquelocal` of proxy-addr.
+   */
   trustedProxies: string[];
+}
+
+export type TrustsProxy = (addr: string, hop: number) => boolean;
+
+/**
+ * Compiles the trusted-proxy list once, at start-up. Throws on an entry that is neither an address, a
+ * range nor a named range, naming it; `trustedProxyProblem` says the same for configuration checks.
+ */
+export function compileProxyTrust(policy: ProxyPolicy): TrustsProxy {
+  return proxyaddr.compile(policy.trustedProxies);
+}
+
+/** Why one API_TRUSTED_PROXIES entry is unusable, or null when proxy-addr understands it. */
+export function trustedProxyProblem(entry: string): string | null {
+  try {
+    proxyaddr.compile(entry);
+    return null;
+  } catch (error) {
+    return `${(error as Error).message}; use an address, a CIDR range such as 10.0.0.0/8, or loopback, linklocal, uniquelocal`;
+  }
 }
 
 function normalise(addr: string | undefined): string {
@@ -10,25 +35,20 @@ function normalise(addr: string | undefined): string {
   return addr.startsWith('::ffff:') ? addr.slice(7) : addr;
 }
 
-function isTrusted(addr: string, policy: ProxyPolicy): boolean {
-  return policy.trustedProxies.includes(addr);
-}
-
-/** The client address: the socket peer, or the nearest untrusted hop of X-Forwarded-For behind a trusted proxy. */
-export function clientIp(ctx: Context, policy: ProxyPolicy): string {
-  const peer = normalise(ctx.req.socket.remoteAddress);
-  if (!isTrusted(peer, policy)) return peer || 'unknown';
-  const forwarded = String(ctx.get('X-Forwarded-For') || '')
-    .split(',')
-    .map((s) => normalise(s.trim()))
-    .filter(Boolean);
-  for (let i = forwarded.length - 1; i >= 0; i--) if (!isTrusted(forwarded[i], policy)) return forwarded[i];
-  return peer;
+/** The client address: the socket peer, or the nearest untrusted hop of X-Forwarded-For behind trusted proxies. */
+export function clientIp(ctx: Context, trust: TrustsProxy): string {
+  // The socket peer first, then X-Forwarded-For from the nearest hop, up to the first untrusted one.
+  const hops = proxyaddr.all(ctx.req, trust);
+  let client = hops[hops.length - 1];
+  // A hop that is no address (a forged or mangled header) identifies nobody and must not become a
+  // rate-limit key of any length: the trusted proxy that relayed it stands in for it.
+  if (hops.length > 1 && !isIP(client)) client = hops[hops.length - 2];
+  return normalise(client) || 'unknown';
 }
 
 /** True on a TLS socket, or when a trusted proxy says the client spoke HTTPS to it. */
-export function isSecure(ctx: Context, policy: ProxyPolicy): boolean {
+export function isSecure(ctx: Context, trust: TrustsProxy): boolean {
   if ((ctx.req.socket as { encrypted?: boolean }).encrypted) return true;
-  const peer = normalise(ctx.req.socket.remoteAddress);
-  return isTrusted(peer, policy) && ctx.get('X-Forwarded-Proto').split(',')[0].trim().toLowerCase() === 'https';
+  const peer = ctx.req.socket.remoteAddress;
+  return !!peer && trust(peer, 0) && ctx.get('X-Forwarded-Proto').split(',')[0].trim().toLowerCase() === 'https';
 }

@@ -1,7 +1,8 @@
 import type { Middleware } from 'koa';
 
 /**
- * CORS from API_CORS_ORIGINS: `*` or a comma-separated list of exact origins. Tokens travel in the
+ * CORS from API_CORS_ORIGINS: `*`, a list of exact origins (the configuration refuses any entry that is
+ * not one, since it could never match), or an empty list: no cross-origin access. Tokens travel in the
  * Authorization header, never in cookies, so credentials are not allowed.
  */
 export function cors(origins: string[]): Middleware {
@@ -9,9 +10,10 @@ export function cors(origins: string[]): Middleware {
   return async (ctx, next) => {
     const origin = ctx.get('Origin');
     const allowed = origin && (any || origins.includes(origin));
+    // Unless every origin gets the same answer, a cache must not hand one origin's answer to another.
+    if (!any) ctx.vary('Origin');
     if (allowed) {
       ctx.set('Access-Control-Allow-Origin', any ? '*' : origin);
-      if (!any) ctx.vary('Origin');
       ctx.set('Access-Control-Expose-Headers', 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id');
     }
     if (ctx.method === 'OPTIONS' && ctx.get('Access-Control-Request-Method')) {

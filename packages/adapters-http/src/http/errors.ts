@@ -1,4 +1,4 @@
-import { DomainError, type ErrorKind, type FieldProblem } from '@plaza/domain';
+import { DomainError, type ErrorKind, type FieldProblem, Invalid, PayloadTooLarge, UnsupportedMediaType } from '@plaza/domain';
 import { ZodError } from 'zod';
 
 const STATUS: Record<ErrorKind, number> = {
@@ -59,19 +59,46 @@ export function toErrorResponse(error: unknown): ErrorResponse {
     const message = details.map((d) => `${d.field}: ${d.problem}`).join('; ');
     return { status: 400, body: body(message, 'invalid_input', details), headers: {}, internal: false };
   }
-  const e = error as { status?: number; statusCode?: number; httpCode?: number; code?: string; expose?: boolean; message?: string; type?: string };
+  const e = error as { code?: string; expose?: boolean; message?: string };
   if (e && typeof e.code === 'string' && CONNECTION_ERRORS.has(e.code)) {
     return { status: 503, body: body('The database is unreachable, try again shortly', 'database_unavailable'), headers: {}, internal: true };
   }
-  const status = e?.status ?? e?.statusCode ?? e?.httpCode;
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    if (status === 413) return { status, body: body('Request body too large', 'payload_too_large'), headers: {}, internal: false };
-    if (status === 415) return { status, body: body('Unsupported content type', 'unsupported_media_type'), headers: {}, internal: false };
+  const status = httpStatusOf(error);
+  if (status !== undefined && status >= 400 && status < 500) {
     if (status === 405) return { status, body: body(e.expose && e.message ? e.message : 'Method not allowed', 'method_not_allowed'), headers: {}, internal: false };
-    if (e.type === 'entity.parse.failed' || /json/i.test(e.message ?? '')) {
-      return { status: 400, body: body('Malformed JSON body', 'malformed_json'), headers: {}, internal: false };
-    }
     return { status, body: body(e.expose && e.message ? e.message : 'Bad request', 'bad_request'), headers: {}, internal: false };
   }
   return { status: 500, body: body('Internal server error', 'internal_error'), headers: {}, internal: true };
+}
+
+function httpStatusOf(error: unknown): number | undefined {
+  const e = error as { status?: unknown; statusCode?: unknown; httpCode?: unknown } | null;
+  const status = e?.status ?? e?.statusCode ?? e?.httpCode;
+  return typeof status === 'number' ? status : undefined;
+}
+
+/**
+ * What koa-body and the libraries under it (co-body, raw-body, inflation, zlib) throw while reading a
+ * body, as the domain error the client gets; the body middleware calls it on every such failure. They
+ * set `status` (and raw-body a `type`) on what is the client's fault, except one case: zlib and brotli
+ * report a body that does not decode with a bare `Error` (`Z_DATA_ERROR`, `Z_BUF_ERROR`, …), which is
+ * a client's fault too when the request declared a Content-Encoding. Anything else is returned as it
+ * came (our fault: a 500).
+ */
+export function bodyReadError(error: unknown, contentEncoding: string): unknown {
+  const status = httpStatusOf(error);
+  const type = (error as { type?: unknown } | null)?.type;
+  if (status === 413) return new PayloadTooLarge('Request body too large', 'payload_too_large');
+  if (status === 415) {
+    // inflation: an encoding other than identity, gzip, deflate and br; raw-body: an unknown charset.
+    return type === 'encoding.unsupported'
+      ? new UnsupportedMediaType('Unsupported charset: send UTF-8', 'unsupported_media_type')
+      : new UnsupportedMediaType(`Unsupported Content-Encoding ${JSON.stringify(contentEncoding.slice(0, 40))}: send identity, gzip, deflate or br`, 'unsupported_encoding');
+  }
+  if (status === 400 && error instanceof SyntaxError) return new Invalid('Malformed JSON body', 'malformed_json');
+  if (status !== undefined && status >= 400 && status < 500) return new Invalid('The request body could not be read', 'malformed_body');
+  if (status === undefined && contentEncoding !== '' && contentEncoding !== 'identity') {
+    return new Invalid(`The body is not valid ${contentEncoding} data, as its Content-Encoding says`, 'malformed_encoding');
+  }
+  return error;
 }

@@ -318,6 +318,12 @@ function operationObject(b: DocumentBuilder, script: Script, o: AnyOperation, op
     headers: RATE_LIMIT_HEADERS,
     content: { 'application/json': { schema: envelope(payload) } },
   };
+  if (o.download) {
+    // A file (`Download`), streamed with Content-Disposition: attachment, not the JSON envelope.
+    success.description = 'Success: a file download (`Content-Disposition: attachment`), streamed.';
+    success.content = Object.fromEntries(o.download.contentTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]));
+    result['x-plaza-download'] = o.download.contentTypes;
+  }
   const refusal = o.refusal;
   if (refusal) {
     // A declared refusal (`Refusal`, docs/decisions/0002) shares the 200 status with the success.

@@ -61,10 +61,23 @@ export function refuse<T extends Record<string, unknown> & { success?: never }>(
   return new Refusal(payload);
 }
 
-/** What a handler may answer: the success payload, or a `Refusal` when the operation declares one. */
+/**
+ * A file answered instead of the JSON envelope (export.php): streamed as it is produced, with
+ * `Content-Disposition: attachment`. Only for operations that declare `download`.
+ */
+export class Download {
+  constructor(
+    readonly body: AsyncIterable<string | Uint8Array> | NodeJS.ReadableStream,
+    readonly contentType: string,
+    readonly filename: string,
+  ) {}
+}
+
+/** What a handler may answer: the success payload, a `Refusal` when the operation declares one, or a `Download`. */
 type Outcome<RS extends ResponseSchema, FS extends ResponseSchema | undefined> =
   | z.input<RS>
-  | (FS extends ResponseSchema ? Refusal<z.input<FS>> : never);
+  | (FS extends ResponseSchema ? Refusal<z.input<FS>> : never)
+  | Download;
 
 interface OperationBase<
   QS extends AnyObjectSchema | undefined,
@@ -87,6 +100,14 @@ interface OperationBase<
   status?: number;
   /** Also accept the token as `?token=` (export.php, which the client opens in a browser). */
   acceptsQueryToken?: boolean;
+  /**
+   * Served to a banned account too: every other operation refuses one with 403 `banned` right after
+   * authentication (docs/decisions/0012). A function decides from the raw query, for an operation that
+   * serves a banned account only some requests (sanctions.php?type=mine, not type=all).
+   */
+  allowBanned?: boolean | ((query: Record<string, string | undefined>) => boolean);
+  /** The success answer is a file (`Download`), not JSON; `response` then documents nothing on the wire. */
+  download?: { contentTypes: string[] };
 }
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;

@@ -41,13 +41,14 @@ const AuthorFields = {
   is_moderator: z.boolean(),
 };
 
-function presentAuthorFields(a: AuthorInfo) {
+function presentAuthorFields(a: AuthorInfo, p: PresenterContext) {
+  const roles = p.roles(a);
   return {
     username: a.username,
     avatar: a.avatar ?? 'default.svg',
     militant_badge: a.militant_badge,
-    is_militant_technician: a.is_technician || a.is_admin,
-    is_moderator: a.is_moderator || a.is_admin,
+    is_militant_technician: roles.technician,
+    is_moderator: roles.moderator,
   };
 }
 
@@ -79,7 +80,7 @@ export function presentPost(v: PostView, p: PresenterContext): z.input<typeof Po
   return {
     id: v.post.id,
     user_id: v.post.user_id,
-    ...presentAuthorFields(v.author),
+    ...presentAuthorFields(v.author, p),
     content: v.post.content,
     media: v.post.media.map(postMediaPath),
     media_type: mediaTypeOf(v.post.media_type, v.post.media),
@@ -159,7 +160,7 @@ export type CommentItemWire = z.input<typeof CommentItem>;
 export function presentComment(v: CommentView, p: PresenterContext): CommentItemWire {
   return {
     ...presentCommentRecord(v.comment, p),
-    ...presentAuthorFields(v.author),
+    ...presentAuthorFields(v.author, p),
     has_reacted: v.has_reacted,
     replies: v.replies.map((r) => presentComment(r, p)),
   };

@@ -28,7 +28,7 @@ export function presentUserListItem(u: UserRecord, p: PresenterContext): z.input
     bio: u.bio ?? '',
     is_online: isOnline(u.last_active_at, p),
     militant_badge: u.militant_badge,
-    is_militant_technician: u.is_technician || u.is_admin,
+    is_militant_technician: p.roles(u).technician,
   };
 }
 

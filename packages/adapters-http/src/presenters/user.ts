@@ -86,6 +86,7 @@ export function presentProfile(
   remoteCounts = { followers: 0, following: 0 },
 ): z.input<typeof Profile> {
   const u = view.user;
+  const roles = p.roles(u);
   return {
     id: u.id,
     user_id: u.id,
@@ -106,10 +107,10 @@ export function presentProfile(
     location: u.location,
     github: u.github,
     militant_badge: u.militant_badge,
-    is_militant_technician: u.is_technician || u.is_admin,
-    is_admin: u.is_admin,
-    is_moderator: u.is_moderator,
-    is_technician: u.is_technician,
+    is_militant_technician: roles.technician,
+    is_admin: roles.admin,
+    is_moderator: roles.moderator,
+    is_technician: roles.technician,
     is_private: u.is_private,
     is_online: isOnline(u.last_active_at, p),
     last_active: u.last_active_at === null ? null : wireTime(p, u.last_active_at),

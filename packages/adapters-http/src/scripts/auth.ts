@@ -1,4 +1,4 @@
-import { type Actor, Unauthenticated } from '@plaza/domain';
+import { type Actor, Conflict, Invalid, Unauthenticated } from '@plaza/domain';
 import type { AuthService } from '@plaza/domain/accounts';
 import { z } from 'zod';
 import { op, type OperationContext, type Refusal, refuse, type Script } from '../http/operation.js';
@@ -34,6 +34,19 @@ const LoginRefusal = z.discriminatedUnion('code', [
 ]);
 
 type LoginOutcome = z.input<typeof IssuedTokenPayload> | Refusal<z.input<typeof LoginRefusal>>;
+
+/**
+ * A registration the server refuses with a 200 and `success: false` (docs/decisions/0010): the mobile
+ * client shows `message` only on a 200 or 201. `code` says which rule: `invalid_username`,
+ * `invalid_email`, `password_too_short`, `password_too_long`, `username_taken`, `email_taken`.
+ */
+const RegisterRefusal = z.object({
+  code: z.string(),
+  error: z.string(),
+  message: z.string(),
+  details: z.array(z.object({ field: z.string(), problem: z.string() })).optional(),
+});
+const Registered = z.object({ message: z.string(), user_id: zWireId, user: UserSummary });
 
 /** The token to refresh or revoke: the bearer header, else a `token` field of the body. */
 function presentedToken(ctx: OperationContext<unknown, { token?: string }, Actor | null>): string {
@@ -73,11 +86,20 @@ export function authScript(auth: AuthService, p: PresenterContext): Script {
         auth: 'none',
         rateLimit: 'auth',
         body: registration,
-        summary: 'Create an account',
-        response: z.object({ message: z.string(), user_id: zWireId, user: UserSummary }),
-        handle: async (ctx) => {
-          const user = await auth.register(ctx.body);
-          return { message: 'Account created', user_id: user.id, user: presentUserSummary(user) };
+        summary: 'Create an account; a refused one (invalid or taken name, e-mail or password) answers 200 with success false',
+        response: Registered,
+        refusal: RegisterRefusal,
+        handle: async (ctx): Promise<z.input<typeof Registered> | Refusal<z.input<typeof RegisterRefusal>>> => {
+          try {
+            const user = await auth.register(ctx.body);
+            return { message: 'Account created', user_id: user.id, user: presentUserSummary(user) };
+          } catch (error) {
+            // The rules of the domain, and a name or address taken meanwhile by a concurrent registration.
+            if (error instanceof Invalid || error instanceof Conflict) {
+              return refuse({ code: error.code, error: error.message, message: error.message, ...(error.details.length ? { details: error.details } : {}) });
+            }
+            throw error;
+          }
         },
       }),
       op({

@@ -18,6 +18,8 @@ export const EndpointItem = z.object({
   query_fields: z.array(z.string()),
   body_fields: z.array(z.string()),
   success_status: z.number().int().min(200).max(299),
+  /** Only for an operation whose success is a file download (export.php): its content types. */
+  download_types: z.array(z.string()).optional(),
   summary: z.string().min(1),
 });
 
@@ -32,6 +34,7 @@ export function describeOperation(script: Script, o: AnyOperation): z.input<type
     query_fields: fieldsOf(o.query),
     body_fields: fieldsOf(o.body),
     success_status: o.status ?? 200,
+    ...(o.download ? { download_types: o.download.contentTypes } : {}),
     summary: o.summary,
   };
 }

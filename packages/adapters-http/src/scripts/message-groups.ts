@@ -1,7 +1,7 @@
 import { pageRequest } from '@plaza/domain';
-import { MEDIA_TYPES, MESSAGE_REACTIONS, type MessageGroupService, type TypingService } from '@plaza/domain/messaging';
+import { MAX_GROUP_NAME, MEDIA_TYPES, MESSAGE_REACTIONS, type MessageGroupService, type TypingService } from '@plaza/domain/messaging';
 import { z } from 'zod';
-import { paginationQuery, zFlag, zId } from '../http/fields.js';
+import { paginationQuery, zFlag, zId, zText } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
 import {
@@ -54,7 +54,7 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         select: { path: '' },
         auth: 'required',
         rateLimit: rl,
-        body: z.object({ name: z.string().max(200), avatar: z.string().max(512).nullish(), member_ids: z.array(zId).max(500).optional() }),
+        body: z.object({ name: zText(MAX_GROUP_NAME), avatar: z.string().max(512).nullish(), member_ids: z.array(zId).max(500).optional() }),
         summary: 'Create a group chat; I become its admin and member_ids its members',
         response: z.object({ group_id: zWireId }),
         handle: async (ctx) => ({ group_id: await groups.create(ctx.actor, ctx.body) }),
@@ -75,7 +75,7 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         rateLimit: rl,
         query: idParam,
         body: z.object({
-          name: z.string().max(200).optional(),
+          name: zText(MAX_GROUP_NAME).optional(),
           avatar: z.string().max(512).nullish(),
           auto_delete_time: intFlexible.optional(),
           make_everyone_admin: zFlag.optional(),

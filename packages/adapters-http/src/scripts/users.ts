@@ -1,12 +1,13 @@
-import { EDITABLE_PROFILE_FIELDS, type ProfilePatch, type ProfileService } from '@plaza/domain/accounts';
+import { EDITABLE_PROFILE_FIELDS, PROFILE_FIELD_MAX_LENGTH, type ProfilePatch, type ProfileService } from '@plaza/domain/accounts';
 import { z } from 'zod';
-import { zId } from '../http/fields.js';
+import { zId, zText } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
 import { presentProfile, Profile, type FederationIdentity } from '../presenters/user.js';
 
+/** Each field up to the domain's limit, which fits its column. */
 const profilePatch = z
-  .object(Object.fromEntries(EDITABLE_PROFILE_FIELDS.map((f) => [f, z.string().max(2000).nullable().optional()])))
+  .object(Object.fromEntries(EDITABLE_PROFILE_FIELDS.map((f) => [f, zText(PROFILE_FIELD_MAX_LENGTH[f]).nullable().optional()])))
   .strip() as z.ZodType<ProfilePatch>;
 
 export function usersScript(profiles: ProfileService, fed: FederationIdentity, p: PresenterContext): Script {

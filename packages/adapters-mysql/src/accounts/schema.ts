@@ -28,6 +28,11 @@ export interface UsersTable {
   is_private: Generated<number>;
   totp_secret: string | null;
   totp_enabled: Generated<number>;
+  totp_last_step: number | null;
+  show_online_status: Generated<number>;
+  read_receipts: Generated<number>;
+  allow_messages: Generated<number>;
+  deleted_at: string | null;
   last_active_at: string | null;
   created_at: string;
   updated_at: string | null;
@@ -52,10 +57,54 @@ export interface PasswordResetsTable {
   used_at: string | null;
 }
 
+export interface RecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  created_at: string;
+  used_at: string | null;
+}
+
+export interface MailOutboxTable {
+  id: Generated<number>;
+  user_id: number | null;
+  recipient: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  status: string;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  lease_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+export interface UserPreferencesTable {
+  user_id: number;
+  pref_key: string;
+  enabled: number;
+  updated_at: string;
+}
+
+export interface AccountDeletionRequestsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface AccountsTables {
   users: UsersTable;
   access_tokens: AccessTokensTable;
   password_resets: PasswordResetsTable;
+  two_factor_recovery_codes: RecoveryCodesTable;
+  mail_outbox: MailOutboxTable;
+  user_preferences: UserPreferencesTable;
+  account_deletion_requests: AccountDeletionRequestsTable;
 }
 
 declare module '../database.js' {

@@ -43,6 +43,17 @@ export class SqlAccessTokenRepository implements AccessTokenRepository {
       .execute();
   }
 
+  async revokeOthers(userId: number, keepId: number, at: Timestamp) {
+    const result = await this.db
+      .updateTable('access_tokens')
+      .set({ revoked_at: at })
+      .where('user_id', '=', userId)
+      .where('id', '!=', keepId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   async touch(id: number, at: Timestamp) {
     await this.db.updateTable('access_tokens').set({ last_used_at: at }).where('id', '=', id).execute();
   }

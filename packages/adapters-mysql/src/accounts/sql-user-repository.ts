@@ -1,12 +1,12 @@
 import type { Timestamp } from '@plaza/domain';
-import type { NewUser, ProfilePatch, UserRecord, UserRepository } from '@plaza/domain/accounts';
+import { emailTaken, type NewUser, type ProfilePatch, type UserRecord, type UserRepository, usernameTaken } from '@plaza/domain/accounts';
 import type { Kysely, Selectable } from 'kysely';
-import { insertedId } from '../dialect.js';
+import { DuplicateKey, insertedId } from '../dialect.js';
 import type { Database } from '../database.js';
 import type { UsersTable } from './schema.js';
 
 export function toUserRecord(row: Selectable<UsersTable>): UserRecord {
-  const { updated_at: _updated, ...rest } = row;
+  const { updated_at: _updated, totp_last_step: _step, ...rest } = row;
   return {
     ...rest,
     is_admin: Boolean(row.is_admin),
@@ -14,6 +14,9 @@ export function toUserRecord(row: Selectable<UsersTable>): UserRecord {
     is_moderator: Boolean(row.is_moderator),
     is_private: Boolean(row.is_private),
     totp_enabled: Boolean(row.totp_enabled),
+    show_online_status: Boolean(row.show_online_status),
+    read_receipts: Boolean(row.read_receipts),
+    allow_messages: Boolean(row.allow_messages),
   };
 }
 
@@ -22,10 +25,17 @@ export class SqlUserRepository implements UserRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async create(user: NewUser): Promise<UserRecord> {
-    const result = await this.db
-      .insertInto('users')
-      .values({ ...user, is_admin: user.is_admin ? 1 : 0 })
-      .executeTakeFirstOrThrow();
+    let result;
+    try {
+      result = await this.db
+        .insertInto('users')
+        .values({ ...user, is_admin: user.is_admin ? 1 : 0 })
+        .executeTakeFirstOrThrow();
+    } catch (error) {
+      // A concurrent registration took the name or the address between the service's check and here.
+      if (error instanceof DuplicateKey) throw error.key.includes('email') ? emailTaken() : usernameTaken();
+      throw error;
+    }
     return (await this.findById(insertedId(result)))!;
   }
 
@@ -74,6 +84,54 @@ export class SqlUserRepository implements UserRepository {
 
   async setTwoFactor(id: number, secret: string | null, enabled: boolean) {
     await this.db.updateTable('users').set({ totp_secret: secret, totp_enabled: enabled ? 1 : 0 }).where('id', '=', id).execute();
+  }
+
+  async setPendingTotpSecret(id: number, secret: string) {
+    const result = await this.db
+      .updateTable('users')
+      .set({ totp_secret: secret })
+      .where('id', '=', id)
+      .where('totp_secret', 'is', null)
+      .where('totp_enabled', '=', 0)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async enableTotp(id: number, secret: string) {
+    const result = await this.db
+      .updateTable('users')
+      .set({ totp_enabled: 1 })
+      .where('id', '=', id)
+      .where('totp_enabled', '=', 0)
+      .where('totp_secret', '=', secret)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async disableTotp(id: number) {
+    const result = await this.db.updateTable('users').set({ totp_enabled: 0, totp_secret: null }).where('id', '=', id).where('totp_enabled', '=', 1).executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async advanceTotpStep(id: number, step: number) {
+    const result = await this.db
+      .updateTable('users')
+      .set({ totp_last_step: step })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async replacePasswordHash(id: number, expected: string, hash: string) {
+    const result = await this.db.updateTable('users').set({ password_hash: hash }).where('id', '=', id).where('password_hash', '=', expected).executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async setPrivacy(id: number, flags: Partial<Pick<UserRecord, 'is_private' | 'show_online_status' | 'read_receipts' | 'allow_messages'>>) {
+    const values = Object.fromEntries(Object.entries(flags).map(([k, v]) => [k, v ? 1 : 0]));
+    if (Object.keys(values).length === 0) return;
+    await this.db.updateTable('users').set(values).where('id', '=', id).execute();
   }
 
   async setAdmin(id: number, isAdmin: boolean) {

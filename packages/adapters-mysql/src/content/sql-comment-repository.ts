@@ -1,7 +1,7 @@
 import { type PageRequest, type Timestamp, offsetOf } from '@plaza/domain';
 import type { CommentRecord, CommentRepository, CommentType, ReactionType } from '@plaza/domain/content';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { insertedId, lockRowForUpdate, type SqlDialect } from '../dialect.js';
+import { insertedId, insertIfAbsent, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import type { Database } from '../database.js';
 import type { CommentsTable } from './schema.js';
 
@@ -39,10 +39,15 @@ export class SqlCommentRepository implements CommentRepository {
   }
 
   async delete(id: number) {
+    const found = await this.db.selectFrom('comments').select('post_id').where('id', '=', id).executeTakeFirst();
+    if (!found) return;
     await this.db.transaction().execute(async (trx) => {
+      // The post's lock first, then the reads: on MySQL a read before it would fix the transaction's
+      // snapshot, and a concurrent delete of the same thread (the comment twice, or its parent) would
+      // then take the same replies off comments_count a second time.
+      await lockRowForUpdate(trx, this.dialect, 'posts', found.post_id);
       const row = await trx.selectFrom('comments').select(['id', 'post_id']).where('id', '=', id).executeTakeFirst();
       if (!row) return;
-      await lockRowForUpdate(trx, this.dialect, 'posts', row.post_id);
       // The comment and every reply below it, gathered level by level.
       const ids = [id];
       let frontier = [id];
@@ -92,12 +97,7 @@ export class SqlCommentRepository implements CommentRepository {
   async react(type: CommentType, commentId: number, userId: number, reaction: ReactionType, at: Timestamp) {
     return this.db.transaction().execute(async (trx) => {
       if (type === 'post') await lockRowForUpdate(trx, this.dialect, 'comments', commentId);
-      const inserted = await trx
-        .insertInto('comment_reactions')
-        .ignore()
-        .values({ comment_type: type, comment_id: commentId, user_id: userId, reaction_type: reaction, created_at: at })
-        .executeTakeFirst();
-      if (affected(inserted)) {
+      if (await insertIfAbsent(trx, 'comment_reactions', { comment_type: type, comment_id: commentId, user_id: userId, reaction_type: reaction, created_at: at })) {
         if (type === 'post') await trx.updateTable('comments').set({ reactions_count: sql`reactions_count + 1` }).where('id', '=', commentId).execute();
         return 'added' as const;
       }

@@ -1,7 +1,7 @@
 import type { Timestamp } from '@plaza/domain';
 import type { PostEngagementRepository, ReactionType } from '@plaza/domain/content';
 import { sql, type Kysely } from 'kysely';
-import { lockRowForUpdate, type SqlDialect } from '../dialect.js';
+import { insertIfAbsent, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import type { Database } from '../database.js';
 
 function changed(result: { numInsertedOrUpdatedRows?: bigint } | { numDeletedRows: bigint } | { numUpdatedRows: bigint }): boolean {
@@ -23,12 +23,7 @@ export class SqlPostEngagementRepository implements PostEngagementRepository {
   async react(postId: number, userId: number, type: ReactionType, at: Timestamp) {
     return this.db.transaction().execute(async (trx) => {
       await lockRowForUpdate(trx, this.dialect, 'posts', postId);
-      const inserted = await trx
-        .insertInto('post_reactions')
-        .ignore()
-        .values({ post_id: postId, user_id: userId, reaction_type: type, created_at: at })
-        .executeTakeFirst();
-      if (changed(inserted)) {
+      if (await insertIfAbsent(trx, 'post_reactions', { post_id: postId, user_id: userId, reaction_type: type, created_at: at })) {
         await trx.updateTable('posts').set({ likes_count: sql`likes_count + 1` }).where('id', '=', postId).execute();
         return 'added' as const;
       }
@@ -66,8 +61,7 @@ export class SqlPostEngagementRepository implements PostEngagementRepository {
   async share(postId: number, userId: number, at: Timestamp) {
     return this.db.transaction().execute(async (trx) => {
       await lockRowForUpdate(trx, this.dialect, 'posts', postId);
-      const inserted = await trx.insertInto('shares').ignore().values({ post_id: postId, user_id: userId, created_at: at }).executeTakeFirst();
-      if (!changed(inserted)) return false;
+      if (!(await insertIfAbsent(trx, 'shares', { post_id: postId, user_id: userId, created_at: at }))) return false;
       await trx.insertInto('wall_entries').values({ user_id: userId, post_id: postId, is_share: 1, created_at: at }).execute();
       await trx.updateTable('posts').set({ shares_count: sql`shares_count + 1` }).where('id', '=', postId).execute();
       return true;
@@ -75,8 +69,7 @@ export class SqlPostEngagementRepository implements PostEngagementRepository {
   }
 
   async bookmark(postId: number, userId: number, at: Timestamp) {
-    const inserted = await this.db.insertInto('bookmarks').ignore().values({ post_id: postId, user_id: userId, created_at: at }).executeTakeFirst();
-    return changed(inserted);
+    return insertIfAbsent(this.db, 'bookmarks', { post_id: postId, user_id: userId, created_at: at });
   }
 
   async unbookmark(postId: number, userId: number) {

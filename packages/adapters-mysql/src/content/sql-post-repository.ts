@@ -1,8 +1,9 @@
 import { type PageRequest, type Timestamp, offsetOf } from '@plaza/domain';
-import type { AuthorInfo, FeedEntry, NewPost, PostRecord, PostRepository, PostView, ReactionType } from '@plaza/domain/content';
+import type { AuthorInfo, FeedEntry, NewPost, PostRecord, PostRepository, PostView, ReactionType, Viewer } from '@plaza/domain/content';
 import type { Expression, ExpressionBuilder, Kysely, Selectable, SqlBool } from 'kysely';
 import { insertedId } from '../dialect.js';
 import type { Database } from '../database.js';
+import { postVisibleTo } from './post-visibility.js';
 import type { PostsTable, WallEntriesTable } from './schema.js';
 
 function parseList(text: string): string[] {
@@ -30,36 +31,13 @@ export function toPostRecord(row: Selectable<PostsTable>): PostRecord {
   };
 }
 
-/**
- * A wall entry the viewer may see: an own post (its author's visibility was checked by the caller), or a
- * share whose original post is public, the viewer's own, or by an account the viewer follows. A share
- * may carry a post of a private account the viewer does not follow.
- */
 type WallExpressions = ExpressionBuilder<Database & { w: WallEntriesTable }, 'w'>;
-
-function shareVisibleTo(eb: WallExpressions, viewerId: number) {
-  return eb.or([
-    eb('w.is_share', '=', 0),
-    eb.exists(
-      eb
-        .selectFrom('posts as p')
-        .innerJoin('users as u', 'u.id', 'p.user_id')
-        .select('p.id')
-        .whereRef('p.id', '=', 'w.post_id')
-        .where((e) =>
-          e.or([
-            e('u.is_private', '=', 0),
-            e('p.user_id', '=', viewerId),
-            e('p.user_id', 'in', e.selectFrom('follows').select('followee_id').where('follower_id', '=', viewerId)),
-          ]),
-        ),
-    ),
-  ]);
-}
 
 /**
  * Lists pick the page of ids first from an index (walls by user and date, posts by date), then load
  * posts, authors and the viewer's reactions and bookmarks for those ids only: a constant number of queries.
+ * Every list keeps only the posts the viewer may see (`postVisibleTo`), a share as much as a post: a
+ * share may carry a post of a private account the viewer does not follow.
  */
 export class SqlPostRepository implements PostRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -102,25 +80,27 @@ export class SqlPostRepository implements PostRepository {
     await this.db.deleteFrom('posts').where('id', '=', id).execute();
   }
 
-  async feed(viewerId: number, page: PageRequest): Promise<FeedEntry[]> {
-    return this.wallEntries(viewerId, page, (eb) =>
+  async feed(viewer: Viewer, page: PageRequest): Promise<FeedEntry[]> {
+    return this.wallEntries(viewer, page, (eb) =>
       eb.or([
-        eb('w.user_id', '=', viewerId),
-        eb('w.user_id', 'in', eb.selectFrom('follows').select('followee_id').where('follower_id', '=', viewerId)),
+        eb('w.user_id', '=', viewer.userId),
+        eb('w.user_id', 'in', eb.selectFrom('follows').select('followee_id').where('follower_id', '=', viewer.userId)),
       ]),
     );
   }
 
-  async global(viewerId: number, page: PageRequest): Promise<FeedEntry[]> {
+  async global(viewer: Viewer, page: PageRequest): Promise<FeedEntry[]> {
     const rows = await this.db
       .selectFrom('posts as p')
       .select(['p.id', 'p.created_at'])
+      // What global lists (public accounts and one's own), then the rule every list applies.
       .where((eb) =>
         eb.or([
-          eb('p.user_id', '=', viewerId),
+          eb('p.user_id', '=', viewer.userId),
           eb.not(eb.exists(eb.selectFrom('users as u').select('u.id').whereRef('u.id', '=', 'p.user_id').where('u.is_private', '=', 1))),
         ]),
       )
+      .where((eb) => postVisibleTo(viewer, eb.ref('p.id')))
       .orderBy('p.created_at', 'desc')
       .orderBy('p.id', 'desc')
       .limit(page.perPage + 1)
@@ -129,17 +109,17 @@ export class SqlPostRepository implements PostRepository {
     return rows.map((r) => ({ post_id: r.id, shared_by: null, feed_date: r.created_at }));
   }
 
-  async wall(userId: number, viewerId: number, page: PageRequest): Promise<FeedEntry[]> {
-    return this.wallEntries(viewerId, page, (eb) => eb('w.user_id', '=', userId));
+  async wall(userId: number, viewer: Viewer, page: PageRequest): Promise<FeedEntry[]> {
+    return this.wallEntries(viewer, page, (eb) => eb('w.user_id', '=', userId));
   }
 
   /** A page of wall entries (posts and shares) of the walls `whose` selects, newest first. */
-  private async wallEntries(viewerId: number, page: PageRequest, whose: (eb: WallExpressions) => Expression<SqlBool>): Promise<FeedEntry[]> {
+  private async wallEntries(viewer: Viewer, page: PageRequest, whose: (eb: WallExpressions) => Expression<SqlBool>): Promise<FeedEntry[]> {
     const rows = await this.db
       .selectFrom('wall_entries as w')
       .select(['w.post_id', 'w.is_share', 'w.user_id', 'w.created_at'])
       .where(whose)
-      .where((eb) => shareVisibleTo(eb, viewerId))
+      .where((eb) => postVisibleTo(viewer, eb.ref('w.post_id')))
       .orderBy('w.created_at', 'desc')
       .orderBy('w.id', 'desc')
       .limit(page.perPage + 1)
@@ -148,11 +128,13 @@ export class SqlPostRepository implements PostRepository {
     return rows.map((r) => ({ post_id: r.post_id, shared_by: r.is_share ? r.user_id : null, feed_date: r.created_at }));
   }
 
-  async bookmarked(userId: number, page: PageRequest): Promise<FeedEntry[]> {
+  async bookmarked(viewer: Viewer, page: PageRequest): Promise<FeedEntry[]> {
     const rows = await this.db
       .selectFrom('bookmarks')
       .select(['post_id', 'created_at'])
-      .where('user_id', '=', userId)
+      .where('user_id', '=', viewer.userId)
+      // A bookmark is the reader's row, but the post is not: it is listed while the rule lets them see it.
+      .where((eb) => postVisibleTo(viewer, eb.ref('bookmarks.post_id')))
       .orderBy('created_at', 'desc')
       .orderBy('post_id', 'desc')
       .limit(page.perPage + 1)

@@ -1,14 +1,15 @@
 import type { Timestamp } from '@plaza/domain';
 import type { ReactionSummaries } from '@plaza/domain/messaging';
 import type { Kysely } from 'kysely';
+import { insertOrUpdate, type SqlDialect } from '../dialect.js';
 import type { Database } from '../database.js';
 
 export type ReactionTable = 'private_message_reactions' | 'group_message_reactions';
 
-/** Adds or replaces one user's reaction on a message. */
-export async function putReaction(db: Kysely<Database>, table: ReactionTable, messageId: number, userId: number, reaction: string, at: Timestamp) {
-  await db.insertInto(table).ignore().values({ message_id: messageId, user_id: userId, reaction_type: reaction, created_at: at }).execute();
-  await db.updateTable(table).set({ reaction_type: reaction }).where('message_id', '=', messageId).where('user_id', '=', userId).execute();
+/** Adds or replaces one user's reaction on a message, in one statement (on the key message_id, user_id). */
+export async function putReaction(db: Kysely<Database>, dialect: SqlDialect, table: ReactionTable, messageId: number, userId: number, reaction: string, at: Timestamp) {
+  const row = { message_id: messageId, user_id: userId, reaction_type: reaction, created_at: at };
+  await insertOrUpdate(db, dialect, table, [row], ['message_id', 'user_id'], { reaction_type: reaction });
 }
 
 export async function removeReaction(db: Kysely<Database>, table: ReactionTable, messageId: number, userId: number) {

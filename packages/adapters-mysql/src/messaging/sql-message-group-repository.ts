@@ -1,7 +1,7 @@
 import { type PageRequest, type Timestamp, offsetOf } from '@plaza/domain';
 import type { GroupMemberRecord, GroupMessageRecord, GroupRequestRecord, GroupRole, MessageGroupRecord, MessageGroupRepository, NewGroupMessage } from '@plaza/domain/messaging';
 import type { Kysely, Selectable } from 'kysely';
-import { insertedId, lockRowForUpdate, type SqlDialect } from '../dialect.js';
+import { insertedId, insertIfAbsent, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import type { Database } from '../database.js';
 import type { GroupMessagesTable, MessageGroupsTable } from './schema.js';
 import { putReaction, reactionSummaries, removeReaction } from './reactions.js';
@@ -104,8 +104,7 @@ export class SqlMessageGroupRepository implements MessageGroupRepository {
   }
 
   async addMember(groupId: number, userId: number, role: GroupRole, at: Timestamp) {
-    const result = await this.db.insertInto('message_group_members').ignore().values({ group_id: groupId, user_id: userId, role, joined_at: at }).executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    return insertIfAbsent(this.db, 'message_group_members', { group_id: groupId, user_id: userId, role, joined_at: at });
   }
 
   async removeMember(groupId: number, userId: number) {
@@ -132,7 +131,8 @@ export class SqlMessageGroupRepository implements MessageGroupRepository {
   }
 
   async createRequest(groupId: number, userId: number, requestedBy: number, at: Timestamp) {
-    await this.db.insertInto('message_group_requests').ignore().values({ group_id: groupId, user_id: userId, requested_by: requestedBy, created_at: at }).execute();
+    // One request per user and group: a second invitation finds the first.
+    await insertIfAbsent(this.db, 'message_group_requests', { group_id: groupId, user_id: userId, requested_by: requestedBy, created_at: at });
     const row = await this.db
       .selectFrom('message_group_requests')
       .selectAll()
@@ -202,7 +202,7 @@ export class SqlMessageGroupRepository implements MessageGroupRepository {
   }
 
   react(messageId: number, userId: number, reaction: string, at: Timestamp) {
-    return putReaction(this.db, 'group_message_reactions', messageId, userId, reaction, at);
+    return putReaction(this.db, this.dialect, 'group_message_reactions', messageId, userId, reaction, at);
   }
 
   unreact(messageId: number, userId: number) {

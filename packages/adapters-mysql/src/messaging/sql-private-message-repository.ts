@@ -174,7 +174,7 @@ export class SqlPrivateMessageRepository implements PrivateMessageRepository {
   }
 
   react(messageId: number, userId: number, reaction: string, at: Timestamp) {
-    return putReaction(this.db, 'private_message_reactions', messageId, userId, reaction, at);
+    return putReaction(this.db, this.dialect, 'private_message_reactions', messageId, userId, reaction, at);
   }
 
   unreact(messageId: number, userId: number) {

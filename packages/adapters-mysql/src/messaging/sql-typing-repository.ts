@@ -1,14 +1,15 @@
 import type { Timestamp } from '@plaza/domain';
 import type { TypingRepository, TypingTarget } from '@plaza/domain/messaging';
 import type { Kysely } from 'kysely';
+import { insertIfAbsent } from '../dialect.js';
 import type { Database } from '../database.js';
 
 export class SqlTypingRepository implements TypingRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async set(userId: number, target: TypingTarget, targetId: number, expiresAt: Timestamp) {
-    // Insert-or-ignore then refresh: safe when two requests of the same user race.
-    await this.db.insertInto('typing_indicators').ignore().values({ user_id: userId, target_type: target, target_id: targetId, expires_at: expiresAt }).execute();
+    // Insert, or refresh the expiry of the row already there: safe when two requests of the same user race.
+    if (await insertIfAbsent(this.db, 'typing_indicators', { user_id: userId, target_type: target, target_id: targetId, expires_at: expiresAt })) return;
     await this.db
       .updateTable('typing_indicators')
       .set({ expires_at: expiresAt })

@@ -1,24 +1,32 @@
 import { type PageRequest, offsetOf } from '@plaza/domain';
+import type { Viewer } from '@plaza/domain/content';
 import type { NotificationInbox } from '@plaza/domain/notifications';
 import type { Kysely } from 'kysely';
+import { postVisibleTo } from '../content/post-visibility.js';
 import type { Database } from '../database.js';
 import { toNotificationRecord } from './sql-notification-repository.js';
 
 export class SqlNotificationInbox implements NotificationInbox {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async list(userId: number, page: PageRequest, unreadOnly: boolean) {
-    let q = this.db.selectFrom('notifications').selectAll().where('user_id', '=', userId);
+  /** The reader's notifications, without those that link a post the reader may not see. */
+  private readable(reader: Viewer) {
+    return this.db
+      .selectFrom('notifications')
+      .where('user_id', '=', reader.userId)
+      .where((eb) => eb.or([eb('post_id', 'is', null), postVisibleTo(reader, eb.ref('post_id'))]));
+  }
+
+  async list(reader: Viewer, page: PageRequest, unreadOnly: boolean) {
+    let q = this.readable(reader).selectAll();
     if (unreadOnly) q = q.where('is_read', '=', 0);
     const rows = await q.orderBy('id', 'desc').limit(page.perPage + 1).offset(offsetOf(page)).execute();
     return rows.map(toNotificationRecord);
   }
 
-  async countUnread(userId: number) {
-    const row = await this.db
-      .selectFrom('notifications')
+  async countUnread(reader: Viewer) {
+    const row = await this.readable(reader)
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('user_id', '=', userId)
       .where('is_read', '=', 0)
       .executeTakeFirstOrThrow();
     return Number(row.n);

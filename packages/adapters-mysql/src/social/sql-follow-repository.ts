@@ -1,18 +1,14 @@
 import { type PageRequest, type Timestamp, offsetOf } from '@plaza/domain';
 import type { FollowRepository } from '@plaza/domain/social';
 import type { Kysely } from 'kysely';
+import { insertIfAbsent } from '../dialect.js';
 import type { Database } from '../database.js';
 
 export class SqlFollowRepository implements FollowRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async follow(followerId: number, followeeId: number, at: Timestamp) {
-    const result = await this.db
-      .insertInto('follows')
-      .ignore()
-      .values({ follower_id: followerId, followee_id: followeeId, created_at: at })
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    return insertIfAbsent(this.db, 'follows', { follower_id: followerId, followee_id: followeeId, created_at: at });
   }
 
   async unfollow(followerId: number, followeeId: number) {

@@ -4,13 +4,18 @@ import { ManualClock } from '../shared/clock.js';
 import {
   FakeTotpVerifier,
   InMemoryAccessTokenRepository,
+  InMemoryMailOutbox,
   InMemoryPasswordResetRepository,
+  InMemoryRecoveryCodeRepository,
   InMemoryUserRepository,
   PlainPasswordHasher,
+  RecordingDeliveryLog,
   RecordingMailer,
   SequentialSecretTokens,
 } from './testing/index.js';
 import { AuthService } from './auth-service.js';
+import { MailDeliveryService } from './mail-outbox.js';
+import { SecondFactor } from './two-factor.js';
 
 function setup() {
   const users = new InMemoryUserRepository();
@@ -19,20 +24,24 @@ function setup() {
   const totp = new FakeTotpVerifier();
   const mailer = new RecordingMailer();
   const clock = new ManualClock('2026-05-01T00:00:00Z');
-  const uow = new InMemoryUnitOfWork(users, tokens, resets);
+  const recovery = new InMemoryRecoveryCodeRepository();
+  const outbox = new InMemoryMailOutbox();
+  const uow = new InMemoryUnitOfWork(users, tokens, resets, recovery, outbox);
+  const secrets = new SequentialSecretTokens();
+  const mail = new MailDeliveryService(outbox, mailer, clock, new RecordingDeliveryLog());
   const auth = new AuthService(
     users,
     tokens,
     resets,
     new PlainPasswordHasher(),
-    totp,
-    new SequentialSecretTokens(),
-    mailer,
+    new SecondFactor(users, recovery, totp, secrets, clock),
+    secrets,
+    mail,
     clock,
     { tokenTtlDays: 30, resetTtlMinutes: 60, instanceName: 'plaza.test' },
     uow,
   );
-  return { auth, users, tokens, resets, totp, mailer, clock, uow };
+  return { auth, users, tokens, resets, totp, mailer, clock, uow, mail, outbox, recovery, secrets };
 }
 
 describe('AuthService', () => {
@@ -87,11 +96,13 @@ describe('AuthService', () => {
   });
 
   it('mails a single-use reset code only to existing accounts', async () => {
-    const { auth, mailer } = setup();
+    const { auth, mailer, mail } = setup();
     await auth.forgotPassword('ghost@example.test');
+    await mail.idle();
     expect(mailer.sent).toHaveLength(0);
     await auth.register({ username: 'fay', email: 'fay@example.test', password: 'password123' });
     await auth.forgotPassword('FAY@example.test');
+    await mail.idle();
     expect(mailer.sent).toHaveLength(1);
     const code = mailer.sent[0].text.split('\n').find((l) => l.startsWith('secret-'))!;
     await auth.resetPassword({ token: code, password: 'new password!' });
@@ -100,11 +111,12 @@ describe('AuthService', () => {
   });
 
   it('resets all or nothing: a failure ending the sessions leaves the code usable and the old password working', async () => {
-    const { auth, mailer, tokens, uow } = setup();
+    const { auth, mailer, tokens, uow, mail } = setup();
     await auth.register({ username: 'hal', email: 'hal@example.test', password: 'password123' });
     const session = await auth.login({ login: 'hal', password: 'password123' });
     if (session.kind !== 'token') throw new Error('expected a token');
     await auth.forgotPassword('hal@example.test');
+    await mail.idle();
     const code = mailer.sent[0].text.split('\n').find((l) => l.startsWith('secret-'))!;
     vi.spyOn(tokens, 'revokeAllOfUser').mockRejectedValueOnce(new Error('connection lost'));
     await expect(auth.resetPassword({ token: code, password: 'new password!' })).rejects.toThrow('connection lost');
@@ -128,6 +140,12 @@ describe('AuthService', () => {
     // Both read the token as active; only the one that revokes it gets a new token.
     const [first, second] = await Promise.allSettled([auth.refresh(r.issued.token), auth.refresh(r.issued.token)]);
     expect([first.status, second.status].sort()).toEqual(['fulfilled', 'rejected']);
+  });
+
+  it('reserves the names and addresses of deleted accounts’ tombstones', async () => {
+    const { auth } = setup();
+    await expect(auth.register({ username: 'deleted_12', email: 'x@example.test', password: 'password123' })).rejects.toMatchObject({ code: 'invalid_username' });
+    await expect(auth.register({ username: 'fine_name', email: 'deleted_12@deleted.invalid', password: 'password123' })).rejects.toMatchObject({ code: 'invalid_email' });
   });
 
   it('rejects short passwords', async () => {

@@ -1,24 +1,21 @@
 import type { Actor } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
-import { Conflict, Invalid, Unauthenticated } from '../shared/errors.js';
+import { Invalid, Unauthenticated } from '../shared/errors.js';
 import { addSeconds, toTimestamp, type Timestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
-import type {
-  AccessTokenRepository,
-  Mailer,
-  PasswordHasher,
-  PasswordResetRepository,
-  SecretTokens,
-  TotpVerifier,
-  UserRepository,
-} from './ports.js';
-import { MIN_PASSWORD_LENGTH, USERNAME_PATTERN, type UserRecord } from './user.js';
+import type { MailDeliveryService } from './mail-outbox.js';
+import { passwordResetMail } from './mail-templates.js';
+import type { AccessTokenRepository, PasswordHasher, PasswordResetRepository, SecretTokens, UserRepository } from './ports.js';
+import type { SecondFactor } from './two-factor.js';
+import { emailTaken, MIN_PASSWORD_LENGTH, rolesOf, USERNAME_PATTERN, usernameTaken, type UserRecord } from './user.js';
 
 export interface AuthSettings {
   tokenTtlDays: number;
   resetTtlMinutes: number;
   /** Shown in reset e-mails so the user knows which instance wrote to them. */
   instanceName: string;
+  /** MEDIA_TECHNICIAN_USER_IDS: accounts that are technicians whatever their flags (see `rolesOf`). */
+  technicianUserIds?: readonly number[];
 }
 
 export interface IssuedToken {
@@ -39,9 +36,9 @@ export class AuthService {
     private readonly tokens: AccessTokenRepository,
     private readonly resets: PasswordResetRepository,
     private readonly hasher: PasswordHasher,
-    private readonly totp: TotpVerifier,
+    private readonly secondFactor: SecondFactor,
     private readonly secrets: SecretTokens,
-    private readonly mailer: Mailer,
+    private readonly mail: MailDeliveryService,
     private readonly clock: Clock,
     private readonly settings: AuthSettings,
     private readonly uow: UnitOfWork,
@@ -58,8 +55,9 @@ export class AuthService {
       throw new Unauthenticated(INVALID_CREDENTIALS, 'invalid_credentials');
     }
     if (user.totp_enabled && user.totp_secret) {
+      // A TOTP code not used before, or an unused recovery code (each works once).
       const code = input.totp?.trim();
-      if (!code || !(await this.totp.verify(user.totp_secret, code))) return { kind: 'two_factor_required' };
+      if (!code || !(await this.secondFactor.accepts(user, code))) return { kind: 'two_factor_required' };
     }
     return { kind: 'token', issued: await this.issue(user) };
   }
@@ -67,14 +65,20 @@ export class AuthService {
   async register(input: { username: string; email: string; password: string; cause?: string | null }): Promise<UserRecord> {
     const username = input.username.trim();
     const email = input.email.trim().toLowerCase();
+    // Each refusal has a code of its own: auth.php answers them with a 200 the client can show (docs/decisions/0010).
     if (!USERNAME_PATTERN.test(username)) {
-      throw Invalid.field('username', '3 to 30 letters, digits, dots, dashes or underscores');
+      throw Invalid.field('username', '3 to 30 letters, digits, dots, dashes or underscores', 'invalid_username');
     }
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw Invalid.field('email', 'not a valid e-mail address');
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw Invalid.field('email', 'not a valid e-mail address', 'invalid_email');
+    // Deleted accounts become `deleted_<id>` with a `.invalid` address (docs/decisions/0090): both are reserved.
+    if (/^deleted_/i.test(username)) throw Invalid.field('username', 'names starting with deleted_ are reserved', 'invalid_username');
+    if (/\.invalid$/i.test(email)) throw Invalid.field('email', 'not a valid e-mail address', 'invalid_email');
     assertPasswordStrength(input.password);
     const taken = await this.users.taken(username, email);
-    if (taken.username) throw new Conflict('This username is already taken', 'username_taken');
-    if (taken.email) throw new Conflict('An account already uses this e-mail address', 'email_taken');
+    if (taken.username) throw usernameTaken();
+    if (taken.email) throw emailTaken();
+    // A concurrent registration of the same name or address can still win the insert: the
+    // repository then refuses with the same errors.
     return this.users.create({
       username,
       email,
@@ -98,7 +102,7 @@ export class AuthService {
         await this.users.touchLastActive(user.id, toTimestamp(now));
       });
     }
-    return actorOf(user);
+    return actorOf(user, this.settings.technicianUserIds);
   }
 
   /**
@@ -113,36 +117,31 @@ export class AuthService {
     });
   }
 
+  /** Of two concurrent revokes of one token, the second is refused as it would be after the first. */
   async revoke(token: string): Promise<void> {
     const stored = await this.activeToken(token);
-    await this.tokens.revoke(stored.id, toTimestamp(this.clock.now()));
+    if (!(await this.tokens.revoke(stored.id, toTimestamp(this.clock.now())))) throw new Unauthenticated('Invalid or expired token', 'invalid_token');
   }
 
-  /** Always completes the same way, whether or not the address belongs to an account. */
+  /**
+   * Always completes the same way, whether or not the address belongs to an account. The reset and
+   * its mail are stored together; the mail leaves now if the SMTP server answers, later otherwise.
+   */
   async forgotPassword(email: string): Promise<void> {
     const user = await this.users.findByEmail(email.trim().toLowerCase());
-    if (!user) return;
+    if (!user || user.deleted_at !== null) return;
     const token = this.secrets.generate();
     const now = this.clock.now();
-    await this.resets.create({
-      user_id: user.id,
-      token_hash: this.secrets.hash(token),
-      created_at: toTimestamp(now),
-      expires_at: toTimestamp(addSeconds(now, this.settings.resetTtlMinutes * 60)),
+    const mailId = await this.uow.run(async () => {
+      await this.resets.create({
+        user_id: user.id,
+        token_hash: this.secrets.hash(token),
+        created_at: toTimestamp(now),
+        expires_at: toTimestamp(addSeconds(now, this.settings.resetTtlMinutes * 60)),
+      });
+      return this.mail.queue(user.id, passwordResetMail(user, token, this.settings.resetTtlMinutes, this.settings.instanceName));
     });
-    await this.mailer.send({
-      to: user.email,
-      subject: `${this.settings.instanceName}: password reset`,
-      text: [
-        `Hello ${user.username},`,
-        '',
-        'Someone asked to reset the password of your account. If it was you, use this code:',
-        '',
-        token,
-        '',
-        `It works once, within ${this.settings.resetTtlMinutes} minutes. If it was not you, ignore this message.`,
-      ].join('\n'),
-    });
+    this.mail.sendSoon([mailId]);
   }
 
   /**
@@ -187,16 +186,18 @@ export function assertPasswordStrength(password: string): void {
   if (password.length < MIN_PASSWORD_LENGTH) {
     throw Invalid.field('password', `must be at least ${MIN_PASSWORD_LENGTH} characters`, 'password_too_short');
   }
-  if (password.length > 200) throw Invalid.field('password', 'must be at most 200 characters');
+  if (password.length > 200) throw Invalid.field('password', 'must be at most 200 characters', 'password_too_long');
 }
 
-export function actorOf(user: UserRecord): Actor {
+/** The acting user, with the roles `rolesOf` grants (an admin acts as a moderator and a technician too). */
+export function actorOf(user: UserRecord, technicianUserIds: readonly number[] = []): Actor {
+  const roles = rolesOf(user, technicianUserIds);
   return {
     userId: user.id,
     username: user.username,
-    isAdmin: user.is_admin,
-    isModerator: user.is_moderator,
-    isTechnician: user.is_technician,
+    isAdmin: roles.admin,
+    isModerator: roles.moderator,
+    isTechnician: roles.technician,
   };
 }
 

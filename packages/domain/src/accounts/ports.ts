@@ -3,6 +3,7 @@ import type { Timestamp } from '../shared/time.js';
 import type { NewUser, ProfilePatch, UserRecord } from './user.js';
 
 export interface UserRepository {
+  /** Fails with `usernameTaken()` or `emailTaken()` (case-insensitive), also against a concurrent create. */
   create(user: NewUser): Promise<UserRecord>;
   findById(id: number): Promise<UserRecord | null>;
   findByIds(ids: number[]): Promise<UserRecord[]>;
@@ -14,6 +15,22 @@ export interface UserRepository {
   updateProfile(id: number, patch: ProfilePatch): Promise<void>;
   updatePasswordHash(id: number, hash: string): Promise<void>;
   setTwoFactor(id: number, secret: string | null, enabled: boolean): Promise<void>;
+  /** Stores a pending TOTP secret only if the account has none and two-factor is off; false otherwise. */
+  setPendingTotpSecret(id: number, secret: string): Promise<boolean>;
+  /** Turns two-factor on if it is off and the pending secret is still `secret`; false otherwise. */
+  enableTotp(id: number, secret: string): Promise<boolean>;
+  /** Turns two-factor off and forgets the secret; false when it was already off. */
+  disableTotp(id: number): Promise<boolean>;
+  /**
+   * Records that the TOTP code of time step `step` was used, if no code of this step or a later one
+   * was: false means the code is a replay. One conditional write, so of two concurrent logins with
+   * the same code only one gets through.
+   */
+  advanceTotpStep(id: number, step: number): Promise<boolean>;
+  /** Sets a new password hash only if the current one is still `expected`; false when it changed meanwhile. */
+  replacePasswordHash(id: number, expected: string, hash: string): Promise<boolean>;
+  /** Writes the privacy flags stored on the account (`is_private` is the one visibility rule's input). */
+  setPrivacy(id: number, flags: Partial<Pick<UserRecord, 'is_private' | 'show_online_status' | 'read_receipts' | 'allow_messages'>>): Promise<void>;
   setAdmin(id: number, isAdmin: boolean): Promise<void>;
   touchLastActive(id: number, at: Timestamp): Promise<void>;
 }
@@ -38,6 +55,8 @@ export interface AccessTokenRepository {
   /** True when this call revoked the token, false when it already was: a token is revoked once. */
   revoke(id: number, at: Timestamp): Promise<boolean>;
   revokeAllOfUser(userId: number, at: Timestamp): Promise<void>;
+  /** Revokes every live token of the user but one (the session that asked); returns how many. */
+  revokeOthers(userId: number, keepId: number, at: Timestamp): Promise<number>;
   touch(id: number, at: Timestamp): Promise<void>;
 }
 export const AccessTokenRepository = token<AccessTokenRepository>('AccessTokenRepository');
@@ -58,8 +77,17 @@ export interface PasswordHasher {
 }
 export const PasswordHasher = token<PasswordHasher>('PasswordHasher');
 
+/** RFC 6238 TOTP: SHA-1, 6 digits, 30-second steps. */
 export interface TotpVerifier {
-  verify(secret: string, code: string): Promise<boolean>;
+  /**
+   * The time step the code belongs to when it is valid at `at` (one step of clock drift either way),
+   * else null. The step is what replay protection remembers.
+   */
+  match(secret: string, code: string, at: Date): Promise<number | null>;
+  /** A new random base32 secret. */
+  newSecret(): string;
+  /** The `otpauth://totp/...` URL authenticator apps read from a QR code. */
+  uri(issuer: string, label: string, secret: string): string;
 }
 export const TotpVerifier = token<TotpVerifier>('TotpVerifier');
 
@@ -74,8 +102,11 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** An HTML alternative of `text`; the message is then sent as multipart/alternative. */
+  html?: string;
 }
 
+/** The transport (SMTP, or files). Use cases queue mail in the `MailOutbox`; only the delivery service calls this. */
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }

@@ -1,8 +1,10 @@
+import { optionalMediaField } from '../media/reference.js';
 import { token } from '../shared/token.js';
 import type { Actor } from '../shared/actor.js';
 import { Invalid, NotFound } from '../shared/errors.js';
 import type { UserRepository } from './ports.js';
-import { EDITABLE_PROFILE_FIELDS, type ProfilePatch, type UserRecord } from './user.js';
+import { asSeenBy } from './preferences.js';
+import { EDITABLE_PROFILE_FIELDS, type EditableProfileField, type ProfilePatch, type UserRecord } from './user.js';
 
 /** What one user sees of their relation to another, and the counters of a profile. */
 export interface ProfileStats {
@@ -31,7 +33,33 @@ export interface ProfileView {
   is_self: boolean;
 }
 
-const MAX_FIELD_LENGTH: Partial<Record<keyof ProfilePatch, number>> = { bio: 1000, status_text: 140 };
+/**
+ * The longest value of each editable field, within its column (a longer value would fail the write on
+ * MySQL): the badge and the status emoji hold preset keys (contract §5.2), in `varchar(64)`.
+ * PUT users.php declares the same limits; test/e2e/input-widths.test.ts holds every field to its column.
+ */
+export const PROFILE_FIELD_MAX_LENGTH: Record<EditableProfileField, number> = {
+  display_name: 255,
+  bio: 1000,
+  cause: 255,
+  website: 255,
+  avatar: 255,
+  banner: 255,
+  militant_badge: 64,
+  status_emoji: 64,
+  status_text: 140,
+  twitter: 255,
+  instagram: 255,
+  facebook: 255,
+  tiktok: 255,
+  mastodon: 255,
+  bluesky: 255,
+  location: 255,
+  github: 255,
+};
+
+/** Profile images are uploads of type `avatar` (contract §5.2), or the "none" placeholder. */
+const IMAGE_FIELDS: readonly EditableProfileField[] = ['avatar', 'banner'];
 
 export class ProfileService {
   constructor(
@@ -41,8 +69,9 @@ export class ProfileService {
 
   async view(viewer: Actor, userId: number = viewer.userId): Promise<ProfileView> {
     const user = await this.users.findById(userId);
-    if (!user) throw new NotFound('User not found', 'user_not_found');
-    return { user, stats: await this.stats.statsFor(userId, viewer.userId), is_self: userId === viewer.userId };
+    // A deleted account's tombstone is no profile (docs/decisions/0090).
+    if (!user || (user.deleted_at !== null && userId !== viewer.userId)) throw new NotFound('User not found', 'user_not_found');
+    return { user: asSeenBy(user, viewer.userId), stats: await this.stats.statsFor(userId, viewer.userId), is_self: userId === viewer.userId };
   }
 
   async update(actor: Actor, patch: ProfilePatch): Promise<ProfileView> {
@@ -54,10 +83,11 @@ export class ProfileService {
         clean[field] = null;
         continue;
       }
-      const max = MAX_FIELD_LENGTH[field] ?? 255;
+      const max = PROFILE_FIELD_MAX_LENGTH[field];
       if (value.length > max) throw Invalid.field(field, `must be at most ${max} characters`);
+      if (IMAGE_FIELDS.includes(field)) clean[field] = optionalMediaField(field, value, ['avatar'], { placeholder: true });
       // An empty string is how the client clears a field; it is stored as absent.
-      clean[field] = value.trim() === '' ? null : value.trim();
+      else clean[field] = value.trim() === '' ? null : value.trim();
     }
     if (Object.keys(clean).length > 0) await this.users.updateProfile(actor.userId, clean);
     return this.view(actor);

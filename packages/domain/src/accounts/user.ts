@@ -1,3 +1,4 @@
+import { Conflict } from '../shared/errors.js';
 import type { Timestamp } from '../shared/time.js';
 
 /**
@@ -32,6 +33,12 @@ export interface UserRecord {
   is_private: boolean;
   totp_secret: string | null;
   totp_enabled: boolean;
+  /** Privacy preferences that other contexts' reads apply, kept on the account so no list needs another query. */
+  show_online_status: boolean;
+  read_receipts: boolean;
+  allow_messages: boolean;
+  /** Set when the account was deleted: the row stays as an anonymous tombstone (docs/decisions/0090). */
+  deleted_at: Timestamp | null;
   last_active_at: Timestamp | null;
   created_at: Timestamp;
 }
@@ -74,3 +81,47 @@ export type ProfilePatch = Partial<Record<EditableProfileField, string | null>>;
 /** Usernames appear in @mentions and URLs, so they are restricted to a safe alphabet. */
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]{3,30}$/;
 export const MIN_PASSWORD_LENGTH = 8;
+
+/**
+ * The refusals of a taken identifier. Registration checks first, and the repository raises the same
+ * when its unique keys refuse an account created meanwhile by a concurrent registration.
+ */
+export const usernameTaken = () => new Conflict('This username is already taken', 'username_taken');
+export const emailTaken = () => new Conflict('An account already uses this e-mail address', 'email_taken');
+
+/** The role columns of an account, as every record that shows an account carries them. */
+export interface RoleFlags {
+  id: number;
+  is_admin: boolean;
+  is_moderator: boolean;
+  is_technician: boolean;
+}
+
+/** The roles an account holds, after the hierarchy below: what presenters show and permission checks read. */
+export interface Roles {
+  admin: boolean;
+  moderator: boolean;
+  technician: boolean;
+}
+
+/**
+ * The role hierarchy, decided here and nowhere else: an admin is also a moderator and a technician; a
+ * technician is also any account listed in MEDIA_TECHNICIAN_USER_IDS (the spec's fallback criterion).
+ * Presenters and `actorOf` read roles through this, never from the columns, so an account cannot be a
+ * moderator in one response and not in another.
+ */
+export function rolesOf(u: RoleFlags, technicianUserIds: readonly number[] = []): Roles {
+  return {
+    admin: u.is_admin,
+    moderator: u.is_admin || u.is_moderator,
+    technician: u.is_admin || u.is_technician || technicianUserIds.includes(u.id),
+  };
+}
+
+export function isModerator(u: RoleFlags): boolean {
+  return rolesOf(u).moderator;
+}
+
+export function isTechnician(u: RoleFlags, technicianUserIds: readonly number[] = []): boolean {
+  return rolesOf(u, technicianUserIds).technician;
+}

@@ -7,10 +7,11 @@ import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
 import { pageRequest } from '../shared/pagination.js';
 import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
-import type { CommentRecord, CommentType, CommentView, ListPage, ReactionType } from './model.js';
+import type { CommentRecord, CommentType, CommentView, ListPage, PostRecord, ReactionType } from './model.js';
 import { COMMENT_MAX_LENGTH } from './model.js';
 import type { CommentRepository, PostRepository } from './ports.js';
 import { listPage, notifyMentions, type PostService } from './post-service.js';
+import { viewerOfUser } from './visibility.js';
 
 /** Comments of posts, their replies, and reactions on comments of every kind that exists. */
 /** Deeper replies are not loaded: a thread that deep is a loop of bots, not a conversation. */
@@ -86,21 +87,21 @@ export class CommentService {
         { user_id: post.user_id, from_user_id: actor.userId, type: 'comment', post_id: post.id, comment_id: comment.id, content: text },
         { title: 'Comment', body: text },
       );
-      if (parent && parent.user_id !== post.user_id) {
+      if (parent && parent.user_id !== post.user_id && (await this.canUserSee(parent.user_id, post))) {
         const reply = `${actor.username} replied to your comment`;
         await this.notifications.raise(
           { user_id: parent.user_id, from_user_id: actor.userId, type: 'reply', post_id: post.id, comment_id: comment.id, content: reply },
           { title: 'Reply', body: reply },
         );
       }
-      await notifyMentions(this.users, this.notifications, actor, content, { post_id: post.id, comment_id: comment.id });
+      await notifyMentions(this.users, this.notifications, this.posts.visibility, actor, content, post, comment.id);
       return comment;
     });
   }
 
+  /** Editing writes into the post's conversation, so it needs the post to be visible, like commenting. */
   async edit(actor: Actor, commentId: number, content: string): Promise<CommentRecord> {
-    const comment = await this.comments.findById(commentId);
-    if (!comment) throw new NotFound('Comment not found', 'comment_not_found');
+    const { comment } = await this.findComment(actor, 'post', commentId);
     if (comment.user_id !== actor.userId) throw new Forbidden('Only the author can edit this comment');
     const text = content.trim();
     if (!text) throw Invalid.field('content', 'must not be empty');
@@ -119,10 +120,11 @@ export class CommentService {
 
   /** The reaction and its notification are stored together. */
   async react(actor: Actor, type: CommentType, commentId: number, reaction: ReactionType) {
-    const comment = await this.findComment(actor, type, commentId);
+    const { comment, post } = await this.findComment(actor, type, commentId);
+    const notify = await this.canUserSee(comment.user_id, post);
     await this.uow.run(async () => {
       const outcome = await this.comments.react(type, commentId, actor.userId, reaction, toTimestamp(this.clock.now()));
-      if (outcome === 'added') {
+      if (outcome === 'added' && notify) {
         const text = `${actor.username} reacted to your comment`;
         await this.notifications.raise(
           { user_id: comment.user_id, from_user_id: actor.userId, type: 'reaction', reaction_type: reaction, post_id: comment.post_id, comment_id: comment.id, content: text },
@@ -151,12 +153,18 @@ export class CommentService {
     });
   }
 
+  /** Whether another user (a notification's recipient) may see the post, so a notification does not reveal it. */
+  private async canUserSee(userId: number, post: PostRecord): Promise<boolean> {
+    const user = await this.users.findById(userId);
+    return user !== null && this.posts.visibility.canSee(viewerOfUser(user), post);
+  }
+
   /** Only post comments exist so far; group and page comments come with their features. */
-  private async findComment(actor: Actor, type: CommentType, commentId: number): Promise<CommentRecord> {
+  private async findComment(actor: Actor, type: CommentType, commentId: number): Promise<{ comment: CommentRecord; post: PostRecord }> {
     if (type !== 'post') throw new NotFound('Comment not found', 'comment_not_found');
     const comment = await this.comments.findById(commentId);
     if (!comment) throw new NotFound('Comment not found', 'comment_not_found');
-    await this.posts.visiblePost(actor, comment.post_id);
-    return comment;
+    // A comment of a post the actor may not see is as unknown as the post: 404.
+    return { comment, post: await this.posts.visiblePost(actor, comment.post_id) };
   }
 }

@@ -13,6 +13,7 @@ import { CommentService } from './comment-service.js';
 import { EngagementService } from './engagement-service.js';
 import { extractHashtags, extractMentions } from './model.js';
 import { PostService } from './post-service.js';
+import { canSeePost } from './visibility.js';
 
 function setup() {
   const users = new InMemoryUserRepository();
@@ -30,7 +31,7 @@ function setup() {
     const u = await users.create(aNewUser());
     return { userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false, ...flags };
   };
-  return { users, store, posts, engagement, comments, notes, actor };
+  return { users, follows, store, posts, engagement, comments, notes, actor };
 }
 
 describe('content rules', () => {
@@ -77,6 +78,33 @@ describe('content rules', () => {
     ]);
     const other = await posts.create(author, { content: 'other' });
     await expect(comments.create(fan, { post_id: other.post.id, content: 'x', parent_id: c.id })).rejects.toBeInstanceOf(Invalid);
+  });
+
+  it('decides visibility by one rule: public, or author, moderator or follower of a private account', () => {
+    const account = (isPrivate: boolean) => ({ kind: 'account' as const, authorId: 1, isPrivate });
+    const viewer = (userId: number, moderator = false) => ({ userId, moderator });
+    expect(canSeePost(viewer(2), account(false), { follows: false })).toBe(true);
+    expect(canSeePost(viewer(2), account(true), { follows: false })).toBe(false);
+    expect(canSeePost(viewer(2), account(true), { follows: true })).toBe(true);
+    expect(canSeePost(viewer(1), account(true), { follows: false })).toBe(true);
+    expect(canSeePost(viewer(2, true), account(true), { follows: false })).toBe(true);
+  });
+
+  it('tells no one of a private post they may not see: mentions, replies and comment reactions', async () => {
+    const { users, follows, posts, comments, notes, actor } = setup();
+    const [author, follower, outsider] = [await actor(), await actor(), await actor()];
+    users.rows.get(author.userId)!.is_private = true;
+    await follows.follow(follower.userId, author.userId, '2026-05-01 00:00:00');
+    const v = await posts.create(author, { content: `hi @${outsider.username} @${follower.username}` });
+    expect(notes.rows.map((n) => [n.user_id, n.type])).toEqual([[follower.userId, 'mention']]);
+    const c = await comments.create(follower, { post_id: v.post.id, content: 'mine' });
+    await follows.unfollow(follower.userId, author.userId);
+    notes.rows.length = 0;
+    await comments.create(author, { post_id: v.post.id, content: 'a reply', parent_id: c.id });
+    await comments.react(author, 'post', c.id, 'love');
+    expect(notes.rows).toEqual([]);
+    await expect(comments.list(follower, v.post.id)).rejects.toBeInstanceOf(NotFound);
+    await expect(comments.edit(follower, c.id, 'changed')).rejects.toBeInstanceOf(NotFound);
   });
 
   it('stores a post, a comment, a reaction and a share together with their notifications, or none of them', async () => {

@@ -67,6 +67,8 @@ export class EngagementService {
   }
 
   async unbookmark(actor: Actor, postId: number): Promise<boolean> {
+    // Like un-reacting: a post one cannot see (or that does not exist) is a 404, not "not bookmarked".
+    await this.posts.visiblePost(actor, postId);
     return this.engagement.unbookmark(postId, actor.userId);
   }
 }

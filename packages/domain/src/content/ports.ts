@@ -12,8 +12,13 @@ import type {
   ReactionType,
   StoryRecord,
 } from './model.js';
+import type { Viewer } from './visibility.js';
 
-/** Posts, the walls they and their shares appear on, and the lists built from them. */
+/**
+ * Posts, the walls they and their shares appear on, and the lists built from them. Every list returns
+ * only entries whose post the viewer may see by `canSeePost` (visibility.ts), filtered in the query so
+ * that pages are full and counts are right; `findById` and `views` do not filter (their callers did).
+ */
 export interface PostRepository {
   /** Stores the post and its entry on the author's wall. */
   create(post: NewPost): Promise<PostRecord>;
@@ -22,17 +27,16 @@ export interface PostRepository {
   /** Removes the post with its comments, reactions, shares and bookmarks. */
   delete(id: number): Promise<void>;
   /**
-   * Feed of `viewerId`: wall entries (posts and shares) of followed accounts and their own, newest first.
+   * Feed of the viewer: wall entries (posts and shares) of followed accounts and their own, newest first.
    * Returns up to `perPage + 1` entries so the caller knows whether another page exists.
-   * Entries whose post belongs to a private account the viewer does not follow are left out.
    */
-  feed(viewerId: number, page: PageRequest): Promise<FeedEntry[]>;
+  feed(viewer: Viewer, page: PageRequest): Promise<FeedEntry[]>;
   /** Posts (not shares) of public accounts, plus the viewer's own, newest first; `perPage + 1` at most. */
-  global(viewerId: number, page: PageRequest): Promise<FeedEntry[]>;
+  global(viewer: Viewer, page: PageRequest): Promise<FeedEntry[]>;
   /** Wall of a user: their posts and shares, newest first; `perPage + 1` at most. */
-  wall(userId: number, viewerId: number, page: PageRequest): Promise<FeedEntry[]>;
-  /** Posts bookmarked by the user, newest bookmark first; `perPage + 1` at most. */
-  bookmarked(userId: number, page: PageRequest): Promise<FeedEntry[]>;
+  wall(userId: number, viewer: Viewer, page: PageRequest): Promise<FeedEntry[]>;
+  /** Posts the viewer bookmarked (and may still see), newest bookmark first; `perPage + 1` at most. */
+  bookmarked(viewer: Viewer, page: PageRequest): Promise<FeedEntry[]>;
   /** Everything a list shows for these entries, in their order, with a constant number of queries. */
   views(entries: FeedEntry[], viewerId: number): Promise<PostView[]>;
   /** Authors by id, for single views, comments and stories. */

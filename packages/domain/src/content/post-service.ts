@@ -1,5 +1,6 @@
 import type { UserRepository } from '../accounts/ports.js';
 import type { NotificationService } from '../notifications/notification-service.js';
+import { requireMedia } from '../media/reference.js';
 import type { Actor } from '../shared/actor.js';
 import { canModerate } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
@@ -11,6 +12,7 @@ import type { FollowRepository } from '../social/ports.js';
 import type { ListPage, PostRecord, PostView } from './model.js';
 import { extractHashtags, extractMentions, normalizeTags, POST_MAX_LENGTH } from './model.js';
 import type { PostRepository } from './ports.js';
+import { PostVisibility, viewerOf, viewerOfUser } from './visibility.js';
 
 export interface CreatePostInput {
   content?: string;
@@ -19,21 +21,25 @@ export interface CreatePostInput {
   tags?: string[];
 }
 
-const MEDIA_NAME = /^[A-Za-z0-9_.-]{1,200}$/;
-
-/** Notifies every existing user mentioned as `@name` in a text, except the author. */
+/**
+ * Notifies every existing user mentioned as `@name` in a text of a post, except the author and those
+ * who may not see the post: a mention must not reveal a private account's post to a non-follower.
+ */
 export async function notifyMentions(
   users: UserRepository,
   notifications: NotificationService,
+  visibility: PostVisibility,
   actor: Actor,
   text: string,
-  ref: { post_id: number; comment_id?: number },
+  post: Pick<PostRecord, 'id' | 'user_id'>,
+  commentId?: number,
 ): Promise<void> {
   for (const name of extractMentions(text)) {
     const user = await users.findByLogin(name);
     if (!user || user.id === actor.userId) continue;
+    if (!(await visibility.canSee(viewerOfUser(user), post))) continue;
     await notifications.raise(
-      { user_id: user.id, from_user_id: actor.userId, type: 'mention', post_id: ref.post_id, comment_id: ref.comment_id ?? null, content: `${actor.username} mentioned you` },
+      { user_id: user.id, from_user_id: actor.userId, type: 'mention', post_id: post.id, comment_id: commentId ?? null, content: `${actor.username} mentioned you` },
       { title: 'Mention', body: `${actor.username} mentioned you` },
     );
   }
@@ -43,35 +49,49 @@ export function listPage<T>(rows: T[], req: { page: number; perPage: number }): 
   return { items: rows.slice(0, req.perPage), page: req.page, per_page: req.perPage, has_more: rows.length > req.perPage };
 }
 
+/**
+ * Posts and the lists of them. Every read applies the one visibility rule (`canSeePost`): lists through
+ * the repository, which filters with it, single posts through `visiblePost`, which every other service
+ * (comments, reactions, shares, bookmarks) goes through too.
+ */
 export class PostService {
+  /** Shared with the services built on this one, so that they check posts the same way. */
+  readonly visibility: PostVisibility;
+
   constructor(
     private readonly posts: PostRepository,
-    private readonly follows: FollowRepository,
+    follows: FollowRepository,
     private readonly users: UserRepository,
     private readonly notifications: NotificationService,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
-  ) {}
+  ) {
+    this.visibility = new PostVisibility(posts, follows);
+  }
 
   async feed(actor: Actor, kind: 'following' | 'global', page?: number, perPage?: number): Promise<ListPage<PostView>> {
     const req = pageRequest(page, perPage);
-    const rows = kind === 'global' ? await this.posts.global(actor.userId, req) : await this.posts.feed(actor.userId, req);
+    const viewer = viewerOf(actor);
+    const rows = kind === 'global' ? await this.posts.global(viewer, req) : await this.posts.feed(viewer, req);
     const p = listPage(rows, req);
     return { ...p, items: await this.posts.views(p.items, actor.userId) };
   }
 
   async wall(actor: Actor, userId: number, page?: number, perPage?: number): Promise<ListPage<PostView>> {
     const req = pageRequest(page, perPage);
+    const viewer = viewerOf(actor);
     const author = (await this.posts.authors([userId])).get(userId);
     if (!author) throw new NotFound('User not found', 'user_not_found');
-    if (!(await this.canSee(actor, userId, author.is_private))) return { items: [], page: req.page, per_page: req.perPage, has_more: false };
-    const p = listPage(await this.posts.wall(userId, actor.userId, req), req);
+    // The wall as a whole (shares included) is the account's own publication, for the same audience.
+    if (!(await this.visibility.canSeeAccount(viewer, author))) return { items: [], page: req.page, per_page: req.perPage, has_more: false };
+    const p = listPage(await this.posts.wall(userId, viewer, req), req);
     return { ...p, items: await this.posts.views(p.items, actor.userId) };
   }
 
+  /** Bookmarks of posts the actor may still see: a bookmark keeps no access the rule no longer grants. */
   async bookmarks(actor: Actor, page?: number, perPage?: number): Promise<ListPage<PostView>> {
     const req = pageRequest(page, perPage);
-    const p = listPage(await this.posts.bookmarked(actor.userId, req), req);
+    const p = listPage(await this.posts.bookmarked(viewerOf(actor), req), req);
     return { ...p, items: await this.posts.views(p.items, actor.userId) };
   }
 
@@ -85,19 +105,17 @@ export class PostService {
   /** The post if it exists and the actor may see it; NotFound otherwise (a private post is not revealed). */
   async visiblePost(actor: Actor, postId: number): Promise<PostRecord> {
     const post = await this.posts.findById(postId);
-    if (!post) throw new NotFound('Post not found', 'post_not_found');
-    const author = (await this.posts.authors([post.user_id])).get(post.user_id);
-    if (!author || !(await this.canSee(actor, post.user_id, author.is_private))) throw new NotFound('Post not found', 'post_not_found');
+    if (!post || !(await this.visibility.canSee(viewerOf(actor), post))) throw new NotFound('Post not found', 'post_not_found');
     return post;
   }
 
   async create(actor: Actor, input: CreatePostInput): Promise<PostView> {
     const content = (input.content ?? '').trim();
-    const media = (input.media ?? []).map((m) => m.trim()).filter((m) => m.length > 0).map((m) => m.split('/').pop()!);
+    // Stored as bare names, which the display resolves to uploads/posts/ (contract §36.6).
+    const media = (input.media ?? []).filter((m) => m.trim() !== '').map((m) => requireMedia('media', m, ['posts']).name);
     if (!content && media.length === 0) throw Invalid.field('content', 'a post needs content or media', 'empty_post');
     if (content.length > POST_MAX_LENGTH) throw Invalid.field('content', `must be at most ${POST_MAX_LENGTH} characters`);
     if (media.length > 10) throw Invalid.field('media', 'at most 10 files');
-    for (const m of media) if (!MEDIA_NAME.test(m)) throw Invalid.field('media', 'must be names of uploaded files');
     const mediaType = media.length ? (input.media_type ?? (/\.(mp4|webm|mov|m4v|avi|mkv)$/i.test(media[0]) ? 'video' : 'image')) : null;
     if (mediaType !== null && mediaType !== 'image' && mediaType !== 'video') throw Invalid.field('media_type', 'must be image or video');
     const tags = normalizeTags([...(input.tags ?? []), ...extractHashtags(content)]);
@@ -111,7 +129,7 @@ export class PostService {
         tags,
         created_at: toTimestamp(this.clock.now()),
       });
-      await notifyMentions(this.users, this.notifications, actor, content, { post_id: created.id });
+      await notifyMentions(this.users, this.notifications, this.visibility, actor, content, created);
       return created;
     });
     const author = (await this.posts.authors([actor.userId])).get(actor.userId);
@@ -135,10 +153,5 @@ export class PostService {
     const post = await this.visiblePost(actor, postId);
     if (post.user_id !== actor.userId && !canModerate(actor)) throw new Forbidden('Only the author or a moderator can delete this post');
     await this.posts.delete(postId);
-  }
-
-  private async canSee(actor: Actor, authorId: number, isPrivate: boolean): Promise<boolean> {
-    if (!isPrivate || authorId === actor.userId || canModerate(actor)) return true;
-    return this.follows.isFollowing(actor.userId, authorId);
   }
 }

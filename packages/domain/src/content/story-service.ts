@@ -1,3 +1,4 @@
+import { requireMedia } from '../media/reference.js';
 import type { Actor } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
 import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
@@ -6,18 +7,21 @@ import type { FollowRepository } from '../social/ports.js';
 import type { StoryRecord, StoryView } from './model.js';
 import { STORY_TTL_SECONDS } from './model.js';
 import type { PostRepository, StoryRepository } from './ports.js';
+import { PostVisibility, viewerOf } from './visibility.js';
 import { canModerate } from '../shared/actor.js';
-
-const MEDIA_NAME = /^[A-Za-z0-9_.-]{1,200}$/;
 
 /** Stories: visible for 24 hours to the author and their followers, then gone. */
 export class StoryService {
+  private readonly visibility: PostVisibility;
+
   constructor(
     private readonly stories: StoryRepository,
     private readonly posts: PostRepository,
-    private readonly follows: FollowRepository,
+    follows: FollowRepository,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.visibility = new PostVisibility(posts, follows);
+  }
 
   async active(actor: Actor): Promise<StoryView[]> {
     return this.withAuthors(await this.stories.activeForViewer(actor.userId, this.now()));
@@ -26,13 +30,14 @@ export class StoryService {
   async ofUser(actor: Actor, userId: number): Promise<StoryView[]> {
     const author = (await this.posts.authors([userId])).get(userId);
     if (!author) throw new NotFound('User not found', 'user_not_found');
-    if (author.is_private && userId !== actor.userId && !canModerate(actor) && !(await this.follows.isFollowing(actor.userId, userId))) return [];
+    // A story reaches the audience of its author's posts.
+    if (!(await this.visibility.canSeeAccount(viewerOf(actor), author))) return [];
     return this.withAuthors(await this.stories.activeOf([userId], this.now()));
   }
 
   async create(actor: Actor, input: { media: string; text?: string }): Promise<StoryView> {
-    const media = input.media.trim().split('/').pop() ?? '';
-    if (!MEDIA_NAME.test(media)) throw Invalid.field('media', 'must be the name of an uploaded file');
+    // Stored as a bare name, which the display resolves to uploads/stories/ (contract §36.6).
+    const media = requireMedia('media', input.media, ['stories']).name;
     const text = (input.text ?? '').trim();
     if (text.length > 500) throw Invalid.field('text', 'must be at most 500 characters');
     const now = this.clock.now();

@@ -1,6 +1,7 @@
 import type { UserRepository } from '../accounts/ports.js';
 import type { UserRecord } from '../accounts/user.js';
 import type { PushSender } from '../notifications/ports.js';
+import { optionalMediaField } from '../media/reference.js';
 import type { Actor } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
 import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
@@ -15,9 +16,12 @@ import {
   type MessageGroupRecord,
   type MessageGroupRepository,
 } from './ports.js';
-import { checkContent, checkReaction, messagePreview, userMap, type SendInput } from './private-message-service.js';
+import { checkContent, checkReaction, checkText, messagePreview, userMap, type SendInput } from './private-message-service.js';
 
 export const MAX_GROUP_NAME = 100;
+
+/** A group chat's avatar: an upload of type `group` (or the "none" placeholder the client sends), contract §12. */
+const groupAvatar = (avatar: string | null | undefined) => optionalMediaField('avatar', avatar, ['group'], { placeholder: true });
 
 export interface GroupListItem {
   group: MessageGroupRecord;
@@ -88,7 +92,7 @@ export class MessageGroupService {
     const missing = others.filter((id) => !found.has(id));
     if (missing.length) throw Invalid.field('member_ids', `unknown users: ${missing.join(', ')}`, 'unknown_member');
     return this.groups.create(
-      { name, avatar: input.avatar && input.avatar.trim() !== '' ? input.avatar.trim() : null, creator_id: actor.userId, created_at: this.now() },
+      { name, avatar: groupAvatar(input.avatar), creator_id: actor.userId, created_at: this.now() },
       [{ user_id: actor.userId, role: 'admin' }, ...others.map((id) => ({ user_id: id, role: 'member' as const }))],
     );
   }
@@ -123,7 +127,7 @@ export class MessageGroupService {
       if (name === '' || name.length > MAX_GROUP_NAME) throw Invalid.field('name', `must be 1 to ${MAX_GROUP_NAME} characters`);
       clean.name = name;
     }
-    if (patch.avatar !== undefined) clean.avatar = patch.avatar && patch.avatar.trim() !== '' ? patch.avatar.trim() : null;
+    if (patch.avatar !== undefined) clean.avatar = groupAvatar(patch.avatar);
     if (patch.auto_delete_time !== undefined) {
       if (!(AUTO_DELETE_CHOICES as readonly number[]).includes(patch.auto_delete_time)) {
         throw Invalid.field('auto_delete_time', `must be one of ${AUTO_DELETE_CHOICES.join(', ')}`);
@@ -229,9 +233,12 @@ export class MessageGroupService {
   async editMessage(actor: Actor, messageId: number, content: string): Promise<GroupMessageView> {
     const message = await this.ownMessage(actor, messageId);
     // An edit follows the rules of a send, with the media the message already has.
-    const { content: text } = checkContent({ content, media: message.media });
+    const text = checkText(content, message.media !== null);
     await this.groups.updateMessage(messageId, text, this.now());
-    const [view] = await this.views(actor, [(await this.groups.findMessage(messageId))!]);
+    // Deleted meanwhile by a concurrent request: gone, as it would be for any later read.
+    const edited = await this.groups.findMessage(messageId);
+    if (!edited) throw new NotFound('Message not found', 'message_not_found');
+    const [view] = await this.views(actor, [edited]);
     return view;
   }
 

@@ -7,6 +7,7 @@ import { ManualClock } from '../shared/clock.js';
 import { InMemoryUnitOfWork } from '../shared/testing/index.js';
 import { PrivateMessageService } from './private-message-service.js';
 import { InMemoryPrivateMessageRepository } from './testing/in-memory-messaging.js';
+import { InMemoryFollowRepository, InMemoryFriendRequestRepository } from '../social/testing/in-memory-social.js';
 
 const actor = (u: { id: number; username: string }): Actor => ({ userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false });
 const page = { page: 1, perPage: 20 };
@@ -15,7 +16,10 @@ async function setup() {
   const users = new InMemoryUserRepository();
   const messages = new InMemoryPrivateMessageRepository(users);
   const uow = new InMemoryUnitOfWork(users, messages);
-  const service = new PrivateMessageService(messages, users, new RecordingPushSender(), new ManualClock('2026-01-01T00:00:00Z'), uow);
+  const service = new PrivateMessageService(messages, users, new RecordingPushSender(), new ManualClock('2026-01-01T00:00:00Z'), uow, {
+    follows: new InMemoryFollowRepository(),
+    friends: new InMemoryFriendRequestRepository(),
+  });
   const [a, b] = [await users.create(aNewUser()), await users.create(aNewUser())];
   return { users, messages, uow, service, a, b };
 }

@@ -1,6 +1,9 @@
 import type { UserRepository } from '../accounts/ports.js';
+import { acceptsMessageFrom } from '../accounts/preferences.js';
+import type { FollowRepository, FriendRequestRepository } from '../social/ports.js';
 import type { UserRecord } from '../accounts/user.js';
 import type { PushSender } from '../notifications/ports.js';
+import { optionalMediaField } from '../media/reference.js';
 import type { Actor } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
 import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
@@ -61,12 +64,27 @@ export function checkReaction(reaction: string): string {
   return reaction;
 }
 
+/** A new message's body: its text, and media that must name a chat upload (private and group alike). */
 export function checkContent(input: SendInput): { content: string; media: string | null; media_type: string | null } {
-  const content = (input.content ?? '').trim();
-  const media = input.media && input.media.trim() !== '' ? input.media.trim() : null;
-  if (content === '' && !media) throw Invalid.field('content', 'a message needs content or media', 'empty_message');
+  const media = optionalMediaField('media', input.media, ['messages']);
+  return { content: checkText(input.content, media !== null), media, media_type: media ? (input.media_type ?? 'image') : null };
+}
+
+/** The text of a message, new or edited: empty only when the message carries media. */
+export function checkText(text: string | null | undefined, hasMedia: boolean): string {
+  const content = (text ?? '').trim();
+  if (content === '' && !hasMedia) throw Invalid.field('content', 'a message needs content or media', 'empty_message');
   if (content.length > MAX_MESSAGE_LENGTH) throw Invalid.field('content', `must be at most ${MAX_MESSAGE_LENGTH} characters`);
-  return { content, media, media_type: media ? (input.media_type ?? 'image') : null };
+  return content;
+}
+
+/**
+ * `privacy_read_receipts` turned off: the peer's reading is their own business, so the messages the
+ * actor sent them show as unread to the actor.
+ */
+function readStateAsSeenBy(actor: Actor, peer: Pick<UserRecord, 'id' | 'read_receipts'>, views: MessageView[]): MessageView[] {
+  if (peer.read_receipts) return views;
+  return views.map((v) => (v.message.sender_id === actor.userId && v.message.receiver_id === peer.id ? { ...v, message: { ...v.message, is_read: false } } : v));
 }
 
 /** Loads a batch of users by id into a map (one query). */
@@ -83,6 +101,8 @@ export class PrivateMessageService {
     private readonly push: PushSender,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    /** The relations `privacy_allow_messages` reads: friendship, and whether the recipient follows the sender. */
+    private readonly relations: { follows: FollowRepository; friends: FriendRequestRepository },
   ) {}
 
   private now() {
@@ -92,7 +112,10 @@ export class PrivateMessageService {
   async send(actor: Actor, recipientId: number, input: SendInput): Promise<PrivateMessageRecord> {
     if (recipientId === actor.userId) throw Invalid.field('user_id', 'you cannot message yourself', 'cannot_message_self');
     const recipient = await this.users.findById(recipientId);
-    if (!recipient) throw new NotFound('User not found', 'user_not_found');
+    if (!recipient || recipient.deleted_at !== null) throw new NotFound('User not found', 'user_not_found');
+    if (!recipient.allow_messages && !acceptsMessageFrom(recipient, await this.relationTo(recipientId, actor.userId))) {
+      throw new Forbidden('This user only accepts messages from friends and people they follow', 'messages_not_allowed');
+    }
     const body = checkContent(input);
     const now = this.clock.now();
     if (input.parent_id) {
@@ -130,7 +153,7 @@ export class PrivateMessageService {
     if (!peer) throw new NotFound('User not found', 'user_not_found');
     const { items, total } = await this.messages.thread(actor.userId, peerId, this.now(), page, q);
     await this.messages.markRead(actor.userId, peerId);
-    const views = await this.views(actor, items);
+    const views = readStateAsSeenBy(actor, peer, await this.views(actor, items));
     return { peer, auto_delete_time: await this.messages.autoDeleteMinutes(actor.userId, peerId), messages: views, meta: pageMeta(page, total) };
   }
 
@@ -146,9 +169,13 @@ export class PrivateMessageService {
   async edit(actor: Actor, messageId: number, content: string): Promise<MessageView> {
     const message = await this.ownMessage(actor, messageId);
     // An edit follows the rules of a send, with the media the message already has.
-    const { content: text } = checkContent({ content, media: message.media });
+    const text = checkText(content, message.media !== null);
     await this.messages.updateContent(messageId, text, this.now());
-    const [view] = await this.views(actor, [(await this.messages.findById(messageId))!]);
+    // Deleted meanwhile by a concurrent request: gone, as it would be for any later read.
+    const edited = await this.messages.findById(messageId);
+    if (!edited) throw new NotFound('Message not found', 'message_not_found');
+    const receiver = await this.users.findById(edited.receiver_id);
+    const [view] = receiver ? readStateAsSeenBy(actor, receiver, await this.views(actor, [edited])) : await this.views(actor, [edited]);
     return view;
   }
 
@@ -161,6 +188,8 @@ export class PrivateMessageService {
   }
 
   async deleteConversation(actor: Actor, peerId: number): Promise<void> {
+    // Checked first: clearing writes the conversation's rows, which must name an existing user.
+    if (!(await this.users.findById(peerId))) throw new NotFound('User not found', 'user_not_found');
     await this.uow.run(() => this.messages.clear(actor.userId, peerId));
   }
 
@@ -217,6 +246,15 @@ export class PrivateMessageService {
         user_reaction: reactions.mine.get(m.id) ?? null,
       };
     });
+  }
+
+  private async relationTo(recipientId: number, senderId: number) {
+    const [out, back, recipientFollowsSender] = await Promise.all([
+      this.relations.friends.findBetween(senderId, recipientId),
+      this.relations.friends.findBetween(recipientId, senderId),
+      this.relations.follows.isFollowing(recipientId, senderId),
+    ]);
+    return { friends: out?.status === 'accepted' || back?.status === 'accepted', recipientFollowsSender };
   }
 
   private async visibleMessage(actor: Actor, messageId: number): Promise<PrivateMessageRecord> {

@@ -24,12 +24,13 @@ export class TypingService {
   ) {}
 
   async setPrivate(actor: Actor, recipientId: number, isTyping: boolean): Promise<void> {
-    if (isTyping && !(await this.users.findById(recipientId))) throw new NotFound('User not found', 'user_not_found');
+    await this.assertUser(recipientId);
     await this.write(actor, 'user', recipientId, isTyping);
   }
 
   /** Whether `peerId` is typing to the actor, as a list of at most one user. */
   async privateTypists(actor: Actor, peerId: number): Promise<Typist[]> {
+    await this.assertUser(peerId);
     const ids = (await this.typing.active('user', actor.userId, this.now())).filter((id) => id === peerId);
     return this.named(ids);
   }
@@ -47,6 +48,11 @@ export class TypingService {
 
   async purge(): Promise<void> {
     await this.typing.purge(this.now());
+  }
+
+  /** A conversation with no one is a 404, as messages.php answers for the same id. */
+  private async assertUser(userId: number) {
+    if (!(await this.users.findById(userId))) throw new NotFound('User not found', 'user_not_found');
   }
 
   private now() {

@@ -1,17 +1,23 @@
 import { token } from '../shared/token.js';
 import type { UserRepository } from '../accounts/ports.js';
 import type { UserRecord } from '../accounts/user.js';
+import { type Viewer, viewerOf } from '../content/visibility.js';
 import type { Actor } from '../shared/actor.js';
-import { NotFound } from '../shared/errors.js';
+import { NotFound, Unavailable } from '../shared/errors.js';
+import { PUSH_PROVIDERS, type PushProviderName } from './push-delivery.js';
 import { pageRequest, type PageRequest } from '../shared/pagination.js';
 import type { NotificationRecord } from './notification.js';
 import type { NotificationService } from './notification-service.js';
 
-/** Reading side of a user's notifications: what notifications.php lists, counts and marks read. */
+/**
+ * Reading side of a user's notifications: what notifications.php lists, counts and marks read. Lists
+ * and counts leave out the notifications that link a post the reader may not see (now: the rule is
+ * applied when reading, like every list of posts), so a notification never reveals a hidden post.
+ */
 export interface NotificationInbox {
-  /** Newest first; `perPage + 1` at most so the caller knows whether more exist. */
-  list(userId: number, page: PageRequest, unreadOnly: boolean): Promise<NotificationRecord[]>;
-  countUnread(userId: number): Promise<number>;
+  /** The reader's notifications, newest first; `perPage + 1` at most so the caller knows whether more exist. */
+  list(reader: Viewer, page: PageRequest, unreadOnly: boolean): Promise<NotificationRecord[]>;
+  countUnread(reader: Viewer): Promise<number>;
   /** Marks one of the user's notifications read; false when the user has no such notification. */
   markRead(userId: number, id: number): Promise<boolean>;
   /** Marks every notification of the user read; returns how many changed. */
@@ -29,11 +35,13 @@ export class NotificationInboxService {
     private readonly inbox: NotificationInbox,
     private readonly users: UserRepository,
     private readonly notifications: NotificationService,
+    /** The push providers configured, for the test push; without it the test goes to whatever transport there is. */
+    private readonly pushProviders?: () => PushProviderName[],
   ) {}
 
   async list(actor: Actor, options: { page?: number; perPage?: number; unreadOnly?: boolean }) {
     const req = pageRequest(options.page, options.perPage);
-    const rows = await this.inbox.list(actor.userId, req, options.unreadOnly ?? false);
+    const rows = await this.inbox.list(viewerOf(actor), req, options.unreadOnly ?? false);
     const items = rows.slice(0, req.perPage);
     const fromIds = [...new Set(items.map((n) => n.from_user_id).filter((id): id is number => id !== null))];
     const users = new Map((fromIds.length ? await this.users.findByIds(fromIds) : []).map((u) => [u.id, u]));
@@ -42,7 +50,7 @@ export class NotificationInboxService {
   }
 
   countUnread(actor: Actor): Promise<number> {
-    return this.inbox.countUnread(actor.userId);
+    return this.inbox.countUnread(viewerOf(actor));
   }
 
   async markRead(actor: Actor, id: number): Promise<void> {
@@ -53,12 +61,24 @@ export class NotificationInboxService {
     return this.inbox.markAllRead(actor.userId);
   }
 
-  /** Sends a test notification to the actor's own devices through the push port, and stores it. */
+  /**
+   * Sends a test notification to the actor's own devices and stores it: through `provider` (`ntfy`,
+   * `onesignal`, `both`), every configured provider when absent, none with `none`. Naming only
+   * providers that are not configured, while others are, is refused (503) rather than silently
+   * sending nothing.
+   */
   async test(actor: Actor, provider?: string) {
     const text = 'Test notification';
-    return this.notifications.raise(
-      { user_id: actor.userId, from_user_id: null, type: 'test', content: provider ? `${text} (${provider})` : text },
-      { title: 'Plaza', body: text },
-    );
+    const wanted: PushProviderName[] | null =
+      provider === 'both' ? [...PUSH_PROVIDERS] : provider === 'ntfy' || provider === 'onesignal' ? [provider] : provider === 'none' ? [] : null;
+    if (wanted && wanted.length && this.pushProviders) {
+      const configured = this.pushProviders();
+      const missing = wanted.filter((p) => !configured.includes(p));
+      // With no provider at all, pushes go to the log (a development setup): nothing to refuse.
+      if (configured.length && missing.length === wanted.length) throw new Unavailable(`No ${missing.join(' or ')} push provider is configured`, 'push_provider_unavailable');
+    }
+    const input = { user_id: actor.userId, from_user_id: null, type: 'test' as const, content: provider ? `${text} (${provider})` : text };
+    if (wanted && wanted.length === 0) return this.notifications.raise(input);
+    return this.notifications.raise(input, { title: 'Plaza', body: text, ...(wanted ? { providers: wanted } : {}) });
   }
 }

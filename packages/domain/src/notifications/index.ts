@@ -2,3 +2,5 @@ export * from './notification.js';
 export * from './ports.js';
 export * from './notification-service.js';
 export * from './inbox.js';
+export * from './preference-gated-push.js';
+export * from './push-delivery.js';

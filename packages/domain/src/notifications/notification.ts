@@ -18,6 +18,13 @@ export type NotificationType =
   | 'group_join_approved'
   | 'group_join_rejected'
   | 'event_invite'
+  // moderation: a warning (or a ban with it), a report closed without action, a mandate won or lost, a suggestion answered
+  | 'warning'
+  | 'ban'
+  | 'report_closed'
+  | 'moderator_elected'
+  | 'moderator_revoked'
+  | 'suggestion_status'
   | 'test';
 
 export interface NewNotification {

@@ -12,6 +12,8 @@ export interface PushMessage {
   body: string;
   /** Flat string map, as both OneSignal additional data and ntfy extras carry it. */
   data: Record<string, string>;
+  /** Only through these providers (notifications.php's test push); every configured one when absent. */
+  providers?: readonly ('onesignal' | 'ntfy')[];
 }
 
 /** Delivers a push to every device of a user. Failures are the adapter's to log, never the caller's. */

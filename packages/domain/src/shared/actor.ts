@@ -1,4 +1,8 @@
-/** Who is acting: the authenticated caller, as every use case receives it. */
+/**
+ * Who is acting: the authenticated caller, as every use case receives it. The role flags are the
+ * account's roles after the hierarchy of `rolesOf` (accounts/user.ts), built by `actorOf`: an admin
+ * has `isModerator` and `isTechnician` set too, so checks read the one flag they need.
+ */
 export interface Actor {
   userId: number;
   username: string;
@@ -8,5 +12,5 @@ export interface Actor {
 }
 
 export function canModerate(actor: Actor): boolean {
-  return actor.isAdmin || actor.isModerator;
+  return actor.isModerator;
 }

@@ -1,4 +1,5 @@
 import type { UserRepository } from '../accounts/ports.js';
+import { asSeenBy } from '../accounts/preferences.js';
 import type { UserRecord } from '../accounts/user.js';
 import type { NotificationService } from '../notifications/notification-service.js';
 import type { Actor } from '../shared/actor.js';
@@ -14,10 +15,13 @@ export interface UserPage {
   meta: PageMeta;
 }
 
-/** Loads users by id keeping the order of `ids` (one query). */
-export async function usersInOrder(users: UserRepository, ids: number[]): Promise<UserRecord[]> {
+/**
+ * Loads users by id keeping the order of `ids` (one query), as `viewerId` may see them: presence
+ * hidden where its owner turned `privacy_online_status` off.
+ */
+export async function usersInOrder(users: UserRepository, ids: number[], viewerId: number): Promise<UserRecord[]> {
   if (ids.length === 0) return [];
-  const byId = new Map((await users.findByIds(ids)).map((u) => [u.id, u]));
+  const byId = new Map((await users.findByIds(ids)).map((u) => [u.id, asSeenBy(u, viewerId)]));
   return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
 }
 
@@ -34,7 +38,8 @@ export class FollowService {
   async follow(actor: Actor, userId: number): Promise<{ followed: boolean }> {
     if (userId === actor.userId) throw Invalid.field('user_id', 'you cannot follow yourself', 'cannot_follow_self');
     const target = await this.users.findById(userId);
-    if (!target) throw new NotFound('User not found', 'user_not_found');
+    // A deleted account's tombstone (docs/decisions/0090) takes no new relation.
+    if (!target || target.deleted_at !== null) throw new NotFound('User not found', 'user_not_found');
     return this.uow.run(async () => {
       // The insert itself tells whether the relation is new: no read to race with.
       const created = await this.follows.follow(actor.userId, userId, toTimestamp(this.clock.now()));
@@ -48,8 +53,9 @@ export class FollowService {
     });
   }
 
-  /** Unfollowing someone one does not follow is not an error. */
+  /** Unfollowing someone one does not follow is not an error; unfollowing no one is a 404. */
   async unfollow(actor: Actor, userId: number): Promise<{ unfollowed: boolean }> {
+    if (!(await this.users.findById(userId))) throw new NotFound('User not found', 'user_not_found');
     return { unfollowed: await this.follows.unfollow(actor.userId, userId) };
   }
 
@@ -57,6 +63,6 @@ export class FollowService {
     const owner = userId ?? actor.userId;
     if (owner !== actor.userId && !(await this.users.findById(owner))) throw new NotFound('User not found', 'user_not_found');
     const { ids, total } = type === 'followers' ? await this.follows.followerIds(owner, page) : await this.follows.followingIds(owner, page);
-    return { users: await usersInOrder(this.users, ids), meta: pageMeta(page, total) };
+    return { users: await usersInOrder(this.users, ids, actor.userId), meta: pageMeta(page, total) };
   }
 }

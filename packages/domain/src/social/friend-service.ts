@@ -33,7 +33,9 @@ export class FriendService {
   /** Asking someone who already asked us is accepting their request. */
   async send(actor: Actor, userId: number): Promise<{ request_id: number; status: 'pending' | 'accepted' }> {
     if (userId === actor.userId) throw Invalid.field('user_id', 'you cannot befriend yourself', 'cannot_befriend_self');
-    if (!(await this.users.findById(userId))) throw new NotFound('User not found', 'user_not_found');
+    const target = await this.users.findById(userId);
+    // A deleted account's tombstone (docs/decisions/0090) takes no new relation.
+    if (!target || target.deleted_at !== null) throw new NotFound('User not found', 'user_not_found');
     return this.betweenLocked(actor.userId, userId, async () => {
       const now = toTimestamp(this.clock.now());
       const reverse = await this.requests.findBetween(userId, actor.userId);
@@ -81,6 +83,7 @@ export class FriendService {
   }
 
   async remove(actor: Actor, userId: number): Promise<{ removed: boolean }> {
+    if (!(await this.users.findById(userId))) throw new NotFound('User not found', 'user_not_found');
     return this.betweenLocked(actor.userId, userId, async () => {
       const removed = await this.requests.removeFriendship(actor.userId, userId);
       if (!removed) {
@@ -97,12 +100,12 @@ export class FriendService {
 
   async friends(actor: Actor, page: PageRequest): Promise<{ users: UserRecord[]; meta: PageMeta }> {
     const { ids, total } = await this.requests.friendIds(actor.userId, page);
-    return { users: await usersInOrder(this.users, ids), meta: pageMeta(page, total) };
+    return { users: await usersInOrder(this.users, ids, actor.userId), meta: pageMeta(page, total) };
   }
 
   async pending(actor: Actor, page: PageRequest): Promise<{ items: PendingRequestView[]; meta: PageMeta }> {
     const { items, total } = await this.requests.pendingReceived(actor.userId, page);
-    const users = new Map((await usersInOrder(this.users, items.map((r) => r.sender_id))).map((u) => [u.id, u]));
+    const users = new Map((await usersInOrder(this.users, items.map((r) => r.sender_id), actor.userId)).map((u) => [u.id, u]));
     return {
       items: items.flatMap((r) => (users.has(r.sender_id) ? [{ request_id: r.id, user: users.get(r.sender_id)!, created_at: r.created_at }] : [])),
       meta: pageMeta(page, total),

@@ -29,6 +29,16 @@ export function accountsContract(name: string, make: () => Promise<AccountsPorts
       expect(await ports.users.findById(999_999)).toBeNull();
     });
 
+    it('refuses a taken username or e-mail with its own conflict, also to creates racing each other', async () => {
+      const u = await ports.users.create(aNewUser());
+      await expect(ports.users.create(aNewUser({ username: u.username.toUpperCase() }))).rejects.toMatchObject({ kind: 'conflict', code: 'username_taken' });
+      await expect(ports.users.create(aNewUser({ email: u.email.toUpperCase() }))).rejects.toMatchObject({ kind: 'conflict', code: 'email_taken' });
+      const name = aNewUser().username;
+      const racing = await Promise.allSettled(Array.from({ length: 5 }, () => ports.users.create(aNewUser({ username: name }))));
+      expect(racing.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      expect(racing.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code: string }).code] : []))).toEqual(Array(4).fill('username_taken'));
+    });
+
     it('reports taken usernames and e-mails', async () => {
       const u = await ports.users.create(aNewUser());
       expect(await ports.users.taken(u.username.toUpperCase(), 'free@example.test')).toEqual({ username: true, email: false });
@@ -52,6 +62,49 @@ export function accountsContract(name: string, make: () => Promise<AccountsPorts
       const after = await ports.users.findById(u.id);
       expect(after).toMatchObject({ totp_secret: 'SECRET', totp_enabled: true, is_admin: true, password_hash: 'new-hash' });
       expect((await ports.users.findByIds([u.id, 999_999])).map((x) => x.id)).toEqual([u.id]);
+    });
+
+    it('moves two-factor through pending, enabled and off with conditional writes', async () => {
+      const u = await ports.users.create(aNewUser());
+      expect(await ports.users.enableTotp(u.id, 'S1')).toBe(false);
+      expect(await ports.users.setPendingTotpSecret(u.id, 'S1')).toBe(true);
+      expect(await ports.users.setPendingTotpSecret(u.id, 'S2')).toBe(false);
+      expect(await ports.users.enableTotp(u.id, 'S2')).toBe(false);
+      expect(await ports.users.enableTotp(u.id, 'S1')).toBe(true);
+      expect(await ports.users.enableTotp(u.id, 'S1')).toBe(false);
+      expect(await ports.users.findById(u.id)).toMatchObject({ totp_secret: 'S1', totp_enabled: true });
+      expect(await ports.users.advanceTotpStep(u.id, 100)).toBe(true);
+      expect(await ports.users.advanceTotpStep(u.id, 100)).toBe(false);
+      expect(await ports.users.advanceTotpStep(u.id, 99)).toBe(false);
+      expect(await ports.users.advanceTotpStep(u.id, 101)).toBe(true);
+      expect(await ports.users.disableTotp(u.id)).toBe(true);
+      expect(await ports.users.disableTotp(u.id)).toBe(false);
+      expect(await ports.users.findById(u.id)).toMatchObject({ totp_secret: null, totp_enabled: false });
+    });
+
+    it('replaces a password hash only if it is still the expected one, and stores the privacy flags', async () => {
+      const u = await ports.users.create(aNewUser({ password_hash: 'h0' }));
+      expect(await ports.users.replacePasswordHash(u.id, 'other', 'h1')).toBe(false);
+      expect(await ports.users.replacePasswordHash(u.id, 'h0', 'h1')).toBe(true);
+      expect(await ports.users.replacePasswordHash(u.id, 'h0', 'h2')).toBe(false);
+      expect((await ports.users.findById(u.id))?.password_hash).toBe('h1');
+      expect(u).toMatchObject({ is_private: false, show_online_status: true, read_receipts: true, allow_messages: true, deleted_at: null });
+      await ports.users.setPrivacy(u.id, { is_private: true, read_receipts: false });
+      await ports.users.setPrivacy(u.id, { allow_messages: false, show_online_status: false });
+      expect(await ports.users.findById(u.id)).toMatchObject({ is_private: true, show_online_status: false, read_receipts: false, allow_messages: false });
+    });
+
+    it('revokes every other token of a user, keeping one', async () => {
+      const u = await ports.users.create(aNewUser());
+      const other = await ports.users.create(aNewUser());
+      const keep = await ports.tokens.create({ user_id: u.id, token_hash: 'k'.repeat(64), created_at: '2026-01-01 00:00:00', expires_at: '2027-01-01 00:00:00' });
+      await ports.tokens.create({ user_id: u.id, token_hash: 'l'.repeat(64), created_at: '2026-01-01 00:00:00', expires_at: '2027-01-01 00:00:00' });
+      await ports.tokens.create({ user_id: other.id, token_hash: 'm'.repeat(64), created_at: '2026-01-01 00:00:00', expires_at: '2027-01-01 00:00:00' });
+      expect(await ports.tokens.revokeOthers(u.id, keep, '2026-01-02 00:00:00')).toBe(1);
+      expect(await ports.tokens.revokeOthers(u.id, keep, '2026-01-02 00:00:00')).toBe(0);
+      expect(await ports.tokens.findActive('k'.repeat(64), '2026-01-03 00:00:00')).not.toBeNull();
+      expect(await ports.tokens.findActive('l'.repeat(64), '2026-01-03 00:00:00')).toBeNull();
+      expect(await ports.tokens.findActive('m'.repeat(64), '2026-01-03 00:00:00')).not.toBeNull();
     });
 
     it('records when a user was last active, for that user only', async () => {

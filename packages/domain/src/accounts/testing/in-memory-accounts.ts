@@ -10,7 +10,7 @@ import type {
   UserRepository,
 } from '../ports.js';
 import type { ProfileStats, ProfileStatsReader } from '../profile-service.js';
-import type { NewUser, ProfilePatch, UserRecord } from '../user.js';
+import { emailTaken, type NewUser, type ProfilePatch, type UserRecord, usernameTaken } from '../user.js';
 import type { Timestamp } from '../../shared/time.js';
 import { captureState, type Snapshottable } from '../../shared/testing/snapshot.js';
 import type { InMemoryContentStore } from '../../content/testing/in-memory-content.js';
@@ -18,18 +18,27 @@ import type { InMemoryFollowRepository, InMemoryFriendRequestRepository } from '
 
 export class InMemoryUserRepository implements UserRepository, Snapshottable {
   readonly rows = new Map<number, UserRecord>();
+  /** Last TOTP time step used per account (replay protection). */
+  readonly totpSteps = new Map<number, number>();
   private nextId = 1;
 
   snapshot() {
     const restore = captureState(this.rows);
+    const restoreSteps = captureState(this.totpSteps);
     const nextId = this.nextId;
     return () => {
       restore();
+      restoreSteps();
       this.nextId = nextId;
     };
   }
 
   async create(user: NewUser): Promise<UserRecord> {
+    // The unique keys of the SQL table, case-insensitive as its collation; checked with no await
+    // before the insert, so that concurrent creates cannot both pass.
+    const taken = this.takenNow(user.username, user.email);
+    if (taken.username) throw usernameTaken();
+    if (taken.email) throw emailTaken();
     const record: UserRecord = {
       id: this.nextId++,
       ...user,
@@ -54,6 +63,10 @@ export class InMemoryUserRepository implements UserRepository, Snapshottable {
       is_private: false,
       totp_secret: null,
       totp_enabled: false,
+      show_online_status: true,
+      read_receipts: true,
+      allow_messages: true,
+      deleted_at: null,
       last_active_at: null,
     };
     this.rows.set(record.id, record);
@@ -77,6 +90,9 @@ export class InMemoryUserRepository implements UserRepository, Snapshottable {
     return u ? { ...u } : null;
   }
   async taken(username: string, email: string) {
+    return this.takenNow(username, email);
+  }
+  private takenNow(username: string, email: string) {
     const rows = [...this.rows.values()];
     return {
       username: rows.some((r) => r.username.toLowerCase() === username.toLowerCase()),
@@ -94,6 +110,40 @@ export class InMemoryUserRepository implements UserRepository, Snapshottable {
   async setTwoFactor(id: number, secret: string | null, enabled: boolean) {
     const u = this.rows.get(id);
     if (u) Object.assign(u, { totp_secret: secret, totp_enabled: enabled });
+  }
+  async setPendingTotpSecret(id: number, secret: string) {
+    const u = this.rows.get(id);
+    if (!u || u.totp_secret !== null || u.totp_enabled) return false;
+    u.totp_secret = secret;
+    return true;
+  }
+  async enableTotp(id: number, secret: string) {
+    const u = this.rows.get(id);
+    if (!u || u.totp_enabled || u.totp_secret !== secret) return false;
+    u.totp_enabled = true;
+    return true;
+  }
+  async disableTotp(id: number) {
+    const u = this.rows.get(id);
+    if (!u || !u.totp_enabled) return false;
+    Object.assign(u, { totp_enabled: false, totp_secret: null });
+    return true;
+  }
+  async advanceTotpStep(id: number, step: number) {
+    const last = this.totpSteps.get(id);
+    if (!this.rows.has(id) || (last !== undefined && last >= step)) return false;
+    this.totpSteps.set(id, step);
+    return true;
+  }
+  async replacePasswordHash(id: number, expected: string, hash: string) {
+    const u = this.rows.get(id);
+    if (!u || u.password_hash !== expected) return false;
+    u.password_hash = hash;
+    return true;
+  }
+  async setPrivacy(id: number, flags: Partial<Pick<UserRecord, 'is_private' | 'show_online_status' | 'read_receipts' | 'allow_messages'>>) {
+    const u = this.rows.get(id);
+    if (u) Object.assign(u, flags);
   }
   async setAdmin(id: number, isAdmin: boolean) {
     const u = this.rows.get(id);
@@ -136,6 +186,16 @@ export class InMemoryAccessTokenRepository implements AccessTokenRepository, Sna
   async revokeAllOfUser(userId: number, at: Timestamp) {
     for (const row of this.rows) if (row.user_id === userId && row.revoked_at === null) row.revoked_at = at;
   }
+  async revokeOthers(userId: number, keepId: number, at: Timestamp) {
+    let n = 0;
+    for (const row of this.rows) {
+      if (row.user_id === userId && row.id !== keepId && row.revoked_at === null) {
+        row.revoked_at = at;
+        n += 1;
+      }
+    }
+    return n;
+  }
   async touch(id: number, at: Timestamp) {
     const row = this.rows.find((r) => r.id === id);
     if (row) row.last_used_at = at;
@@ -168,11 +228,27 @@ export class PlainPasswordHasher implements PasswordHasher {
   }
 }
 
-/** Accepts exactly the codes it was told are valid for a secret. */
+/**
+ * Accepts exactly the codes it was told, each belonging to a time step: `valid.set(secret, code)`
+ * (step 1), or `accept(secret, code, step)`.
+ */
 export class FakeTotpVerifier implements TotpVerifier {
   readonly valid = new Map<string, string>();
-  async verify(secret: string, code: string) {
-    return this.valid.get(secret) === code;
+  private readonly steps = new Map<string, number>();
+  private secrets = 0;
+  accept(secret: string, code: string, step: number) {
+    this.valid.set(secret, code);
+    this.steps.set(`${secret}/${code}`, step);
+  }
+  async match(secret: string, code: string) {
+    return this.valid.get(secret) === code ? (this.steps.get(`${secret}/${code}`) ?? 1) : null;
+  }
+  newSecret() {
+    this.secrets += 1;
+    return `SECRET${this.secrets}`;
+  }
+  uri(issuer: string, label: string, secret: string) {
+    return `otpauth://totp/${encodeURIComponent(issuer)}:${encodeURIComponent(label)}?secret=${secret}&issuer=${encodeURIComponent(issuer)}`;
   }
 }
 

@@ -5,6 +5,7 @@ import type { NotificationInbox } from '../../notifications/inbox.js';
 import type { NotificationRepository } from '../../notifications/ports.js';
 import type { FollowRepository } from '../../social/ports.js';
 import { aNewUser } from '../../accounts/testing/mothers.js';
+import { canSeePost, type Viewer } from '../visibility.js';
 
 export interface ContentPorts {
   users: UserRepository;
@@ -18,6 +19,8 @@ export interface ContentPorts {
 }
 
 const page = (p: number, perPage = 20) => ({ page: p, perPage });
+/** A plain account looking at lists: neither the author of everything nor a moderator. */
+const reader = (u: { id: number }): Viewer => ({ userId: u.id, moderator: false });
 const at = (minute: number) => `2026-02-01 10:${String(minute).padStart(2, '0')}:00`;
 
 /** The behaviour every implementation of the content ports must share, fake or SQL. */
@@ -33,7 +36,7 @@ export function contentContract(name: string, make: () => Promise<ContentPorts>)
       expect(await posts.countByUser(u.id)).toBe(1);
       await posts.delete(p.id);
       expect(await posts.findById(p.id)).toBeNull();
-      expect(await posts.wall(u.id, u.id, page(1))).toEqual([]);
+      expect(await posts.wall(u.id, reader(u), page(1))).toEqual([]);
     });
 
     it('reads authors by id with their avatar, badges and privacy, skipping unknown ids', async () => {
@@ -67,17 +70,17 @@ export function contentContract(name: string, make: () => Promise<ContentPorts>)
       expect(await engagement.share(other.id, friend.id, at(4))).toBe(true);
       expect(await engagement.share(other.id, friend.id, at(5))).toBe(false);
       expect((await posts.findById(other.id))?.shares_count).toBe(1);
-      const feed = await posts.feed(me.id, page(1));
+      const feed = await posts.feed(reader(me), page(1));
       expect(feed).toEqual([
         { post_id: other.id, shared_by: friend.id, feed_date: at(4) },
         { post_id: theirs.id, shared_by: null, feed_date: at(2) },
         { post_id: mine.id, shared_by: null, feed_date: at(1) },
       ]);
-      expect((await posts.wall(friend.id, me.id, page(1))).map((e) => e.post_id)).toEqual([other.id, theirs.id]);
+      expect((await posts.wall(friend.id, reader(me), page(1))).map((e) => e.post_id)).toEqual([other.id, theirs.id]);
       const ours = [other.id, theirs.id, mine.id];
-      expect((await posts.global(me.id, page(1, 100))).map((e) => e.post_id).filter((id) => ours.includes(id))).toEqual(ours);
-      expect(await posts.feed(me.id, page(1, 2))).toHaveLength(3); // perPage + 1 tells there is more
-      expect((await posts.feed(me.id, page(2, 2))).map((e) => e.post_id)).toEqual([mine.id]);
+      expect((await posts.global(reader(me), page(1, 100))).map((e) => e.post_id).filter((id) => ours.includes(id))).toEqual(ours);
+      expect(await posts.feed(reader(me), page(1, 2))).toHaveLength(3); // perPage + 1 tells there is more
+      expect((await posts.feed(reader(me), page(2, 2))).map((e) => e.post_id)).toEqual([mine.id]);
       const views = await posts.views(feed, me.id);
       expect(views.map((v) => [v.post.id, v.author.id, v.shared_by_username])).toEqual([
         [other.id, stranger.id, friend.username],
@@ -112,10 +115,10 @@ export function contentContract(name: string, make: () => Promise<ContentPorts>)
       expect(await engagement.bookmark(a.id, u.id, at(3))).toBe(true);
       expect(await engagement.bookmark(a.id, u.id, at(4))).toBe(false);
       expect(await engagement.bookmark(b.id, u.id, at(5))).toBe(true);
-      expect((await posts.bookmarked(u.id, page(1))).map((e) => e.post_id)).toEqual([b.id, a.id]);
+      expect((await posts.bookmarked(reader(u), page(1))).map((e) => e.post_id)).toEqual([b.id, a.id]);
       expect(await engagement.unbookmark(a.id, u.id)).toBe(true);
       expect(await engagement.unbookmark(a.id, u.id)).toBe(false);
-      expect((await posts.bookmarked(u.id, page(1))).map((e) => e.post_id)).toEqual([b.id]);
+      expect((await posts.bookmarked(reader(u), page(1))).map((e) => e.post_id)).toEqual([b.id]);
     });
 
     it('stores comment trees, counts them on the post and deletes replies with their parent', async () => {
@@ -177,22 +180,74 @@ export function contentContract(name: string, make: () => Promise<ContentPorts>)
       expect(await stories.findById(fresh.id)).toBeNull();
     });
 
+    it('lists exactly the posts the visibility rule lets each viewer see, in every list', async () => {
+      const { users, follows, posts, engagement, notifications, inbox } = await make();
+      const [pub, priv, sharer, follower, exFollower, stranger, moderator] = await Promise.all(Array.from({ length: 7 }, () => users.create(aNewUser())));
+      await users.setPrivacy(priv.id, { is_private: true });
+      for (const u of [sharer, follower, exFollower]) await follows.follow(u.id, priv.id, at(0));
+      const pubPost = await posts.create({ user_id: pub.id, content: 'public', media: [], media_type: null, tags: [], created_at: at(1) });
+      const privPost = await posts.create({ user_id: priv.id, content: 'followers only', media: [], media_type: null, tags: [], created_at: at(2) });
+      await engagement.share(pubPost.id, sharer.id, at(3));
+      await engagement.share(privPost.id, sharer.id, at(4));
+      await follows.unfollow(exFollower.id, priv.id);
+      const viewers: Viewer[] = [...[priv, sharer, follower, exFollower, stranger].map(reader), { userId: moderator.id, moderator: true }];
+      for (const v of viewers) {
+        if (v.userId !== sharer.id) await follows.follow(v.userId, sharer.id, at(5));
+        for (const p of [pubPost, privPost]) {
+          await engagement.bookmark(p.id, v.userId, at(6));
+          await notifications.create({ user_id: v.userId, from_user_id: sharer.id, type: 'share', post_id: p.id, created_at: at(7) });
+        }
+        await notifications.create({ user_id: v.userId, from_user_id: sharer.id, type: 'follow', created_at: at(8) });
+      }
+
+      const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+      const seenBy = new Map<number, number[]>();
+      for (const v of viewers) {
+        // What the domain's rule says, with the relation read from the follow port.
+        const expected: number[] = [];
+        for (const p of [pubPost, privPost]) {
+          const audience = { kind: 'account' as const, authorId: p.user_id, isPrivate: p.user_id === priv.id };
+          if (canSeePost(v, audience, { follows: await follows.isFollowing(v.userId, p.user_id) })) expected.push(p.id);
+        }
+        seenBy.set(v.userId, expected);
+        const who = `viewer ${v.userId}${v.moderator ? ' (moderator)' : ''}`;
+        expect(sorted((await posts.bookmarked(v, page(1))).map((e) => e.post_id)), `bookmarks of ${who}`).toEqual(sorted(expected));
+        expect(sorted((await posts.wall(sharer.id, v, page(1))).map((e) => e.post_id)), `sharer's wall for ${who}`).toEqual(sorted(expected));
+        const shared = (await posts.feed(v, page(1, 100))).filter((e) => e.shared_by === sharer.id);
+        expect(sorted(shared.map((e) => e.post_id)), `shares in the feed of ${who}`).toEqual(sorted(expected));
+        const global = (await posts.global(v, page(1, 100))).map((e) => e.post_id).filter((id) => id === pubPost.id || id === privPost.id);
+        const listedByGlobal = expected.filter((id) => id === pubPost.id || v.userId === priv.id);
+        expect(sorted(global), `global for ${who}`).toEqual(sorted(listedByGlobal));
+        const listed = await inbox.list(v, page(1), false);
+        expect(sorted(listed.flatMap((n) => (n.post_id === null ? [] : [n.post_id]))), `notifications of ${who}`).toEqual(sorted(expected));
+        expect(listed.filter((n) => n.post_id === null)).toHaveLength(1);
+        expect(await inbox.countUnread(v), `unread count of ${who}`).toBe(expected.length + 1);
+      }
+      // The rule itself: the private post reaches its author, a follower, a moderator; not the others.
+      expect(seenBy.get(priv.id)).toEqual([pubPost.id, privPost.id]);
+      expect(seenBy.get(sharer.id)).toEqual([pubPost.id, privPost.id]);
+      expect(seenBy.get(follower.id)).toEqual([pubPost.id, privPost.id]);
+      expect(seenBy.get(moderator.id)).toEqual([pubPost.id, privPost.id]);
+      expect(seenBy.get(exFollower.id)).toEqual([pubPost.id]);
+      expect(seenBy.get(stranger.id)).toEqual([pubPost.id]);
+    });
+
     it('lists, counts and marks notifications read per user', async () => {
       const { users, notifications, inbox } = await make();
       const [a, b] = [await users.create(aNewUser()), await users.create(aNewUser())];
       const n1 = await notifications.create({ user_id: a.id, from_user_id: b.id, type: 'like', created_at: at(1) });
       const n2 = await notifications.create({ user_id: a.id, from_user_id: b.id, type: 'comment', created_at: at(2) });
       await notifications.create({ user_id: b.id, from_user_id: a.id, type: 'like', created_at: at(3) });
-      expect((await inbox.list(a.id, page(1), false)).map((n) => n.id)).toEqual([n2.id, n1.id]);
-      expect(await inbox.countUnread(a.id)).toBe(2);
+      expect((await inbox.list(reader(a), page(1), false)).map((n) => n.id)).toEqual([n2.id, n1.id]);
+      expect(await inbox.countUnread(reader(a))).toBe(2);
       expect(await inbox.markRead(b.id, n1.id)).toBe(false);
       expect(await inbox.markRead(a.id, n1.id)).toBe(true);
-      expect((await inbox.list(a.id, page(1), true)).map((n) => n.id)).toEqual([n2.id]);
-      expect(await inbox.countUnread(a.id)).toBe(1);
+      expect((await inbox.list(reader(a), page(1), true)).map((n) => n.id)).toEqual([n2.id]);
+      expect(await inbox.countUnread(reader(a))).toBe(1);
       expect(await inbox.markAllRead(a.id)).toBe(1);
-      expect(await inbox.countUnread(a.id)).toBe(0);
-      expect(await inbox.countUnread(b.id)).toBe(1);
-      expect((await inbox.list(a.id, page(1), false))[0].is_read).toBe(true);
+      expect(await inbox.countUnread(reader(a))).toBe(0);
+      expect(await inbox.countUnread(reader(b))).toBe(1);
+      expect((await inbox.list(reader(a), page(1), false))[0].is_read).toBe(true);
     });
   });
 }

@@ -7,6 +7,7 @@ import type { InMemoryUserRepository } from '../../accounts/testing/in-memory-ac
 import type { InMemoryFollowRepository } from '../../social/testing/in-memory-social.js';
 import type { InMemoryNotificationRepository } from '../../notifications/testing/in-memory-notifications.js';
 import { captureState, type Snapshottable } from '../../shared/testing/snapshot.js';
+import { canSeePost, type Viewer } from '../visibility.js';
 
 interface WallRow {
   id: number;
@@ -53,11 +54,12 @@ export class InMemoryContentStore implements Snapshottable {
     return new Set(this.follows.edges.filter((e) => e.follower_id === viewerId).map((e) => e.followee_id));
   }
 
-  visibleTo(postId: number, viewerId: number): boolean {
+  /** The domain's rule itself, so the fake lists filter exactly as `canSeePost` decides. */
+  visibleTo(postId: number, viewer: Viewer): boolean {
     const post = this.posts.get(postId);
-    if (!post) return false;
-    const author = this.users.rows.get(post.user_id);
-    return !author?.is_private || post.user_id === viewerId || this.following(viewerId).has(post.user_id);
+    const author = post && this.users.rows.get(post.user_id);
+    if (!post || !author) return false;
+    return canSeePost(viewer, { kind: 'account', authorId: author.id, isPrivate: author.is_private }, { follows: this.following(viewer.userId).has(author.id) });
   }
 }
 
@@ -86,26 +88,28 @@ export class InMemoryPostRepository implements PostRepository {
     for (const [k, b] of this.s.bookmarks) if (b.post_id === id) this.s.bookmarks.delete(k);
     for (const [k, c] of this.s.comments) if (c.post_id === id) this.s.comments.delete(k);
   }
-  private entries(rows: WallRow[], viewerId: number, page: PageRequest): FeedEntry[] {
+  private entries(rows: WallRow[], viewer: Viewer, page: PageRequest): FeedEntry[] {
     return window(
-      rows.filter((w) => !w.is_share || this.s.visibleTo(w.post_id, viewerId)).sort(newestFirst),
+      rows.filter((w) => this.s.visibleTo(w.post_id, viewer)).sort(newestFirst),
       page,
     ).map((w) => ({ post_id: w.post_id, shared_by: w.is_share ? w.user_id : null, feed_date: w.created_at }));
   }
-  async feed(viewerId: number, page: PageRequest) {
-    const authors = this.s.following(viewerId).add(viewerId);
-    return this.entries(this.s.wall.filter((w) => authors.has(w.user_id)), viewerId, page);
+  async feed(viewer: Viewer, page: PageRequest) {
+    const authors = this.s.following(viewer.userId).add(viewer.userId);
+    return this.entries(this.s.wall.filter((w) => authors.has(w.user_id)), viewer, page);
   }
-  async global(viewerId: number, page: PageRequest) {
-    const posts = [...this.s.posts.values()].filter((p) => p.user_id === viewerId || !this.s.users.rows.get(p.user_id)?.is_private).sort(newestFirst);
+  async global(viewer: Viewer, page: PageRequest) {
+    const posts = [...this.s.posts.values()]
+      .filter((p) => (p.user_id === viewer.userId || !this.s.users.rows.get(p.user_id)?.is_private) && this.s.visibleTo(p.id, viewer))
+      .sort(newestFirst);
     return window(posts, page).map((p) => ({ post_id: p.id, shared_by: null, feed_date: p.created_at }));
   }
-  async wall(userId: number, viewerId: number, page: PageRequest) {
-    return this.entries(this.s.wall.filter((w) => w.user_id === userId), viewerId, page);
+  async wall(userId: number, viewer: Viewer, page: PageRequest) {
+    return this.entries(this.s.wall.filter((w) => w.user_id === userId), viewer, page);
   }
-  async bookmarked(userId: number, page: PageRequest) {
+  async bookmarked(viewer: Viewer, page: PageRequest) {
     const rows = [...this.s.bookmarks.values()]
-      .filter((b) => b.user_id === userId)
+      .filter((b) => b.user_id === viewer.userId && this.s.visibleTo(b.post_id, viewer))
       .sort((a, b) => (a.created_at === b.created_at ? b.post_id - a.post_id : a.created_at < b.created_at ? 1 : -1));
     return window(rows, page).map((b) => ({ post_id: b.post_id, shared_by: null, feed_date: b.created_at }));
   }
@@ -297,17 +301,25 @@ export class InMemoryStoryRepository implements StoryRepository {
 }
 
 export class InMemoryNotificationInbox implements NotificationInbox {
-  constructor(private readonly repo: InMemoryNotificationRepository) {}
+  /** The content store tells which linked posts the reader may see, as the SQL inbox joins posts. */
+  constructor(
+    private readonly repo: InMemoryNotificationRepository,
+    private readonly content: InMemoryContentStore,
+  ) {}
 
   private of(userId: number) {
     return this.repo.rows.filter((n) => n.user_id === userId);
   }
-  async list(userId: number, page: PageRequest, unreadOnly: boolean) {
-    const rows = this.of(userId).filter((n) => !unreadOnly || !n.is_read).sort((a, b) => b.id - a.id);
+  /** The reader's notifications, without those linking a post the reader may not see. */
+  private readable(reader: Viewer) {
+    return this.of(reader.userId).filter((n) => n.post_id === null || this.content.visibleTo(n.post_id, reader));
+  }
+  async list(reader: Viewer, page: PageRequest, unreadOnly: boolean) {
+    const rows = this.readable(reader).filter((n) => !unreadOnly || !n.is_read).sort((a, b) => b.id - a.id);
     return window(rows, page).map((n) => ({ ...n }));
   }
-  async countUnread(userId: number) {
-    return this.of(userId).filter((n) => !n.is_read).length;
+  async countUnread(reader: Viewer) {
+    return this.readable(reader).filter((n) => !n.is_read).length;
   }
   async markRead(userId: number, id: number) {
     const n = this.of(userId).find((x) => x.id === id);

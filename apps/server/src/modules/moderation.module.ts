@@ -1,0 +1,78 @@
+import { Clock, token, UnitOfWork } from '@plaza/domain';
+import { UserRepository } from '@plaza/domain/accounts';
+import {
+  CandidacyRepository,
+  ElectionService,
+  FeatureSuggestionRepository,
+  FeatureSuggestionService,
+  ModerationLog,
+  ModeratorRoster,
+  ReportRepository,
+  ReportService,
+  SanctionRepository,
+  SanctionService,
+} from '@plaza/domain/moderation';
+import { featureSuggestionsScript } from '@plaza/adapters-http/scripts/feature-suggestions';
+import { moderatorsScript } from '@plaza/adapters-http/scripts/moderators';
+import { reportsScript } from '@plaza/adapters-http/scripts/reports';
+import { sanctionsScript } from '@plaza/adapters-http/scripts/sanctions';
+import {
+  MODERATION_MIGRATIONS,
+  SqlCandidacyRepository,
+  SqlFeatureSuggestionRepository,
+  SqlModerationLog,
+  SqlModeratorRoster,
+  SqlReportRepository,
+  SqlSanctionRepository,
+} from '@plaza/adapters-mysql/moderation';
+import { featureModule } from '../wiring/feature-module.js';
+import { ConfigToken, DatabaseToken } from '../wiring/tokens.js';
+import { Content } from './content.module.js';
+import { Notifications } from './notifications.module.js';
+import { Platform } from './platform.module.js';
+
+export const Moderation = {
+  SanctionService: token<SanctionService>('moderation.SanctionService'),
+  ReportService: token<ReportService>('moderation.ReportService'),
+  ElectionService: token<ElectionService>('moderation.ElectionService'),
+  FeatureSuggestionService: token<FeatureSuggestionService>('moderation.FeatureSuggestionService'),
+};
+
+/** Reports, elected moderators, sanctions and the feature-suggestion board (docs/decisions/0012). */
+export const moderationModule = featureModule((w) => {
+  w.migrations(MODERATION_MIGRATIONS);
+  w.bind(ReportRepository, [DatabaseToken], ({ db, dialect }) => new SqlReportRepository(db, dialect));
+  w.bind(SanctionRepository, [DatabaseToken], ({ db, dialect }) => new SqlSanctionRepository(db, dialect));
+  w.bind(ModerationLog, [DatabaseToken], ({ db }) => new SqlModerationLog(db));
+  w.bind(CandidacyRepository, [DatabaseToken], ({ db, dialect }) => new SqlCandidacyRepository(db, dialect));
+  w.bind(ModeratorRoster, [DatabaseToken], ({ db }) => new SqlModeratorRoster(db));
+  w.bind(FeatureSuggestionRepository, [DatabaseToken], ({ db, dialect }) => new SqlFeatureSuggestionRepository(db, dialect));
+
+  w.bind(
+    Moderation.SanctionService,
+    [SanctionRepository, UserRepository, Clock, ConfigToken],
+    (sanctions, users, clock, config) => new SanctionService(sanctions, users, clock, config.moderation),
+  );
+  w.bind(
+    Moderation.ReportService,
+    [ReportRepository, SanctionRepository, Moderation.SanctionService, ModerationLog, Content.PostService, UserRepository, Notifications.NotificationService, Clock, UnitOfWork, ConfigToken],
+    (reports, sanctionRepo, sanctions, log, posts, users, notifications, clock, uow, config) =>
+      new ReportService(reports, sanctionRepo, sanctions, log, posts, users, notifications, clock, uow, config.moderation),
+  );
+  w.bind(
+    Moderation.ElectionService,
+    [CandidacyRepository, ModeratorRoster, ModerationLog, UserRepository, Notifications.NotificationService, Clock, UnitOfWork, ConfigToken],
+    (candidacies, roster, log, users, notifications, clock, uow, config) =>
+      new ElectionService(candidacies, roster, log, users, notifications, clock, uow, config.moderation),
+  );
+  w.bind(
+    Moderation.FeatureSuggestionService,
+    [FeatureSuggestionRepository, UserRepository, Notifications.NotificationService, Clock, UnitOfWork],
+    (suggestions, users, notifications, clock, uow) => new FeatureSuggestionService(suggestions, users, notifications, clock, uow),
+  );
+
+  w.script([Moderation.ReportService, Platform.Presenters], reportsScript);
+  w.script([Moderation.ElectionService, Platform.Presenters], moderatorsScript);
+  w.script([Moderation.SanctionService, Platform.Presenters], sanctionsScript);
+  w.script([Moderation.FeatureSuggestionService, Platform.Presenters], featureSuggestionsScript);
+});

@@ -1,0 +1,2 @@
+export * from './livekit-media-server.js';
+export * from './php-config-file.js';

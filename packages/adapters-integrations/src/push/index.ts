@@ -1,0 +1,3 @@
+export * from './logging-push-sender.js';
+export * from './onesignal-push-provider.js';
+export * from './ntfy-push-provider.js';

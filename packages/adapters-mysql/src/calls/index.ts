@@ -1,0 +1,3 @@
+export type * from './schema.js';
+export * from './sql-call-repository.js';
+export * from './migrations.js';

@@ -1,0 +1,34 @@
+import type { Viewer } from '@plaza/domain/content';
+import { type Expression, expressionBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../database.js';
+
+/**
+ * The domain's post visibility rule (`canSeePost` in @plaza/domain/content, visibility.ts) as a SQL
+ * predicate: true when the viewer may see the post `postId` refers to (false for no post). Every query
+ * that lists posts or what links one (walls, feeds, bookmarks, notifications…) composes it, e.g.
+ * `.where((eb) => postVisibleTo(viewer, eb.ref('w.post_id')))`, so that the lists cannot drift from
+ * each other or from the domain; the content contract suite runs the same cases on this and on the fake.
+ *
+ * Term by term as in `canSeePost` (account audience): the author's account is public, or the viewer
+ * is the author, or the viewer moderates, or the viewer follows the author. Group and page posts will
+ * add their audience here, next to the domain's.
+ */
+export function postVisibleTo(viewer: Viewer, postId: Expression<number | null>): Expression<SqlBool> {
+  const eb = expressionBuilder<Database>();
+  return eb.exists(
+    eb
+      .selectFrom('posts as vp')
+      .innerJoin('users as vu', 'vu.id', 'vp.user_id')
+      .select('vp.id')
+      .where('vp.id', '=', postId)
+      .where((e) =>
+        e.or([
+          e('vu.is_private', '=', 0),
+          e('vp.user_id', '=', viewer.userId),
+          // A bound 1/0 rather than a boolean: SQLite binds no booleans, and the term stays in the query's shape.
+          e(e.val(viewer.moderator ? 1 : 0), '=', 1),
+          e.exists(e.selectFrom('follows as vf').select('vf.followee_id').where('vf.follower_id', '=', viewer.userId).whereRef('vf.followee_id', '=', 'vp.user_id')),
+        ]),
+      ),
+  );
+}

@@ -1,0 +1,80 @@
+import { type PageRequest, type Timestamp, offsetOf } from '@plaza/domain';
+import type { BanRecord, SanctionRepository, WarningRecord } from '@plaza/domain/moderation';
+import type { Kysely, Selectable } from 'kysely';
+import { insertedId, lockRowForUpdate, type SqlDialect } from '../dialect.js';
+import type { Database } from '../database.js';
+import type { UserBansTable, UserWarningsTable } from './schema.js';
+
+function toWarning(row: Selectable<UserWarningsTable>): WarningRecord {
+  return { ...row, id: Number(row.id) };
+}
+
+function toBan(row: Selectable<UserBansTable>): BanRecord {
+  return { ...row, id: Number(row.id), is_permanent: Boolean(row.is_permanent) };
+}
+
+export class SqlSanctionRepository implements SanctionRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: SqlDialect,
+  ) {}
+
+  /**
+   * The account's row stands for its sanctions: it always exists, whereas locking absent warning or
+   * ban rows would only take gap locks, which two units can both hold and then deadlock on insert.
+   */
+  async lockUser(userId: number) {
+    await lockRowForUpdate(this.db, this.dialect, 'users', userId);
+  }
+
+  async addWarning(warning: Omit<WarningRecord, 'id'>) {
+    const id = insertedId(await this.db.insertInto('user_warnings').values(warning).executeTakeFirstOrThrow());
+    return { id, ...warning };
+  }
+
+  async countWarningsAfter(userId: number, after: Timestamp) {
+    const { n } = await this.db
+      .selectFrom('user_warnings')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('created_at', '>', after)
+      .executeTakeFirstOrThrow();
+    return Number(n);
+  }
+
+  async addBan(ban: Omit<BanRecord, 'id'>) {
+    const id = insertedId(await this.db.insertInto('user_bans').values({ ...ban, is_permanent: ban.is_permanent ? 1 : 0 }).executeTakeFirstOrThrow());
+    return { id, ...ban };
+  }
+
+  async bansOf(userId: number) {
+    const rows = await this.db.selectFrom('user_bans').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').execute();
+    return rows.map(toBan);
+  }
+
+  async activeBan(userId: number, now: Timestamp) {
+    const row = await this.db
+      .selectFrom('user_bans')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where((eb) => eb.or([eb('is_permanent', '=', 1), eb('expires_at', '>', now)]))
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? toBan(row) : null;
+  }
+
+  async warnings(userId: number | null, page: PageRequest) {
+    let q = this.db.selectFrom('user_warnings');
+    if (userId !== null) q = q.where('user_id', '=', userId);
+    const rows = await q.selectAll().orderBy('id', 'desc').limit(page.perPage).offset(offsetOf(page)).execute();
+    const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return { items: rows.map(toWarning), total: Number(n) };
+  }
+
+  async bans(page: PageRequest) {
+    const rows = await this.db.selectFrom('user_bans').selectAll().orderBy('id', 'desc').limit(page.perPage).offset(offsetOf(page)).execute();
+    const { n } = await this.db.selectFrom('user_bans').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return { items: rows.map(toBan), total: Number(n) };
+  }
+}

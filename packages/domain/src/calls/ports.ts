@@ -1,0 +1,50 @@
+import { token } from '../shared/token.js';
+import type { PageRequest } from '../shared/pagination.js';
+import type { Timestamp } from '../shared/time.js';
+import type {
+  CallParticipantRecord,
+  CallRecord,
+  CallSignalRecord,
+  CallStatus,
+  CallTransition,
+  NewCall,
+  NewSignal,
+  ParticipantStatus,
+} from './model.js';
+
+/** Calls, who takes part in them, and the signalling they exchange until they end. */
+export interface CallRepository {
+  /**
+   * Takes the call's write lock until the unit of work ends (a no-op outside one): the first step of a
+   * unit that decides from the participants (the last one leaving ends a group call).
+   */
+  lockCall(id: number): Promise<void>;
+  /** Stores the call, `ringing`, with its participants. */
+  create(call: NewCall, participants: { user_id: number; status: ParticipantStatus; at: Timestamp }[]): Promise<CallRecord>;
+  findById(id: number): Promise<CallRecord | null>;
+  /** The group's call that is still ringing or active, if any (the newest). */
+  openCallOfGroup(groupId: number): Promise<CallRecord | null>;
+  /** In user id order. */
+  participants(callId: number): Promise<CallParticipantRecord[]>;
+  participant(callId: number, userId: number): Promise<CallParticipantRecord | null>;
+  /** Sets a participant's status, adding the participant if absent; `at` is the join or leave time. */
+  putParticipant(callId: number, userId: number, status: ParticipantStatus, at: Timestamp): Promise<void>;
+  /**
+   * Moves the call to `to.status` only if its status is one of `from`, in one conditional write:
+   * false when it was not (another request moved it first).
+   */
+  transition(id: number, from: readonly CallStatus[], to: CallTransition): Promise<boolean>;
+  /** Replaces the offer and/or answer of a call whose status is one of `when`; false otherwise. */
+  setSdp(id: number, when: readonly CallStatus[], sdp: { offer_sdp?: string; answer_sdp?: string | null }): Promise<boolean>;
+  addSignal(signal: NewSignal): Promise<CallSignalRecord>;
+  /**
+   * Signals of the call that others sent to `userId` or to everyone, created after `after` (all when
+   * null) and at or before `upTo`, oldest first, `limit` at most.
+   */
+  signalsFor(callId: number, userId: number, after: Timestamp | null, upTo: Timestamp, limit: number): Promise<CallSignalRecord[]>;
+  /** Calls `userId` takes part in, newest first. */
+  history(userId: number, page: PageRequest): Promise<{ items: CallRecord[]; total: number }>;
+  /** Every call still ringing that started at or before `startedBefore` becomes missed; returns how many. */
+  missRinging(startedBefore: Timestamp, at: Timestamp): Promise<number>;
+}
+export const CallRepository = token<CallRepository>('CallRepository');

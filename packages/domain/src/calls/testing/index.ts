@@ -1,0 +1,2 @@
+export * from './in-memory-calls.js';
+export * from './calls.contract.js';

@@ -1,0 +1,2 @@
+export * from './in-memory-lives.js';
+export * from './lives.contract.js';
