@@ -1,4 +1,5 @@
 import type { Token, TokenType } from '@plaza/domain';
+import { AccountDataParts, type AccountDataPart } from '@plaza/domain/accounts';
 import { type Container, ContainerModule, type ContainerModuleLoadOptions } from 'inversify';
 import { Jobs, Migrations, Scripts, type JobRun, type PeriodicJob } from './tokens.js';
 import type { PlazaMigrations } from '@plaza/adapters-mysql';
@@ -39,6 +40,11 @@ export class Wiring {
   /** Adds a periodic housekeeping job to the ones the job runner starts. */
   job<const D extends readonly Token<unknown>[]>(job: Omit<PeriodicJob, 'run'>, deps: D, run: (...deps: Resolved<D>) => JobRun): void {
     this.bind(Jobs, deps, (...resolved) => ({ ...job, run: run(...resolved) }));
+  }
+
+  /** Contributes this context's share of an account's data to deletion and export (docs/decisions/0093). */
+  accountData<const D extends readonly Token<unknown>[]>(deps: D, build: (...deps: Resolved<D>) => AccountDataPart): void {
+    this.bind(AccountDataParts, deps, build);
   }
 
   /** Contributes this context's migrations; the runner merges every module's set. */

@@ -9,4 +9,5 @@ export * from './password-service.js';
 export * from './preferences.js';
 export * from './account-deletion.js';
 export * from './export.js';
+export * from './account-data.js';
 export * from './notification-emails.js';
