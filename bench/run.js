@@ -1,6 +1,8 @@
-// Load benchmarks: Plaza against a bare node:http + mysql2 floor running the same SQL.
+// Load benchmarks: Plaza (its built server, in its own process) against bare node:http + mysql2 floors.
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
@@ -10,7 +12,7 @@ import { createPool } from 'mysql2';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const baseUrl = new URL(process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/');
-const database = process.env.BENCH_DATABASE ?? 'plaza_bench';
+const mainDatabase = process.env.BENCH_DATABASE ?? 'plaza_bench';
 const duration = Number(process.env.BENCH_DURATION ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const scale = Number(process.env.BENCH_SCALE ?? 1);
@@ -23,86 +25,257 @@ const conn = {
   password: decodeURIComponent(baseUrl.password),
 };
 
-async function load(url, headers, method = 'GET', body) {
-  const result = await autocannon({ url, connections, duration, headers, method, body });
+// Every rate-limit group, read from the domain: the benchmark measures the work, never the limiter's
+// refusals (which it would otherwise count as throughput).
+const { RATE_LIMIT_GROUPS } = await import(pathToFileURL(join(root, 'packages/domain/dist/index.js')).href);
+const RAISED_LIMITS = RATE_LIMIT_GROUPS.map((g) => `${g}=1000000000`).join(',');
+
+/** Loads `url`; every answer that is not a 2xx, and every connection error or timeout, is counted. */
+export async function load(url, { headers = {}, method = 'GET', body, connections: c = connections, seconds = duration } = {}) {
+  const result = await autocannon({ url, connections: c, duration: seconds, headers, method, body });
   return {
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
-    errors: result.errors + result.non2xx,
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
   };
 }
 
-async function main() {
+async function freePort() {
+  const s = createServer();
+  await new Promise((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address();
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+/**
+ * Starts `apps/server/dist/main.js` in a child process (so autocannon does not share its event loop),
+ * on `database`, and resolves once `workers` processes said they listen. Lines logged at error level
+ * are counted: a scenario fails on any.
+ */
+export async function startServer(database, env = {}, workers = 1) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], {
+    env: {
+      ...process.env,
+      DB_HOST: conn.host,
+      DB_PORT: String(conn.port),
+      DB_USER: conn.user,
+      DB_PASSWORD: conn.password,
+      DB_NAME: database,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      BCRYPT_COST: '4',
+      API_DATA_DIR: join(tmpdir(), 'plaza-bench-data'),
+      API_RATE_LIMITS: RAISED_LIMITS,
+      API_RATE_LIMIT_STORE: 'memory',
+      API_WORKERS: String(workers),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const server = { url: `http://127.0.0.1:${port}`, child, errorLines: [], output: '' };
+  let listening = 0;
+  await new Promise((resolve, reject) => {
+    const onLine = (chunk) => {
+      const text = chunk.toString();
+      server.output = (server.output + text).slice(-20_000);
+      for (const line of text.split('\n')) {
+        if (line.includes('Plaza listening on') && ++listening === workers) resolve();
+        if (/"level":(50|60)/.test(line)) server.errorLines.push(line.slice(0, 500));
+      }
+    };
+    child.stdout.on('data', onLine);
+    child.stderr.on('data', onLine);
+    child.once('exit', (code) => reject(new Error(`Plaza exited (${code}) before listening:\n${server.output}`)));
+  });
+  server.stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  return server;
+}
+
+async function ensureDatabase(name) {
   const admin = await mysql.createConnection(conn);
-  await admin.query(`CREATE DATABASE IF NOT EXISTS \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  await admin.query(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   await admin.end();
+}
 
-  process.env.DB_HOST = conn.host;
-  process.env.DB_PORT = String(conn.port);
-  process.env.DB_USER = conn.user;
-  process.env.DB_PASSWORD = conn.password;
-  process.env.DB_NAME = database;
-  process.env.PORT = '0';
-  process.env.HOST = '127.0.0.1';
-  process.env.LOG_LEVEL = 'silent';
-  process.env.BCRYPT_COST = '4';
-  // The benchmark measures the work, not the limiter's refusals.
-  process.env.API_RATE_LIMITS = 'auth=100000000,posts=100000000,comments=100000000,comment_reactions=100000000,messages=100000000,reactions=100000000,group_reactions=100000000,upload=100000000,export=100000000,calls=100000000,reads=100000000,default=100000000';
-  process.env.API_RATE_LIMIT_STORE = 'memory';
+/** One Plaza process and one floor pool per database, started when a scenario first needs them. */
+const environments = new Map();
+async function environment(database) {
+  let env = environments.get(database);
+  if (!env) {
+    await ensureDatabase(database);
+    const server = await startServer(database);
+    const pool = createPool({ ...conn, database, connectionLimit: 10, timezone: 'Z', dateStrings: true }).promise();
+    env = { server, pool };
+    environments.set(database, env);
+  }
+  return env;
+}
 
-  const server = await import(pathToFileURL(join(root, 'apps/server/dist/index.js')).href);
-  const plaza = await server.startPlaza(server.loadConfig(), { jobs: false });
-  const pool = createPool({ ...conn, database, connectionLimit: 10, timezone: 'Z', dateStrings: true }).promise();
+/** Serves a floor handler on a bare node:http server for the duration of `work`. */
+async function withFloor(handler, ctx, work) {
+  const floorServer = createServer((req, res) => {
+    handler(ctx, req).then(
+      (payload) => {
+        const text = typeof payload === 'string' ? payload : JSON.stringify(payload);
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(text);
+      },
+      (err) => {
+        res.writeHead(500);
+        res.end(String(err));
+      },
+    );
+  });
+  await new Promise((r) => floorServer.listen(0, '127.0.0.1', r));
+  try {
+    return await work(`http://127.0.0.1:${floorServer.address().port}/`);
+  } finally {
+    await new Promise((r) => floorServer.close(r));
+  }
+}
 
+function scenariosOf(module) {
+  if (Array.isArray(module.scenarios)) return module.scenarios;
+  return [{ name: module.name, seed: module.seed, plaza: module.plaza, floors: { floor: module.floor }, cleanup: module.cleanup }];
+}
+
+function failuresOf(label, r) {
+  const out = [];
+  if (r.non2xx) out.push(`${label}: ${r.non2xx} non-2xx answers`);
+  if (r.errors) out.push(`${label}: ${r.errors} connection errors or timeouts`);
+  if (!r.total) out.push(`${label}: no answer at all`);
+  return out;
+}
+
+async function runScenario(scenario) {
+  const database = scenario.database ?? `${mainDatabase}${scenario.databaseSuffix ?? ''}`;
+  const { server, pool } = await environment(database);
+  const ctx = { plazaUrl: server.url, pool, scale, database, startServer, load };
+  process.stdout.write(`\n${scenario.name}: seeding… `);
+  const t0 = Date.now();
+  Object.assign(ctx, await scenario.seed(ctx));
+  process.stdout.write(`${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+  // `BENCH_SEED_ONLY=1`: write the seeds now (they are reused), measure later on a quieter machine.
+  if (process.env.BENCH_SEED_ONLY) return { scenario: scenario.name, seeded: true, failures: [], floors: {}, ratios: {}, plaza: null };
+
+  // A scenario may measure in its own way (several servers, concurrent loads): it returns its row.
+  if (scenario.run) {
+    const row = await scenario.run(ctx);
+    await scenario.cleanup?.(ctx);
+    console.log(row.lines.map((l) => `  ${l}`).join('\n'));
+    if (row.failures.length) console.log(`  FAILED: ${row.failures.join('; ')}`);
+    return { scenario: scenario.name, ...row };
+  }
+
+  const req = scenario.plaza(ctx);
+  const errorsBefore = server.errorLines.length;
+  const plaza = await load(`${server.url}${req.path}`, { headers: req.headers, method: req.method, body: req.body });
+  const floors = {};
+  for (const [floorName, handler] of Object.entries(scenario.floors)) {
+    floors[floorName] = await withFloor(handler, ctx, (url) => load(url));
+  }
+  await scenario.cleanup?.(ctx);
+  const failures = [...failuresOf('plaza', plaza), ...Object.entries(floors).flatMap(([n, r]) => failuresOf(n, r))];
+  const logged = server.errorLines.length - errorsBefore;
+  if (logged) failures.push(`plaza logged ${logged} errors, e.g. ${server.errorLines.at(-1)}`);
+  const ratios = Object.fromEntries(
+    Object.entries(floors).map(([n, f]) => [n, { rps: +(plaza.rps / f.rps).toFixed(2), p99: +(plaza.p99 / Math.max(f.p99, 1)).toFixed(2) }]),
+  );
+  console.log(`  plaza ${plaza.rps} req/s p50 ${plaza.p50} ms p99 ${plaza.p99} ms (non-2xx ${plaza.non2xx}, errors ${plaza.errors})`);
+  for (const [n, f] of Object.entries(floors)) {
+    console.log(`  ${n} ${f.rps} req/s p50 ${f.p50} ms p99 ${f.p99} ms — plaza ${ratios[n].rps}× its throughput, ${ratios[n].p99}× its p99`);
+  }
+  if (ctx.note) console.log(`  ${ctx.note}`);
+  if (failures.length) console.log(`  FAILED: ${failures.join('; ')}`);
+  return { scenario: scenario.name, database, plaza, floors, ratios, failures, note: ctx.note ?? null };
+}
+
+function markdown(report, meta) {
+  const lines = [
+    `Measured ${meta.at} with \`${meta.command}\`: ${meta.duration} s per load, ${meta.connections} connections, scale ${meta.scale}; ` +
+      `${meta.cpus} cores, load average ${meta.loadBefore.join(' / ')} before and ${meta.loadAfter.join(' / ')} after.`,
+    '',
+    '| scenario | Plaza req/s | p50 / p99 ms | floor | floor req/s | floor p99 ms | ratio req/s | ratio p99 | result |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const row of report) {
+    const verdict = row.failures.length ? `FAILED (${row.failures.join('; ').replace(/\s+/g, ' ').slice(0, 300)})` : 'ok';
+    if (!row.plaza && !row.table) {
+      lines.push(`| ${row.scenario} | — | — | — | — | — | — | — | ${verdict} |`);
+      continue;
+    }
+    if (row.table) {
+      for (const t of row.table) lines.push(`| ${t.join(' | ')} | ${verdict} |`);
+      continue;
+    }
+    for (const [n, f] of Object.entries(row.floors)) {
+      lines.push(
+        `| ${row.scenario} | ${row.plaza.rps} | ${row.plaza.p50} / ${row.plaza.p99} | ${n} | ${f.rps} | ${f.p99} | ${row.ratios[n].rps} | ${row.ratios[n].p99} | ${verdict} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+async function main() {
+  const loadBefore = loadavg().map((v) => v.toFixed(2));
   const files = readdirSync(join(here, 'scenarios')).filter((f) => f.endsWith('.js')).sort();
   const report = [];
-  for (const file of files) {
-    const scenario = await import(pathToFileURL(join(here, 'scenarios', file)).href);
-    if (filter && !scenario.name.includes(filter)) continue;
-    const ctx = { plazaUrl: plaza.url, pool, scale, container: plaza.container };
-    process.stdout.write(`\n${scenario.name}: seeding… `);
-    const t0 = Date.now();
-    Object.assign(ctx, await scenario.seed(ctx));
-    process.stdout.write(`${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
-
-    const floorServer = createServer((req, res) => {
-      scenario.floor(ctx, req).then(
-        (payload) => {
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify(payload));
-        },
-        (err) => {
-          res.writeHead(500);
-          res.end(String(err));
-        },
-      );
-    });
-    await new Promise((r) => floorServer.listen(0, '127.0.0.1', r));
-    const floorUrl = `http://127.0.0.1:${floorServer.address().port}/`;
-
-    const req = scenario.plaza(ctx);
-    const plazaResult = await load(`${plaza.url}${req.path}`, req.headers, req.method, req.body);
-    const floorResult = await load(floorUrl, {}, 'GET');
-    floorServer.close();
-    const row = {
-      scenario: scenario.name,
-      plaza: plazaResult,
-      floor: floorResult,
-      ratio_rps: +(plazaResult.rps / floorResult.rps).toFixed(2),
-      ratio_p99: +(plazaResult.p99 / floorResult.p99).toFixed(2),
-    };
-    report.push(row);
-    console.log(
-      `  plaza ${plazaResult.rps} req/s p50 ${plazaResult.p50} ms p99 ${plazaResult.p99} ms (errors ${plazaResult.errors})\n` +
-        `  floor ${floorResult.rps} req/s p50 ${floorResult.p50} ms p99 ${floorResult.p99} ms (errors ${floorResult.errors})\n` +
-        `  ratio throughput ${row.ratio_rps}× floor, p99 ${row.ratio_p99}× floor`,
-    );
+  try {
+    for (const file of files) {
+      const module = await import(pathToFileURL(join(here, 'scenarios', file)).href);
+      for (const scenario of scenariosOf(module)) {
+        if (filter && !scenario.name.includes(filter)) continue;
+        try {
+          report.push(await runScenario(scenario));
+        } catch (error) {
+          console.log(`  FAILED: ${error.stack ?? error}`);
+          report.push({ scenario: scenario.name, failures: [String(error.message ?? error)], floors: {}, ratios: {}, plaza: null });
+        }
+      }
+    }
+  } finally {
+    for (const { server, pool } of environments.values()) {
+      await server.stop();
+      await pool.end();
+    }
   }
-  await plaza.close();
-  await pool.end();
+  if (process.env.BENCH_SEED_ONLY) {
+    console.log('\nSeeded; nothing measured.');
+    return;
+  }
+  const meta = {
+    at: new Date().toISOString(),
+    command: `npm run bench${filter ? ` -- ${filter}` : ''}`,
+    duration,
+    connections,
+    scale,
+    cpus: cpus().length,
+    loadBefore,
+    loadAfter: loadavg().map((v) => v.toFixed(2)),
+  };
+  const stamp = meta.at.replace(/[:.]/g, '-');
   mkdirSync(join(here, 'results'), { recursive: true });
-  writeFileSync(join(here, 'results', `${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ duration, connections, scale, report }, null, 2));
+  writeFileSync(join(here, 'results', `${stamp}.json`), JSON.stringify({ ...meta, report }, null, 2));
+  const table = markdown(report, meta);
+  writeFileSync(join(here, 'results', `${stamp}.md`), `${table}\n`);
+  console.log(`\n${table}\n\nWritten to bench/results/${stamp}.{json,md}`);
+  const failed = report.filter((r) => r.failures.length);
+  if (failed.length) {
+    console.log(`\n${failed.length} scenario(s) FAILED: ${failed.map((r) => r.scenario).join(', ')}`);
+    process.exitCode = 1;
+  }
 }
 
 main().catch((err) => {

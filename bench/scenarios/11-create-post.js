@@ -7,6 +7,11 @@ export async function seed(ctx) {
   return { me: await login(ctx.plazaUrl, 'bench_poster') };
 }
 
+/** What the loads wrote (Plaza's posts and the floor's), so that later runs read the same database. */
+export async function cleanup(ctx) {
+  await ctx.pool.query('DELETE FROM posts WHERE user_id = ?', [ctx.me.userId]);
+}
+
 export function plaza(ctx) {
   return {
     path: '/api/v1/posts.php',

@@ -33,6 +33,7 @@ const PORT_COVERAGE: Record<string, Coverage> = {
   // export and erasure span every context's tables: their suite runs on SQL (test/contracts/accounts.test.ts)
   AccountEraser: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'eraser' },
   AccountDataReader: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'reader' },
+  ExportedPosts: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'reader' },
   // social (the list and friend-request cases live in the messaging suite, which is given both)
   FollowRepository: { suites: [`${SUITES}/social/testing/social.contract.ts`, `${SUITES}/messaging/testing/messaging.contract.ts`], via: 'follows' },
   FriendRequestRepository: { suites: [`${SUITES}/messaging/testing/messaging.contract.ts`, `${SUITES}/shared/testing/unit-of-work.contract.ts`], via: 'friends' },
@@ -42,7 +43,7 @@ const PORT_COVERAGE: Record<string, Coverage> = {
   TypingRepository: { suites: [`${SUITES}/messaging/testing/messaging.contract.ts`], via: 'typing' },
   // notifications (the inbox reads what content raises, so its cases live in the content suite)
   NotificationRepository: { suites: [`${SUITES}/notifications/testing/notifications.contract.ts`], via: 'notifications' },
-  NotificationInbox: { suites: [`${SUITES}/content/testing/content.contract.ts`], via: 'inbox' },
+  NotificationInbox: { suites: [`${SUITES}/content/testing/content.contract.ts`, `${SUITES}/groups/testing/groups.contract.ts`], via: 'inbox' },
   PushSender: 'no SQL adapter',
   PushOutbox: { suites: [`${SUITES}/notifications/testing/push-outbox.contract.ts`], via: 'outbox' },
   // content
@@ -50,11 +51,21 @@ const PORT_COVERAGE: Record<string, Coverage> = {
   PostEngagementRepository: { suites: [`${SUITES}/content/testing/content.contract.ts`], via: 'engagement' },
   CommentRepository: { suites: [`${SUITES}/content/testing/content.contract.ts`], via: 'comments' },
   StoryRepository: { suites: [`${SUITES}/content/testing/content.contract.ts`], via: 'stories' },
+  HomeTimelineRepository: { suites: [`${SUITES}/content/testing/home-timeline.contract.ts`], via: 'timelines' },
   // calls
   CallRepository: { suites: [`${SUITES}/calls/testing/calls.contract.ts`], via: 'calls' },
   // lives
   LiveRepository: { suites: [`${SUITES}/lives/testing/lives.contract.ts`], via: 'lives' },
   MediaServer: 'no SQL adapter',
+  // federation (RemoteDirectory and FederationOutbox are the network side: e2e tests against loopback peers)
+  ActorKeyRepository: { suites: [`${SUITES}/federation/testing/federation.contract.ts`], via: 'keys' },
+  RemoteActorRepository: { suites: [`${SUITES}/federation/testing/federation.contract.ts`], via: 'actors' },
+  RemoteFollowRepository: { suites: [`${SUITES}/federation/testing/federation.contract.ts`], via: 'follows' },
+  RemotePostRepository: { suites: [`${SUITES}/federation/testing/federation.contract.ts`], via: 'posts' },
+  FederationKeyValues: { suites: [`${SUITES}/federation/testing/federation.contract.ts`], via: 'kv' },
+  FederationQueue: { suites: [`${SUITES}/federation/testing/federation.contract.ts`], via: 'queue' },
+  RemoteDirectory: 'no SQL adapter',
+  FederationOutbox: 'no SQL adapter',
   // moderation
   ReportRepository: { suites: [`${SUITES}/moderation/testing/moderation.contract.ts`], via: 'reports' },
   SanctionRepository: { suites: [`${SUITES}/moderation/testing/moderation.contract.ts`], via: 'sanctions' },
@@ -62,8 +73,31 @@ const PORT_COVERAGE: Record<string, Coverage> = {
   CandidacyRepository: { suites: [`${SUITES}/moderation/testing/moderation.contract.ts`], via: 'candidacies' },
   ModeratorRoster: { suites: [`${SUITES}/moderation/testing/moderation.contract.ts`], via: 'roster' },
   FeatureSuggestionRepository: { suites: [`${SUITES}/moderation/testing/moderation.contract.ts`], via: 'suggestions' },
+  // admin (the settings stores' adapters are files: test/contracts/admin.test.ts runs the suite on them)
+  AdminSessionStore: { suites: [`${SUITES}/admin/testing/admin.contract.ts`], via: 'sessions' },
+  AdminRoster: { suites: [`${SUITES}/admin/testing/admin.contract.ts`], via: 'roster' },
+  MediaServerSettingsStore: { suites: [`${SUITES}/admin/testing/admin.contract.ts`], via: 'media' },
+  TurnSettingsStore: { suites: [`${SUITES}/admin/testing/admin.contract.ts`], via: 'turn' },
+  // groups (community groups; the inbox's group cases live in the groups suite too)
+  GroupRepository: { suites: [`${SUITES}/groups/testing/groups.contract.ts`], via: 'groups' },
+  GroupPostRepository: { suites: [`${SUITES}/groups/testing/groups.contract.ts`], via: 'posts' },
+  GroupCommentRepository: { suites: [`${SUITES}/groups/testing/groups.contract.ts`], via: 'comments' },
+  // pages, events, albums
+  PageRepository: { suites: [`${SUITES}/pages/testing/pages.contract.ts`], via: 'pages' },
+  PagePostRepository: { suites: [`${SUITES}/pages/testing/pages.contract.ts`], via: 'posts' },
+  EventRepository: { suites: [`${SUITES}/events/testing/events.contract.ts`], via: 'events' },
+  AlbumRepository: { suites: [`${SUITES}/albums/testing/albums.contract.ts`], via: 'albums' },
   // limits
   RateLimitStore: { suites: [`${SUITES}/limits/testing/rate-limit-store.contract.ts`], via: 'store' },
+  // media (UploadedMedia's adapter is the file system; its suite runs on it and the fake, test/contracts/media.test.ts)
+  UploadedMedia: { suites: [`${SUITES}/media/testing/media.contract.ts`], via: 'uploaded' },
+  MediaInspector: 'no SQL adapter',
+  MediaStore: 'no SQL adapter',
+  Translator: 'no SQL adapter',
+  TranslationCache: { suites: [`${SUITES}/media/testing/media.contract.ts`], via: 'cache' },
+  // discovery
+  SearchIndex: { suites: [`${SUITES}/discovery/testing/search.contract.ts`], via: 'search' },
+  UserSuggestions: { suites: [`${SUITES}/discovery/testing/user-suggestions.contract.ts`], via: 'suggestions' },
   // shared
   Clock: 'no SQL adapter',
   UnitOfWork: { suites: [`${SUITES}/shared/testing/unit-of-work.contract.ts`], via: 'uow' },

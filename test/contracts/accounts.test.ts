@@ -9,7 +9,7 @@ import {
 } from '@plaza/domain/accounts/testing';
 import {
   SqlAccessTokenRepository,
-  SqlAccountDataReader,
+  SqlAccountsAccountData,
   SqlAccountEraser,
   SqlDeletionRequestRepository,
   SqlMailOutbox,
@@ -17,8 +17,11 @@ import {
   SqlRecoveryCodeRepository,
   SqlUserRepository,
 } from '@plaza/adapters-mysql/accounts';
-import { SqlPostRepository } from '@plaza/adapters-mysql/content';
-import { SqlFollowRepository } from '@plaza/adapters-mysql/social';
+import { AccountDataFromParts } from '@plaza/domain/accounts';
+import { SqlContentAccountData, SqlPostRepository } from '@plaza/adapters-mysql/content';
+import { SqlMessagingAccountData } from '@plaza/adapters-mysql/messaging';
+import { SqlNotificationsAccountData } from '@plaza/adapters-mysql/notifications';
+import { SqlFollowRepository, SqlSocialAccountData } from '@plaza/adapters-mysql/social';
 import { TEST_DIALECT, useTestDatabase } from '../support/database.js';
 
 const database = useTestDatabase();
@@ -38,12 +41,18 @@ accountSettingsContract(`sql (${TEST_DIALECT})`, async () => ({
   deletions: new SqlDeletionRequestRepository(database().db),
 }));
 
-// Cross-context by nature (docs/decisions/0090): SQL only; the services' unit tests use accounts-only fakes.
-accountDataContract(`sql (${TEST_DIALECT})`, async () => ({
-  users: new SqlUserRepository(database().db),
-  tokens: new SqlAccessTokenRepository(database().db),
-  follows: new SqlFollowRepository(database().db),
-  posts: new SqlPostRepository(database().db),
-  reader: new SqlAccountDataReader(database().db),
-  eraser: new SqlAccountEraser(database().db, database().dialect),
-}));
+// Cross-context by nature (docs/decisions/0090, 0093): SQL only, with the parts of the platform's core
+// contexts; each other context's part is covered by its own end-to-end deletion and export tests.
+accountDataContract(`sql (${TEST_DIALECT})`, async () => {
+  const { db, dialect } = database();
+  const content = new SqlContentAccountData(db);
+  const parts = [new SqlAccountsAccountData(db), new SqlNotificationsAccountData(db), new SqlSocialAccountData(db), new SqlMessagingAccountData(db), content];
+  return {
+    users: new SqlUserRepository(db),
+    tokens: new SqlAccessTokenRepository(db),
+    follows: new SqlFollowRepository(db),
+    posts: new SqlPostRepository(db),
+    reader: new AccountDataFromParts(parts, content),
+    eraser: new SqlAccountEraser(db, dialect, parts),
+  };
+});

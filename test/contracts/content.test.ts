@@ -24,6 +24,10 @@ contentContract('in-memory', async () => {
     stories: new InMemoryStoryRepository(store),
     notifications,
     inbox: new InMemoryNotificationInbox(notifications, store),
+    reports: {
+      open: async (postId: number) => void store.reported.add(postId),
+      close: async (postId: number) => void store.reported.delete(postId),
+    },
   };
 });
 
@@ -36,4 +40,22 @@ contentContract(`sql (${TEST_DIALECT})`, async () => ({
   stories: new SqlStoryRepository(database().db),
   notifications: new SqlNotificationRepository(database().db),
   inbox: new SqlNotificationInbox(database().db),
+  reports: sqlReports(),
 }));
+
+/** Reports as the moderation context stores them, written directly: the content ports only read them. */
+function sqlReports() {
+  const { db } = database();
+  return {
+    async open(postId: number) {
+      const post = await db.selectFrom('posts').select('user_id').where('id', '=', postId).executeTakeFirstOrThrow();
+      await db
+        .insertInto('reports')
+        .values({ reporter_id: post.user_id, post_id: postId, post_type: 'post', user_id: null, target_user_id: post.user_id, reason: 'other', description: '', post_content: '', status: 'pending', open_key: `post:${postId}`, created_at: '2026-02-01 00:00:00' })
+        .execute();
+    },
+    async close(postId: number) {
+      await db.updateTable('reports').set({ status: 'resolved', open_key: null }).where('post_id', '=', postId).execute();
+    },
+  };
+}

@@ -25,5 +25,5 @@ socialMessagingContract(`sql (${TEST_DIALECT})`, async () => ({
   friends: new SqlFriendRequestRepository(database().db, database().dialect),
   messages: new SqlPrivateMessageRepository(database().db, database().dialect),
   groups: new SqlMessageGroupRepository(database().db, database().dialect),
-  typing: new SqlTypingRepository(database().db),
+  typing: new SqlTypingRepository(database().db, database().dialect),
 }));

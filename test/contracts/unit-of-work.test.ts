@@ -195,10 +195,12 @@ describe(`sql (${TEST_DIALECT}): ambient transactions`, () => {
     const retriesBefore = uow.stats.deadlockRetries;
     const firstLocked = [gate(), gate()];
     const attempts = [0, 0];
+    const effects = [0, 0];
     // Two units lock the same two rows in opposite orders: the classic deadlock.
     const crossing = (me: 0 | 1, first: number, second: number, name: string) =>
       uow.run(async () => {
         attempts[me] += 1;
+        await uow.afterCommit(async () => void (effects[me] += 1));
         await lockRowForUpdate(db, dialect, 'users', first);
         firstLocked[me].open();
         await firstLocked[1 - me].opened;
@@ -208,6 +210,8 @@ describe(`sql (${TEST_DIALECT}): ambient transactions`, () => {
     await Promise.all([crossing(0, x.id, y.id, 'from 0'), crossing(1, y.id, x.id, 'from 1')]);
     expect(uow.stats.deadlockRetries - retriesBefore).toBe(1);
     expect(attempts.sort()).toEqual([1, 2]);
+    // The victim's first attempt was undone, and its effect with it: each unit's effect ran once.
+    expect(effects).toEqual([1, 1]);
     const texts = (await users.findByIds([x.id, y.id])).map((u) => u.status_text).sort();
     expect(texts).toEqual(['from 0', 'from 1']);
   });

@@ -1,6 +1,6 @@
 import { ManualClock } from '@plaza/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aComment, aFollow, aFriendship, aMessage, aMessageGroup, aGroupMessage, aPost, aUser, type TestUser } from '../support/mothers.js';
+import { aCall, aComment, aFollow, aFriendship, aGroupMessage, aLive, aMessage, aMessageGroup, aPost, aReport, aSuggestion, aUser, type TestUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let t: TestServer;
@@ -119,5 +119,49 @@ describe('delete_account.php', () => {
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     expect(answers.filter((a) => a.status === 400)).toHaveLength(19);
     expect(await count('posts', (q) => q.where('user_id', '=', u.id))).toBe(0);
+  });
+
+  it('reaches every context’s tables: calls end, broadcasts go, reports close, candidacy and votes are withdrawn', async () => {
+    const [a, b] = [await aUser(t.api), await aUser(t.api)];
+    const call = await aCall(t.api, a, { recipient_id: b.id });
+    const live = await aLive(t.api, a);
+    await expect(t.api.post('moderators.php?action=apply', { motivation: 'I will judge fairly' }, { token: a.token })).resolves.toMatchObject({ status: 200 });
+    const theirPost = await aPost(t.api, b);
+    const filed = await aReport(t.api, a, { post_id: theirPost.id });
+    const received = await aReport(t.api, b, { user_id: a.id });
+    const lonely = await aSuggestion(t.api, a, { title: 'Only mine', description: 'Nobody else ever looked at it' });
+    const discussed = await aSuggestion(t.api, a, { title: 'Discussed', description: 'Others voted on this one, so it stays' });
+    await t.api.post('feature_suggestions.php?action=vote', { suggestion_id: discussed.id, vote: 1 }, { token: b.token });
+    const theirs = await aSuggestion(t.api, b);
+    await t.api.post('feature_suggestions.php?action=vote', { suggestion_id: theirs.id, vote: 1 }, { token: a.token });
+
+    // The export holds every context's sections before the deletion.
+    const exported = await t.api.get('export.php', { token: a.token });
+    expect(exported.status).toBe(200);
+    expect(exported.body.calls.map((c: { id: number }) => c.id)).toEqual([call.id]);
+    expect(exported.body.lives.map((l: { id: number }) => l.id)).toEqual([live.id]);
+    expect(exported.body.reports.map((r: { id: number }) => r.id)).toEqual([filed.id]);
+    expect(exported.body.moderator_candidacies).toHaveLength(1);
+    expect(exported.body.feature_suggestions.map((s: { id: number }) => s.id)).toEqual([lonely.id, discussed.id]);
+
+    expect((await t.api.get(await deletionLink(a))).status).toBe(200);
+
+    const db = t.database.db;
+    expect(await db.selectFrom('calls').select('status').where('id', '=', call.id).executeTakeFirstOrThrow()).toEqual({ status: 'ended' });
+    expect(await db.selectFrom('call_signals').select('id').where('from_user_id', '=', a.id).execute()).toEqual([]);
+    expect(await db.selectFrom('lives').select('id').where('user_id', '=', a.id).execute()).toEqual([]);
+    const reports = await db.selectFrom('reports').select(['id', 'status']).where('id', 'in', [filed.id, received.id]).orderBy('id').execute();
+    expect(reports).toEqual([
+      { id: filed.id, status: 'cancelled' },
+      { id: received.id, status: 'cancelled' },
+    ]);
+    expect(await db.selectFrom('moderator_candidacies').select(['status', 'open_user_id']).where('user_id', '=', a.id).execute()).toEqual([{ status: 'withdrawn', open_user_id: null }]);
+    const suggestions = await db.selectFrom('feature_suggestions').select(['id', 'votes_up', 'score']).where('id', 'in', [lonely.id, discussed.id, theirs.id]).orderBy('id').execute();
+    expect(suggestions.map((r) => [r.id, Number(r.votes_up), Number(r.score)])).toEqual([
+      [discussed.id, 1, 1],
+      [theirs.id, 0, 0],
+    ]);
+    // b can report and be reported again: nothing of a's is left open.
+    expect((await t.api.get('reports.php?status=pending', { token: b.token })).body.reports ?? []).not.toContainEqual(expect.objectContaining({ id: received.id }));
   });
 });

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aFollow, aPost, aUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { placeUploaded } from '../support/uploads.js';
 
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer();
+  // The media these tests name, stored as upload.php would have (references must name uploaded files).
+  for (const name of ['media_abc.jpg', 'media_only.mp4']) await placeUploaded(t.uploadsPath, name);
 });
 afterAll(() => t.close());
 

@@ -15,6 +15,7 @@ import {
   type TextField,
 } from '../support/operation-examples.js';
 import { startTestServer } from '../support/server.js';
+import { placeUploaded } from '../support/uploads.js';
 
 /**
  * Every free-text input of every operation, at the longest length the server accepts, fits where it
@@ -36,6 +37,11 @@ const operations = operationsOf(resolveAll(t.plaza.container, Scripts)).filter((
  * there, the longest value must only not be a 5xx.
  */
 const NOT_STORED = new Set([
+  // A handle or actor URL names a remote account; what is stored is what its server answers, never the input.
+  'GET fediverse.php action=search_remote',
+  'GET fediverse.php action=remote_profile',
+  'POST fediverse.php action=follow_remote',
+  'DELETE fediverse.php action=unfollow_remote',
   'POST auth.php',
   'POST auth.php action=login',
   'POST auth.php action=refresh',
@@ -50,6 +56,11 @@ const NOT_STORED = new Set([
   'POST delete_account.php',
   'GET delete_account.php has=token',
   'GET export.php',
+  // Searched and translated, never stored.
+  'GET search.php',
+  'POST translate.php',
+  // The username names the account added to a page's team: looked up, never stored.
+  'POST pages.php action=add_team_member',
 ]);
 
 type Filler = (n: number) => string | null;
@@ -80,9 +91,22 @@ function fillerFor(label: string, field: TextField): Filler {
       return upload('media_');
     case 'avatar':
     case 'banner':
-      return upload(label.includes('message_groups') ? 'group_' : 'avatar_');
+      return upload(label.includes('groups.php') ? 'group_' : 'avatar_');
+    case 'cover_image':
+      return upload('group_');
     case 'media':
-      return upload(label.includes('posts') ? 'media_' : label.includes('stories') ? 'story_' : 'messages_');
+      if (label.includes('albums.php')) return upload('album_');
+      return upload(label.includes('posts') || label.includes('pages.php') ? 'media_' : label.includes('stories') ? 'story_' : 'messages_');
+    case 'photo':
+    case 'path':
+      return upload('album_');
+    case 'image':
+      return upload('event_');
+    case 'website':
+      return (n) => (n < 10 ? null : `https://${'x'.repeat(n - 8)}`);
+    case 'event_date':
+      // A date and time has two accepted widths: with seconds, and the client's `T` form without.
+      return (n) => (n === 19 ? '2099-01-01 10:00:00' : n === 16 ? '2099-01-01T10:00' : null);
     default:
       return text;
   }
@@ -116,6 +140,8 @@ describe('the longest accepted value of every text field fits its column', () =>
         const accepted = async (n: number): Promise<boolean | null> => {
           const value = fill(n);
           if (value === null) return null;
+          // A media reference must name a file upload.php stored: put one there, as upload would have.
+          await placeUploaded(t.uploadsPath, value);
           const example = build ? withValue(build(f), field, value) : withValue({}, field, value);
           const { url, body } = requestOf(script, o, example);
           const res = await send(t.api, o, url, body, tokenOf(f, example));

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aLive, aUser, type TestUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { placeUploaded } from '../support/uploads.js';
 
 let t: TestServer;
 let host: TestUser;
@@ -10,6 +11,8 @@ let troll: TestUser;
 
 beforeAll(async () => {
   t = await startTestServer({ env: { LIVE_REPORT_SUSPEND_THRESHOLD: '2', MEDIA_SERVER_URL: 'wss://m.test', MEDIA_SERVER_API_KEY: 'k', MEDIA_SERVER_API_SECRET: 'a-secret-long-enough-for-hs256-xx' } });
+  // The media these tests name, stored as upload.php would have (references must name uploaded files).
+  for (const name of ['uploads/posts/media_bg42.jpg', 'uploads/posts/media_x1.jpg']) await placeUploaded(t.uploadsPath, name);
   [host, mod, viewer, troll] = [await aUser(t.api), await aUser(t.api), await aUser(t.api), await aUser(t.api)];
 });
 afterAll(() => t.close());

@@ -2,11 +2,14 @@ import { ManualClock } from '@plaza/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aMessage, aUser, type TestUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { placeUploaded } from '../support/uploads.js';
 
 let t: TestServer;
 const clock = new ManualClock('2026-04-01T08:00:00Z');
 beforeAll(async () => {
   t = await startTestServer({ clock });
+  // The media these tests name, stored as upload.php would have (references must name uploaded files).
+  for (const name of ['messages_1.jpg']) await placeUploaded(t.uploadsPath, name);
 });
 afterAll(() => t.close());
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiResponse } from '../support/client.js';
-import { aComment, aFollow, aModerator, aPost, aReport, aUser, type TestUser } from '../support/mothers.js';
+import { aComment, aCommunityGroup, aFollow, aGroupComment, aGroupMembership, aGroupPost, aModerator, aPage, aPagePost, aPost, aReport, aUser, type TestUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
@@ -56,6 +56,7 @@ describe('reporting', () => {
       reason: 'other',
       description: 'Contenu inapproprié',
       post_id: post.id,
+      post_type: 'post',
       user_id: null,
       post_content: 'something nasty',
       reported_user_id: author.id,
@@ -118,6 +119,59 @@ describe('reporting', () => {
     const queue = await t.api.get('reports.php', { token: mod.token });
     expect(queue.body.reports.find((r: { id: number }) => r.id === id)).toMatchObject({ post_content: 'for my followers only', reported_username: author.username });
     expect((await t.api.get('reports.php', { token: member.token })).body.reports).toEqual([]);
+  });
+
+  it('shows moderators a private group’s reported post and its thread while the report is pending, and removes it by vote', async () => {
+    const [admin, member, outsider] = [await aUser(t.api), await aUser(t.api), await aUser(t.api)];
+    const mods = await moderators(3);
+    const group = await aCommunityGroup(t.api, admin, { privacy: 'private' });
+    await aGroupMembership(t.api, group, [member], admin);
+    const post = await aGroupPost(t.api, admin, group, { content: 'members only, and nasty' });
+    await aGroupComment(t.api, member, post, { content: 'a reply in the thread' });
+    const readAs = async (u: TestUser) => [
+      (await t.api.get(`group_posts.php?id=${post.id}`, { token: u.token })).status,
+      (await t.api.get(`group_comments.php?post_id=${post.id}`, { token: u.token })).status,
+    ];
+    // Before any report, a moderator is a stranger to a private group.
+    expect(await readAs(mods[0])).toEqual([404, 404]);
+    // Only who sees the post reports it.
+    expect((await t.api.post('reports.php', { post_id: post.id, post_type: 'group', reason: 'harassment' }, { token: outsider.token })).status).toBe(404);
+    const res = await t.api.post('reports.php', { post_id: post.id, post_type: 'group', reason: 'harassment' }, { token: member.token });
+    expect(res.status).toBe(200);
+    expect(res.body.report).toMatchObject({ post_type: 'group', post_content: 'members only, and nasty', reported_user_id: admin.id });
+
+    // Pending: moderators read it and its thread, but do not act in the group.
+    expect(await readAs(mods[0])).toEqual([200, 200]);
+    expect(await readAs(outsider)).toEqual([404, 404]);
+    expect((await t.api.post('group_comments.php', { post_id: post.id, content: 'a moderator barging in' }, { token: mods[0].token })).status).toBe(404);
+
+    for (const m of mods) expect((await vote(m, res.body.report_id, 'remove')).status).toBe(200);
+    expect(await report(res.body.report_id)).toMatchObject({ status: 'resolved', resolution: 'remove' });
+    expect((await t.api.get(`group_posts.php?id=${post.id}`, { token: member.token })).status).toBe(404);
+    expect(await warningsOf(admin)).toHaveLength(1);
+    // Nothing left to judge: the moderators see no more of the group.
+    expect(await readAs(mods[0])).toEqual([404, 404]);
+  });
+
+  it('takes reports on a page’s post (post_type page): the decision removes it through pages, apart from a wall post of the same id', async () => {
+    const [owner, reader] = [await aUser(t.api), await aUser(t.api)];
+    const mods = await moderators(3);
+    const page = await aPage(t.api, owner);
+    const pagePost = await aPagePost(t.api, owner, page, { content: 'page news, badly worded' });
+    const res = await t.api.post('reports.php', { post_id: pagePost.id, post_type: 'page', reason: 'hate_speech' }, { token: reader.token });
+    expect(res.status).toBe(200);
+    expect(res.body.report).toMatchObject({ post_id: pagePost.id, post_type: 'page', post_content: 'page news, badly worded', reported_user_id: owner.id });
+    // Another kind of post, another target: unknown kinds and unseen posts are refused.
+    expect((await t.api.post('reports.php', { post_id: pagePost.id, post_type: 'story', reason: 'spam' }, { token: reader.token })).status).toBe(400);
+    expect((await t.api.post('reports.php', { post_id: 999_999, post_type: 'page', reason: 'spam' }, { token: reader.token })).status).toBe(404);
+
+    for (const m of mods) expect((await vote(m, res.body.report_id, 'remove')).status).toBe(200);
+    expect(await report(res.body.report_id)).toMatchObject({ status: 'resolved', resolution: 'remove', post_type: 'page' });
+    expect((await t.api.get(`pages.php?path=${page.id}/posts`, { token: reader.token })).body.posts ?? []).toEqual([]);
+    expect(await warningsOf(owner)).toHaveLength(1);
+    // The log and the notifications link wall posts only: none here.
+    const logged = await t.database.db.selectFrom('moderation_actions').select(['post_id', 'action_type']).where('report_id', '=', res.body.report_id).execute();
+    expect(logged).toEqual([{ post_id: null, action_type: 'delete_post' }]);
   });
 
   it('cancels one’s own pending report by id or by target, with a JSON body on DELETE', async () => {

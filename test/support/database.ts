@@ -16,9 +16,15 @@ export interface TestDatabase extends DatabaseHandle {
  * the MySQL server under test, so files run in parallel without sharing rows.
  */
 export async function openTestDatabase(): Promise<TestDatabase> {
+  const database = await openEmptyTestDatabase();
+  await migrateToLatest(database.db, database.dialect, plazaMigrations());
+  return database;
+}
+
+/** A fresh database with no table yet, for the tests of migrations themselves. */
+export async function openEmptyTestDatabase(): Promise<TestDatabase> {
   if (TEST_DIALECT === 'sqlite') {
     const handle = openDatabase({ kind: 'sqlite', file: ':memory:' });
-    await migrateToLatest(handle.db, handle.dialect, plazaMigrations());
     return { ...handle, drop: () => handle.close() };
   }
   const base = mysqlConfigFromUrl(inject('mysqlUrl')!);
@@ -28,7 +34,6 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   await admin.end();
   const handle = openDatabase({ ...base, database: name, connectionLimit: 5 });
-  await migrateToLatest(handle.db, handle.dialect, plazaMigrations());
   return {
     ...handle,
     async drop() {

@@ -221,3 +221,80 @@ export async function aSuggestion(api: ApiClient, author: Acting, overrides: { t
   if (typeof body.suggestion?.id !== 'number') throw new Error(`aSuggestion: no suggestion.id in ${JSON.stringify(body)}`);
   return { id: body.suggestion.id };
 }
+
+/** A page by `admin` (pages.php create), who becomes its admin; returns its id. */
+export async function aPage(api: ApiClient, admin: Acting, overrides: Record<string, unknown> = {}): Promise<{ id: number }> {
+  seq += 1;
+  const body = await expectCreated(api, 'aPage', 'POST', 'pages.php', { action: 'create', name: `Collectif ${seq}`, description: 'A collective', category: 'Collectif', ...overrides }, admin, 'id');
+  return { id: body.id };
+}
+
+/** A post on `page` by a member of its team (pages.php create_post); returns its id. */
+export async function aPagePost(api: ApiClient, author: Acting, page: number | { id: number }, overrides: Record<string, unknown> = {}): Promise<{ id: number }> {
+  const pageId = typeof page === 'number' ? page : page.id;
+  const body = await expectCreated(api, 'aPagePost', 'POST', 'pages.php', { action: 'create_post', page_id: pageId, content: 'News from the collective', ...overrides }, author, 'id');
+  return { id: body.id };
+}
+
+/** A comment on a page post (pages.php comment); returns its id. */
+export async function aPageComment(api: ApiClient, author: Acting, post: number | { id: number }, overrides: Record<string, unknown> = {}): Promise<{ id: number }> {
+  const postId = typeof post === 'number' ? post : post.id;
+  const body = await expectCreated(api, 'aPageComment', 'POST', 'pages.php', { action: 'comment', post_id: postId, content: 'Solidarity', ...overrides }, author, 'id');
+  return { id: body.id };
+}
+
+/** Sends a request that must answer 201 with `success: true` and a numeric `idKey` (group posts and comments). */
+async function expect201(api: ApiClient, what: string, url: string, body: unknown, who: Acting, idKey: string): Promise<Record<string, any>> {
+  const res = await api.request('POST', url, body, { token: who.token });
+  if (res.status !== 201 || res.body?.success !== true) throw refused(what, 'POST', url, res);
+  if (typeof res.body[idKey] !== 'number') throw new Error(`${what}: POST ${url} answered 201 without a numeric ${idKey}: ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** A community group (groups.php create) whose creator is its first admin; returns its id. Not a messaging group. */
+export async function aCommunityGroup(
+  api: ApiClient,
+  creator: Acting,
+  overrides: { name?: string; description?: string; privacy?: 'public' | 'private'; avatar?: string } = {},
+): Promise<{ id: number }> {
+  seq += 1;
+  const body = await expect201(api, 'aCommunityGroup', 'groups.php', { action: 'create', name: `Community ${seq}`, description: 'A community', privacy: 'public', ...overrides }, creator, 'id');
+  return { id: body.id };
+}
+
+/** `members` join `group` (groups.php join); for a private group, `admin` approves each request. */
+export async function aGroupMembership(api: ApiClient, group: number | { id: number }, members: (Acting & WithId)[], admin?: Acting): Promise<void> {
+  const groupId = typeof group === 'number' ? group : group.id;
+  for (const m of members) {
+    const joined = await expectCreated(api, 'aGroupMembership join', 'POST', 'groups.php', { action: 'join', group_id: groupId }, m);
+    if (joined.status === 'joined') continue;
+    if (!admin) throw new Error(`aGroupMembership: group ${groupId} is private; pass its admin to approve`);
+    await expectCreated(api, 'aGroupMembership approve', 'POST', 'groups.php', { action: 'approve_request', group_id: groupId, user_id: m.id }, admin);
+  }
+}
+
+/** A post in a community group by a member (group_posts.php, answered 201); returns its id. */
+export async function aGroupPost(api: ApiClient, author: Acting, group: number | { id: number }, overrides: Record<string, unknown> = {}): Promise<{ id: number }> {
+  const groupId = typeof group === 'number' ? group : group.id;
+  const body = await expect201(api, 'aGroupPost', 'group_posts.php', { group_id: groupId, content: 'Meeting on Friday', ...overrides }, author, 'id');
+  return { id: body.id };
+}
+
+/** A comment (or reply, with `parent_id`) on a group post (group_comments.php, answered 201); returns its id. */
+export async function aGroupComment(api: ApiClient, author: Acting, post: number | { id: number }, overrides: { content?: string; parent_id?: number } = {}): Promise<{ id: number }> {
+  const postId = typeof post === 'number' ? post : post.id;
+  const body = await expect201(api, 'aGroupComment', 'group_comments.php', { post_id: postId, content: 'See you there', ...overrides }, author, 'id');
+  return { id: body.id };
+}
+
+/** An event organised by `creator` (events.php); returns its id. */
+export async function anEvent(api: ApiClient, creator: Acting, overrides: Record<string, unknown> = {}): Promise<{ id: number }> {
+  const body = await expectCreated(api, 'anEvent', 'POST', 'events.php', { title: 'Assemblée générale', description: 'Tout le monde est bienvenu', location: 'Bourse du travail', event_date: '2099-05-01 18:00:00', image: null, ...overrides }, creator, 'id');
+  return { id: body.id };
+}
+
+/** An album of `owner` (albums.php); returns its id. */
+export async function anAlbum(api: ApiClient, owner: Acting, overrides: Record<string, unknown> = {}): Promise<{ id: number }> {
+  const body = await expectCreated(api, 'anAlbum', 'POST', 'albums.php', { title: 'Manif du 1er mai', description: 'Photos', ...overrides }, owner, 'id');
+  return { id: body.id };
+}

@@ -1,7 +1,9 @@
 import type { AnyOperation, Script } from '@plaza/adapters-http';
 import { z } from 'zod';
 import type { ApiClient, ApiResponse } from './client.js';
-import { aCall, aComment, aFriendRequest, aGroupMessage, aLive, aMessage, aMessageGroup, aModerator, aPost, aReport, aSuggestion, aUser, MOBILE_APP, type TestUser } from './mothers.js';
+import { aPage, aPageComment, aPagePost, anAlbum, anEvent } from './mothers.js';
+import { uploadedMedia } from './uploads.js';
+import { aCall, aComment, aCommunityGroup, aFriendRequest, aGroupComment, aGroupMembership, aGroupPost, aGroupMessage, aLive, aMessage, aMessageGroup, aModerator, aPost, aReport, aSuggestion, aUser, MOBILE_APP, type TestUser } from './mothers.js';
 
 /**
  * A valid request for each operation of the registry, for the sweeps that vary one field at a time
@@ -35,6 +37,24 @@ export interface Fixtures {
   calls: { outgoing: number; incoming: number; group: number };
   /** Lives (lives.php): `me`'s, with `other` asking to go on stage; `other`'s, with a comment by `me`. */
   lives: { mine: number; theirs: number; comment: number };
+  /**
+   * Community groups (groups.php, not messaging groups): `me` administers the public `group`, which
+   * `other` joined, with `me`'s `post` and `other`'s `comment` on it; and the private `privateGroup`,
+   * with a pending request to join from `requester`; `leavable`, `other`'s public group `me` joined;
+   * an uploaded group `image` (avatar, cover) and group post `media`.
+   */
+  community: { group: number; privateGroup: number; post: number; comment: number; requester: number; leavable: number; image: string; media: string };
+  /**
+   * Pages (pages.php): `me` administers `page`, with `other` its editor and a follower; `me`'s `post` on
+   * it with `other`'s `comment`; `media` a file uploaded (type posts) for page posts.
+   */
+  pages: { page: number; post: number; comment: number; media: string };
+  /** Events (events.php): `me`'s `mine`, `other`'s `theirs`; `image` a file uploaded with type event. */
+  events: { mine: number; theirs: number; image: string };
+  /** Albums (albums.php): `me`'s `mine`; `photo` a file uploaded with type album. */
+  albums: { mine: number; photo: string };
+  /** Files `me` uploaded with upload.php, as posts, stories and lives reference them. */
+  uploads: { post: string; story: string; background: string };
 }
 
 export async function seedFixtures(api: ApiClient): Promise<Fixtures> {
@@ -67,6 +87,33 @@ export async function seedFixtures(api: ApiClient): Promise<Fixtures> {
   await api.post(`lives.php?path=${mine}/request-guest`, { message: 'me too' }, { token: other.token });
   const liveComment = await api.post(`lives.php?path=${theirs}/comments`, { content: 'hello' }, { token: me.token });
   if (typeof liveComment.body?.comment_id !== 'number') throw new Error(`fixture live comment: ${liveComment.status} ${JSON.stringify(liveComment.body)}`);
+  const communityGroup = (await aCommunityGroup(api, me)).id;
+  await aGroupMembership(api, communityGroup, [other]);
+  const communityPost = (await aGroupPost(api, me, communityGroup)).id;
+  const communityComment = (await aGroupComment(api, other, communityPost)).id;
+  const privateGroup = (await aCommunityGroup(api, me, { privacy: 'private' })).id;
+  const requester = await aUser(api);
+  await api.post('groups.php', { action: 'join', group_id: privateGroup }, { token: requester.token });
+  const leavable = (await aCommunityGroup(api, other)).id;
+  await aGroupMembership(api, leavable, [me]);
+  const communityImage = (await uploadedMedia(api, me, 'group')).filename;
+  const communityMedia = (await uploadedMedia(api, me, 'group_post')).filename;
+  const page = (await aPage(api, me)).id;
+  await api.post('pages.php', { action: 'add_team_member', page_id: page, username: other.username, role: 'editor' }, { token: me.token });
+  await api.post('pages.php', { action: 'follow', page_id: page }, { token: other.token });
+  const pagePost = (await aPagePost(api, me, page)).id;
+  const pageComment = (await aPageComment(api, other, pagePost)).id;
+  const pageMedia = (await uploadedMedia(api, me, 'posts')).filename;
+  const myEvent = (await anEvent(api, me)).id;
+  const theirEvent = (await anEvent(api, other)).id;
+  const eventImage = (await uploadedMedia(api, me, 'event')).filename;
+  const myAlbum = (await anAlbum(api, me)).id;
+  const albumPhoto = (await uploadedMedia(api, me, 'album')).filename;
+  const uploads = {
+    post: (await uploadedMedia(api, me, 'posts')).filename,
+    story: (await uploadedMedia(api, me, 'stories')).filename,
+    background: (await uploadedMedia(api, me, 'posts')).url,
+  };
   return {
     me,
     other,
@@ -83,6 +130,11 @@ export async function seedFixtures(api: ApiClient): Promise<Fixtures> {
     reportsToJudge,
     calls: { outgoing, incoming, group: groupCall },
     lives: { mine, theirs, comment: liveComment.body.comment_id },
+    community: { group: communityGroup, privateGroup, post: communityPost, comment: communityComment, requester: requester.id, leavable, image: communityImage, media: communityMedia },
+    pages: { page, post: pagePost, comment: pageComment, media: pageMedia },
+    events: { mine: myEvent, theirs: theirEvent, image: eventImage },
+    albums: { mine: myAlbum, photo: albumPhoto },
+    uploads,
   };
 }
 
@@ -145,6 +197,14 @@ export const EXAMPLES: Record<string, (f: Fixtures) => Example> = {
   'PUT notifications.php has=id': () => ({ query: { id: 1 } }),
   'PUT notifications.php': () => ({ body: { id: 1 } }),
   'GET follows.php': (f) => ({ query: { user_id: f.other.id } }),
+  'GET fediverse.php action=profile': (f) => ({ query: { user_id: f.other.id } }),
+  'GET fediverse.php action=followers': (f) => ({ query: { user_id: f.other.id } }),
+  'GET fediverse.php action=following': (f) => ({ query: { user_id: f.other.id } }),
+  // The sweep servers reach no remote server: a loopback actor URL is refused by the SSRF guard at once.
+  'GET fediverse.php action=search_remote': () => ({ query: { q: 'https://127.0.0.1/users/nobody' } }),
+  'GET fediverse.php action=remote_profile': () => ({ query: { q: 'https://127.0.0.1/users/nobody' } }),
+  'POST fediverse.php action=follow_remote': () => ({ body: { actor_url: 'https://127.0.0.1/users/nobody' }, aliases: ['actor_url', 'handle'] }),
+  'DELETE fediverse.php action=unfollow_remote': () => ({ body: { actor_url: 'https://127.0.0.1/users/nobody' }, aliases: ['actor_url', 'handle'] }),
   'POST follows.php': (f) => ({ body: { user_id: f.other.id } }),
   'DELETE follows.php': (f) => ({ query: { user_id: f.other.id } }),
   'POST friends.php action=send': (f) => ({ body: { user_id: f.other.id } }),
@@ -181,13 +241,84 @@ export const EXAMPLES: Record<string, (f: Fixtures) => Example> = {
   'DELETE message_groups.php path=messages/:id/reactions': (f) => ({ query: { id: f.groupMessage } }),
   'GET posts.php has=id': (f) => ({ query: { id: f.post } }),
   'GET posts.php has=user_id': (f) => ({ query: { user_id: f.me.id } }),
-  'POST posts.php': () => ({ body: { content: 'a post', media: ['media_example1.jpg'], tags: ['tag'] } }),
+  'POST posts.php': (f) => ({ body: { content: 'a post', media: [f.uploads.post], tags: ['tag'] } }),
   'PUT posts.php has=id': (f) => ({ query: { id: f.post }, body: { content: 'edited', tags: ['tag'] } }),
   'DELETE posts.php has=id': (f) => ({ query: { id: f.post } }),
   'GET comments.php': (f) => ({ query: { post_id: f.post } }),
   'POST comments.php': (f) => ({ body: { post_id: f.post, content: 'a comment', parent_id: f.comment } }),
   'PUT comments.php': (f) => ({ query: { id: f.comment }, body: { content: 'edited' } }),
   'DELETE comments.php': (f) => ({ query: { id: f.comment } }),
+  'GET groups.php': () => ({ query: { q: 'Community' } }),
+  'GET groups.php has=discover': () => ({ query: { discover: 1, q: 'Community' } }),
+  'GET groups.php has=id': (f) => ({ query: { id: f.community.group } }),
+  'GET groups.php has=id,members': (f) => ({ query: { id: f.community.group, members: 1 } }),
+  'GET groups.php has=id,join_requests': (f) => ({ query: { id: f.community.privateGroup, join_requests: 1 } }),
+  'POST groups.php action=create': (f) => ({ body: { name: 'Gardeners', description: 'Seeds and soil', privacy: 'public', avatar: f.community.image, cover_image: f.community.image } }),
+  'POST groups.php': (f) => ({ body: { name: 'Cyclists', description: 'Repair café', privacy: 'private', avatar: f.community.image, cover_image: f.community.image } }),
+  'POST groups.php action=join': (f) => ({ body: { group_id: f.community.group }, as: 'other' }),
+  'POST groups.php action=leave': (f) => ({ body: { group_id: f.community.leavable } }),
+  'POST groups.php action=invite': (f) => ({ body: { group_id: f.community.group, user_id: f.moderator.id } }),
+  'POST groups.php action=approve_request': (f) => ({ body: { group_id: f.community.privateGroup, user_id: f.community.requester } }),
+  'POST groups.php action=reject_request': (f) => ({ body: { group_id: f.community.privateGroup, user_id: f.community.requester } }),
+  'POST groups.php action=promote_member': (f) => ({ body: { group_id: f.community.group, user_id: f.other.id } }),
+  'POST groups.php action=demote_member': (f) => ({ body: { group_id: f.community.group, user_id: f.other.id } }),
+  'POST groups.php action=kick_member': (f) => ({ body: { group_id: f.community.group, user_id: f.other.id } }),
+  'PUT groups.php': (f) => ({ body: { id: f.community.group, name: 'Renamed', description: 'New words', avatar: f.community.image, cover_image: f.community.image } }),
+  'DELETE groups.php': (f) => ({ query: { id: f.community.leavable } }),
+  'GET group_posts.php': (f) => ({ query: { group_id: f.community.group } }),
+  'GET group_posts.php has=id': (f) => ({ query: { id: f.community.post } }),
+  'POST group_posts.php': (f) => ({ body: { group_id: f.community.group, content: 'Hello group', media: f.community.media, tags: ['garden'] } }),
+  'PUT group_posts.php': (f) => ({ body: { id: f.community.post, content: 'Edited' } }),
+  'DELETE group_posts.php': (f) => ({ query: { id: f.community.post } }),
+  'GET group_comments.php': (f) => ({ query: { post_id: f.community.post } }),
+  'POST group_comments.php': (f) => ({ body: { post_id: f.community.post, content: 'Count me in', parent_id: f.community.comment } }),
+  'PUT group_comments.php': (f) => ({ body: { id: f.community.comment, content: 'Edited' }, as: 'other' }),
+  'DELETE group_comments.php': (f) => ({ query: { id: f.community.comment } }),
+  'POST group_reactions.php': (f) => ({ body: { post_id: f.community.post, reaction_type: 'love' } }),
+  'DELETE group_reactions.php': (f) => ({ query: { post_id: f.community.post } }),
+  // pages.php: `me` runs `pages.page` (with `other` as editor and follower).
+  'GET pages.php': () => ({}),
+  'GET pages.php has=discover': () => ({ query: { discover: 1, q: 'Collectif' } }),
+  'GET pages.php has=followed': () => ({ query: { followed: 1 } }),
+  'GET pages.php has=id': (f) => ({ query: { id: f.pages.page } }),
+  'GET pages.php path=:id/posts': (f) => ({ query: { id: f.pages.page } }),
+  'GET pages.php path=:id/comments/:post_id': (f) => ({ query: { id: f.pages.page, post_id: f.pages.post } }),
+  'GET pages.php path=:id/followers': (f) => ({ query: { id: f.pages.page } }),
+  'GET pages.php path=:id/team': (f) => ({ query: { id: f.pages.page } }),
+  'POST pages.php': () => ({ body: { name: 'Collectif', description: 'A collective', category: 'Collectif', location: 'Lyon', website: 'https://example.org', avatar: 'default.svg', social_mastodon: '@c@example.org' } }),
+  'POST pages.php action=create': () => ({ body: { name: 'Collectif', description: 'A collective', category: 'Collectif', location: 'Lyon', website: 'https://example.org', social_bluesky: 'c.example.org' } }),
+  'POST pages.php action=update_page': (f) => ({
+    body: { page_id: f.pages.page, name: 'Renamed', description: 'New words', category: 'Média', location: 'Paris', website: 'https://example.org', social_twitter: 'c', social_instagram: 'c', social_tiktok: 'c', social_facebook: 'c' },
+  }),
+  'POST pages.php action=follow': (f) => ({ body: { page_id: f.pages.page } }),
+  'POST pages.php action=unfollow': (f) => ({ body: { page_id: f.pages.page } }),
+  'DELETE pages.php action=unfollow': (f) => ({ body: { page_id: f.pages.page } }),
+  'DELETE pages.php': (f) => ({ body: { page_id: f.pages.page } }),
+  'POST pages.php action=create_post': (f) => ({ body: { page_id: f.pages.page, content: 'News', media: f.pages.media } }),
+  'PUT pages.php action=update_post': (f) => ({ body: { post_id: f.pages.post, content: 'Edited' } }),
+  'DELETE pages.php action=delete_post': (f) => ({ body: { post_id: f.pages.post } }),
+  'POST pages.php action=react': (f) => ({ body: { post_id: f.pages.post, type: 'love' } }),
+  'POST pages.php action=comment': (f) => ({ body: { post_id: f.pages.post, content: 'Solidarity' } }),
+  'PUT pages.php action=update_comment': (f) => ({ body: { comment_id: f.pages.comment, content: 'Edited' }, as: 'other' }),
+  'DELETE pages.php action=delete_comment': (f) => ({ body: { comment_id: f.pages.comment } }),
+  'POST pages.php action=add_team_member': (f) => ({ body: { page_id: f.pages.page, username: f.moderator.username, role: 'editor' } }),
+  'POST pages.php action=update_team_role': (f) => ({ body: { page_id: f.pages.page, user_id: f.other.id, role: 'editor' } }),
+  'DELETE pages.php action=remove_team_member': (f) => ({ body: { page_id: f.pages.page, user_id: f.other.id } }),
+  'DELETE pages.php action=remove_follower': (f) => ({ body: { page_id: f.pages.page, user_id: f.other.id } }),
+  // events.php: `me` organises `events.mine`; `other` organises `events.theirs`.
+  'GET events.php has=id': (f) => ({ query: { id: f.events.theirs } }),
+  'POST events.php': (f) => ({ body: { title: 'Assemblée', description: 'Bienvenue', location: 'Bourse du travail', event_date: '2099-05-01 18:00:00', image: f.events.image } }),
+  'POST events.php action=join': (f) => ({ body: { event_id: f.events.theirs } }),
+  'POST events.php action=invite': (f) => ({ body: { event_id: f.events.mine, user_id: f.other.id } }),
+  'DELETE events.php': (f) => ({ query: { id: f.events.theirs } }),
+  'DELETE events.php action=leave': (f) => ({ query: { id: f.events.theirs } }),
+  'DELETE events.php action=delete': (f) => ({ query: { id: f.events.mine } }),
+  // albums.php: `me` owns `albums.mine`.
+  'GET albums.php has=user_id': (f) => ({ query: { user_id: f.other.id } }),
+  'GET albums.php has=id': (f) => ({ query: { id: f.albums.mine } }),
+  'POST albums.php': () => ({ body: { title: 'Manif', description: 'Photos' } }),
+  'POST albums.php action=add_photo': (f) => ({ body: { album_id: f.albums.mine, photo: f.albums.photo, caption: 'La banderole' }, aliases: ['photo', 'path', 'media'] }),
+  'DELETE albums.php': (f) => ({ query: { id: f.albums.mine } }),
   'GET comment_reactions.php': (f) => ({ query: { comment_id: f.comment } }),
   'POST comment_reactions.php': (f) => ({ body: { comment_id: f.comment, reaction_type: 'like' } }),
   'DELETE comment_reactions.php': (f) => ({ query: { comment_id: f.comment } }),
@@ -200,7 +331,7 @@ export const EXAMPLES: Record<string, (f: Fixtures) => Example> = {
   'DELETE bookmarks.php': (f) => ({ query: { post_id: f.post } }),
   'POST shares.php': (f) => ({ body: { post_id: f.post } }),
   'GET stories.php has=user_id': (f) => ({ query: { user_id: f.other.id } }),
-  'POST stories.php': () => ({ body: { media: 'story_example1.jpg', text: 'a story' } }),
+  'POST stories.php': (f) => ({ body: { media: f.uploads.story, text: 'a story' } }),
   'DELETE stories.php': () => ({ query: { id: 1 } }),
   // A moderator's warning stores its `reason`; each request decides another pending report.
   'POST reports.php': (f) => ({ as: 'moderator', body: { moderator_action: 'warn_user', report_id: f.reportsToJudge.pop() ?? 0, reason: 'Mind your words', description: 'x' } }),
@@ -245,7 +376,12 @@ export const EXAMPLES: Record<string, (f: Fixtures) => Example> = {
   'PUT lives.php path=:id/chat-blocks/:user_id': (f) => ({ query: { id: f.lives.mine, user_id: f.other.id } }),
   'GET lives.php path=:id/moderation': (f) => ({ query: { id: f.lives.mine } }),
   'POST lives.php path=:id/report': (f) => ({ query: { id: f.lives.theirs }, body: { reason: 'spam', description: 'ads all along' } }),
-  'PUT lives.php path=:id/background': (f) => ({ query: { id: f.lives.mine }, body: { background_image: 'uploads/posts/media_bg1.jpg' } }),
+  'PUT lives.php path=:id/background': (f) => ({ query: { id: f.lives.mine }, body: { background_image: f.uploads.background } }),
+  // upload.php takes multipart (test/e2e/upload.test.ts); as JSON it has no file, which the sweeps' variations keep a 4xx.
+  'POST upload.php': () => ({ body: { type: 'posts' } }),
+  'POST translate.php': () => ({ body: { text: 'Hello comrades', target_lang: 'fr' } }),
+  'GET search.php': () => ({ query: { q: 'fixture', type: 'all' } }),
+  'GET discover.php': () => ({ query: { type: 'all', page: 1 } }),
   'POST lives.php path=token': (f) => ({ body: { roomName: `live-${f.lives.theirs}`, identity: `u${f.me.id}-me`, name: 'Me', liveId: f.lives.theirs } }),
 };
 

@@ -2,7 +2,9 @@ import { type Clock, ManualClock, RATE_LIMIT_GROUPS } from '@plaza/domain';
 import { RecordingMailer } from '@plaza/domain/accounts/testing';
 import { RecordingPushSender } from '@plaza/domain/notifications/testing';
 import { Accounts, Jobs, loadConfig, resolve, resolveAll, startPlaza, type RunningPlaza } from '@plaza/server';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { ApiClient } from './client.js';
+import { loopbackTranslate, type LoopbackTranslate } from './loopback-translate.js';
 import { openTestDatabase, type TestDatabase } from './database.js';
 
 export interface TestServer {
@@ -13,6 +15,11 @@ export interface TestServer {
   mailer: RecordingMailer;
   push: RecordingPushSender;
   clock: Clock;
+  /** This server's API_UPLOADS_PATH and API_UPLOAD_TMP_DIR, fresh directories of its own. */
+  uploadsPath: string;
+  uploadTmpDir: string;
+  /** The LibreTranslate stand-in TRANSLATE_URL points at (unless `env` set another). */
+  translate: LoopbackTranslate;
   /** Resolves when the mail the requests so far handed to the outbox has been attempted. */
   mailSettled(): Promise<void>;
   /** Runs one of the server's periodic jobs now (tests start the server with jobs off). */
@@ -29,6 +36,9 @@ const RELAXED_LIMITS = RATE_LIMIT_GROUPS.map((g) => `${g}=100000`).join(',');
  */
 export async function startTestServer(options: { env?: Record<string, string>; clock?: ManualClock; realMail?: boolean; realPush?: boolean } = {}): Promise<TestServer> {
   const database = await openTestDatabase();
+  const uploadsPath = mkdtempSync('/tmp/plaza-test-uploads-');
+  const uploadTmpDir = mkdtempSync('/tmp/plaza-test-upload-tmp-');
+  const translate = await loopbackTranslate();
   const mailer = new RecordingMailer();
   const push = new RecordingPushSender();
   const config = loadConfig({
@@ -46,6 +56,10 @@ export async function startTestServer(options: { env?: Record<string, string>; c
     MEDIA_SERVER_URL: 'wss://media.plaza.test',
     MEDIA_SERVER_API_KEY: 'APItestkey',
     MEDIA_SERVER_API_SECRET: 'test-media-secret-of-at-least-32-bytes',
+    API_UPLOADS_PATH: uploadsPath,
+    API_UPLOAD_TMP_DIR: uploadTmpDir,
+    // A loopback LibreTranslate, so that translate.php translates (set TRANSLATE_URL to '' to have none).
+    TRANSLATE_URL: translate.url,
     ...options.env,
   });
   // Every response is checked against its operation's schema: a presenter that drifts fails here.
@@ -60,6 +74,10 @@ export async function startTestServer(options: { env?: Record<string, string>; c
     mailer,
     push,
     clock: options.clock ?? { now: () => new Date() },
+    // What the server uses: `env` may have chosen other directories.
+    uploadsPath: config.uploadsPath,
+    uploadTmpDir: config.uploadTmpDir,
+    translate,
     mailSettled: () => resolve(plaza.container, Accounts.MailDelivery).idle(),
     runJob(name) {
       const job = resolveAll(plaza.container, Jobs).find((j) => j.name === name);
@@ -69,6 +87,9 @@ export async function startTestServer(options: { env?: Record<string, string>; c
     async close() {
       await plaza.close();
       await database.drop();
+      await translate.close();
+      rmSync(uploadsPath, { recursive: true, force: true });
+      rmSync(uploadTmpDir, { recursive: true, force: true });
     },
   };
 }

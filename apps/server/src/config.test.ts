@@ -112,3 +112,12 @@ describe('loadConfig', () => {
     expect(withListeningPort(fixed, 8081)).toBe(fixed);
   });
 });
+
+describe('federation settings', () => {
+  it('keeps private addresses out of reach unless API_FEDERATION_ALLOW_PRIVATE is true', () => {
+    expect(loadConfig({}).federation.allowPrivateAddresses).toBe(false);
+    expect(loadConfig({ API_FEDERATION_ALLOW_PRIVATE: 'true' }).federation.allowPrivateAddresses).toBe(true);
+    expect(() => loadConfig({ API_FEDERATION_ALLOW_PRIVATE: 'sometimes' })).toThrow(ConfigError);
+    expect(() => loadConfig({ API_FEDERATION_ALLOW_PRIVATE: 'sometimes' })).toThrow(/API_FEDERATION_ALLOW_PRIVATE/);
+  });
+});

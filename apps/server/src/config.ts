@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { trustedProxyProblem } from '@plaza/adapters-http';
 import { DEFAULT_RATE_LIMITS, type RateLimitGroup, parseRateLimitOverrides } from '@plaza/domain';
@@ -81,6 +82,11 @@ const envSchema = z.object({
   API_TRUSTED_PROXIES: list(trustedProxyProblem).default(['127.0.0.1', '::1']),
   API_DEBUG: bool.default(false),
   API_UPLOADS_PATH: z.string().optional(),
+  // Where multipart uploads wait while their request runs; the system's temporary directory by default.
+  API_UPLOAD_TMP_DIR: z.string().optional(),
+  // LibreTranslate-compatible translation backend (translate.php); without it, translate.php answers 503.
+  TRANSLATE_URL: httpUrl().optional(),
+  TRANSLATE_API_KEY: z.string().optional(),
   API_BODY_LIMIT: z.string().regex(/^0*[1-9]\d*(kb|mb)$/i, 'must look like 512kb or 2mb').default('1mb'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   BCRYPT_COST: int(4, 15).default(10),
@@ -124,6 +130,8 @@ const envSchema = z.object({
   // External conference server (Nextcloud Talk) whose room links calls.php?action=initiate_talk posts.
   TALK_SERVER_URL: httpUrl(true).optional(),
   LIVE_REPORT_SUSPEND_THRESHOLD: int(1, 100_000).default(5),
+  // Federation's guarded client reaches loopback and private addresses only when this is set (tests, closed networks).
+  API_FEDERATION_ALLOW_PRIVATE: bool.default(false),
   // Community moderation (docs/decisions/0012): vote thresholds and the warnings-to-ban ladder.
   MODERATION_REPORT_VOTES: int(1, 1000).default(DEFAULT_MODERATION_RULES.reportVotes),
   MODERATION_ELECTION_VOTES: int(1, 100_000).default(DEFAULT_MODERATION_RULES.electionVotes),
@@ -133,6 +141,12 @@ const envSchema = z.object({
   MODERATION_WARNING_WINDOW_DAYS: int(1, 3650).default(DEFAULT_MODERATION_RULES.warningWindowDays),
   MODERATION_BAN_DAYS: int(1, 3650).default(DEFAULT_MODERATION_RULES.banDays),
   MODERATION_PERMANENT_AFTER_BANS: int(0, 1000).default(DEFAULT_MODERATION_RULES.permanentAfterBans),
+  // The precomputed home timeline (docs/decisions/0071): entries kept per reader, and the follower
+  // count above which a new post's fan-out goes through the job instead of the request.
+  HOME_TIMELINE_LENGTH: int(20, 100_000).default(800),
+  HOME_TIMELINE_FANOUT_IN_REQUEST: int(0, 10_000_000).default(2000),
+  // Processes serving requests (node:cluster); 1 serves in this process (docs/decisions/0073).
+  API_WORKERS: int(1, 64).default(1),
 }).superRefine((e, ctx) => {
   if (!e.WEBRTC_TURN_USERNAME !== !e.WEBRTC_TURN_CREDENTIAL) {
     const missing = e.WEBRTC_TURN_USERNAME ? 'WEBRTC_TURN_CREDENTIAL' : 'WEBRTC_TURN_USERNAME';
@@ -151,6 +165,10 @@ export interface Config {
   domain: string;
   dataDir: string;
   uploadsPath: string;
+  /** Where each multipart upload gets a temporary directory, removed when its request ends. */
+  uploadTmpDir: string;
+  /** The LibreTranslate-compatible backend of translate.php; null: translation is not offered (503). */
+  translate: { url: string; apiKey: string | null } | null;
   timeZone: string;
   tokenTtlDays: number;
   resetTtlMinutes: number;
@@ -184,6 +202,11 @@ export interface Config {
   /** Base URL of the external conference server of `initiate_talk` (`<url>/call/<room_token>`). */
   talkServerUrl: string | null;
   moderation: ModerationRules;
+  /** ActivityPub federation (docs/decisions/0051). */
+  federation: { allowPrivateAddresses: boolean };
+  homeTimeline: { length: number; inRequestFollowers: number };
+  /** Processes serving requests; more than 1 runs a node:cluster primary with that many workers. */
+  workers: number;
 }
 
 export class ConfigError extends Error {}
@@ -227,6 +250,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     domain: new URL(publicUrl).host,
     dataDir,
     uploadsPath: isAbsolute(uploads) ? uploads : resolve(uploads),
+    uploadTmpDir: resolve(e.API_UPLOAD_TMP_DIR ?? join(tmpdir(), 'plaza-uploads')),
+    translate: e.TRANSLATE_URL ? { url: e.TRANSLATE_URL, apiKey: e.TRANSLATE_API_KEY ?? null } : null,
     timeZone: e.API_TIMEZONE,
     tokenTtlDays: e.API_TOKEN_TTL_DAYS,
     resetTtlMinutes: e.API_RESET_TTL_MINUTES,
@@ -268,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     liveSuspendThreshold: e.LIVE_REPORT_SUSPEND_THRESHOLD,
     talkServerUrl: e.TALK_SERVER_URL ?? null,
+    federation: { allowPrivateAddresses: e.API_FEDERATION_ALLOW_PRIVATE },
     moderation: {
       reportVotes: e.MODERATION_REPORT_VOTES,
       electionVotes: e.MODERATION_ELECTION_VOTES,
@@ -278,6 +304,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       banDays: e.MODERATION_BAN_DAYS,
       permanentAfterBans: e.MODERATION_PERMANENT_AFTER_BANS,
     },
+    homeTimeline: { length: e.HOME_TIMELINE_LENGTH, inRequestFollowers: e.HOME_TIMELINE_FANOUT_IN_REQUEST },
+    workers: e.API_WORKERS,
   };
 }
 

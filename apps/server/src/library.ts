@@ -8,8 +8,11 @@ import type {
   ProfileService,
   TwoFactorService,
 } from '@plaza/domain/accounts';
+import type { CallService, TalkInviteService } from '@plaza/domain/calls';
 import type { CommentService, EngagementService, PostService, StoryService } from '@plaza/domain/content';
+import type { LiveChatService, LiveModerationService, LiveService, LiveStageService } from '@plaza/domain/lives';
 import type { MessageGroupService, PrivateMessageService, TypingService } from '@plaza/domain/messaging';
+import type { ElectionService, FeatureSuggestionService, ReportService, SanctionService } from '@plaza/domain/moderation';
 import type { NotificationInboxService, NotificationService } from '@plaza/domain/notifications';
 import type { FollowService, FriendService } from '@plaza/domain/social';
 import { createLogger } from '@plaza/adapters-http';
@@ -18,8 +21,11 @@ import type { Logger } from 'pino';
 import { loadConfig, type Config } from './config.js';
 import { buildContainer, type ContainerOverrides } from './container.js';
 import { Accounts } from './modules/accounts.module.js';
+import { Calls } from './modules/calls.module.js';
 import { Content } from './modules/content.module.js';
+import { Lives } from './modules/lives.module.js';
 import { Messaging } from './modules/messaging.module.js';
+import { Moderation } from './modules/moderation.module.js';
 import { Notifications } from './modules/notifications.module.js';
 import { Social } from './modules/social.module.js';
 import { resolve, resolveAll } from './wiring/feature-module.js';
@@ -54,6 +60,9 @@ export interface Plaza {
   content: { posts: PostService; engagement: EngagementService; comments: CommentService; stories: StoryService };
   messaging: { privateMessages: PrivateMessageService; groups: MessageGroupService; typing: TypingService };
   notifications: { notifications: NotificationService; inbox: NotificationInboxService };
+  calls: { calls: CallService; talk: TalkInviteService };
+  lives: { lives: LiveService; stage: LiveStageService; chat: LiveChatService; moderation: LiveModerationService };
+  moderation: { reports: ReportService; elections: ElectionService; sanctions: SanctionService; suggestions: FeatureSuggestionService };
   /** Anything else the modules bind, by its token (ports included, e.g. `UserRepository`). */
   get<T>(token: Token<T>): T;
   /** Closes the database (unless it was handed in). */
@@ -93,6 +102,14 @@ export async function createPlaza(options: PlazaLibraryOptions = {}): Promise<Pl
         typing: get(Messaging.TypingService),
       },
       notifications: { notifications: get(Notifications.NotificationService), inbox: get(Notifications.NotificationInboxService) },
+      calls: { calls: get(Calls.CallService), talk: get(Calls.TalkInviteService) },
+      lives: { lives: get(Lives.LiveService), stage: get(Lives.LiveStageService), chat: get(Lives.LiveChatService), moderation: get(Lives.LiveModerationService) },
+      moderation: {
+        reports: get(Moderation.ReportService),
+        elections: get(Moderation.ElectionService),
+        sanctions: get(Moderation.SanctionService),
+        suggestions: get(Moderation.FeatureSuggestionService),
+      },
       get,
       async close() {
         if (!options.database) await database.close();

@@ -1,10 +1,17 @@
+import cluster from 'node:cluster';
+import { isSecondaryWorker, runPrimary, workerReady } from './cluster.js';
 import { ConfigError, loadConfig } from './config.js';
 import { startPlaza } from './server.js';
 
 async function main() {
   let plaza;
   try {
-    plaza = await startPlaza(loadConfig());
+    const config = loadConfig();
+    if (config.workers > 1 && cluster.isPrimary) {
+      runPrimary(config.workers, (line) => console.log(line));
+      return;
+    }
+    plaza = await startPlaza(config, { jobs: !isSecondaryWorker() });
   } catch (error) {
     // A bad variable, or an uploads folder that cannot be created (start-up checks what parsing cannot).
     if (error instanceof ConfigError) {
@@ -17,6 +24,7 @@ async function main() {
   const { config } = plaza;
   const where = config.database.kind === 'sqlite' ? `SQLite at ${config.database.file}` : `MySQL ${config.database.host}/${config.database.database}`;
   console.log(`Plaza listening on ${plaza.url} (public URL ${config.publicUrl}; ${where})`);
+  workerReady();
 
   const shutdown = (signal: string) => {
     console.log(`${signal} received, finishing requests in flight`);

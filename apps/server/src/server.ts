@@ -13,7 +13,7 @@ import { Accounts } from './modules/accounts.module.js';
 import { Moderation } from './modules/moderation.module.js';
 import { Platform } from './modules/platform.module.js';
 import { resolve, resolveAll } from './wiring/feature-module.js';
-import { Migrations, Scripts } from './wiring/tokens.js';
+import { Migrations, Mounts, PagesToken, Scripts } from './wiring/tokens.js';
 
 const SHUTDOWN_GRACE_MS = 8_000;
 
@@ -61,8 +61,18 @@ export async function startPlaza(configured: Config, options: StartOptions = {})
 
   // Listen first: a port in use fails before any migration, and the port PORT=0 gets is known before
   // the modules build URLs from it. Requests wait for nothing meanwhile: they get a 503 until ready.
-  let handle: (req: IncomingMessage, res: ServerResponse) => void = starting;
-  const server = createServer((req, res) => handle(req, res));
+  let handle: (req: IncomingMessage, res: ServerResponse) => unknown = starting;
+  // Handlers still running: the database closes only once the last of them has returned, even when
+  // its connection was cut or its answer already sent (docs/decisions/0074).
+  const inFlight = new Set<Promise<unknown>>();
+  let draining = false;
+  const server = createServer((req, res) => {
+    // While shutting down, answers close their connection: keep-alive clients reconnect elsewhere.
+    if (draining) res.shouldKeepAlive = false;
+    const running = Promise.resolve(handle(req, res)).catch(() => {});
+    inFlight.add(running);
+    void running.finally(() => inFlight.delete(running));
+  });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -82,6 +92,8 @@ export async function startPlaza(configured: Config, options: StartOptions = {})
     const sanctions = resolve(container, Moderation.SanctionService);
     const { app } = createHttpApp({
       scripts: resolveAll(container, Scripts),
+      pages: resolveAll(container, PagesToken),
+      mounts: resolveAll(container, Mounts),
       authenticate: (token) => auth.authenticate(token),
       // A banned account is refused everywhere but login and sanctions.php?type=mine (docs/decisions/0012).
       admit: (actor) => sanctions.assertNotBanned(actor),
@@ -94,6 +106,7 @@ export async function startPlaza(configured: Config, options: StartOptions = {})
         trustedProxies: config.trustedProxies,
         bodyLimit: config.bodyLimit,
         publicUrl: config.publicUrl,
+        uploadTmpDir: config.uploadTmpDir,
         validateResponses: options.validateResponses ?? false,
       },
     });
@@ -117,6 +130,7 @@ export async function startPlaza(configured: Config, options: StartOptions = {})
     database,
     close() {
       closing ??= (async () => {
+        draining = true;
         stopJobs();
         // Stop accepting, let requests in flight finish, and drop keep-alive connections as soon as
         // they fall idle; whatever still hangs after the grace period is cut.
@@ -130,7 +144,23 @@ export async function startPlaza(configured: Config, options: StartOptions = {})
           });
           server.closeIdleConnections();
         });
+        // Connections are gone, but a handler may still be at work (its client left, or it answered
+        // before finishing): the database stays open until every one has returned, grace permitting.
+        const deadline = Date.now() + SHUTDOWN_GRACE_MS;
+        while (inFlight.size > 0 && Date.now() < deadline) {
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([Promise.all([...inFlight]), new Promise((resolve) => (timer = setTimeout(resolve, deadline - Date.now())))]);
+          clearTimeout(timer);
+        }
         if (!options.database) await database.close();
+        // Lines still in the asynchronous log buffer are written before the process may exit.
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 1000);
+          logger.flush(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
       })();
       return closing;
     },

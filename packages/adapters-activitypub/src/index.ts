@@ -1,5 +1,15 @@
 /**
- * ActivityPub federation (WebFinger, actor, outbox, inbox, HTTP Signatures, delivery) lands here with
- * its own issue; the package exists now so the workspace layout and dependency rule are in place.
+ * ActivityPub federation on Fedify (docs/decisions/0051): the SSRF-guarded client, the document
+ * loader, Fedify's store and queue on our database, the public documents and inboxes, the outbox
+ * queue and its worker, and the remote directory behind fediverse.php.
  */
 export const ACTIVITY_STREAMS_CONTEXT = 'https://www.w3.org/ns/activitystreams';
+export * from './ssrf.js';
+export * from './urls.js';
+export * from './document-loader.js';
+export * from './fedify-store.js';
+export * from './keys.js';
+export * from './mapping.js';
+export * from './outbox.js';
+export * from './directory.js';
+export * from './federation.js';

@@ -25,6 +25,11 @@ import type { HealthCheck } from './http/health.js';
 import { indexScript } from './scripts/index-script.js';
 import { registerApiDocs } from './http/api-docs.js';
 import { RefusedAddresses } from './http/refused-addresses.js';
+import { type HttpMount, mountsMiddleware } from './http/mount.js';
+import { readMultipart } from './http/multipart.js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { answerJson } from './http/json-body.js';
 
 export interface HttpOptions extends ProxyPolicy {
   corsOrigins: string[];
@@ -39,6 +44,8 @@ export interface HttpOptions extends ProxyPolicy {
   validateResponses?: boolean;
   /** Public base URL (no trailing slash), for the `servers` of /api/v1/openapi.json. */
   publicUrl?: string;
+  /** Where multipart uploads wait while a request runs (each request its own directory, removed after); the system's temporary directory by default. */
+  uploadTmpDir?: string;
 }
 
 export interface HttpDependencies {
@@ -52,9 +59,29 @@ export interface HttpDependencies {
    */
   admit?(actor: Actor): Promise<void>;
   health: HealthCheck;
+  /** Browser pages served beside the scripts (the admin panel), mounted on the same router. */
+  pages?: Pages[];
   rateLimiter: RateLimiter;
   logger: Logger;
   options: HttpOptions;
+  /** Handlers of non-script URLs (federation), given the raw request before any body parsing. */
+  mounts?: HttpMount[];
+}
+
+/** Browser pages (the admin panel): they add their routes to the app's router with the app's request helpers. */
+export interface Pages {
+  mount(router: Router, kit: PageKit): void;
+}
+
+export interface PageKit {
+  /** The Koa app (koa-session extends its context). */
+  app: Koa;
+  /** True over TLS, or when a trusted proxy says the client spoke HTTPS (API_TRUSTED_PROXIES). */
+  isSecure(ctx: Context): boolean;
+  /** Counts the request in `group`: per user once `ctx.state.actor` is set, else per client address; throws RateLimited past the limit. */
+  count(ctx: Context, group: RateLimitGroup): Promise<void>;
+  /** Refuses an account that may not use Plaza now (banned), as the scripts do. */
+  admit?(actor: Actor): Promise<void>;
 }
 
 export const API_PREFIXES = ['/api/v1', '/v1'];
@@ -73,7 +100,7 @@ export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Scri
   const { logger, options, rateLimiter } = deps;
   const app = new Koa();
   const scripts: Script[] = [];
-  scripts.push(indexScript(() => scripts), ...deps.scripts);
+  scripts.push(indexScript(() => scripts, () => Object.assign({}, ...(deps.mounts ?? []).map((m) => m.publicPaths ?? {}))), ...deps.scripts);
   const trust = compileProxyTrust(options);
   const refused = new RefusedAddresses();
 
@@ -142,6 +169,9 @@ export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Scri
     await next();
   });
 
+  // Federation (WebFinger, actor documents, inboxes) reads its own raw bodies: before the parser.
+  app.use(mountsMiddleware(deps.mounts ?? [], (ctx, group) => count(ctx.state as PlazaState, group)));
+
   // Bodies are read last, and only from clients the rate limiter may still serve. A request is counted
   // once its operation is known (scriptHandler), since its group depends on the operation, which a body
   // `action` may choose: so it cannot be counted before its body is read. What can be known before is
@@ -161,10 +191,33 @@ export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Scri
     parsedMethods: PARSED_METHODS,
     jsonStrict: false,
   });
+  // Multipart bodies only for the scripts that declare them (upload.php), streamed to disk (http/multipart.ts).
+  const multipartPaths = multipartRoutes(scripts);
+  const uploadTmpDir = options.uploadTmpDir ?? join(tmpdir(), 'plaza-uploads');
   app.use(async (ctx, next) => {
     const state = ctx.state as PlazaState;
     const refusal = bodyFollows(ctx) ? refused.refusalOf(state.ip) : null;
     if (refusal && !(await hasValidToken(ctx, deps))) throw refusal;
+    const multipart = multipartPaths.get(ctx.path);
+    if (multipart && ctx.method === 'POST' && ctx.is('multipart/form-data')) {
+      // Up to 100 MB go to disk before the handler runs: only for someone who may upload at all.
+      if (multipart.auth === 'required' && !(await hasValidToken(ctx, deps))) {
+        discardBody(ctx);
+        await count(state, 'default');
+        throw new Unauthenticated('Authentication required: send Authorization: Bearer <token>');
+      }
+      let read = false;
+      try {
+        await readMultipart(ctx, { tmpDir: uploadTmpDir, maxFileBytes: multipart.maxFileBytes }, async () => {
+          read = true;
+          await next();
+        });
+      } catch (error) {
+        if (!read && error instanceof DomainError) await count(state, 'default');
+        throw error;
+      }
+      return;
+    }
     try {
       await parseBody(ctx, async () => {});
     } catch (error) {
@@ -182,6 +235,8 @@ export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Scri
     for (const prefix of API_PREFIXES) router.all(`${prefix}/${script.name}.php`, handler);
   }
   registerApiDocs(router, () => scripts, { publicUrl: options.publicUrl, prefixes: API_PREFIXES });
+  const kit: PageKit = { app, isSecure: (ctx) => isSecure(ctx, trust), count: (ctx, group) => count(ctx.state as PlazaState, group), admit: deps.admit };
+  for (const pages of deps.pages ?? []) pages.mount(router, kit);
   router.get('/health-public.php', async (ctx) => {
     const health = await deps.health.check();
     ctx.status = health.status === 'ok' ? 200 : 503;
@@ -197,6 +252,21 @@ export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Scri
   });
 
   return { app, scripts };
+}
+
+/** The paths (`/api/v1/upload.php`, `/v1/upload.php`) of scripts with an operation that takes multipart, and its limit. */
+function multipartRoutes(scripts: Script[]): Map<string, { maxFileBytes: number; auth: AnyOperation['auth'] }> {
+  const routes = new Map<string, { maxFileBytes: number; auth: AnyOperation['auth'] }>();
+  for (const script of scripts) {
+    const declaring = script.operations.find((o) => o.multipart);
+    if (declaring?.multipart) for (const prefix of API_PREFIXES) routes.set(`${prefix}/${script.name}.php`, { ...declaring.multipart, auth: declaring.auth });
+  }
+  return routes;
+}
+
+/** Reads and drops a body that will not be used, so that the client gets the answer (see http/multipart.ts). */
+function discardBody(ctx: Context): void {
+  if (!ctx.req.readableEnded) ctx.req.resume();
 }
 
 function methodError(ctx: Context, error: MethodNotAllowed) {
@@ -303,6 +373,8 @@ function scriptHandler(script: Script, deps: HttpDependencies, count: Count) {
     }
     if (deps.options.validateResponses) assertResponseShape(script, operation, result, operation.response);
     ctx.status = operation.status ?? 200;
-    ctx.body = { success: true, ...result };
+    // Serialised here, each list once though the answer holds it under `data.<key>` and `<key>`.
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.body = answerJson({ success: true, ...(result as Record<string, unknown>) });
   };
 }

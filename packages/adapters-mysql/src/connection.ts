@@ -1,9 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, MysqlDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, MysqlDialect, sql } from 'kysely';
 import { createPool } from 'mysql2';
 import { type SqlDialect, withDomainConstraintErrors } from './dialect.js';
+import { fairSqliteDialect } from './fair-sqlite.js';
+import { countingQueries, type QueryCounter } from './query-counter.js';
 import type { Database } from './database.js';
 import { routedDatabase } from './unit-of-work.js';
 
@@ -20,6 +22,8 @@ export interface DatabaseHandle {
   /** The root instance, never inside a unit of work: for what must see the database as it is (the health ping). */
   root: Kysely<Database>;
   dialect: SqlDialect;
+  /** Statements run so far (every query and transaction command): what the query-count test reads. */
+  readonly queries: QueryCounter;
   close(): Promise<void>;
 }
 
@@ -30,8 +34,10 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     database.pragma('journal_mode = WAL');
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
-    const root = new Kysely<Database>({ dialect: withDomainConstraintErrors(new SqliteDialect({ database })) });
-    return { db: routedDatabase(root), root, dialect: 'sqlite', close: () => root.destroy() };
+    // One connection, handed over first come first served with a turn of the event loop in between.
+    const queries = { executed: 0 };
+    const root = new Kysely<Database>({ dialect: withDomainConstraintErrors(countingQueries(fairSqliteDialect(database), queries)) });
+    return { db: routedDatabase(root), root, dialect: 'sqlite', queries, close: () => root.destroy() };
   }
   // Kysely's MysqlDialect needs the callback pool: with mysql2/promise its queries never settle.
   const pool = createPool({
@@ -49,8 +55,9 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     charset: 'utf8mb4',
     connectTimeout: 5000,
   });
-  const root = new Kysely<Database>({ dialect: withDomainConstraintErrors(new MysqlDialect({ pool })) });
-  return { db: routedDatabase(root), root, dialect: 'mysql', close: () => root.destroy() };
+  const queries = { executed: 0 };
+  const root = new Kysely<Database>({ dialect: withDomainConstraintErrors(countingQueries(new MysqlDialect({ pool }), queries)) });
+  return { db: routedDatabase(root), root, dialect: 'mysql', queries, close: () => root.destroy() };
 }
 
 /** Parses `mysql://user:pass@host:port/database`. */

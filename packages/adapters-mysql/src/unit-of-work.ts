@@ -25,7 +25,12 @@ import { isDeadlock } from './dialect.js';
 interface Ambient {
   trx: Transaction<Database>;
   committed: boolean;
+  /** What runs once this transaction has committed (UnitOfWork.afterCommit). */
+  effects: (() => Promise<void>)[];
 }
+
+/** Where a failing after-commit effect is reported: the use case has committed and is not failed by it. */
+export type EffectFailureLog = (error: unknown) => void;
 
 /** Outermost transactions that MySQL/MariaDB rolls back as deadlock victims run again, up to this many times in all. */
 const MAX_ATTEMPTS = 3;
@@ -37,39 +42,59 @@ class AmbientTransactions {
   constructor(readonly root: Kysely<Database>) {}
 
   current(): Transaction<Database> | undefined {
+    return this.currentAmbient()?.trx;
+  }
+
+  currentAmbient(): Ambient | undefined {
     const ambient = this.storage.getStore();
-    return ambient && !ambient.committed ? ambient.trx : undefined;
+    return ambient && !ambient.committed ? ambient : undefined;
   }
 
   /**
    * Runs `work` in a new ambient transaction. A deadlock victim has been rolled back whole by the
-   * server, so it runs again from the start: transactions write nothing but rows, and a unit of
-   * work's side effects are documented as possibly repeated (see the UnitOfWork port).
+   * server, so it runs again from the start: transactions write nothing but rows, and the effects
+   * that cannot be undone wait for the commit of the attempt that succeeds (`afterCommit`).
    */
-  async execute<T>(settings: TransactionSettings, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  async execute<T>(settings: TransactionSettings, work: (trx: Transaction<Database>) => Promise<T>, onEffectFailure?: EffectFailureLog): Promise<T> {
     for (let attempt = 1; ; attempt++) {
+      let outcome: { result: T; effects: Ambient['effects'] };
       try {
-        const result = await this.once(settings, work);
-        this.stats.committed += 1;
-        return result;
+        outcome = await this.once(settings, work);
       } catch (error) {
         this.stats.rolledBack += 1;
         if (!isDeadlock(error) || attempt >= MAX_ATTEMPTS) throw error;
         this.stats.deadlockRetries += 1;
+        continue;
       }
+      this.stats.committed += 1;
+      for (const effect of outcome.effects) await runEffect(effect, onEffectFailure);
+      return outcome.result;
     }
   }
 
-  private once<T>(settings: TransactionSettings, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  /** One attempt; its effects are handed back only when it committed, so a failed attempt's are dropped. */
+  private async once<T>(settings: TransactionSettings, work: (trx: Transaction<Database>) => Promise<T>): Promise<{ result: T; effects: Ambient['effects'] }> {
     let builder = this.root.transaction();
     if (settings.isolationLevel) builder = builder.setIsolationLevel(settings.isolationLevel);
     if (settings.accessMode) builder = builder.setAccessMode(settings.accessMode);
-    return builder.execute(async (trx) => {
-      const ambient: Ambient = { trx, committed: false };
-      const result = await this.storage.run(ambient, () => work(trx));
+    const ambient: Ambient = { trx: undefined as never, committed: false, effects: [] };
+    const result = await builder.execute(async (trx) => {
+      ambient.trx = trx;
+      const out = await this.storage.run(ambient, () => work(trx));
       ambient.committed = true;
-      return result;
+      return out;
     });
+    return { result, effects: ambient.effects };
+  }
+}
+
+/** An effect after a commit: its failure is reported, not thrown, when there is somewhere to report it. */
+async function runEffect(effect: () => Promise<void>, onFailure?: EffectFailureLog): Promise<void> {
+  try {
+    await effect();
+  } catch (error) {
+    if (!onFailure) throw error;
+    onFailure(error);
   }
 }
 
@@ -150,7 +175,10 @@ export function routedDatabase(root: Kysely<Database>): Kysely<Database> {
 export class KyselyUnitOfWork implements UnitOfWork {
   private readonly transactions: AmbientTransactions;
 
-  constructor(db: Kysely<Database>) {
+  constructor(
+    db: Kysely<Database>,
+    private readonly onEffectFailure?: EffectFailureLog,
+  ) {
     const transactions = routing.get(db);
     if (!transactions) {
       throw new Error('KyselyUnitOfWork needs the db of openDatabase(), which routes repositories to the current transaction');
@@ -170,6 +198,15 @@ export class KyselyUnitOfWork implements UnitOfWork {
 
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.active) return work();
-    return this.transactions.execute({}, () => work());
+    return this.transactions.execute({}, () => work(), this.onEffectFailure);
+  }
+
+  async afterCommit(effect: () => Promise<void>): Promise<void> {
+    const ambient = this.transactions.currentAmbient();
+    if (ambient) {
+      ambient.effects.push(effect);
+      return;
+    }
+    await runEffect(effect, this.onEffectFailure);
   }
 }

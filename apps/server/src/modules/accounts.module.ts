@@ -1,7 +1,10 @@
 import { Clock, token, UnitOfWork } from '@plaza/domain';
 import {
   AccessTokenRepository,
+  AccountDataFromParts,
+  AccountDataParts,
   AccountDataReader,
+  ExportedPosts,
   AccountDeletionService,
   AccountEraser,
   AuthService,
@@ -32,11 +35,12 @@ import { exportScript } from '@plaza/adapters-http/scripts/export';
 import { twoFactorScript } from '@plaza/adapters-http/scripts/two-factor';
 import { userPreferencesScript } from '@plaza/adapters-http/scripts/user-preferences';
 import { usersScript } from '@plaza/adapters-http/scripts/users';
+import { RemoteFollowRepository } from '@plaza/domain/federation';
 import { BcryptPasswordHasher, FileMailer, NodeCryptoSecretTokens, OtplibTotp, SmtpMailer } from '@plaza/adapters-integrations';
 import {
   ACCOUNTS_MIGRATIONS,
   SqlAccessTokenRepository,
-  SqlAccountDataReader,
+  SqlAccountsAccountData,
   SqlAccountEraser,
   SqlDeletionRequestRepository,
   SqlMailOutbox,
@@ -47,8 +51,9 @@ import {
   SqlUserRepository,
 } from '@plaza/adapters-mysql/accounts';
 import { join } from 'node:path';
-import { featureModule } from '../wiring/feature-module.js';
+import { featureModule, many } from '../wiring/feature-module.js';
 import { ConfigToken, DatabaseToken, LoggerToken } from '../wiring/tokens.js';
+import { Media } from './media.module.js';
 import { Platform } from './platform.module.js';
 
 export const Accounts = {
@@ -84,8 +89,9 @@ export const accountsModule = featureModule((w) => {
   w.bind(MailOutbox, [DatabaseToken], ({ db }) => new SqlMailOutbox(db));
   w.bind(NotificationPreferenceRepository, [DatabaseToken], ({ db, dialect }) => new SqlNotificationPreferenceRepository(db, dialect));
   w.bind(DeletionRequestRepository, [DatabaseToken], ({ db }) => new SqlDeletionRequestRepository(db));
-  w.bind(AccountEraser, [DatabaseToken], ({ db, dialect }) => new SqlAccountEraser(db, dialect));
-  w.bind(AccountDataReader, [DatabaseToken], ({ db }) => new SqlAccountDataReader(db));
+  w.accountData([DatabaseToken], ({ db }) => new SqlAccountsAccountData(db));
+  w.bind(AccountEraser, [DatabaseToken, many(AccountDataParts)], ({ db, dialect }, parts) => new SqlAccountEraser(db, dialect, parts));
+  w.bind(AccountDataReader, [many(AccountDataParts), ExportedPosts], (parts, outbox) => new AccountDataFromParts(parts, outbox));
   w.bind(MailDeliveryLog, [LoggerToken], (logger) => ({
     // The recipient and subject are logged, never the body: it may hold a reset code or link.
     sent: (entry) => logger.info({ mail_id: entry.id, to: entry.message.to, subject: entry.message.subject }, 'mail sent'),
@@ -121,7 +127,7 @@ export const accountsModule = featureModule((w) => {
         uow,
       ),
   );
-  w.bind(Accounts.ProfileService, [UserRepository, ProfileStatsReader], (users, stats) => new ProfileService(users, stats));
+  w.bind(Accounts.ProfileService, [UserRepository, ProfileStatsReader, Media.References], (users, stats, media) => new ProfileService(users, stats, media));
 
   w.bind(
     Accounts.TwoFactorService,
@@ -161,7 +167,8 @@ export const accountsModule = featureModule((w) => {
   w.script([Accounts.ExportService, ConfigToken], (exports, config) => exportScript(exports, { publicUrl: config.publicUrl, uploadsPath: config.uploadsPath }));
   // Mail the request could not deliver at once (SMTP down, refused): retried with backoff (docs/decisions/0091).
   w.job({ name: 'deliver-mail', everyMs: 30_000 }, [Accounts.MailDelivery], (delivery) => () => delivery.deliverDue());
-  w.script([Accounts.ProfileService, ConfigToken, Platform.Presenters], (profiles, config, p) =>
-    usersScript(profiles, { publicUrl: config.publicUrl, domain: config.domain }, p),
+  // users.php's fediverse_*_count are the federation context's remote follows (bound by its module).
+  w.script([Accounts.ProfileService, ConfigToken, Platform.Presenters, RemoteFollowRepository], (profiles, config, p, remote) =>
+    usersScript(profiles, { publicUrl: config.publicUrl, domain: config.domain }, p, async (id) => ({ followers: await remote.countFollowers(id), following: await remote.countFollowing(id) })),
   );
 });

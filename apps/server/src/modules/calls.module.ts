@@ -4,7 +4,7 @@ import { CallRepository, CallService, TalkInviteService } from '@plaza/domain/ca
 import { MessageGroupRepository } from '@plaza/domain/messaging';
 import { PushSender } from '@plaza/domain/notifications';
 import { callsScript } from '@plaza/adapters-http/scripts/calls';
-import { CALLS_MIGRATIONS, SqlCallRepository } from '@plaza/adapters-mysql/calls';
+import { CALLS_MIGRATIONS, SqlCallRepository, SqlCallsAccountData } from '@plaza/adapters-mysql/calls';
 import { featureModule } from '../wiring/feature-module.js';
 import { ConfigToken, DatabaseToken } from '../wiring/tokens.js';
 import { Platform } from './platform.module.js';
@@ -16,6 +16,7 @@ export const Calls = {
 
 /** One-to-one and group call signalling (calls.php); group calls use messaging groups. */
 export const callsModule = featureModule((w) => {
+  w.accountData([DatabaseToken], ({ db }) => new SqlCallsAccountData(db));
   w.migrations(CALLS_MIGRATIONS);
   w.bind(CallRepository, [DatabaseToken], ({ db, dialect }) => new SqlCallRepository(db, dialect));
   w.bind(

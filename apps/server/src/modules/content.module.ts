@@ -3,8 +3,11 @@ import { UserRepository } from '@plaza/domain/accounts';
 import {
   CommentRepository,
   CommentService,
+  CommentTargets,
   EngagementService,
   PostEngagementRepository,
+  PostEventListeners,
+  PostEvents,
   PostRepository,
   PostService,
   StoryRepository,
@@ -18,11 +21,14 @@ import { postsScript } from '@plaza/adapters-http/scripts/posts';
 import { likesScript, reactionsScript } from '@plaza/adapters-http/scripts/reactions';
 import { sharesScript } from '@plaza/adapters-http/scripts/shares';
 import { storiesScript } from '@plaza/adapters-http/scripts/stories';
-import { SqlCommentRepository, SqlPostEngagementRepository, SqlPostRepository, SqlStoryRepository } from '@plaza/adapters-mysql/content';
-import { featureModule } from '../wiring/feature-module.js';
+import { SqlCommentRepository, SqlContentAccountData, SqlPostEngagementRepository, SqlPostRepository, SqlStoryRepository } from '@plaza/adapters-mysql/content';
+import { ExportedPosts } from '@plaza/domain/accounts';
+import { featureModule, many } from '../wiring/feature-module.js';
 import { DatabaseToken } from '../wiring/tokens.js';
 import { Notifications } from './notifications.module.js';
+import { Media } from './media.module.js';
 import { Platform } from './platform.module.js';
+import { Timeline } from './timeline.module.js';
 
 export const Content = {
   PostService: token<PostService>('content.PostService'),
@@ -33,6 +39,8 @@ export const Content = {
 
 /** Posts and shares, reactions, likes, bookmarks, comments and stories. */
 export const contentModule = featureModule((w) => {
+  w.accountData([DatabaseToken], ({ db }) => new SqlContentAccountData(db));
+  w.bind(ExportedPosts, [DatabaseToken], ({ db }) => new SqlContentAccountData(db));
   w.bind(PostRepository, [DatabaseToken], ({ db }) => new SqlPostRepository(db));
   w.bind(PostEngagementRepository, [DatabaseToken], ({ db, dialect }) => new SqlPostEngagementRepository(db, dialect));
   w.bind(CommentRepository, [DatabaseToken], ({ db, dialect }) => new SqlCommentRepository(db, dialect));
@@ -40,8 +48,11 @@ export const contentModule = featureModule((w) => {
 
   w.bind(
     Content.PostService,
-    [PostRepository, FollowRepository, UserRepository, Notifications.NotificationService, Clock, UnitOfWork],
-    (posts, follows, users, notifications, clock, uow) => new PostService(posts, follows, users, notifications, clock, uow),
+    [PostRepository, FollowRepository, UserRepository, Notifications.NotificationService, Clock, UnitOfWork, Media.References, many(PostEventListeners), Timeline.HomeTimeline],
+    // Every module's post lifecycle listeners (home timeline, federation, …), called within each write;
+    // the following feed reads the precomputed timeline.
+    (posts, follows, users, notifications, clock, uow, media, listeners, timeline) =>
+      new PostService(posts, follows, users, notifications, clock, uow, media, new PostEvents(listeners), timeline),
   );
   w.bind(
     Content.EngagementService,
@@ -50,13 +61,13 @@ export const contentModule = featureModule((w) => {
   );
   w.bind(
     Content.CommentService,
-    [Content.PostService, PostRepository, CommentRepository, UserRepository, Notifications.NotificationService, Clock, UnitOfWork],
-    (posts, postRepo, comments, users, notifications, clock, uow) => new CommentService(posts, postRepo, comments, users, notifications, clock, uow),
+    [Content.PostService, PostRepository, CommentRepository, UserRepository, Notifications.NotificationService, Clock, UnitOfWork, many(CommentTargets)],
+    (posts, postRepo, comments, users, notifications, clock, uow, targets) => new CommentService(posts, postRepo, comments, users, notifications, clock, uow, targets),
   );
   w.bind(
     Content.StoryService,
-    [StoryRepository, PostRepository, FollowRepository, Clock],
-    (stories, posts, follows, clock) => new StoryService(stories, posts, follows, clock),
+    [StoryRepository, PostRepository, FollowRepository, Clock, Media.References],
+    (stories, posts, follows, clock, media) => new StoryService(stories, posts, follows, clock, media),
   );
 
   w.script([Content.PostService, Platform.Presenters], postsScript);

@@ -13,10 +13,12 @@ import {
 } from '@plaza/domain/lives';
 import { MessageGroupRepository } from '@plaza/domain/messaging';
 import { livesScript } from '@plaza/adapters-http/scripts/lives';
-import { LiveKitMediaServer, mediaServerCredentials } from '@plaza/adapters-integrations/livekit';
-import { LIVES_MIGRATIONS, SqlLiveRepository } from '@plaza/adapters-mysql/lives';
+import { LiveKitMediaServer } from '@plaza/adapters-integrations/livekit';
+import { effectiveMediaServer, MediaServerSettingsStore } from '@plaza/domain/admin';
+import { LIVES_MIGRATIONS, SqlLiveRepository, SqlLivesAccountData } from '@plaza/adapters-mysql/lives';
 import { featureModule } from '../wiring/feature-module.js';
 import { ConfigToken, DatabaseToken } from '../wiring/tokens.js';
+import { Media } from './media.module.js';
 import { Platform } from './platform.module.js';
 
 export const Lives = {
@@ -30,14 +32,21 @@ export const Lives = {
 
 /** Live broadcasts (lives.php), their media-server tokens and the media server's webhook. */
 export const livesModule = featureModule((w) => {
+  w.accountData([DatabaseToken], ({ db }) => new SqlLivesAccountData(db));
   w.migrations(LIVES_MIGRATIONS);
   w.bind(LiveRepository, [DatabaseToken], ({ db, dialect }) => new SqlLiveRepository(db, dialect));
-  w.bind(MediaServer, [ConfigToken, Clock], (config, clock) => {
-    const { url, apiKey, apiSecret, configFile } = config.media;
-    return new LiveKitMediaServer(mediaServerCredentials({ url: url ?? undefined, apiKey: apiKey ?? undefined, apiSecret: apiSecret ?? undefined }, configFile), () => clock.now());
+  // MEDIA_SERVER_* when all three are set, else config/media_server.local.php as the admin panel last
+  // wrote it (read again when it changes): a saved change applies to the next token, no restart.
+  w.bind(MediaServer, [ConfigToken, Clock, MediaServerSettingsStore], (config, clock, file) => {
+    const env = { url: config.media.url, apiKey: config.media.apiKey, apiSecret: config.media.apiSecret };
+    const credentials = async () => {
+      const { values } = effectiveMediaServer(env, await file.read());
+      return values && { url: values.url, apiKey: values.api_key, apiSecret: values.api_secret };
+    };
+    return new LiveKitMediaServer(credentials, () => clock.now());
   });
 
-  w.bind(Lives.LiveService, [LiveRepository, UserRepository, Clock, UnitOfWork], (lives, users, clock, uow) => new LiveService(lives, users, clock, uow));
+  w.bind(Lives.LiveService, [LiveRepository, UserRepository, Clock, UnitOfWork, Media.References], (lives, users, clock, uow, media) => new LiveService(lives, users, clock, uow, media));
   w.bind(Lives.LiveStageService, [LiveRepository, UserRepository, Clock, UnitOfWork], (lives, users, clock, uow) => new LiveStageService(lives, users, clock, uow));
   w.bind(
     Lives.MediaTokenService,

@@ -12,9 +12,10 @@ import { PushSender } from '@plaza/domain/notifications';
 import { FollowRepository, FriendRequestRepository } from '@plaza/domain/social';
 import { messageGroupsScript } from '@plaza/adapters-http/scripts/message-groups';
 import { messagesScript } from '@plaza/adapters-http/scripts/messages';
-import { SqlMessageGroupRepository, SqlPrivateMessageRepository, SqlTypingRepository } from '@plaza/adapters-mysql/messaging';
+import { SqlMessageGroupRepository, SqlMessagingAccountData, SqlPrivateMessageRepository, SqlTypingRepository } from '@plaza/adapters-mysql/messaging';
 import { featureModule } from '../wiring/feature-module.js';
 import { DatabaseToken } from '../wiring/tokens.js';
+import { Media } from './media.module.js';
 import { Platform } from './platform.module.js';
 
 export const Messaging = {
@@ -25,19 +26,20 @@ export const Messaging = {
 
 /** Private messages, messaging groups and typing indicators. */
 export const messagingModule = featureModule((w) => {
+  w.accountData([DatabaseToken], ({ db }) => new SqlMessagingAccountData(db));
   w.bind(PrivateMessageRepository, [DatabaseToken], ({ db, dialect }) => new SqlPrivateMessageRepository(db, dialect));
   w.bind(MessageGroupRepository, [DatabaseToken], ({ db, dialect }) => new SqlMessageGroupRepository(db, dialect));
-  w.bind(TypingRepository, [DatabaseToken], ({ db }) => new SqlTypingRepository(db));
+  w.bind(TypingRepository, [DatabaseToken], ({ db, dialect }) => new SqlTypingRepository(db, dialect));
 
   w.bind(
     Messaging.PrivateMessageService,
-    [PrivateMessageRepository, UserRepository, PushSender, Clock, UnitOfWork, FollowRepository, FriendRequestRepository],
-    (messages, users, push, clock, uow, follows, friends) => new PrivateMessageService(messages, users, push, clock, uow, { follows, friends }),
+    [PrivateMessageRepository, UserRepository, PushSender, Clock, UnitOfWork, FollowRepository, FriendRequestRepository, Media.References],
+    (messages, users, push, clock, uow, follows, friends, media) => new PrivateMessageService(messages, users, push, clock, uow, { follows, friends }, media),
   );
   w.bind(
     Messaging.MessageGroupService,
-    [MessageGroupRepository, UserRepository, PushSender, Clock, UnitOfWork],
-    (groups, users, push, clock, uow) => new MessageGroupService(groups, users, push, clock, uow),
+    [MessageGroupRepository, UserRepository, PushSender, Clock, UnitOfWork, Media.References],
+    (groups, users, push, clock, uow, media) => new MessageGroupService(groups, users, push, clock, uow, media),
   );
   w.bind(
     Messaging.TypingService,

@@ -7,6 +7,8 @@ import {
   FeatureSuggestionService,
   ModerationLog,
   ModeratorRoster,
+  ReportableContents,
+  ReportableWallPosts,
   ReportRepository,
   ReportService,
   SanctionRepository,
@@ -20,12 +22,13 @@ import {
   MODERATION_MIGRATIONS,
   SqlCandidacyRepository,
   SqlFeatureSuggestionRepository,
+  SqlModerationAccountData,
   SqlModerationLog,
   SqlModeratorRoster,
   SqlReportRepository,
   SqlSanctionRepository,
 } from '@plaza/adapters-mysql/moderation';
-import { featureModule } from '../wiring/feature-module.js';
+import { featureModule, many } from '../wiring/feature-module.js';
 import { ConfigToken, DatabaseToken } from '../wiring/tokens.js';
 import { Content } from './content.module.js';
 import { Notifications } from './notifications.module.js';
@@ -40,6 +43,7 @@ export const Moderation = {
 
 /** Reports, elected moderators, sanctions and the feature-suggestion board (docs/decisions/0012). */
 export const moderationModule = featureModule((w) => {
+  w.accountData([DatabaseToken], ({ db }) => new SqlModerationAccountData(db));
   w.migrations(MODERATION_MIGRATIONS);
   w.bind(ReportRepository, [DatabaseToken], ({ db, dialect }) => new SqlReportRepository(db, dialect));
   w.bind(SanctionRepository, [DatabaseToken], ({ db, dialect }) => new SqlSanctionRepository(db, dialect));
@@ -48,6 +52,8 @@ export const moderationModule = featureModule((w) => {
   w.bind(ModeratorRoster, [DatabaseToken], ({ db }) => new SqlModeratorRoster(db));
   w.bind(FeatureSuggestionRepository, [DatabaseToken], ({ db, dialect }) => new SqlFeatureSuggestionRepository(db, dialect));
 
+  // Wall posts; group and page posts are reportable from their own modules.
+  w.bind(ReportableContents, [Content.PostService], (posts) => new ReportableWallPosts(posts));
   w.bind(
     Moderation.SanctionService,
     [SanctionRepository, UserRepository, Clock, ConfigToken],
@@ -55,9 +61,9 @@ export const moderationModule = featureModule((w) => {
   );
   w.bind(
     Moderation.ReportService,
-    [ReportRepository, SanctionRepository, Moderation.SanctionService, ModerationLog, Content.PostService, UserRepository, Notifications.NotificationService, Clock, UnitOfWork, ConfigToken],
-    (reports, sanctionRepo, sanctions, log, posts, users, notifications, clock, uow, config) =>
-      new ReportService(reports, sanctionRepo, sanctions, log, posts, users, notifications, clock, uow, config.moderation),
+    [ReportRepository, SanctionRepository, Moderation.SanctionService, ModerationLog, many(ReportableContents), UserRepository, Notifications.NotificationService, Clock, UnitOfWork, ConfigToken],
+    (reports, sanctionRepo, sanctions, log, contents, users, notifications, clock, uow, config) =>
+      new ReportService(reports, sanctionRepo, sanctions, log, contents, users, notifications, clock, uow, config.moderation),
   );
   w.bind(
     Moderation.ElectionService,

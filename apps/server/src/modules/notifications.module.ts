@@ -1,10 +1,11 @@
-import { Clock, token } from '@plaza/domain';
+import { Clock, token, UnitOfWork } from '@plaza/domain';
 import { NotificationEmails, NotificationPreferenceRepository, UserRepository } from '@plaza/domain/accounts';
 import {
   NotificationInbox,
   NotificationInboxService,
   NotificationRepository,
   NotificationService,
+  AfterCommitPushSender,
   PreferenceGatedPushSender,
   PushDeliveryService,
   PushOutbox,
@@ -15,7 +16,7 @@ import {
 import { notificationsScript } from '@plaza/adapters-http/scripts/notifications';
 import { LoggingPushSender } from '@plaza/adapters-integrations';
 import { NtfyPushProvider, OneSignalPushProvider } from '@plaza/adapters-integrations/push';
-import { NOTIFICATIONS_MIGRATIONS, SqlNotificationInbox, SqlNotificationRepository, SqlPushOutbox } from '@plaza/adapters-mysql/notifications';
+import { NOTIFICATIONS_MIGRATIONS, SqlNotificationInbox, SqlNotificationRepository, SqlNotificationsAccountData, SqlPushOutbox } from '@plaza/adapters-mysql/notifications';
 import { featureModule } from '../wiring/feature-module.js';
 import { ConfigToken, DatabaseToken, LoggerToken } from '../wiring/tokens.js';
 import { Accounts } from './accounts.module.js';
@@ -32,6 +33,7 @@ export const Notifications = {
 
 /** Notifications raised by other contexts, the inbox that lists them, and push delivery. */
 export const notificationsModule = featureModule((w) => {
+  w.accountData([DatabaseToken], ({ db }) => new SqlNotificationsAccountData(db));
   w.bind(NotificationRepository, [DatabaseToken], ({ db }) => new SqlNotificationRepository(db));
   w.bind(NotificationInbox, [DatabaseToken], ({ db }) => new SqlNotificationInbox(db));
   w.migrations(NOTIFICATIONS_MIGRATIONS);
@@ -49,7 +51,9 @@ export const notificationsModule = featureModule((w) => {
     providers.length ? delivery : new LoggingPushSender(logger),
   );
   // The recipient's notification switches decide every push (user_preferences.php).
-  w.bind(PushSender, [Notifications.PushTransport, NotificationPreferenceRepository], (transport, preferences) => new PreferenceGatedPushSender(transport, preferences));
+  w.bind(PushSender, [Notifications.PushTransport, NotificationPreferenceRepository, UnitOfWork], (transport, preferences, uow) =>
+    new AfterCommitPushSender(new PreferenceGatedPushSender(transport, preferences), uow),
+  );
 
   w.bind(
     Notifications.NotificationService,

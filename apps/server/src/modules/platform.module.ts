@@ -2,11 +2,12 @@ import { Clock, InMemoryRateLimitStore, RateLimiter, RateLimitStore, RATE_LIMIT_
 import { rolesOf } from '@plaza/domain/accounts';
 import { createTimeFormatter, type HealthCheck, type PresenterContext } from '@plaza/adapters-http';
 import { settingsScript, type PublicSettingsSource } from '@plaza/adapters-http/scripts/settings';
+import { TurnSettingsStore } from '@plaza/domain/admin';
 import { BASELINE_MIGRATIONS, KyselyUnitOfWork, pingDatabase } from '@plaza/adapters-mysql';
 import { SqlRateLimitStore } from '@plaza/adapters-mysql/limits';
 import { ConfiguredPublicSettings } from '../public-settings.js';
 import { featureModule } from '../wiring/feature-module.js';
-import { ConfigToken, DatabaseToken } from '../wiring/tokens.js';
+import { ConfigToken, DatabaseToken, LoggerToken } from '../wiring/tokens.js';
 
 export const Platform = {
   RateLimiter: token<RateLimiter>('platform.RateLimiter'),
@@ -18,7 +19,7 @@ export const Platform = {
 /** What every context leans on: units of work, rate limits, presenters' time, health, public settings, the first tables. */
 export const platformModule = featureModule((w) => {
   w.migrations(BASELINE_MIGRATIONS);
-  w.bind(UnitOfWork, [DatabaseToken], ({ db }) => new KyselyUnitOfWork(db));
+  w.bind(UnitOfWork, [DatabaseToken, LoggerToken], ({ db }, logger) => new KyselyUnitOfWork(db, (err) => logger.error({ err }, 'an effect after a commit failed')));
   w.bind(RateLimitStore, [ConfigToken, DatabaseToken], (config, { db, dialect }) =>
     config.rateLimitStore === 'database' ? new SqlRateLimitStore(db, dialect) : new InMemoryRateLimitStore(),
   );
@@ -39,7 +40,7 @@ export const platformModule = featureModule((w) => {
       };
     },
   }));
-  w.bind(Platform.PublicSettings, [ConfigToken, Clock], (config, clock) => new ConfiguredPublicSettings(config, clock));
+  w.bind(Platform.PublicSettings, [ConfigToken, Clock, TurnSettingsStore], (config, clock, turnFile) => new ConfiguredPublicSettings(config, clock, turnFile));
   w.script([Platform.PublicSettings], settingsScript);
   w.job({ name: 'purge-rate-limit-counters', everyMs: 10 * 60_000 }, [RateLimitStore, Clock], (store, clock) => async () => {
     const now = Math.floor(clock.now().getTime() / 1000);

@@ -1,10 +1,10 @@
 import { Clock, token, UnitOfWork } from '@plaza/domain';
 import { UserRepository } from '@plaza/domain/accounts';
-import { FollowRepository, FollowService, FriendRequestRepository, FriendService } from '@plaza/domain/social';
+import { FollowEventListeners, FollowEvents, FollowRepository, FollowService, FriendRequestRepository, FriendService } from '@plaza/domain/social';
 import { followsScript } from '@plaza/adapters-http/scripts/follows';
 import { friendsScript } from '@plaza/adapters-http/scripts/friends';
-import { SqlFollowRepository, SqlFriendRequestRepository } from '@plaza/adapters-mysql/social';
-import { featureModule } from '../wiring/feature-module.js';
+import { SqlFollowRepository, SqlFriendRequestRepository, SqlSocialAccountData } from '@plaza/adapters-mysql/social';
+import { featureModule, many } from '../wiring/feature-module.js';
 import { DatabaseToken } from '../wiring/tokens.js';
 import { Notifications } from './notifications.module.js';
 import { Platform } from './platform.module.js';
@@ -16,13 +16,15 @@ export const Social = {
 
 /** Follows and friendships between local users. */
 export const socialModule = featureModule((w) => {
+  w.accountData([DatabaseToken], ({ db }) => new SqlSocialAccountData(db));
   w.bind(FollowRepository, [DatabaseToken], ({ db }) => new SqlFollowRepository(db));
   w.bind(FriendRequestRepository, [DatabaseToken], ({ db, dialect }) => new SqlFriendRequestRepository(db, dialect));
 
   w.bind(
     Social.FollowService,
-    [FollowRepository, UserRepository, Notifications.NotificationService, Clock, UnitOfWork],
-    (follows, users, notifications, clock, uow) => new FollowService(follows, users, notifications, clock, uow),
+    [FollowRepository, UserRepository, Notifications.NotificationService, Clock, UnitOfWork, many(FollowEventListeners)],
+    // Every module's follow listeners (the home timeline), called within each change.
+    (follows, users, notifications, clock, uow, listeners) => new FollowService(follows, users, notifications, clock, uow, new FollowEvents(listeners)),
   );
   w.bind(
     Social.FriendService,

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { buildContainer } from '../container.js';
 import { PLAZA_MODULES } from '../modules/index.js';
-import { featureModule } from './feature-module.js';
+import { featureModule, many } from './feature-module.js';
 
 class Users {
   readonly kind = 'users';
@@ -40,6 +40,24 @@ describe('typed wiring', () => {
     expect(greeter.users).toBeInstanceOf(Users);
     expect(greeter.clock).toBeInstanceOf(Clock);
     expect(c.get(GreeterToken)).toBe(greeter);
+  });
+
+  it('passes every binding of a multi-bound token with many(), and none as an empty list', () => {
+    const ListenerToken = token<{ name: string }>('test.Listener');
+    const HubToken = token<{ names: string[] }>('test.Hub');
+    const EmptyHubToken = token<{ names: string[] }>('test.EmptyHub');
+    const NothingToken = token<{ name: string }>('test.Nothing');
+    const c = new Container({ defaultScope: 'Singleton' });
+    c.load(
+      featureModule((w) => {
+        w.bind(HubToken, [many(ListenerToken)], (listeners) => ({ names: listeners.map((l) => l.name) }));
+        w.bind(EmptyHubToken, [many(NothingToken)], (listeners) => ({ names: listeners.map((l) => l.name) }));
+      }),
+      featureModule((w) => w.constant(ListenerToken, { name: 'a' })),
+      featureModule((w) => w.constant(ListenerToken, { name: 'b' })),
+    );
+    expect(c.get<{ names: string[] }>(HubToken).names).toEqual(['a', 'b']);
+    expect(c.get<{ names: string[] }>(EmptyHubToken).names).toEqual([]);
   });
 
   it('refuses, at compile time, swapped dependencies and a wrong implementation', () => {

@@ -1,5 +1,5 @@
 import { token } from '@plaza/domain';
-import type { Script } from '@plaza/adapters-http';
+import type { HttpMount, Pages, Script } from '@plaza/adapters-http';
 import type { DatabaseHandle, PlazaMigrations } from '@plaza/adapters-mysql';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
@@ -20,5 +20,9 @@ export interface PeriodicJob {
 
 /** Multi-bound: each module adds its own, and the app, the job runner and the migrator collect them. */
 export const Scripts = token<Script>('http.Script');
+/** Browser pages served beside the scripts (the admin panel). */
+export const PagesToken = token<Pages>('http.Pages');
+/** Handlers of non-script URLs given the raw request (federation's documents and inboxes). */
+export const Mounts = token<HttpMount>('http.Mount');
 export const Jobs = token<PeriodicJob>('Job');
 export const Migrations = token<PlazaMigrations>('Migrations');

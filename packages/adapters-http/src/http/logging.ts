@@ -25,8 +25,15 @@ export const REDACT_PATHS = [
   '*.totp_secret',
 ];
 
+/**
+ * The JSON logger. Without a destination it writes to stdout asynchronously (docs/decisions/0075): a
+ * line is appended to a buffer that libuv writes out while requests go on, and lines logged while a
+ * write is under way leave together in the next one, so logging costs a request no system call. Call
+ * `logger.flush()` before exiting (server.ts does on close); `pino` flushes on a normal exit too.
+ */
 export function createLogger(options: { level?: string; destination?: pino.DestinationStream } = {}): Logger {
-  return pino({ level: options.level ?? 'info', redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, options.destination);
+  const destination = options.destination ?? pino.destination({ dest: 1, sync: false });
+  return pino({ level: options.level ?? 'info', redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, destination);
 }
 
 export type { Logger };

@@ -301,11 +301,17 @@ function operationObject(b: DocumentBuilder, script: Script, o: AnyOperation, op
     const required = objectFields(converted).required.size > 0;
     // One schema for both media types.
     const body = b.component(`${operationId}.body`, converted);
-    result.requestBody = {
-      required,
-      description: 'JSON, or the same fields form-urlencoded (form values arrive as text; numbers and flags accept their text forms).',
-      content: { 'application/json': { schema: body }, 'application/x-www-form-urlencoded': { schema: body } },
-    };
+    result.requestBody = o.multipart
+      ? {
+          required: true,
+          description: `multipart/form-data: these fields, and the file in the part \`media\` (at most ${o.multipart.maxFileBytes} bytes).`,
+          content: { 'multipart/form-data': { schema: { allOf: [body, { type: 'object', required: ['media'], properties: { media: { type: 'string', format: 'binary' } } }] } } },
+        }
+      : {
+          required,
+          description: 'JSON, or the same fields form-urlencoded (form values arrive as text; numbers and flags accept their text forms).',
+          content: { 'application/json': { schema: body }, 'application/x-www-form-urlencoded': { schema: body } },
+        };
   }
 
   const response = o.response;

@@ -108,6 +108,12 @@ interface OperationBase<
   allowBanned?: boolean | ((query: Record<string, string | undefined>) => boolean);
   /** The success answer is a file (`Download`), not JSON; `response` then documents nothing on the wire. */
   download?: { contentTypes: string[] };
+  /**
+   * Takes a multipart/form-data body (upload.php): its fields are the body, its files are streamed to a
+   * temporary directory of the request (`receivedFiles(ctx.koa)`), refused with 413 past `maxFileBytes`,
+   * and removed when the request ends.
+   */
+  multipart?: { maxFileBytes: number };
 }
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;

@@ -28,6 +28,14 @@ export function actorId(identity: ArchiveIdentity, username: string): string {
   return `${identity.publicUrl}/fediverse/actor.php?username=${encodeURIComponent(username)}`;
 }
 
+/** The actor's collections and inbox, at the URLs federation serves them (adapters-activitypub urls.ts). */
+function followersId(identity: ArchiveIdentity, username: string): string {
+  return `${identity.publicUrl}/fediverse/followers.php?username=${encodeURIComponent(username)}`;
+}
+function followingId(identity: ArchiveIdentity, username: string): string {
+  return `${identity.publicUrl}/fediverse/following.php?username=${encodeURIComponent(username)}`;
+}
+
 /** Where a stored media value sits in the archive. */
 export function archivedMediaPath(uploadsRelative: string): string {
   return `media_attachments/files/${uploadsRelative.replace(/^uploads\//, '')}`;
@@ -71,10 +79,10 @@ export function actorJson(identity: ArchiveIdentity, user: UserRecord, avatar: s
     url: `${identity.publicUrl}/api/v1/users.php?id=${user.id}`,
     published: iso(user.created_at),
     manuallyApprovesFollowers: user.is_private,
-    inbox: `${identity.publicUrl}/fediverse/inbox.php?username=${encodeURIComponent(user.username)}`,
+    inbox: `${identity.publicUrl}/fediverse/inbox/${encodeURIComponent(user.username)}`,
     outbox: 'outbox.json',
-    followers: `${id}&collection=followers`,
-    following: `${id}&collection=following`,
+    followers: followersId(identity, user.username),
+    following: followingId(identity, user.username),
     ...(avatar ? { icon: { type: 'Image', mediaType: mediaTypeOf(avatar), url: archivedMediaPath(avatar) } } : {}),
     ...(banner ? { image: { type: 'Image', mediaType: mediaTypeOf(banner), url: archivedMediaPath(banner) } } : {}),
   };
@@ -83,7 +91,7 @@ export function actorJson(identity: ArchiveIdentity, user: UserRecord, avatar: s
 /** One Create activity of the outbox. A private account's posts are addressed to its followers only. */
 export function createActivity(identity: ArchiveIdentity, user: UserRecord, post: ArchivedPost): object {
   const actor = actorId(identity, user.username);
-  const followers = `${actor}&collection=followers`;
+  const followers = followersId(identity, user.username);
   const to = user.is_private ? [followers] : [PUBLIC];
   const cc = user.is_private ? [] : [followers];
   const noteId = `${identity.publicUrl}/api/v1/posts.php?id=${post.id}`;

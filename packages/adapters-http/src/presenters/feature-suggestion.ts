@@ -2,7 +2,7 @@ import type { SuggestionCommentView, SuggestionView } from '@plaza/domain/modera
 import { z } from 'zod';
 import type { PresenterContext } from './context.js';
 import { zAvatar } from './user.js';
-import { zCount, zTimestamp, zWireId, wireTime } from './wire.js';
+import { avatarOf, nameOf, zCount, zTimestamp, zWireId, wireTime } from './wire.js';
 
 /** feature_suggestions.php suggestion (contract §35.4). */
 export const SuggestionItem = z.object({
@@ -28,8 +28,8 @@ export function presentSuggestion(v: SuggestionView, p: PresenterContext): z.inp
   return {
     id: s.id,
     user_id: s.user_id,
-    username: v.author?.username ?? '',
-    avatar: v.author?.avatar ?? 'default.svg',
+    username: nameOf(v.author),
+    avatar: avatarOf(v.author),
     title: s.title,
     description: s.description,
     status: s.status,
@@ -61,8 +61,8 @@ export function presentSuggestionComment(v: SuggestionCommentView, p: PresenterC
     id: c.id,
     suggestion_id: c.suggestion_id,
     user_id: c.user_id,
-    username: v.author?.username ?? '',
-    avatar: v.author?.avatar ?? 'default.svg',
+    username: nameOf(v.author),
+    avatar: avatarOf(v.author),
     content: c.content,
     created_at: wireTime(p, c.created_at),
   };

@@ -16,7 +16,7 @@ import {
 } from '@plaza/domain/messaging';
 import { z } from 'zod';
 import type { PresenterContext } from './context.js';
-import { wireTime, zCount, zTimestamp, zWireId } from './wire.js';
+import { avatarOf, wireTime, zCount, zTimestamp, zWireId } from './wire.js';
 
 const GROUP_ROLES = ['admin', 'member'] as const satisfies readonly GroupRole[];
 type AutoDeleteChoice = (typeof AUTO_DELETE_CHOICES)[number];
@@ -28,7 +28,6 @@ export const ReactionsSummary = z.partialRecord(z.enum(MESSAGE_REACTIONS), z.num
 /** Who is typing (contract §18.4, §19): the clients read `username`. */
 export const TypingUser = z.object({ user_id: zWireId, username: z.string() });
 
-const avatarOf = (u: Pick<UserRecord, 'avatar'> | null) => u?.avatar ?? 'default.svg';
 
 /** The text shown for a message in lists: its content, or a marker for media-only messages. */
 function previewText(m: { content: string; media: string | null } | null): string {

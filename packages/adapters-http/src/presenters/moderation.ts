@@ -1,6 +1,6 @@
-import type { UserRecord } from '@plaza/domain/accounts';
 import {
   isBanActive,
+  REPORTED_POST_TYPES,
   voteCount,
   type ActionView,
   type BanRecord,
@@ -14,10 +14,8 @@ import { toTimestamp } from '@plaza/domain';
 import { z } from 'zod';
 import type { PresenterContext } from './context.js';
 import { zAvatar } from './user.js';
-import { zCount, zTimestamp, zWireId, wireTime } from './wire.js';
+import { avatarOf, nameOf, zCount, zTimestamp, zWireId, wireTime } from './wire.js';
 
-const nameOf = (u: UserRecord | null) => u?.username ?? '';
-const avatarOf = (u: UserRecord | null) => u?.avatar ?? 'default.svg';
 
 /** reports.php item (contract §35.5), with the vote counts by outcome and the resolution beside it. */
 export const ReportItem = z.object({
@@ -26,6 +24,8 @@ export const ReportItem = z.object({
   description: z.string(),
   /** The reported post, or null for a report on an account. */
   post_id: zWireId.nullable(),
+  /** Which kind of post `post_id` is: a wall post, a group's or a page's. */
+  post_type: z.enum(REPORTED_POST_TYPES),
   /** The reported account, or null for a report on a post. */
   user_id: zWireId.nullable(),
   /** The post's text as it was reported. */
@@ -50,6 +50,7 @@ export function presentReport(v: ReportView, p: PresenterContext): z.input<typeo
     reason: r.reason,
     description: r.description,
     post_id: r.post_id,
+    post_type: r.post_type,
     user_id: r.user_id,
     post_content: r.post_content,
     reported_user_id: r.target_user_id,

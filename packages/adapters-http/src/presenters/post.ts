@@ -11,7 +11,7 @@ import {
 import { z } from 'zod';
 import type { PresenterContext } from './context.js';
 import { presentUserSummary, UserSummary, zAvatar } from './user.js';
-import { wireTime, zCount, zTimestamp, zWireId } from './wire.js';
+import { avatarOf, wireTime, zCount, zTimestamp, zWireId } from './wire.js';
 
 /** Bare uploaded names live under uploads/posts/; values that already carry a path stay as they are. */
 export function postMediaPath(name: string): string {
@@ -22,7 +22,7 @@ export const MEDIA_TYPES = ['image', 'video'] as const;
 type MediaType = (typeof MEDIA_TYPES)[number];
 
 /** The stored media type, or (for a value outside the vocabulary) the one the client infers from the extension. */
-function mediaTypeOf(stored: string | null, media: string[]): MediaType | null {
+export function mediaTypeOf(stored: string | null, media: string[]): MediaType | null {
   if (stored === 'image' || stored === 'video') return stored;
   if (media.length === 0) return null;
   return /\.(mp4|webm|mov|m4v|avi|mkv)$/i.test(media[0]) ? 'video' : 'image';
@@ -33,7 +33,7 @@ function isReactionType(s: string): s is ReactionType {
 }
 
 /** The author block that posts and comments carry, with the flags the clients show. */
-const AuthorFields = {
+export const AuthorFields = {
   username: z.string(),
   avatar: zAvatar,
   militant_badge: z.string().nullable(),
@@ -41,11 +41,11 @@ const AuthorFields = {
   is_moderator: z.boolean(),
 };
 
-function presentAuthorFields(a: AuthorInfo, p: PresenterContext) {
+export function presentAuthorFields(a: AuthorInfo, p: PresenterContext) {
   const roles = p.roles(a);
   return {
     username: a.username,
-    avatar: a.avatar ?? 'default.svg',
+    avatar: avatarOf(a),
     militant_badge: a.militant_badge,
     is_militant_technician: roles.technician,
     is_moderator: roles.moderator,
@@ -166,6 +166,12 @@ export function presentComment(v: CommentView, p: PresenterContext): CommentItem
   };
 }
 
+/** A page of root comments with their replies, under both `data` and `comments` (comments.php, group_comments.php). */
+export function presentCommentList(page: ListPage<CommentView>, p: PresenterContext) {
+  const data = page.items.map((c) => presentComment(c, p));
+  return { data, comments: data, pagination: presentPagination(page) };
+}
+
 /**
  * A comment just written by its author (POST comments.php): the stored fields with the author's name,
  * no reaction and no replies yet. The client does not read it (§10.1: it re-fetches), so the author's
@@ -232,7 +238,7 @@ export function presentStory(v: StoryView, p: PresenterContext): z.input<typeof 
     id: v.story.id,
     user_id: v.story.user_id,
     username: v.author.username,
-    avatar: v.author.avatar ?? 'default.svg',
+    avatar: avatarOf(v.author),
     media: v.story.media,
     text: v.story.text,
     created_at: wireTime(p, v.story.created_at),

@@ -30,3 +30,9 @@ export function wireTime(p: PresenterContext, ts: Timestamp): string {
   if (formatted === null) throw new Error(`unformattable timestamp ${ts}`);
   return formatted;
 }
+
+/** A related account as items name it: its username, or '' when it no longer exists. */
+export const nameOf = (u: { username: string } | null | undefined): string => u?.username ?? '';
+
+/** A related account's avatar, or the placeholder the clients show for none (contract §36.6). */
+export const avatarOf = (u: { avatar: string | null } | null | undefined): string => u?.avatar ?? 'default.svg';

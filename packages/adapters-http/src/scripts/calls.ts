@@ -87,6 +87,22 @@ export function callsScript(calls: CallService, talk: TalkInviteService, p: Pres
     },
   });
 
+  /** A call's state change that takes only the call: answers the call as it is afterwards. */
+  const transition = (action: 'reject' | 'leave' | 'end', summary: string, run: (actor: Actor, callId: number) => Promise<CallView>, { appOnly = true } = {}) =>
+    op({
+      method: 'POST',
+      select: { action },
+      auth: 'required',
+      rateLimit: rl,
+      body: z.object(callRef),
+      summary,
+      response: CallAnswer,
+      handle: async (ctx) => {
+        if (appOnly) requireApp(ctx);
+        return answerWith(await run(ctx.actor, ctx.body.call_id));
+      },
+    });
+
   return {
     name: 'calls',
     operations: [
@@ -213,42 +229,9 @@ export function callsScript(calls: CallService, talk: TalkInviteService, p: Pres
           return answerWith(await calls.iceRestart(ctx.actor, ctx.body.call_id, { offer: ctx.body.offer ?? ctx.body.offer_sdp, to_user_id: ctx.body.to_user_id }));
         },
       }),
-      op({
-        method: 'POST',
-        select: { action: 'reject' },
-        auth: 'required',
-        rateLimit: rl,
-        body: z.object(callRef),
-        summary: 'Decline a ringing call (also accepted without the app header: the Android decline button)',
-        response: CallAnswer,
-        handle: async (ctx) => answerWith(await calls.reject(ctx.actor, ctx.body.call_id)),
-      }),
-      op({
-        method: 'POST',
-        select: { action: 'leave' },
-        auth: 'required',
-        rateLimit: rl,
-        body: z.object(callRef),
-        summary: 'Leave a group call without ending it (the last one out ends it); ends a one-to-one call',
-        response: CallAnswer,
-        handle: async (ctx) => {
-          requireApp(ctx);
-          return answerWith(await calls.leave(ctx.actor, ctx.body.call_id));
-        },
-      }),
-      op({
-        method: 'POST',
-        select: { action: 'end' },
-        auth: 'required',
-        rateLimit: rl,
-        body: z.object(callRef),
-        summary: 'End a call (a group call ends for everyone when its initiator ends it)',
-        response: CallAnswer,
-        handle: async (ctx) => {
-          requireApp(ctx);
-          return answerWith(await calls.end(ctx.actor, ctx.body.call_id));
-        },
-      }),
+      transition('reject', 'Decline a ringing call (also accepted without the app header: the Android decline button)', (actor, id) => calls.reject(actor, id), { appOnly: false }),
+      transition('leave', 'Leave a group call without ending it (the last one out ends it); ends a one-to-one call', (actor, id) => calls.leave(actor, id)),
+      transition('end', 'End a call (a group call ends for everyone when its initiator ends it)', (actor, id) => calls.end(actor, id)),
       op({
         method: 'GET',
         select: { action: 'poll' },

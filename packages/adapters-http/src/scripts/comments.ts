@@ -8,10 +8,9 @@ import {
   CommentRecordItem,
   ListPagination,
   NewCommentItem,
-  presentComment,
+  presentCommentList,
   presentCommentRecord,
   presentNewComment,
-  presentPagination,
 } from '../presenters/post.js';
 import { zWireId } from '../presenters/wire.js';
 
@@ -25,11 +24,7 @@ export function commentsScript(comments: CommentService, p: PresenterContext): S
         query: z.object({ post_id: zId, ...paginationQuery }),
         summary: 'Root comments of a post, each with nested replies, under data',
         response: z.object({ data: z.array(CommentItem), comments: z.array(CommentItem), pagination: ListPagination }),
-        handle: async (ctx) => {
-          const page = await comments.list(ctx.actor, ctx.query.post_id, ctx.query.page, ctx.query.per_page);
-          const data = page.items.map((c) => presentComment(c, p));
-          return { data, comments: data, pagination: presentPagination(page) };
-        },
+        handle: async (ctx) => presentCommentList(await comments.list(ctx.actor, ctx.query.post_id, ctx.query.page, ctx.query.per_page), p),
       }),
       op({
         method: 'POST',

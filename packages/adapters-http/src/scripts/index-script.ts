@@ -45,10 +45,12 @@ const IndexPayload = z.object({
   version: z.literal('v1'),
   prefixes: z.array(z.string().regex(/^\/.*\/$/)),
   endpoints: z.array(EndpointItem).min(1),
+  /** Public URLs outside the scripts (federation: WebFinger, actor, inboxes), by name; `{username}` stands for a user's name. */
+  public_paths: z.record(z.string(), z.string().startsWith('/')).optional(),
 });
 
 /** index.php: every operation, straight from the dispatcher's registry. */
-export function indexScript(registry: () => Script[]): Script {
+export function indexScript(registry: () => Script[], publicPaths: () => Record<string, string> = () => ({})): Script {
   return {
     name: 'index',
     operations: [
@@ -64,6 +66,7 @@ export function indexScript(registry: () => Script[]): Script {
             version: 'v1' as const,
             prefixes: ['/api/v1/', '/v1/'],
             endpoints: scripts.flatMap((s) => s.operations.map((o) => describeOperation(s, o))),
+            ...(Object.keys(publicPaths()).length > 0 ? { public_paths: publicPaths() } : {}),
           };
         },
       }),

@@ -1,5 +1,5 @@
 import { Invalid, pageRequest } from '@plaza/domain';
-import { ACTION_REASON_MAX, REPORT_DESCRIPTION_MAX, type ModeratorAction, type ReportOutcome, type ReportService } from '@plaza/domain/moderation';
+import { ACTION_REASON_MAX, REPORT_DESCRIPTION_MAX, REPORTED_POST_TYPES, type ModeratorAction, type ReportOutcome, type ReportService } from '@plaza/domain/moderation';
 import { z } from 'zod';
 import { paginationQuery, zId } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
@@ -9,12 +9,17 @@ import { PageMetaWire, zWireId } from '../presenters/wire.js';
 
 /**
  * POST reports.php carries three requests told apart by their body (contract §25): a report
- * (`post_id` or `user_id`, `reason`), a vote (`report_id`, `vote`) or a moderator's action
+ * (`post_id` or `user_id`, `reason`; `post_type` group or page for a group's or a page's post), a vote
+ * (`report_id`, `vote`) or a moderator's action
  * (`moderator_action`, `report_id`, `reason`?). `reason` is the report's reason in the first and the
  * moderator's words in the last; the domain checks each.
  */
+/** Which kind of post `post_id` names; the clients' post card sends none: a wall post. */
+const postType = z.enum(REPORTED_POST_TYPES).default('post');
+
 const postBody = z.object({
   post_id: zId.optional().nullable(),
+  post_type: postType,
   user_id: zId.optional().nullable(),
   reason: z.string().max(ACTION_REASON_MAX).optional().nullable(),
   description: z.string().max(REPORT_DESCRIPTION_MAX).optional().nullable(),
@@ -64,7 +69,7 @@ export function reportsScript(reports: ReportService, p: PresenterContext): Scri
         auth: 'required',
         body: postBody,
         summary:
-          'Report a post or an account ({post_id|user_id, reason, description?}); or, moderators, vote on a report ({report_id, vote: remove|warn|keep|cancel}) or decide alone ({moderator_action: delete_post|warn_user, report_id, reason?})',
+          'Report a post or an account ({post_id|user_id, reason, description?}; post_type group or page for a group’s or page’s post); or, moderators, vote on a report ({report_id, vote: remove|warn|keep|cancel}) or decide alone ({moderator_action: delete_post|warn_user, report_id, reason?})',
         response: z.union([Created, Voted, Acted]),
         handle: async (ctx) => {
           const b = ctx.body;
@@ -82,24 +87,24 @@ export function reportsScript(reports: ReportService, p: PresenterContext): Scri
           }
           if (b.report_id !== undefined) throw Invalid.field('report_id', 'names a report to vote on (vote) or decide (moderator_action): send one of them');
           if (!b.reason) throw Invalid.field('reason', 'required: spam, harassment, hate_speech, misinformation, violence or other');
-          const view = await reports.create(ctx.actor, { post_id: b.post_id, user_id: b.user_id, reason: b.reason, description: b.description });
+          const view = await reports.create(ctx.actor, { post_id: b.post_id, post_type: b.post_type, user_id: b.user_id, reason: b.reason, description: b.description });
           return { message: 'Report sent to the moderators', report_id: view.report.id, report: presentReport(view, p) };
         },
       }),
       op({
         method: 'DELETE',
         auth: 'required',
-        body: z.object({ report_id: zId.optional(), post_id: zId.optional(), user_id: zId.optional() }),
-        summary: 'Cancel one’s own pending report, named by report_id, or by the post_id or user_id it is about (JSON body)',
+        body: z.object({ report_id: zId.optional(), post_id: zId.optional(), post_type: postType, user_id: zId.optional() }),
+        summary: 'Cancel one’s own pending report, named by report_id, or by the post_id (with its post_type) or user_id it is about (JSON body)',
         response: z.object({ message: z.string() }),
         handle: async (ctx) => {
-          const { report_id, post_id, user_id } = ctx.body;
+          const { report_id, post_id, post_type, user_id } = ctx.body;
           const given = Object.entries({ report_id, post_id, user_id }).flatMap(([k, v]) => (v === undefined ? [] : [k]));
           if (given.length !== 1) {
             const problem = 'send exactly one of report_id, post_id, user_id';
             throw new Invalid(`Send exactly one of report_id, post_id or user_id`, 'invalid_input', (given.length ? given : ['report_id']).map((field) => ({ field, problem })));
           }
-          await reports.cancel(ctx.actor, report_id !== undefined ? { report_id } : post_id !== undefined ? { post_id } : { user_id: user_id! });
+          await reports.cancel(ctx.actor, report_id !== undefined ? { report_id } : post_id !== undefined ? { post_id, post_type } : { user_id: user_id! });
           return { message: 'Report cancelled' };
         },
       }),

@@ -30,8 +30,11 @@ export const PublicSettings = z.object({
 export type PublicSettings = z.input<typeof PublicSettings>;
 
 export interface PublicSettingsSource {
-  /** The flat settings object of contract §2; TURN credentials are derived for this user (or anonymous). */
-  forUser(userId: number | null): PublicSettings;
+  /**
+   * The flat settings object of contract §2; TURN credentials are derived for this user (or anonymous)
+   * from the relay in effect now (the admin panel may have changed it).
+   */
+  forUser(userId: number | null): Promise<PublicSettings>;
 }
 
 export function settingsScript(settings: PublicSettingsSource): Script {

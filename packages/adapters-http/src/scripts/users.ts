@@ -10,7 +10,11 @@ const profilePatch = z
   .object(Object.fromEntries(EDITABLE_PROFILE_FIELDS.map((f) => [f, zText(PROFILE_FIELD_MAX_LENGTH[f]).nullable().optional()])))
   .strip() as z.ZodType<ProfilePatch>;
 
-export function usersScript(profiles: ProfileService, fed: FederationIdentity, p: PresenterContext): Script {
+/** The user's remote followers and followed remote accounts (federation), for the `fediverse_*_count` fields. */
+export type RemoteCounts = (userId: number) => Promise<{ followers: number; following: number }>;
+
+export function usersScript(profiles: ProfileService, fed: FederationIdentity, p: PresenterContext, remoteCounts?: RemoteCounts): Script {
+  const present = async (view: Awaited<ReturnType<ProfileService['view']>>) => presentProfile(view, fed, p, remoteCounts ? await remoteCounts(view.user.id) : undefined);
   return {
     name: 'users',
     operations: [
@@ -21,14 +25,14 @@ export function usersScript(profiles: ProfileService, fed: FederationIdentity, p
         query: z.object({ id: zId }),
         summary: 'Profile of a user',
         response: Profile,
-        handle: async (ctx) => presentProfile(await profiles.view(ctx.actor, ctx.query.id), fed, p),
+        handle: async (ctx) => present(await profiles.view(ctx.actor, ctx.query.id)),
       }),
       op({
         method: 'GET',
         auth: 'required',
         summary: 'Own profile',
         response: Profile,
-        handle: async (ctx) => presentProfile(await profiles.view(ctx.actor), fed, p),
+        handle: async (ctx) => present(await profiles.view(ctx.actor)),
       }),
       op({
         method: 'PUT',
@@ -36,7 +40,7 @@ export function usersScript(profiles: ProfileService, fed: FederationIdentity, p
         body: profilePatch,
         summary: 'Update own profile; only the keys sent change, null clears a field',
         response: Profile,
-        handle: async (ctx) => presentProfile(await profiles.update(ctx.actor, ctx.body), fed, p),
+        handle: async (ctx) => present(await profiles.update(ctx.actor, ctx.body)),
       }),
     ],
   };

@@ -18,6 +18,35 @@ describe('BcryptPasswordHasher', () => {
     expect(await hasher.verify('Rasmuslerdorf', php)).toBe(false);
   });
 
+  it('verifies hashes labelled $2a$ and $2b$ (bcryptjs, other libraries) as well', async () => {
+    const y = await hasher.hash('same password');
+    for (const label of ['$2a$', '$2b$']) expect(await hasher.verify('same password', y.replace(/^\$2y\$/, label))).toBe(true);
+  });
+
+  it('hashes off the event loop: a timer keeps firing while a costly hash runs', async () => {
+    const costly = new BcryptPasswordHasher(12);
+    let ticks = 0;
+    const timer = setInterval(() => (ticks += 1), 5);
+    try {
+      const started = Date.now();
+      await costly.hash('a long computation');
+      const elapsed = Date.now() - started;
+      // bcryptjs on the main thread let no timer run for up to 100 ms at a time; here they run throughout.
+      expect(elapsed).toBeGreaterThan(40);
+      expect(ticks).toBeGreaterThanOrEqual(Math.floor(elapsed / 5 / 4));
+    } finally {
+      clearInterval(timer);
+    }
+  });
+
+  it('with one hash at a time, still answers every concurrent call, each with its own hash', async () => {
+    const one = new BcryptPasswordHasher(4, 1);
+    const hashes = await Promise.all(Array.from({ length: 6 }, (_, i) => one.hash(`password ${i}`)));
+    const checks = await Promise.all(hashes.map((h, i) => one.verify(`password ${i}`, h)));
+    expect(checks).toEqual(Array(6).fill(true));
+    expect(await Promise.all(hashes.map((h, i) => one.verify(`password ${i + 1}`, h)))).toEqual(Array(6).fill(false));
+  });
+
   it('refuses anything that is not a bcrypt hash', async () => {
     expect(await hasher.verify('x', 'plain:x')).toBe(false);
     expect(await hasher.verify('x', '')).toBe(false);

@@ -1,12 +1,11 @@
 export type * from './schema.js';
 export * from './migrations.js';
 export * from './sql-access-token-repository.js';
-export * from './sql-account-data-reader.js';
+export * from './sql-accounts-account-data.js';
 export * from './sql-account-eraser.js';
-export * from './sql-deletion-request-repository.js';
 export * from './sql-mail-outbox.js';
 export * from './sql-notification-preference-repository.js';
-export * from './sql-password-reset-repository.js';
+export * from './sql-single-use-token-repository.js';
 export * from './sql-profile-stats-reader.js';
 export * from './sql-recovery-code-repository.js';
 export * from './sql-user-repository.js';

@@ -1,9 +1,10 @@
 import type { Timestamp } from '@plaza/domain';
-import type { AccessTokenRepository, ActiveToken } from '@plaza/domain/accounts';
+import type { AccessTokenRepository, ActiveToken, ListedToken } from '@plaza/domain/accounts';
 import { toUserRecord } from './sql-user-repository.js';
 import type { Kysely } from 'kysely';
 import { insertedId } from '../dialect.js';
 import type { Database } from '../database.js';
+import { prepared } from '../prepared.js';
 
 export class SqlAccessTokenRepository implements AccessTokenRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -12,9 +13,8 @@ export class SqlAccessTokenRepository implements AccessTokenRepository {
     return insertedId(await this.db.insertInto('access_tokens').values(token).executeTakeFirstOrThrow());
   }
 
-  async findActive(tokenHash: string, now: Timestamp): Promise<ActiveToken | null> {
-    // One round trip for the token and its user: this runs on every authenticated request.
-    const row = await this.db
+  private readonly findActiveQuery = prepared((tokenHash: string, now: string) =>
+    this.db
       .selectFrom('access_tokens as t')
       .innerJoin('users as u', 'u.id', 't.user_id')
       .selectAll('u')
@@ -22,7 +22,13 @@ export class SqlAccessTokenRepository implements AccessTokenRepository {
       .where('t.token_hash', '=', tokenHash)
       .where('t.revoked_at', 'is', null)
       .where('t.expires_at', '>', now)
-      .executeTakeFirst();
+      .limit(1),
+  );
+
+  async findActive(tokenHash: string, now: Timestamp): Promise<ActiveToken | null> {
+    // One round trip for the token and its user: this runs on every authenticated request, so its
+    // SQL is built once (prepared.ts).
+    const [row] = await this.findActiveQuery(this.db, tokenHash, now);
     if (!row) return null;
     const { token_id, token_expires_at, token_last_used_at, ...user } = row;
     return { id: token_id, user_id: user.id, expires_at: token_expires_at, last_used_at: token_last_used_at, user: toUserRecord(user) };
@@ -56,5 +62,17 @@ export class SqlAccessTokenRepository implements AccessTokenRepository {
 
   async touch(id: number, at: Timestamp) {
     await this.db.updateTable('access_tokens').set({ last_used_at: at }).where('id', '=', id).execute();
+  }
+
+  async listActiveOfUser(userId: number, now: Timestamp): Promise<ListedToken[]> {
+    // access_tokens_user narrows to the user's rows; a user holds a handful of tokens.
+    return this.db
+      .selectFrom('access_tokens')
+      .select(['id', 'user_id', 'created_at', 'expires_at', 'last_used_at'])
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .orderBy('id', 'desc')
+      .execute();
   }
 }

@@ -10,8 +10,8 @@ import type { Database } from '../database.js';
  * each other or from the domain; the content contract suite runs the same cases on this and on the fake.
  *
  * Term by term as in `canSeePost` (account audience): the author's account is public, or the viewer
- * is the author, or the viewer moderates, or the viewer follows the author. Group and page posts will
- * add their audience here, next to the domain's.
+ * is the author, or the viewer follows the author, or the viewer moderates and a pending report names
+ * the post (reports_post index). Group and page posts have their own rules in their contexts.
  */
 export function postVisibleTo(viewer: Viewer, postId: Expression<number | null>): Expression<SqlBool> {
   const eb = expressionBuilder<Database>();
@@ -25,9 +25,12 @@ export function postVisibleTo(viewer: Viewer, postId: Expression<number | null>)
         e.or([
           e('vu.is_private', '=', 0),
           e('vp.user_id', '=', viewer.userId),
-          // A bound 1/0 rather than a boolean: SQLite binds no booleans, and the term stays in the query's shape.
-          e(e.val(viewer.moderator ? 1 : 0), '=', 1),
           e.exists(e.selectFrom('follows as vf').select('vf.followee_id').where('vf.follower_id', '=', viewer.userId).whereRef('vf.followee_id', '=', 'vp.user_id')),
+          // A bound 1/0 rather than a boolean: SQLite binds no booleans, and the term stays in the query's shape.
+          e.and([
+            e(e.val(viewer.moderator ? 1 : 0), '=', 1),
+            e.exists(e.selectFrom('reports as vr').select('vr.id').whereRef('vr.post_id', '=', 'vp.id').where('vr.post_type', '=', 'post').where('vr.status', '=', 'pending')),
+          ]),
         ]),
       ),
   );

@@ -137,4 +137,17 @@ export class SqlCommentRepository implements CommentRepository {
       .orderBy('created_at', 'asc')
       .execute();
   }
+
+  async countReactions(type: CommentType, commentIds: number[]) {
+    if (commentIds.length === 0) return new Map<number, number>();
+    // Served by the primary key (comment_type, comment_id, user_id).
+    const rows = await this.db
+      .selectFrom('comment_reactions')
+      .select((eb) => ['comment_id', eb.fn.countAll<number>().as('n')])
+      .where('comment_type', '=', type)
+      .where('comment_id', 'in', commentIds)
+      .groupBy('comment_id')
+      .execute();
+    return new Map(rows.map((r) => [r.comment_id, Number(r.n)]));
+  }
 }

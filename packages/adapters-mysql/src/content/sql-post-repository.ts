@@ -80,6 +80,12 @@ export class SqlPostRepository implements PostRepository {
     await this.db.deleteFrom('posts').where('id', '=', id).execute();
   }
 
+  /** The moderation context's reports, read as `postVisibleTo` reads them (index reports_post). */
+  async underReport(id: number) {
+    const row = await this.db.selectFrom('reports').select('id').where('post_id', '=', id).where('post_type', '=', 'post').where('status', '=', 'pending').limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+
   async feed(viewer: Viewer, page: PageRequest): Promise<FeedEntry[]> {
     return this.wallEntries(viewer, page, (eb) =>
       eb.or([

@@ -213,6 +213,12 @@ export class SqlMessageGroupRepository implements MessageGroupRepository {
     return reactionSummaries(this.db, 'group_message_reactions', messageIds, viewerId);
   }
 
+  /**
+   * Group by group, each in a short transaction of its own: the group's expired messages go and its
+   * last-message pointer moves with them, or neither does. One transaction across groups would hold
+   * a range of locks while senders wait; per group, both this and a send touch the group's messages
+   * before the group's row, so they queue instead of deadlocking.
+   */
   async deleteExpired(now: Timestamp) {
     const groups = await this.db
       .selectFrom('group_messages')
@@ -221,10 +227,16 @@ export class SqlMessageGroupRepository implements MessageGroupRepository {
       .where('expires_at', 'is not', null)
       .where('expires_at', '<=', now)
       .execute();
-    if (groups.length === 0) return 0;
-    const result = await this.db.deleteFrom('group_messages').where('expires_at', 'is not', null).where('expires_at', '<=', now).executeTakeFirst();
-    for (const g of groups) await this.refreshLast(Number(g.group_id));
-    return Number(result.numDeletedRows);
+    let deleted = 0;
+    for (const g of groups) {
+      const groupId = Number(g.group_id);
+      deleted += await this.db.transaction().execute(async (trx) => {
+        const result = await trx.deleteFrom('group_messages').where('group_id', '=', groupId).where('expires_at', 'is not', null).where('expires_at', '<=', now).executeTakeFirst();
+        await this.refreshLast(groupId);
+        return Number(result.numDeletedRows);
+      });
+    }
+    return deleted;
   }
 
   /**

@@ -185,6 +185,7 @@ export class SqlPrivateMessageRepository implements PrivateMessageRepository {
     return reactionSummaries(this.db, 'private_message_reactions', messageIds, viewerId);
   }
 
+  /** Conversation by conversation, each in a short transaction: the messages and both sides' pointers move together. */
   async deleteExpired(now: Timestamp) {
     const pairs = await this.db
       .selectFrom('private_messages')
@@ -193,10 +194,22 @@ export class SqlPrivateMessageRepository implements PrivateMessageRepository {
       .where('expires_at', 'is not', null)
       .where('expires_at', '<=', now)
       .execute();
-    if (pairs.length === 0) return 0;
-    const result = await this.db.deleteFrom('private_messages').where('expires_at', 'is not', null).where('expires_at', '<=', now).executeTakeFirst();
-    for (const p of pairs) await this.refreshLast(Number(p.user_low), Number(p.user_high));
-    return Number(result.numDeletedRows);
+    let deleted = 0;
+    for (const p of pairs) {
+      const [low, high] = [Number(p.user_low), Number(p.user_high)];
+      deleted += await this.db.transaction().execute(async (trx) => {
+        const result = await trx
+          .deleteFrom('private_messages')
+          .where('user_low', '=', low)
+          .where('user_high', '=', high)
+          .where('expires_at', 'is not', null)
+          .where('expires_at', '<=', now)
+          .executeTakeFirst();
+        await this.refreshLast(low, high);
+        return Number(result.numDeletedRows);
+      });
+    }
+    return deleted;
   }
 
   private async clearedBefore(userId: number, peerId: number) {

@@ -1,22 +1,20 @@
 import type { Timestamp } from '@plaza/domain';
 import type { TypingRepository, TypingTarget } from '@plaza/domain/messaging';
 import type { Kysely } from 'kysely';
-import { insertIfAbsent } from '../dialect.js';
+import { insertOrUpdate, type SqlDialect } from '../dialect.js';
 import type { Database } from '../database.js';
 
 export class SqlTypingRepository implements TypingRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: SqlDialect,
+  ) {}
 
   async set(userId: number, target: TypingTarget, targetId: number, expiresAt: Timestamp) {
-    // Insert, or refresh the expiry of the row already there: safe when two requests of the same user race.
-    if (await insertIfAbsent(this.db, 'typing_indicators', { user_id: userId, target_type: target, target_id: targetId, expires_at: expiresAt })) return;
-    await this.db
-      .updateTable('typing_indicators')
-      .set({ expires_at: expiresAt })
-      .where('user_id', '=', userId)
-      .where('target_type', '=', target)
-      .where('target_id', '=', targetId)
-      .execute();
+    // One upsert: two requests of the same user racing both end with a fresh expiry, and no error.
+    await insertOrUpdate(this.db, this.dialect, 'typing_indicators', [{ user_id: userId, target_type: target, target_id: targetId, expires_at: expiresAt }], ['user_id', 'target_type', 'target_id'], {
+      expires_at: expiresAt,
+    });
   }
 
   async clear(userId: number, target: TypingTarget, targetId: number) {

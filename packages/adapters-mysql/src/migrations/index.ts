@@ -52,8 +52,14 @@ class StaticMigrationProvider implements MigrationProvider {
   }
 }
 
+/**
+ * Runs every migration not run yet, in name order. Each feature module brings its own migrations, so a
+ * context added in a later release may sort before one already applied (`20261122_albums_…` after
+ * `20261122_notifications_…` ran): it runs all the same (`allowUnorderedMigrations`), where Kysely would
+ * otherwise refuse the database as corrupted. A module's own migrations still run in its name order.
+ */
 export async function migrateToLatest(db: Kysely<any>, dialect: SqlDialect, migrations: PlazaMigrations): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new StaticMigrationProvider(migrations, dialect) });
+  const migrator = new Migrator({ db, provider: new StaticMigrationProvider(migrations, dialect), allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

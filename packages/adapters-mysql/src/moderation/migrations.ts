@@ -138,6 +138,30 @@ const moderationTables: PlazaMigration = {
 };
 
 /** The moderation context's migrations, contributed by its feature module (docs/decisions/0008). */
+/**
+ * Reports name the kind of post they are about (`post`, `group`, `page`): group and page posts have
+ * ids of their own. Existing reports are about wall posts or accounts: `post`.
+ */
+const reportedPostTypes: PlazaMigration = {
+  async up(db, dialect) {
+    await db.schema.alterTable('reports').addColumn('post_type', 'varchar(16)', (c) => c.notNull().defaultTo('post')).execute();
+    await dropReportsPostIndex(db, dialect);
+    await db.schema.createIndex('reports_post').on('reports').columns(['post_id', 'post_type', 'status']).execute();
+  },
+  async down(db, dialect) {
+    await dropReportsPostIndex(db, dialect);
+    await db.schema.createIndex('reports_post').on('reports').columns(['post_id', 'status']).execute();
+    await db.schema.alterTable('reports').dropColumn('post_type').execute();
+  },
+};
+
+/** `DROP INDEX … ON table` is MySQL's form; SQLite names the index alone. */
+function dropReportsPostIndex(db: Parameters<PlazaMigration['up']>[0], dialect: Parameters<PlazaMigration['up']>[1]) {
+  const drop = db.schema.dropIndex('reports_post');
+  return (dialect === 'mysql' ? drop.on('reports') : drop).execute();
+}
+
 export const MODERATION_MIGRATIONS: PlazaMigrations = {
   '20261122_moderation_tables': moderationTables,
+  '20261122_moderation_tables_post_type': reportedPostTypes,
 };

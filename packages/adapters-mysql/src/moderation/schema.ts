@@ -4,6 +4,7 @@ export interface ReportsTable {
   id: Generated<number>;
   reporter_id: number;
   post_id: number | null;
+  post_type: Generated<string>;
   user_id: number | null;
   target_user_id: number;
   reason: string;

@@ -1,5 +1,5 @@
 import { type PageRequest, type Timestamp, offsetOf } from '@plaza/domain';
-import type { NewReport, ReportDecision, ReportOutcome, ReportRecord, ReportRepository, ReportStatus, ReportTarget } from '@plaza/domain/moderation';
+import type { NewReport, ReportDecision, ReportedPostType, ReportOutcome, ReportRecord, ReportRepository, ReportStatus, ReportTarget } from '@plaza/domain/moderation';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { insertedId, isUniqueViolation, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import type { Database } from '../database.js';
@@ -7,8 +7,9 @@ import type { ReportsTable } from './schema.js';
 
 const COUNTER: Record<ReportOutcome, 'votes_remove' | 'votes_warn' | 'votes_keep'> = { remove: 'votes_remove', warn: 'votes_warn', keep: 'votes_keep' };
 
+/** One pending report per reporter and target: `post:12` (a wall post, as before kinds), `group:12`, `page:12`, `user:3`. */
 function openKey(target: ReportTarget): string {
-  return 'post_id' in target ? `post:${target.post_id}` : `user:${target.user_id}`;
+  return 'post_id' in target ? `${target.post_type}:${target.post_id}` : `user:${target.user_id}`;
 }
 
 function toRecord(row: Selectable<ReportsTable>): ReportRecord {
@@ -17,6 +18,7 @@ function toRecord(row: Selectable<ReportsTable>): ReportRecord {
     ...rest,
     id: Number(row.id),
     status: row.status as ReportStatus,
+    post_type: row.post_type as ReportedPostType,
     resolution: row.resolution as ReportOutcome | null,
     votes_remove: Number(row.votes_remove),
     votes_warn: Number(row.votes_warn),
@@ -36,7 +38,7 @@ export class SqlReportRepository implements ReportRepository {
 
   /** The unique (reporter, open target) key decides between concurrent reports: one insert wins. */
   async create(report: NewReport) {
-    const target: ReportTarget = report.post_id !== null ? { post_id: report.post_id } : { user_id: report.user_id! };
+    const target: ReportTarget = report.post_id !== null ? { post_id: report.post_id, post_type: report.post_type } : { user_id: report.user_id! };
     const values = { ...report, status: 'pending', open_key: openKey(target) };
     try {
       const id = insertedId(await this.db.insertInto('reports').values(values).executeTakeFirstOrThrow());
@@ -106,11 +108,12 @@ export class SqlReportRepository implements ReportRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async resolvePendingOnPost(postId: number, decision: ReportDecision) {
+  async resolvePendingOnPost(target: { post_id: number; post_type: ReportedPostType }, decision: ReportDecision) {
     const result = await this.db
       .updateTable('reports')
       .set({ status: 'resolved', open_key: null, ...decision })
-      .where('post_id', '=', postId)
+      .where('post_id', '=', target.post_id)
+      .where('post_type', '=', target.post_type)
       .where('status', '=', 'pending')
       .executeTakeFirst();
     return Number(result.numUpdatedRows);

@@ -3,18 +3,24 @@ import type { Viewer } from '@plaza/domain/content';
 import type { NotificationInbox } from '@plaza/domain/notifications';
 import type { Kysely } from 'kysely';
 import { postVisibleTo } from '../content/post-visibility.js';
+import { groupContentVisibleTo } from '../groups/group-visibility.js';
+import { GROUP_MEMBERSHIP_NOTIFICATIONS } from '@plaza/domain/groups';
 import type { Database } from '../database.js';
 import { toNotificationRecord } from './sql-notification-repository.js';
 
 export class SqlNotificationInbox implements NotificationInbox {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** The reader's notifications, without those that link a post the reader may not see. */
+  /** The reader's notifications, without those that link a post, or a group's content, the reader may not see. */
   private readable(reader: Viewer) {
     return this.db
       .selectFrom('notifications')
       .where('user_id', '=', reader.userId)
-      .where((eb) => eb.or([eb('post_id', 'is', null), postVisibleTo(reader, eb.ref('post_id'))]));
+      .where((eb) => eb.or([eb('post_id', 'is', null), postVisibleTo(reader, eb.ref('post_id'))]))
+      // About a community group's content: only while the reader may see it (membership notices stay).
+      .where((eb) =>
+        eb.or([eb('group_id', 'is', null), eb('type', 'in', [...GROUP_MEMBERSHIP_NOTIFICATIONS]), groupContentVisibleTo(reader.userId, eb.ref('group_id'))]),
+      );
   }
 
   async list(reader: Viewer, page: PageRequest, unreadOnly: boolean) {

@@ -1,6 +1,6 @@
 import type { Timestamp } from '../shared/time.js';
 import { token } from '../shared/token.js';
-import type { ExportRow, StoredMedia } from './export.js';
+import { MEDIA_SECTION, type AccountDataReader, type ExportedPost, type ExportedPosts, type ExportRow, type ExportSection, type StoredMedia } from './export.js';
 
 /**
  * One bounded context's share of an account's data (docs/decisions/0093). Every context that keeps
@@ -26,3 +26,40 @@ export interface AccountDataPart {
 }
 /** Multi-bound: every module adds its part. */
 export const AccountDataParts = token<AccountDataPart>('accounts.AccountDataParts');
+
+/**
+ * The export reader made of every context's part: a section is read by the part that names it, and
+ * the media of every part are read one after another. Two parts naming one section is a wiring
+ * mistake, refused when the reader is built (at start-up) rather than found in someone's export.
+ */
+export class AccountDataFromParts implements AccountDataReader {
+  readonly sections: readonly ExportSection[];
+  private readonly owners = new Map<ExportSection, AccountDataPart>();
+
+  constructor(
+    private readonly parts: readonly AccountDataPart[],
+    private readonly outbox: ExportedPosts,
+  ) {
+    for (const part of parts) {
+      for (const section of part.sections) {
+        if (section === MEDIA_SECTION || this.owners.has(section)) throw new Error(`Export section "${section}" is claimed twice`);
+        this.owners.set(section, part);
+      }
+    }
+    this.sections = [...this.owners.keys()];
+  }
+
+  rows(userId: number, section: ExportSection): AsyncIterable<ExportRow> {
+    const part = this.owners.get(section);
+    if (!part) throw new Error(`No part exports the section "${section}"`);
+    return part.rows(userId, section);
+  }
+
+  async *media(userId: number): AsyncGenerator<StoredMedia> {
+    for (const part of this.parts) yield* part.media(userId);
+  }
+
+  posts(userId: number): AsyncIterable<ExportedPost> {
+    return this.outbox.posts(userId);
+  }
+}

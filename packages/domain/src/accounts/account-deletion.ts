@@ -6,16 +6,12 @@ import { token } from '../shared/token.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { MailDeliveryService } from './mail-outbox.js';
 import { deletionConfirmationMail } from './mail-templates.js';
-import type { PasswordHasher, SecretTokens, UserRepository } from './ports.js';
+import type { PasswordHasher, SecretTokens, SingleUseTokenRepository, UserRepository } from './ports.js';
 
 export const DELETION_LINK_TTL_HOURS = 24;
 
 /** Pending confirmations of account deletion: single-use links, stored as token hashes. */
-export interface DeletionRequestRepository {
-  create(request: { user_id: number; token_hash: string; created_at: Timestamp; expires_at: Timestamp }): Promise<void>;
-  /** Uses the request and returns its account, if it exists, is unused and unexpired at `now`; once. */
-  consume(tokenHash: string, now: Timestamp): Promise<number | null>;
-}
+export interface DeletionRequestRepository extends SingleUseTokenRepository {}
 export const DeletionRequestRepository = token<DeletionRequestRepository>('DeletionRequestRepository');
 
 /**

@@ -168,7 +168,8 @@ export class AuthService {
     return stored;
   }
 
-  private async issue(user: UserRecord): Promise<IssuedToken> {
+  /** A new access token for the user, with the configured lifetime (login, refresh, the admin panel's tokens page). */
+  async issue(user: UserRecord): Promise<IssuedToken> {
     const token = this.secrets.generate();
     const now = this.clock.now();
     const expires_at = toTimestamp(addSeconds(now, this.settings.tokenTtlDays * 86_400));

@@ -9,29 +9,11 @@ import type { PreferenceService } from './preferences.js';
 import type { UserRecord } from './user.js';
 
 /**
- * What export.php writes, section by section, each a JSON array of the user's rows. Sessions carry no
- * secret; messages are those the user sent or received; media lists the user's own files.
+ * An export section's name: each context names its own (`posts`, `following`, `messages`…) in its
+ * AccountDataPart (account-data.ts). `media` is the service's, gathered from every part.
  */
-export const EXPORT_SECTIONS = [
-  'posts',
-  'comments',
-  'reactions',
-  'comment_reactions',
-  'bookmarks',
-  'shares',
-  'following',
-  'followers',
-  'friends',
-  'friend_requests',
-  'messages',
-  'message_group_memberships',
-  'group_messages',
-  'stories',
-  'notifications',
-  'sessions',
-  'media',
-] as const;
-export type ExportSection = (typeof EXPORT_SECTIONS)[number];
+export type ExportSection = string;
+export const MEDIA_SECTION = 'media';
 
 export type ExportRow = Record<string, unknown>;
 
@@ -59,16 +41,42 @@ export function exportedMedia(stored: StoredMedia): ExportMedia | null {
   return ref ? { path: ref.path, source: stored.source } : null;
 }
 
+/** A post as the ActivityStreams outbox of an export archive lists it. */
+export interface ExportedPost {
+  id: number;
+  content: string;
+  media: string[];
+  media_type: string | null;
+  tags: string[];
+  created_at: string;
+  updated_at: string | null;
+}
+
+/** The user's posts in the order of an ActivityPub outbox (oldest first), in batches: the content context's. */
+export interface ExportedPosts {
+  posts(userId: number): AsyncIterable<ExportedPost>;
+}
+export const ExportedPosts = token<ExportedPosts>('ExportedPosts');
+
 /**
  * Reads everything of one user, one section at a time. Each section is read in id order in bounded
  * batches (keyset pages), so an export's memory does not grow with the account.
  */
-export interface AccountDataReader {
+export interface AccountDataReader extends ExportedPosts {
+  /** The sections, in the order the document writes them; `media` is not one of them. */
+  readonly sections: readonly ExportSection[];
   rows(userId: number, section: ExportSection): AsyncIterable<ExportRow>;
-  /** The user's public posts in the order of an ActivityPub outbox (oldest first), in batches. */
-  posts(userId: number): AsyncIterable<{ id: number; content: string; media: string[]; media_type: string | null; tags: string[]; created_at: string; updated_at: string | null }>;
+  /** Every upload reference stored in the user's rows, of every context. */
+  media(userId: number): AsyncIterable<StoredMedia>;
 }
 export const AccountDataReader = token<AccountDataReader>('AccountDataReader');
+
+async function* exportedMediaOf(stored: AsyncIterable<StoredMedia>): AsyncGenerator<ExportMedia> {
+  for await (const row of stored) {
+    const media = exportedMedia(row);
+    if (media) yield media;
+  }
+}
 
 /** Joins the strings of a stream into chunks of about `size` characters: fewer, larger writes. */
 async function* chunked(parts: AsyncIterable<string>, size = 64 * 1024): AsyncGenerator<string> {
@@ -113,13 +121,12 @@ export class ExportService {
     async function* parts(): AsyncGenerator<string> {
       yield `{"format":"plaza-export","version":1,"exported_at":${JSON.stringify(exportedAt)}`;
       yield `,"profile":${JSON.stringify(exportedProfile(user))},"preferences":${JSON.stringify(preferences)}`;
-      for (const section of EXPORT_SECTIONS) {
+      for (const section of [...reader.sections, MEDIA_SECTION]) {
         yield `,${JSON.stringify(section)}:[`;
         let first = true;
-        for await (const row of reader.rows(user.id, section)) {
-          const out = section === 'media' ? exportedMedia(row as unknown as StoredMedia) : row;
-          if (out === null) continue;
-          yield (first ? '' : ',') + JSON.stringify(out);
+        const rows = section === MEDIA_SECTION ? exportedMediaOf(reader.media(user.id)) : reader.rows(user.id, section);
+        for await (const row of rows) {
+          yield (first ? '' : ',') + JSON.stringify(row);
           first = false;
         }
         yield ']';
@@ -130,11 +137,8 @@ export class ExportService {
   }
 
   /** The user's media files, for the ZIP archive. */
-  async *media(actor: Actor): AsyncGenerator<ExportMedia> {
-    for await (const row of this.reader.rows(actor.userId, 'media')) {
-      const media = exportedMedia(row as unknown as StoredMedia);
-      if (media) yield media;
-    }
+  media(actor: Actor): AsyncIterable<ExportMedia> {
+    return exportedMediaOf(this.reader.media(actor.userId));
   }
 
   /** The user's posts, oldest first, for the ActivityStreams outbox of the archive. */

@@ -43,6 +43,11 @@ export interface StoredToken {
   last_used_at: Timestamp | null;
 }
 
+/** A live token as its owner sees it in a list: never its secret. */
+export interface ListedToken extends StoredToken {
+  created_at: Timestamp;
+}
+
 /** A live token with its owner, read together because every authenticated request needs both. */
 export interface ActiveToken extends StoredToken {
   user: UserRecord;
@@ -58,17 +63,22 @@ export interface AccessTokenRepository {
   /** Revokes every live token of the user but one (the session that asked); returns how many. */
   revokeOthers(userId: number, keepId: number, at: Timestamp): Promise<number>;
   touch(id: number, at: Timestamp): Promise<void>;
+  /** The user's tokens neither revoked nor expired at `now`, newest first (the admin panel's tokens page). */
+  listActiveOfUser(userId: number, now: Timestamp): Promise<ListedToken[]>;
 }
 export const AccessTokenRepository = token<AccessTokenRepository>('AccessTokenRepository');
 
-export interface PasswordResetRepository {
-  create(reset: { user_id: number; token_hash: string; created_at: Timestamp; expires_at: Timestamp }): Promise<void>;
-  /**
-   * Marks the reset used and returns its user, atomically, if it exists, is unused and unexpired.
-   * A second call with the same hash returns null: reset tokens are single-use.
-   */
+/**
+ * Secrets sent by e-mail that act once (a password reset, a deletion confirmation), stored as hashes.
+ * `consume` marks the token used and returns its user, atomically, if it exists, is unused and
+ * unexpired; a second call with the same hash returns null.
+ */
+export interface SingleUseTokenRepository {
+  create(token: { user_id: number; token_hash: string; created_at: Timestamp; expires_at: Timestamp }): Promise<void>;
   consume(tokenHash: string, now: Timestamp): Promise<number | null>;
 }
+
+export interface PasswordResetRepository extends SingleUseTokenRepository {}
 export const PasswordResetRepository = token<PasswordResetRepository>('PasswordResetRepository');
 
 export interface PasswordHasher {

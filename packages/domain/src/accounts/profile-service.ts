@@ -1,4 +1,4 @@
-import { optionalMediaField } from '../media/reference.js';
+import type { MediaReferences } from '../media/references.js';
 import { token } from '../shared/token.js';
 import type { Actor } from '../shared/actor.js';
 import { Invalid, NotFound } from '../shared/errors.js';
@@ -65,6 +65,8 @@ export class ProfileService {
   constructor(
     private readonly users: UserRepository,
     private readonly stats: ProfileStatsReader,
+    /** Checks that avatar and banner name uploaded images. */
+    private readonly media: MediaReferences,
   ) {}
 
   async view(viewer: Actor, userId: number = viewer.userId): Promise<ProfileView> {
@@ -85,7 +87,7 @@ export class ProfileService {
       }
       const max = PROFILE_FIELD_MAX_LENGTH[field];
       if (value.length > max) throw Invalid.field(field, `must be at most ${max} characters`);
-      if (IMAGE_FIELDS.includes(field)) clean[field] = optionalMediaField(field, value, ['avatar'], { placeholder: true });
+      if (IMAGE_FIELDS.includes(field)) clean[field] = await this.media.optional(field, value, ['avatar'], { placeholder: true });
       // An empty string is how the client clears a field; it is stored as absent.
       else clean[field] = value.trim() === '' ? null : value.trim();
     }

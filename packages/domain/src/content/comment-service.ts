@@ -9,6 +9,7 @@ import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { CommentRecord, CommentType, CommentView, ListPage, PostRecord, ReactionType } from './model.js';
 import { COMMENT_MAX_LENGTH } from './model.js';
+import type { CommentTarget, TargetComment } from './comment-targets.js';
 import type { CommentRepository, PostRepository } from './ports.js';
 import { listPage, notifyMentions, type PostService } from './post-service.js';
 import { viewerOfUser } from './visibility.js';
@@ -26,6 +27,8 @@ export class CommentService {
     private readonly notifications: NotificationService,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    /** The other kinds of comments (group, page…) reactions reach: every binding of `CommentTargets`. */
+    private readonly targets: readonly CommentTarget[] = [],
   ) {}
 
   /** Root comments, page by page, each with its whole reply tree. Constant number of queries. */
@@ -120,6 +123,8 @@ export class CommentService {
 
   /** The reaction and its notification are stored together. */
   async react(actor: Actor, type: CommentType, commentId: number, reaction: ReactionType) {
+    const target = this.target(type);
+    if (target) return this.reactOnTarget(actor, target, commentId, reaction);
     const { comment, post } = await this.findComment(actor, type, commentId);
     const notify = await this.canUserSee(comment.user_id, post);
     await this.uow.run(async () => {
@@ -137,6 +142,17 @@ export class CommentService {
   }
 
   async unreact(actor: Actor, type: CommentType, commentId: number) {
+    const target = this.target(type);
+    if (target) {
+      await this.findTargetComment(actor, target, commentId);
+      const removed = await this.uow.run(async () => {
+        await this.lockTarget(target, commentId);
+        const gone = await this.comments.unreact(type, commentId, actor.userId);
+        if (gone && target.counter) await target.counter.adjust(commentId, -1);
+        return gone;
+      });
+      return { comment_id: commentId, removed, reactions_count: await this.targetCount(target, commentId) };
+    }
     await this.findComment(actor, type, commentId);
     const removed = await this.comments.unreact(type, commentId, actor.userId);
     const after = await this.comments.findById(commentId);
@@ -144,7 +160,9 @@ export class CommentService {
   }
 
   async reactions(actor: Actor, type: CommentType, commentId: number) {
-    await this.findComment(actor, type, commentId);
+    const target = this.target(type);
+    if (target) await this.findTargetComment(actor, target, commentId);
+    else await this.findComment(actor, type, commentId);
     const rows = await this.comments.reactions(type, commentId);
     const authors = await this.postRepo.authors(rows.map((r) => r.user_id));
     return rows.flatMap((r) => {
@@ -153,13 +171,53 @@ export class CommentService {
     });
   }
 
+  /** A reaction on a comment of another kind: the target decides who sees it and keeps its count. */
+  private async reactOnTarget(actor: Actor, target: CommentTarget, commentId: number, reaction: ReactionType) {
+    const comment = await this.findTargetComment(actor, target, commentId);
+    const notify = comment.user_id !== actor.userId && (await target.canUserSee(comment.user_id, comment));
+    await this.uow.run(async () => {
+      await this.lockTarget(target, commentId);
+      const outcome = await this.comments.react(target.type, commentId, actor.userId, reaction, toTimestamp(this.clock.now()));
+      if (outcome === 'added' && target.counter) await target.counter.adjust(commentId, 1);
+      if (outcome === 'added' && notify) {
+        const text = `${actor.username} reacted to your comment`;
+        await this.notifications.raise(
+          { user_id: comment.user_id, from_user_id: actor.userId, type: 'reaction', reaction_type: reaction, comment_id: comment.id, content: text, ...comment.notification },
+          { title: 'Reaction', body: text },
+        );
+      }
+    });
+    return { comment_id: commentId, reaction_type: reaction, reactions_count: await this.targetCount(target, commentId) };
+  }
+
+  /** The first statement of a reaction's unit of work on another kind of comment: its row lock. */
+  private async lockTarget(target: CommentTarget, commentId: number): Promise<void> {
+    if (target.counter) await target.counter.lock(commentId);
+    else if (target.lock) await target.lock(commentId);
+  }
+
+  private target(type: CommentType): CommentTarget | undefined {
+    return type === 'post' ? undefined : this.targets.find((t) => t.type === type);
+  }
+
+  private async findTargetComment(actor: Actor, target: CommentTarget, commentId: number): Promise<TargetComment> {
+    const comment = await target.find(actor, commentId);
+    if (!comment) throw new NotFound('Comment not found', 'comment_not_found');
+    return comment;
+  }
+
+  private async targetCount(target: CommentTarget, commentId: number): Promise<number> {
+    if (target.counter) return target.counter.read(commentId);
+    return (await this.comments.countReactions(target.type, [commentId])).get(commentId) ?? 0;
+  }
+
   /** Whether another user (a notification's recipient) may see the post, so a notification does not reveal it. */
   private async canUserSee(userId: number, post: PostRecord): Promise<boolean> {
     const user = await this.users.findById(userId);
     return user !== null && this.posts.visibility.canSee(viewerOfUser(user), post);
   }
 
-  /** Only post comments exist so far; group and page comments come with their features. */
+  /** A post comment; a type no bound target serves is as unknown as a missing comment. */
   private async findComment(actor: Actor, type: CommentType, commentId: number): Promise<{ comment: CommentRecord; post: PostRecord }> {
     if (type !== 'post') throw new NotFound('Comment not found', 'comment_not_found');
     const comment = await this.comments.findById(commentId);

@@ -14,6 +14,8 @@ import { EngagementService } from './engagement-service.js';
 import { extractHashtags, extractMentions } from './model.js';
 import { PostService } from './post-service.js';
 import { canSeePost } from './visibility.js';
+import { MediaReferences } from '../media/references.js';
+import { InMemoryUploadedMedia } from '../media/testing/in-memory-media.js';
 
 function setup() {
   const users = new InMemoryUserRepository();
@@ -24,14 +26,15 @@ function setup() {
   const clock = new ManualClock('2026-05-01T00:00:00Z');
   const notifications = new NotificationService(notes, new RecordingPushSender(), clock);
   const uow = new InMemoryUnitOfWork(users, follows, store, notes);
-  const posts = new PostService(postRepo, follows, users, notifications, clock, uow);
+  const uploaded = new InMemoryUploadedMedia();
+  const posts = new PostService(postRepo, follows, users, notifications, clock, uow, new MediaReferences(uploaded));
   const engagement = new EngagementService(posts, new InMemoryPostEngagementRepository(store), notifications, clock, uow);
   const comments = new CommentService(posts, postRepo, new InMemoryCommentRepository(store), users, notifications, clock, uow);
   const actor = async (flags: Partial<Actor> = {}): Promise<Actor> => {
     const u = await users.create(aNewUser());
     return { userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false, ...flags };
   };
-  return { users, follows, store, posts, engagement, comments, notes, actor };
+  return { users, follows, store, posts, engagement, comments, notes, actor, uploaded };
 }
 
 describe('content rules', () => {
@@ -41,9 +44,11 @@ describe('content rules', () => {
   });
 
   it('refuses an empty post and strips paths from media names', async () => {
-    const { posts, actor } = setup();
+    const { posts, actor, uploaded } = setup();
     const a = await actor();
     await expect(posts.create(a, { content: '  ', media: [] })).rejects.toBeInstanceOf(Invalid);
+    await expect(posts.create(a, { media: ['media_1.jpg'] })).rejects.toMatchObject({ code: 'invalid_media' });
+    await uploaded.place('uploads/posts/media_1.jpg');
     const v = await posts.create(a, { media: ['https://x.test/uploads/posts/media_1.jpg'] });
     expect(v.post.media).toEqual(['media_1.jpg']);
     expect(v.post.media_type).toBe('image');
@@ -80,14 +85,16 @@ describe('content rules', () => {
     await expect(comments.create(fan, { post_id: other.post.id, content: 'x', parent_id: c.id })).rejects.toBeInstanceOf(Invalid);
   });
 
-  it('decides visibility by one rule: public, or author, moderator or follower of a private account', () => {
+  it('decides visibility by one rule: public, or author or follower of a private account, or a moderator while it is reported', () => {
     const account = (isPrivate: boolean) => ({ kind: 'account' as const, authorId: 1, isPrivate });
     const viewer = (userId: number, moderator = false) => ({ userId, moderator });
     expect(canSeePost(viewer(2), account(false), { follows: false })).toBe(true);
     expect(canSeePost(viewer(2), account(true), { follows: false })).toBe(false);
     expect(canSeePost(viewer(2), account(true), { follows: true })).toBe(true);
     expect(canSeePost(viewer(1), account(true), { follows: false })).toBe(true);
-    expect(canSeePost(viewer(2, true), account(true), { follows: false })).toBe(true);
+    expect(canSeePost(viewer(2, true), account(true), { follows: false })).toBe(false);
+    expect(canSeePost(viewer(2, true), account(true), { follows: false, reported: true })).toBe(true);
+    expect(canSeePost(viewer(2), account(true), { follows: false, reported: true })).toBe(false);
   });
 
   it('tells no one of a private post they may not see: mentions, replies and comment reactions', async () => {

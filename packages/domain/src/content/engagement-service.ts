@@ -50,8 +50,10 @@ export class EngagementService {
     const post = await this.posts.visiblePost(actor, postId);
     // The share, its wall entry, the post's counter and the notification are stored together.
     const shared = await this.uow.run(async () => {
-      const added = await this.engagement.share(postId, actor.userId, toTimestamp(this.clock.now()));
+      const at = toTimestamp(this.clock.now());
+      const added = await this.engagement.share(postId, actor.userId, at);
       if (added) {
+        await this.posts.events.shared({ post, userId: actor.userId, at });
         const text = `${actor.username} shared your post`;
         await this.notifications.raise({ user_id: post.user_id, from_user_id: actor.userId, type: 'share', post_id: postId, content: text }, { title: 'Share', body: text });
       }

@@ -26,6 +26,8 @@ export interface PostRepository {
   update(id: number, patch: { content: string; tags: string[]; updated_at: Timestamp }): Promise<void>;
   /** Removes the post with its comments, reactions, shares and bookmarks. */
   delete(id: number): Promise<void>;
+  /** Whether a pending report names the post: the moderators then see it (the visibility rule). */
+  underReport(id: number): Promise<boolean>;
   /**
    * Feed of the viewer: wall entries (posts and shares) of followed accounts and their own, newest first.
    * Returns up to `perPage + 1` entries so the caller knows whether another page exists.
@@ -78,6 +80,8 @@ export interface CommentRepository {
   react(type: CommentType, commentId: number, userId: number, reaction: ReactionType, at: Timestamp): Promise<'added' | 'changed' | 'unchanged'>;
   unreact(type: CommentType, commentId: number, userId: number): Promise<boolean>;
   reactions(type: CommentType, commentId: number): Promise<{ user_id: number; reaction_type: string; created_at: Timestamp }[]>;
+  /** Reactions per comment of `type`, counted from the reaction rows (comments without any are absent). */
+  countReactions(type: CommentType, commentIds: number[]): Promise<Map<number, number>>;
 }
 export const CommentRepository = token<CommentRepository>('CommentRepository');
 

@@ -1,6 +1,6 @@
 import type { UserRepository } from '../accounts/ports.js';
 import type { NotificationService } from '../notifications/notification-service.js';
-import { requireMedia } from '../media/reference.js';
+import type { MediaReferences } from '../media/references.js';
 import type { Actor } from '../shared/actor.js';
 import { canModerate } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
@@ -12,6 +12,8 @@ import type { FollowRepository } from '../social/ports.js';
 import type { ListPage, PostRecord, PostView } from './model.js';
 import { extractHashtags, extractMentions, normalizeTags, POST_MAX_LENGTH } from './model.js';
 import type { PostRepository } from './ports.js';
+import { PostEvents } from './post-events.js';
+import type { HomeTimeline } from './home-timeline.js';
 import { PostVisibility, viewerOf, viewerOfUser } from './visibility.js';
 
 export interface CreatePostInput {
@@ -65,6 +67,12 @@ export class PostService {
     private readonly notifications: NotificationService,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    /** Checks that a post's media name uploaded files. */
+    private readonly media: MediaReferences,
+    /** The post lifecycle listeners (post-events.ts), called inside the unit of work of each write. */
+    readonly events: PostEvents = new PostEvents(),
+    /** The precomputed following feed; without it (or below its length) the feed is read at read time. */
+    private readonly timeline?: HomeTimeline,
   ) {
     this.visibility = new PostVisibility(posts, follows);
   }
@@ -72,7 +80,10 @@ export class PostService {
   async feed(actor: Actor, kind: 'following' | 'global', page?: number, perPage?: number): Promise<ListPage<PostView>> {
     const req = pageRequest(page, perPage);
     const viewer = viewerOf(actor);
-    const rows = kind === 'global' ? await this.posts.global(viewer, req) : await this.posts.feed(viewer, req);
+    const rows =
+      kind === 'global'
+        ? await this.posts.global(viewer, req)
+        : ((await this.timeline?.page(viewer, req)) ?? (await this.posts.feed(viewer, req)));
     const p = listPage(rows, req);
     return { ...p, items: await this.posts.views(p.items, actor.userId) };
   }
@@ -112,7 +123,7 @@ export class PostService {
   async create(actor: Actor, input: CreatePostInput): Promise<PostView> {
     const content = (input.content ?? '').trim();
     // Stored as bare names, which the display resolves to uploads/posts/ (contract §36.6).
-    const media = (input.media ?? []).filter((m) => m.trim() !== '').map((m) => requireMedia('media', m, ['posts']).name);
+    const media = (await this.media.requireAll('media', (input.media ?? []).filter((m) => m.trim() !== ''), ['posts'])).map((m) => m.name);
     if (!content && media.length === 0) throw Invalid.field('content', 'a post needs content or media', 'empty_post');
     if (content.length > POST_MAX_LENGTH) throw Invalid.field('content', `must be at most ${POST_MAX_LENGTH} characters`);
     if (media.length > 10) throw Invalid.field('media', 'at most 10 files');
@@ -130,6 +141,7 @@ export class PostService {
         created_at: toTimestamp(this.clock.now()),
       });
       await notifyMentions(this.users, this.notifications, this.visibility, actor, content, created);
+      await this.events.published(created);
       return created;
     });
     const author = (await this.posts.authors([actor.userId])).get(actor.userId);
@@ -145,13 +157,20 @@ export class PostService {
     if (!content && post.media.length === 0) throw Invalid.field('content', 'a post needs content or media', 'empty_post');
     if (content.length > POST_MAX_LENGTH) throw Invalid.field('content', `must be at most ${POST_MAX_LENGTH} characters`);
     const tags = normalizeTags([...(input.tags ?? []), ...extractHashtags(content)]);
-    await this.posts.update(postId, { content, tags, updated_at: toTimestamp(this.clock.now()) });
+    await this.uow.run(async () => {
+      await this.posts.update(postId, { content, tags, updated_at: toTimestamp(this.clock.now()) });
+      const edited = await this.posts.findById(postId);
+      if (edited) await this.events.edited(edited);
+    });
     return this.view(actor, postId);
   }
 
   async delete(actor: Actor, postId: number): Promise<void> {
     const post = await this.visiblePost(actor, postId);
     if (post.user_id !== actor.userId && !canModerate(actor)) throw new Forbidden('Only the author or a moderator can delete this post');
-    await this.posts.delete(postId);
+    await this.uow.run(async () => {
+      await this.events.removed(post);
+      await this.posts.delete(postId);
+    });
   }
 }

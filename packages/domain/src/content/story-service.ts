@@ -1,4 +1,4 @@
-import { requireMedia } from '../media/reference.js';
+import type { MediaReferences } from '../media/references.js';
 import type { Actor } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
 import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
@@ -19,6 +19,8 @@ export class StoryService {
     private readonly posts: PostRepository,
     follows: FollowRepository,
     private readonly clock: Clock,
+    /** Checks that a story's media names an uploaded file. */
+    private readonly media: MediaReferences,
   ) {
     this.visibility = new PostVisibility(posts, follows);
   }
@@ -37,7 +39,7 @@ export class StoryService {
 
   async create(actor: Actor, input: { media: string; text?: string }): Promise<StoryView> {
     // Stored as a bare name, which the display resolves to uploads/stories/ (contract §36.6).
-    const media = requireMedia('media', input.media, ['stories']).name;
+    const media = (await this.media.require('media', input.media, ['stories'])).name;
     const text = (input.text ?? '').trim();
     if (text.length > 500) throw Invalid.field('text', 'must be at most 500 characters');
     const now = this.clock.now();

@@ -1,6 +1,7 @@
 import type { UserRepository } from '../accounts/ports.js';
 import type { UserRecord } from '../accounts/user.js';
-import { optionalMediaField, type UploadType } from '../media/reference.js';
+import type { UploadType } from '../media/reference.js';
+import type { MediaReferences } from '../media/references.js';
 import { canModerate, type Actor } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
 import { Conflict, Forbidden, Invalid, NotFound } from '../shared/errors.js';
@@ -37,6 +38,8 @@ export class LiveService {
     private readonly users: UserRepository,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    /** Checks that a background names an uploaded image or video. */
+    private readonly media: MediaReferences,
   ) {}
 
   private now() {
@@ -93,7 +96,7 @@ export class LiveService {
   async setBackground(actor: Actor, liveId: number, background: string | null): Promise<string | null> {
     const live = await this.find(liveId);
     if (live.user_id !== actor.userId) throw new Forbidden('Only the creator can change the background', 'not_live_creator');
-    const value = optionalMediaField('background_image', background, BACKGROUND_SOURCES);
+    const value = await this.media.optional('background_image', background, BACKGROUND_SOURCES);
     await this.lives.setBackground(live.id, value);
     return value;
   }

@@ -15,6 +15,8 @@ import { MediaEventsService } from './media-events-service.js';
 import { LiveChatService } from './live-chat-service.js';
 import { LiveModerationService } from './live-moderation-service.js';
 import type { MediaEvent, MediaServer, MediaTokenGrant } from './ports.js';
+import { MediaReferences } from '../media/references.js';
+import { InMemoryUploadedMedia } from '../media/testing/in-memory-media.js';
 
 const actor = (u: { id: number; username: string }, roles: Partial<Actor> = {}): Actor => ({ userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false, ...roles });
 
@@ -43,6 +45,7 @@ async function setup() {
   const clock = new ManualClock('2026-03-01T10:00:00Z');
   const uow = new InMemoryUnitOfWork(lives);
   const media = new FakeMediaServer();
+  const uploaded = new InMemoryUploadedMedia();
   const [a, b, c] = [await users.create(aNewUser()), await users.create(aNewUser()), await users.create(aNewUser())];
   return {
     users,
@@ -51,10 +54,11 @@ async function setup() {
     groups,
     clock,
     media,
+    uploaded,
     a,
     b,
     c,
-    live: new LiveService(lives, users, clock, uow),
+    live: new LiveService(lives, users, clock, uow, new MediaReferences(uploaded)),
     stage: new LiveStageService(lives, users, clock, uow),
     tokens: new MediaTokenService(lives, calls, groups, media),
     events: new MediaEventsService(lives, media, clock),
@@ -73,10 +77,12 @@ describe('LiveService', () => {
   });
 
   it('lets only the creator or a moderator end a live, and only the creator set its background', async () => {
-    const { live, a, b } = await setup();
+    const { live, a, b, uploaded } = await setup();
     const l = await live.start(actor(a), { title: 'x' });
     await expect(live.end(actor(b), l.id)).rejects.toThrow(Forbidden);
     await expect(live.setBackground(actor(b), l.id, 'uploads/posts/media_bg1.jpg')).rejects.toThrow(Forbidden);
+    await expect(live.setBackground(actor(a), l.id, 'uploads/posts/media_bg1.jpg')).rejects.toMatchObject({ code: 'invalid_media' });
+    await uploaded.place('uploads/posts/media_bg1.jpg');
     await expect(live.setBackground(actor(a), l.id, '../../etc/passwd')).rejects.toThrow(Invalid);
     expect(await live.setBackground(actor(a), l.id, 'uploads/posts/media_bg1.jpg')).toBe('uploads/posts/media_bg1.jpg');
     expect(await live.setBackground(actor(a), l.id, null)).toBeNull();

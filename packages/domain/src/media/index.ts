@@ -1,1 +1,5 @@
 export * from './reference.js';
+export * from './ports.js';
+export * from './references.js';
+export * from './upload.js';
+export * from './translation.js';

@@ -7,8 +7,8 @@ import { Invalid } from '../shared/errors.js';
  * prefix. A reference is accepted only if that naming can produce it, so that nothing a user sends
  * (`../../etc/passwd`, `https://tracker.example/pixel.gif`) reaches another user's screen.
  *
- * Pure: no file system. Once upload.php is served, the services also check that the file exists under
- * `API_UPLOADS_PATH` through a port (a `MediaStore.exists(reference.path)`), after this parse.
+ * Pure: no file system. The services go through `MediaReferences` (references.ts), which parses with
+ * these functions and then asks the `UploadedMedia` port whether upload.php produced the file.
  */
 
 export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'gif', 'webp', 'heic'] as const;
@@ -28,8 +28,10 @@ export const UPLOAD_TYPES = {
   posts: { folder: 'uploads/posts/', prefixes: ['media_', 'group_post_'], extensions: VISUAL },
   stories: { folder: 'uploads/stories/', prefixes: ['story_', 'stories_'], extensions: VISUAL },
   messages: { folder: 'uploads/messages/', prefixes: ['messages_', 'msg_'], extensions: [...VISUAL, ...AUDIO_EXTENSIONS] },
-  avatar: { folder: 'uploads/', prefixes: ['avatar_'], extensions: [...IMAGE_EXTENSIONS] },
-  group: { folder: 'uploads/', prefixes: ['group_'], extensions: [...IMAGE_EXTENSIONS] },
+  // Profile pictures and banners (upload types avatar and banner).
+  avatar: { folder: 'uploads/', prefixes: ['avatar_', 'banner_'], extensions: [...IMAGE_EXTENSIONS] },
+  // Avatars and covers of messaging groups, groups and pages (upload types group, groups, page, pages).
+  group: { folder: 'uploads/', prefixes: ['group_', 'page_'], extensions: [...IMAGE_EXTENSIONS] },
   album: { folder: 'uploads/albums/', prefixes: ['album_'], extensions: VISUAL },
   event: { folder: 'uploads/events/', prefixes: ['event_'], extensions: [...IMAGE_EXTENSIONS] },
 } as const satisfies Record<string, { folder: string; prefixes: readonly string[]; extensions: readonly string[] }>;

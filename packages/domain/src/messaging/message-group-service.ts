@@ -1,7 +1,7 @@
 import type { UserRepository } from '../accounts/ports.js';
 import type { UserRecord } from '../accounts/user.js';
 import type { PushSender } from '../notifications/ports.js';
-import { optionalMediaField } from '../media/reference.js';
+import type { MediaReferences } from '../media/references.js';
 import type { Actor } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
 import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
@@ -21,7 +21,6 @@ import { checkContent, checkReaction, checkText, messagePreview, userMap, type S
 export const MAX_GROUP_NAME = 100;
 
 /** A group chat's avatar: an upload of type `group` (or the "none" placeholder the client sends), contract §12. */
-const groupAvatar = (avatar: string | null | undefined) => optionalMediaField('avatar', avatar, ['group'], { placeholder: true });
 
 export interface GroupListItem {
   group: MessageGroupRecord;
@@ -66,7 +65,13 @@ export class MessageGroupService {
     private readonly push: PushSender,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    /** Checks that avatars and message media name uploaded files. */
+    private readonly media: MediaReferences,
   ) {}
+
+  private groupAvatar(avatar: string | null | undefined): Promise<string | null> {
+    return this.media.optional('avatar', avatar, ['group'], { placeholder: true });
+  }
 
   private now() {
     return toTimestamp(this.clock.now());
@@ -92,7 +97,7 @@ export class MessageGroupService {
     const missing = others.filter((id) => !found.has(id));
     if (missing.length) throw Invalid.field('member_ids', `unknown users: ${missing.join(', ')}`, 'unknown_member');
     return this.groups.create(
-      { name, avatar: groupAvatar(input.avatar), creator_id: actor.userId, created_at: this.now() },
+      { name, avatar: await this.groupAvatar(input.avatar), creator_id: actor.userId, created_at: this.now() },
       [{ user_id: actor.userId, role: 'admin' }, ...others.map((id) => ({ user_id: id, role: 'member' as const }))],
     );
   }
@@ -113,21 +118,21 @@ export class MessageGroupService {
   async update(actor: Actor, groupId: number, patch: GroupUpdate): Promise<MessageGroupRecord> {
     return this.locked(groupId, async () => {
       await this.adminOf(actor, groupId);
-      const clean = this.checkUpdate(patch);
+      const clean = await this.checkUpdate(patch);
       if (Object.keys(clean).length) await this.groups.update(groupId, clean);
       if (patch.make_everyone_admin) await this.groups.setEveryoneRole(groupId, 'admin');
       return (await this.groups.findById(groupId))!;
     });
   }
 
-  private checkUpdate(patch: GroupUpdate) {
+  private async checkUpdate(patch: GroupUpdate) {
     const clean: Partial<Pick<MessageGroupRecord, 'name' | 'avatar' | 'auto_delete_time'>> = {};
     if (patch.name !== undefined) {
       const name = patch.name.trim();
       if (name === '' || name.length > MAX_GROUP_NAME) throw Invalid.field('name', `must be 1 to ${MAX_GROUP_NAME} characters`);
       clean.name = name;
     }
-    if (patch.avatar !== undefined) clean.avatar = groupAvatar(patch.avatar);
+    if (patch.avatar !== undefined) clean.avatar = await this.groupAvatar(patch.avatar);
     if (patch.auto_delete_time !== undefined) {
       if (!(AUTO_DELETE_CHOICES as readonly number[]).includes(patch.auto_delete_time)) {
         throw Invalid.field('auto_delete_time', `must be one of ${AUTO_DELETE_CHOICES.join(', ')}`);
@@ -201,7 +206,7 @@ export class MessageGroupService {
 
   async send(actor: Actor, groupId: number, input: SendInput): Promise<GroupMessageRecord> {
     const { group } = await this.memberOf(actor, groupId);
-    const body = checkContent(input);
+    const body = await checkContent(input, this.media);
     if (input.parent_id) {
       const parent = await this.groups.findMessage(input.parent_id);
       if (!parent || parent.group_id !== groupId) throw Invalid.field('parent_id', 'must be a message of this group', 'invalid_parent');
@@ -264,8 +269,8 @@ export class MessageGroupService {
   }
 
   /**
-   * The periodic job. Not a unit of work: it deletes a range of expired messages across groups, and
-   * holding that range's locks while moving each group's last message would deadlock with senders.
+   * The periodic job. Not one unit of work across groups, which would hold a range of locks while
+   * senders wait: the repository deletes and moves each group's last message in a unit of its own.
    */
   async deleteExpired(): Promise<number> {
     return this.groups.deleteExpired(this.now());

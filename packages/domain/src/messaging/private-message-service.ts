@@ -3,7 +3,7 @@ import { acceptsMessageFrom } from '../accounts/preferences.js';
 import type { FollowRepository, FriendRequestRepository } from '../social/ports.js';
 import type { UserRecord } from '../accounts/user.js';
 import type { PushSender } from '../notifications/ports.js';
-import { optionalMediaField } from '../media/reference.js';
+import type { MediaReferences } from '../media/references.js';
 import type { Actor } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
 import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
@@ -65,8 +65,8 @@ export function checkReaction(reaction: string): string {
 }
 
 /** A new message's body: its text, and media that must name a chat upload (private and group alike). */
-export function checkContent(input: SendInput): { content: string; media: string | null; media_type: string | null } {
-  const media = optionalMediaField('media', input.media, ['messages']);
+export async function checkContent(input: SendInput, references: MediaReferences): Promise<{ content: string; media: string | null; media_type: string | null }> {
+  const media = await references.optional('media', input.media, ['messages']);
   return { content: checkText(input.content, media !== null), media, media_type: media ? (input.media_type ?? 'image') : null };
 }
 
@@ -103,6 +103,8 @@ export class PrivateMessageService {
     private readonly uow: UnitOfWork,
     /** The relations `privacy_allow_messages` reads: friendship, and whether the recipient follows the sender. */
     private readonly relations: { follows: FollowRepository; friends: FriendRequestRepository },
+    /** Checks that `media` names an uploaded chat file. */
+    private readonly media: MediaReferences,
   ) {}
 
   private now() {
@@ -116,7 +118,7 @@ export class PrivateMessageService {
     if (!recipient.allow_messages && !acceptsMessageFrom(recipient, await this.relationTo(recipientId, actor.userId))) {
       throw new Forbidden('This user only accepts messages from friends and people they follow', 'messages_not_allowed');
     }
-    const body = checkContent(input);
+    const body = await checkContent(input, this.media);
     const now = this.clock.now();
     if (input.parent_id) {
       const parent = await this.messages.findById(input.parent_id);
@@ -225,7 +227,7 @@ export class PrivateMessageService {
 
   /** The periodic job: removes messages past their conversation's auto-delete time. */
   async deleteExpired(): Promise<number> {
-    // Not a unit of work: see MessageGroupService.deleteExpired.
+    // Conversation by conversation, each in a unit of its own: see MessageGroupService.deleteExpired.
     return this.messages.deleteExpired(this.now());
   }
 

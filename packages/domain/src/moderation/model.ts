@@ -5,6 +5,7 @@ import type {
   ModerationActionType,
   ReportOutcome,
   ReportStatus,
+  ReportedPostType,
   SuggestionStatus,
   SuggestionVote,
 } from './rules.js';
@@ -15,6 +16,8 @@ export interface ReportRecord {
   reporter_id: number;
   /** The reported post, for a report on a post. */
   post_id: number | null;
+  /** Which kind of post `post_id` names (`post` also for a report on an account). */
+  post_type: ReportedPostType;
   /** The reported account, for a report on an account. */
   user_id: number | null;
   /** The account the decision falls on: the reported account, or the author of the reported post. */
@@ -33,7 +36,7 @@ export interface ReportRecord {
   created_at: Timestamp;
 }
 
-export type NewReport = Pick<ReportRecord, 'reporter_id' | 'post_id' | 'user_id' | 'target_user_id' | 'reason' | 'description' | 'post_content' | 'created_at'>;
+export type NewReport = Pick<ReportRecord, 'reporter_id' | 'post_id' | 'post_type' | 'user_id' | 'target_user_id' | 'reason' | 'description' | 'post_content' | 'created_at'>;
 
 export function voteCount(r: Pick<ReportRecord, 'votes_remove' | 'votes_warn' | 'votes_keep'>): number {
   return r.votes_remove + r.votes_warn + r.votes_keep;

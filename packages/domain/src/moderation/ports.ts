@@ -13,15 +13,29 @@ import type {
   SuggestionRecord,
   WarningRecord,
 } from './model.js';
-import type { CandidateVote, ReportOutcome, SuggestionFilter, SuggestionStatus, SuggestionVote } from './rules.js';
+import type { Actor } from '../shared/actor.js';
+import type { CandidateVote, ReportedPostType, ReportOutcome, SuggestionFilter, SuggestionStatus, SuggestionVote } from './rules.js';
 
 export interface Paged<T> {
   items: T[];
   total: number;
 }
 
+/**
+ * A kind of post reports.php accepts, served by the context that owns it: wall posts (content),
+ * group posts (groups), page posts (pages). Multi-bound: each module adds its own.
+ */
+export interface ReportableContent {
+  readonly type: ReportedPostType;
+  /** The post as the reporter sees it: its author and text; NotFound when it is missing or hidden from them. */
+  find(actor: Actor, postId: number): Promise<{ author_id: number; content: string }>;
+  /** Removes it on the moderators' decision; NotFound when it is gone already. */
+  remove(moderator: Actor, postId: number): Promise<void>;
+}
+export const ReportableContents = token<ReportableContent>('moderation.ReportableContents');
+
 /** What a report is about: a post, or an account. */
-export type ReportTarget = { post_id: number } | { user_id: number };
+export type ReportTarget = { post_id: number; post_type: ReportedPostType } | { user_id: number };
 
 /**
  * Reports and the moderators' votes on them. A report is `pending` until it is resolved once
@@ -47,7 +61,7 @@ export interface ReportRepository {
   /** Resolves the report if it is still pending: false when it was not, so a report resolves once. */
   resolve(id: number, decision: ReportDecision): Promise<boolean>;
   /** Resolves every other pending report on the post with the same decision; returns how many. */
-  resolvePendingOnPost(postId: number, decision: ReportDecision): Promise<number>;
+  resolvePendingOnPost(target: { post_id: number; post_type: ReportedPostType }, decision: ReportDecision): Promise<number>;
   /** Cancels the report if it is still pending; false when it was not. */
   cancel(id: number, at: Timestamp): Promise<boolean>;
 }

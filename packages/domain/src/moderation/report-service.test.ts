@@ -142,7 +142,7 @@ describe('ReportService: direct actions and cancellation', () => {
     const { author, reporter, post, report } = await reportedPost(w);
     await expect(w.reportService.cancel(author, { report_id: report.id })).rejects.toMatchObject({ code: 'not_reporter' });
     await expect(w.reportService.cancel(reporter, { user_id: author.userId })).rejects.toBeInstanceOf(NotFound);
-    await w.reportService.cancel(reporter, { post_id: post.id });
+    await w.reportService.cancel(reporter, { post_id: post.id, post_type: 'post' });
     expect((await w.reports.findById(report.id))?.status).toBe('cancelled');
     await expect(w.reportService.cancel(reporter, { report_id: report.id })).rejects.toMatchObject({ code: 'report_not_pending' });
     await expect(w.reportService.vote(await w.actor({ moderator: true }), report.id, 'keep')).rejects.toMatchObject({ code: 'report_not_pending' });

@@ -1,6 +1,5 @@
 import type { UserRepository } from '../accounts/ports.js';
 import type { UserRecord } from '../accounts/user.js';
-import type { PostService } from '../content/post-service.js';
 import type { NotificationService } from '../notifications/notification-service.js';
 import { canModerate, type Actor } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
@@ -9,12 +8,13 @@ import { pageMeta, type PageMeta, type PageRequest } from '../shared/pagination.
 import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { votesFor, type ReportDecision, type ReportRecord } from './model.js';
-import type { ModerationLog, ReportRepository, ReportTarget, SanctionRepository } from './ports.js';
+import type { ModerationLog, ReportableContent, ReportRepository, ReportTarget, SanctionRepository } from './ports.js';
 import {
   ACTION_REASON_MAX,
   REPORT_DESCRIPTION_MAX,
   REPORT_OUTCOMES,
   REPORT_REASONS,
+  type ReportedPostType,
   type ModerationRules,
   type ModeratorAction,
   type ReportOutcome,
@@ -32,6 +32,8 @@ export interface ReportView {
 
 export interface CreateReportInput {
   post_id?: number | null;
+  /** Which kind of post `post_id` names: `post` (a wall post, the default), `group` or `page`. */
+  post_type?: ReportedPostType | null;
   user_id?: number | null;
   reason: string;
   description?: string | null;
@@ -44,6 +46,14 @@ interface Decision {
   byVote: boolean;
   /** The moderator's own words for a direct warning; the report's reason otherwise. */
   reason?: string;
+}
+
+/**
+ * The wall post a report links in notifications and the action log (their `post_id` is a wall post's):
+ * none for a group or page post, which have ids of their own.
+ */
+function wallPostOf(report: ReportRecord): number | null {
+  return report.post_type === 'post' ? report.post_id : null;
 }
 
 const REASON_LABELS: Record<string, string> = {
@@ -71,7 +81,8 @@ export class ReportService {
     private readonly sanctionsRepo: SanctionRepository,
     private readonly sanctions: SanctionService,
     private readonly log: ModerationLog,
-    private readonly posts: PostService,
+    /** Every kind of post that may be reported, from the contexts that own them. */
+    private readonly contents: readonly ReportableContent[],
     private readonly users: UserRepository,
     private readonly notifications: NotificationService,
     private readonly clock: Clock,
@@ -91,11 +102,12 @@ export class ReportService {
 
     let targetUserId: number;
     let postContent: string | null = null;
+    const postType = input.post_type ?? 'post';
     if (postId !== null) {
       // A post the reporter may not see is as unknown to them as a missing one.
-      const post = await this.posts.visiblePost(actor, postId);
-      if (post.user_id === actor.userId) throw Invalid.field('post_id', 'you cannot report your own post', 'cannot_report_self');
-      targetUserId = post.user_id;
+      const post = await this.kind(postType).find(actor, postId);
+      if (post.author_id === actor.userId) throw Invalid.field('post_id', 'you cannot report your own post', 'cannot_report_self');
+      targetUserId = post.author_id;
       postContent = post.content;
     } else {
       if (userId === actor.userId) throw Invalid.field('user_id', 'you cannot report yourself', 'cannot_report_self');
@@ -105,6 +117,7 @@ export class ReportService {
     const report = await this.reports.create({
       reporter_id: actor.userId,
       post_id: postId,
+      post_type: postId !== null ? postType : 'post',
       user_id: userId,
       target_user_id: targetUserId,
       reason: input.reason,
@@ -201,7 +214,7 @@ export class ReportService {
     if (!(await this.reports.resolve(report.id, decision))) throw new Conflict('This report is already resolved', 'report_not_pending');
     if (d.outcome === 'keep') {
       await this.notifications.raise(
-        { user_id: report.reporter_id, from_user_id: null, type: 'report_closed', post_id: report.post_id, content: 'The moderators reviewed your report and kept the content' },
+        { user_id: report.reporter_id, from_user_id: null, type: 'report_closed', post_id: wallPostOf(report), content: 'The moderators reviewed your report and kept the content' },
         { title: 'Moderation', body: 'The moderators reviewed your report and kept the content' },
       );
       return;
@@ -209,9 +222,9 @@ export class ReportService {
     const label = REASON_LABELS[report.reason] ?? report.reason;
     let reason = d.reason ?? label;
     if (d.outcome === 'remove' && report.post_id !== null) {
-      await this.removePost(d.moderator, report.post_id);
+      await this.removePost(d.moderator, report.post_type, report.post_id);
       // Nothing is left to judge in the other reports on the post: they end with this decision.
-      await this.reports.resolvePendingOnPost(report.post_id, decision);
+      await this.reports.resolvePendingOnPost({ post_id: report.post_id, post_type: report.post_type }, decision);
       reason = `post removed (${reason})`;
     }
     const issued = await this.sanctions.issueWarning({ userId: report.target_user_id, issuedBy: d.moderator.userId, reportId: report.id, reason });
@@ -220,7 +233,7 @@ export class ReportService {
       action_type: d.outcome === 'remove' ? 'delete_post' : 'warning',
       target_user_id: report.target_user_id,
       report_id: report.id,
-      post_id: report.post_id,
+      post_id: wallPostOf(report),
       reason,
       by_vote: d.byVote,
       created_at: now,
@@ -234,13 +247,19 @@ export class ReportService {
     );
   }
 
-  /** Through the content context, with the deciding moderator as the actor; a post its author deleted meanwhile is gone already. */
-  private async removePost(moderator: Actor, postId: number): Promise<void> {
+  /** Through the context that owns the post, with the deciding moderator as the actor; a post its author deleted meanwhile is gone already. */
+  private async removePost(moderator: Actor, type: ReportedPostType, postId: number): Promise<void> {
     try {
-      await this.posts.delete(moderator, postId);
+      await this.kind(type).remove(moderator, postId);
     } catch (error) {
       if (!(error instanceof NotFound)) throw error;
     }
+  }
+
+  private kind(type: ReportedPostType): ReportableContent {
+    const kind = this.contents.find((c) => c.type === type);
+    if (!kind) throw Invalid.field('post_type', `must be one of ${this.contents.map((c) => c.type).join(', ')}`, 'invalid_post_type');
+    return kind;
   }
 
   private async views(actor: Actor, items: ReportRecord[]): Promise<ReportView[]> {

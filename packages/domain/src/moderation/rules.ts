@@ -35,6 +35,13 @@ export const DEFAULT_MODERATION_RULES: ModerationRules = {
 export const REPORT_REASONS = ['spam', 'harassment', 'hate_speech', 'misinformation', 'violence', 'other'] as const;
 export type ReportReason = (typeof REPORT_REASONS)[number];
 
+/**
+ * The kinds of post a report may name (`post_type`, default `post`): wall posts, and the posts of
+ * community groups and pages, each from the context that owns it (`ReportableContent`).
+ */
+export const REPORTED_POST_TYPES = ['post', 'group', 'page'] as const;
+export type ReportedPostType = (typeof REPORTED_POST_TYPES)[number];
+
 /** What moderators vote on a report, which is also how it ends. */
 export const REPORT_OUTCOMES = ['remove', 'warn', 'keep'] as const;
 export type ReportOutcome = (typeof REPORT_OUTCOMES)[number];

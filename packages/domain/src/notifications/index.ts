@@ -3,4 +3,5 @@ export * from './ports.js';
 export * from './notification-service.js';
 export * from './inbox.js';
 export * from './preference-gated-push.js';
+export * from './after-commit-push.js';
 export * from './push-delivery.js';

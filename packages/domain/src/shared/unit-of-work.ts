@@ -10,10 +10,17 @@ import { token } from './token.js';
  * step: two units deciding about the same thing then run one after the other.
  *
  * Implementations may run `work` again when the database gives up on a deadlock, so `work` should
- * only write through repositories; side effects that cannot be undone (push, mail) belong after `run`
- * where the use case allows it.
+ * only write through repositories; side effects that cannot be undone (push, mail) go through
+ * `afterCommit`, or after `run`.
  */
 export interface UnitOfWork {
   run<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `effect` once the current outermost unit has committed, or at once outside a unit: never for
+   * a unit that rolls back, and once for a unit run again after a deadlock (the effects of the failed
+   * attempt are dropped with it). The effect's failure is its own: the use case already committed, so
+   * the unit reports it (logs it) rather than failing the caller.
+   */
+  afterCommit(effect: () => Promise<void>): Promise<void>;
 }
 export const UnitOfWork = token<UnitOfWork>('UnitOfWork');

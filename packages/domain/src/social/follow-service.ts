@@ -8,6 +8,7 @@ import { Invalid, NotFound } from '../shared/errors.js';
 import { pageMeta, type PageMeta, type PageRequest } from '../shared/pagination.js';
 import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
+import { FollowEvents } from './follow-events.js';
 import type { FollowRepository } from './ports.js';
 
 export interface UserPage {
@@ -32,6 +33,8 @@ export class FollowService {
     private readonly notifications: NotificationService,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    /** The follow listeners (follow-events.ts), called inside the unit of work of each change. */
+    private readonly events: FollowEvents = new FollowEvents(),
   ) {}
 
   /** Following twice is not an error; only the first follow notifies, in the same unit of work. */
@@ -44,6 +47,7 @@ export class FollowService {
       // The insert itself tells whether the relation is new: no read to race with.
       const created = await this.follows.follow(actor.userId, userId, toTimestamp(this.clock.now()));
       if (created) {
+        await this.events.followed(actor.userId, userId);
         await this.notifications.raise(
           { user_id: userId, from_user_id: actor.userId, type: 'follow', content: `${actor.username} started following you` },
           { title: actor.username, body: `${actor.username} started following you` },
@@ -56,7 +60,11 @@ export class FollowService {
   /** Unfollowing someone one does not follow is not an error; unfollowing no one is a 404. */
   async unfollow(actor: Actor, userId: number): Promise<{ unfollowed: boolean }> {
     if (!(await this.users.findById(userId))) throw new NotFound('User not found', 'user_not_found');
-    return { unfollowed: await this.follows.unfollow(actor.userId, userId) };
+    return this.uow.run(async () => {
+      const removed = await this.follows.unfollow(actor.userId, userId);
+      if (removed) await this.events.unfollowed(actor.userId, userId);
+      return { unfollowed: removed };
+    });
   }
 
   async list(actor: Actor, userId: number | undefined, type: 'followers' | 'following', page: PageRequest): Promise<UserPage> {

@@ -1,3 +1,4 @@
 export * from './ports.js';
 export * from './follow-service.js';
+export * from './follow-events.js';
 export * from './friend-service.js';

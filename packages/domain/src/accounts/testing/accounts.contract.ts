@@ -131,6 +131,24 @@ export function accountsContract(name: string, make: () => Promise<AccountsPorts
       expect(await ports.tokens.findActive('a'.repeat(64), '2026-01-15 00:00:00')).toBeNull();
     });
 
+    it('lists a user\'s live tokens newest first, without revoked, expired or other users\' ones', async () => {
+      const u = await ports.users.create(aNewUser());
+      const other = await ports.users.create(aNewUser());
+      const t = (hash: string, user: number, expires: string) =>
+        ports.tokens.create({ user_id: user, token_hash: hash.repeat(64), created_at: '2026-01-01 00:00:00', expires_at: expires });
+      const first = await t('p', u.id, '2027-01-01 00:00:00');
+      const second = await t('q', u.id, '2027-01-01 00:00:00');
+      const revoked = await t('r', u.id, '2027-01-01 00:00:00');
+      await t('s', u.id, '2026-01-02 00:00:00');
+      await t('t', other.id, '2027-01-01 00:00:00');
+      await ports.tokens.revoke(revoked, '2026-01-02 00:00:00');
+      await ports.tokens.touch(first, '2026-01-03 00:00:00');
+      expect(await ports.tokens.listActiveOfUser(u.id, '2026-01-05 00:00:00')).toEqual([
+        { id: second, user_id: u.id, created_at: '2026-01-01 00:00:00', expires_at: '2027-01-01 00:00:00', last_used_at: null },
+        { id: first, user_id: u.id, created_at: '2026-01-01 00:00:00', expires_at: '2027-01-01 00:00:00', last_used_at: '2026-01-03 00:00:00' },
+      ]);
+    });
+
     it('revokes every token of a user at once', async () => {
       const u = await ports.users.create(aNewUser());
       await ports.tokens.create({ user_id: u.id, token_hash: 'b'.repeat(64), created_at: '2026-01-01 00:00:00', expires_at: '2027-01-01 00:00:00' });

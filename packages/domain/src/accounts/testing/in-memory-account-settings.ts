@@ -1,8 +1,9 @@
 import type { Timestamp } from '../../shared/time.js';
 import { captureState, type Snapshottable } from '../../shared/testing/snapshot.js';
-import type { AccountEraser, DeletionRequestRepository } from '../account-deletion.js';
-import type { AccountDataReader, ExportRow, ExportSection } from '../export.js';
-import type { InMemoryAccessTokenRepository, InMemoryUserRepository } from './in-memory-accounts.js';
+import type { AccountEraser } from '../account-deletion.js';
+import type { AccountDataPart } from '../account-data.js';
+import type { ExportRow, StoredMedia } from '../export.js';
+import { InMemorySingleUseTokenRepository, type InMemoryAccessTokenRepository, type InMemoryUserRepository } from './in-memory-accounts.js';
 import type { MailDeliveryLog, MailOutbox, OutboxEntry } from '../mail-outbox.js';
 import type { MailMessage } from '../ports.js';
 import type { NotificationPreference, NotificationPreferenceRepository } from '../preferences.js';
@@ -111,21 +112,7 @@ export class InMemoryNotificationPreferenceRepository implements NotificationPre
   }
 }
 
-export class InMemoryDeletionRequestRepository implements DeletionRequestRepository, Snapshottable {
-  readonly rows: { user_id: number; token_hash: string; expires_at: Timestamp; used_at: Timestamp | null }[] = [];
-  snapshot() {
-    return captureState(this.rows);
-  }
-  async create(r: { user_id: number; token_hash: string; created_at: Timestamp; expires_at: Timestamp }) {
-    this.rows.push({ user_id: r.user_id, token_hash: r.token_hash, expires_at: r.expires_at, used_at: null });
-  }
-  async consume(tokenHash: string, now: Timestamp) {
-    const row = this.rows.find((r) => r.token_hash === tokenHash && r.used_at === null && r.expires_at > now);
-    if (!row) return null;
-    row.used_at = now;
-    return row.user_id;
-  }
-}
+export class InMemoryDeletionRequestRepository extends InMemorySingleUseTokenRepository {}
 
 /**
  * The accounts side of an erasure, for the services' unit tests: the account becomes the tombstone
@@ -147,16 +134,27 @@ export class TombstoneAccountEraser implements AccountEraser {
   }
 }
 
-/** Export rows given by the test, per user and section, yielded in order. */
-export class InMemoryAccountDataReader implements AccountDataReader {
+/**
+ * A context's account data held in memory, for unit tests of deletion and export: rows per user and
+ * section, media per user, and the users it was asked to erase.
+ */
+export class InMemoryAccountDataPart implements AccountDataPart {
   readonly data = new Map<string, ExportRow[]>();
-  put(userId: number, section: ExportSection, rows: ExportRow[]) {
+  readonly stored = new Map<number, StoredMedia[]>();
+  readonly erased: number[] = [];
+  constructor(readonly sections: readonly string[]) {}
+  put(userId: number, section: string, rows: ExportRow[]) {
     this.data.set(`${userId}/${section}`, rows);
   }
-  async *rows(userId: number, section: ExportSection) {
+  async *rows(userId: number, section: string) {
     for (const row of this.data.get(`${userId}/${section}`) ?? []) yield row;
   }
-  async *posts(userId: number) {
-    for (const row of this.data.get(`${userId}/posts`) ?? []) yield row as never;
+  async *media(userId: number) {
+    for (const m of this.stored.get(userId) ?? []) yield m;
+  }
+  async erase(userId: number) {
+    this.erased.push(userId);
+    for (const key of [...this.data.keys()]) if (key.startsWith(`${userId}/`)) this.data.delete(key);
+    this.stored.delete(userId);
   }
 }

@@ -3,8 +3,8 @@ import type {
   Mailer,
   MailMessage,
   PasswordHasher,
-  PasswordResetRepository,
   SecretTokens,
+  SingleUseTokenRepository,
   StoredToken,
   TotpVerifier,
   UserRepository,
@@ -157,6 +157,7 @@ export class InMemoryUserRepository implements UserRepository, Snapshottable {
 
 interface TokenRow extends StoredToken {
   token_hash: string;
+  created_at: Timestamp;
   revoked_at: Timestamp | null;
 }
 
@@ -168,7 +169,7 @@ export class InMemoryAccessTokenRepository implements AccessTokenRepository, Sna
   }
   async create(t: { user_id: number; token_hash: string; created_at: Timestamp; expires_at: Timestamp }) {
     const id = this.rows.length + 1;
-    this.rows.push({ id, user_id: t.user_id, token_hash: t.token_hash, expires_at: t.expires_at, last_used_at: null, revoked_at: null });
+    this.rows.push({ id, user_id: t.user_id, token_hash: t.token_hash, created_at: t.created_at, expires_at: t.expires_at, last_used_at: null, revoked_at: null });
     return id;
   }
   async findActive(tokenHash: string, now: Timestamp) {
@@ -200,9 +201,16 @@ export class InMemoryAccessTokenRepository implements AccessTokenRepository, Sna
     const row = this.rows.find((r) => r.id === id);
     if (row) row.last_used_at = at;
   }
+  async listActiveOfUser(userId: number, now: Timestamp) {
+    return this.rows
+      .filter((r) => r.user_id === userId && r.revoked_at === null && r.expires_at > now)
+      .sort((a, b) => b.id - a.id)
+      .map((r) => ({ id: r.id, user_id: r.user_id, created_at: r.created_at, expires_at: r.expires_at, last_used_at: r.last_used_at }));
+  }
 }
 
-export class InMemoryPasswordResetRepository implements PasswordResetRepository, Snapshottable {
+/** Single-use tokens in memory: password resets and deletion confirmations alike. */
+export class InMemorySingleUseTokenRepository implements SingleUseTokenRepository, Snapshottable {
   readonly rows: { user_id: number; token_hash: string; expires_at: Timestamp; used_at: Timestamp | null }[] = [];
   snapshot() {
     return captureState(this.rows);
@@ -217,6 +225,7 @@ export class InMemoryPasswordResetRepository implements PasswordResetRepository,
     return row.user_id;
   }
 }
+export class InMemoryPasswordResetRepository extends InMemorySingleUseTokenRepository {}
 
 /** Reversible "hash" so unit tests stay fast; the bcrypt adapter has its own tests. */
 export class PlainPasswordHasher implements PasswordHasher {

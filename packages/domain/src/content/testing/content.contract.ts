@@ -16,6 +16,8 @@ export interface ContentPorts {
   stories: StoryRepository;
   notifications: NotificationRepository;
   inbox: NotificationInbox;
+  /** Opens and decides a report on a post (the moderation context's), as the visibility rule reads them. */
+  reports: { open(postId: number): Promise<void>; close(postId: number): Promise<void> };
 }
 
 const page = (p: number, perPage = 20) => ({ page: p, perPage });
@@ -161,6 +163,22 @@ export function contentContract(name: string, make: () => Promise<ContentPorts>)
       expect(await comments.unreact('post', c.id, v.id)).toBe(true);
       expect(await comments.unreact('post', c.id, v.id)).toBe(false);
       expect((await comments.findById(c.id))?.reactions_count).toBe(1);
+      expect(await comments.countReactions('post', [c.id, c.id + 1000])).toEqual(new Map([[c.id, 1]]));
+    });
+
+    it('counts reactions of other comment types in their own id space', async () => {
+      const { users, comments } = await make();
+      const u = await users.create(aNewUser());
+      const v = await users.create(aNewUser());
+      // Comment 1 of type group is no post comment: no row of `comments` is needed or touched.
+      expect(await comments.react('group', 1, u.id, 'like', at(1))).toBe('added');
+      expect(await comments.react('group', 1, v.id, 'love', at(2))).toBe('added');
+      expect(await comments.react('group', 2, v.id, 'love', at(3))).toBe('added');
+      expect(await comments.countReactions('group', [1, 2, 3])).toEqual(new Map([[1, 2], [2, 1]]));
+      expect(await comments.countReactions('post', [1, 2])).toEqual(new Map());
+      expect(await comments.countReactions('group', [])).toEqual(new Map());
+      expect(await comments.unreact('group', 1, u.id)).toBe(true);
+      expect(await comments.countReactions('group', [1])).toEqual(new Map([[1, 1]]));
     });
 
     it('returns only unexpired stories of the viewer and followed accounts, and purges expired ones', async () => {
@@ -181,7 +199,7 @@ export function contentContract(name: string, make: () => Promise<ContentPorts>)
     });
 
     it('lists exactly the posts the visibility rule lets each viewer see, in every list', async () => {
-      const { users, follows, posts, engagement, notifications, inbox } = await make();
+      const { users, follows, posts, engagement, notifications, inbox, reports } = await make();
       const [pub, priv, sharer, follower, exFollower, stranger, moderator] = await Promise.all(Array.from({ length: 7 }, () => users.create(aNewUser())));
       await users.setPrivacy(priv.id, { is_private: true });
       for (const u of [sharer, follower, exFollower]) await follows.follow(u.id, priv.id, at(0));
@@ -190,6 +208,8 @@ export function contentContract(name: string, make: () => Promise<ContentPorts>)
       await engagement.share(pubPost.id, sharer.id, at(3));
       await engagement.share(privPost.id, sharer.id, at(4));
       await follows.unfollow(exFollower.id, priv.id);
+      // The moderators see the private post because a pending report names it.
+      await reports.open(privPost.id);
       const viewers: Viewer[] = [...[priv, sharer, follower, exFollower, stranger].map(reader), { userId: moderator.id, moderator: true }];
       for (const v of viewers) {
         if (v.userId !== sharer.id) await follows.follow(v.userId, sharer.id, at(5));
@@ -207,7 +227,7 @@ export function contentContract(name: string, make: () => Promise<ContentPorts>)
         const expected: number[] = [];
         for (const p of [pubPost, privPost]) {
           const audience = { kind: 'account' as const, authorId: p.user_id, isPrivate: p.user_id === priv.id };
-          if (canSeePost(v, audience, { follows: await follows.isFollowing(v.userId, p.user_id) })) expected.push(p.id);
+          if (canSeePost(v, audience, { follows: await follows.isFollowing(v.userId, p.user_id), reported: await posts.underReport(p.id) })) expected.push(p.id);
         }
         seenBy.set(v.userId, expected);
         const who = `viewer ${v.userId}${v.moderator ? ' (moderator)' : ''}`;
@@ -230,6 +250,13 @@ export function contentContract(name: string, make: () => Promise<ContentPorts>)
       expect(seenBy.get(moderator.id)).toEqual([pubPost.id, privPost.id]);
       expect(seenBy.get(exFollower.id)).toEqual([pubPost.id]);
       expect(seenBy.get(stranger.id)).toEqual([pubPost.id]);
+
+      // Once the report is decided, the moderator sees no more of the private account than anyone else.
+      await reports.close(privPost.id);
+      const mod: Viewer = { userId: moderator.id, moderator: true };
+      expect(await posts.underReport(privPost.id)).toBe(false);
+      expect((await posts.bookmarked(mod, page(1))).map((e) => e.post_id)).toEqual([pubPost.id]);
+      expect((await posts.wall(priv.id, mod, page(1))).map((e) => e.post_id)).toEqual([]);
     });
 
     it('lists, counts and marks notifications read per user', async () => {

@@ -1,6 +1,7 @@
 import type { CommentRecord, CommentType, FeedEntry, NewPost, PostRecord, PostView, ReactionType, StoryRecord } from '../model.js';
 import type { CommentRepository, PostEngagementRepository, PostRepository, StoryRepository } from '../ports.js';
 import type { NotificationInbox } from '../../notifications/inbox.js';
+import { GROUP_MEMBERSHIP_NOTIFICATIONS } from '../../groups/visibility.js';
 import { offsetOf, type PageRequest } from '../../shared/pagination.js';
 import type { Timestamp } from '../../shared/time.js';
 import type { InMemoryUserRepository } from '../../accounts/testing/in-memory-accounts.js';
@@ -50,6 +51,9 @@ export class InMemoryContentStore implements Snapshottable {
     };
   }
 
+  /** Posts a pending report names (the moderation context's reports, as far as visibility reads them). */
+  readonly reported = new Set<number>();
+
   following(viewerId: number): Set<number> {
     return new Set(this.follows.edges.filter((e) => e.follower_id === viewerId).map((e) => e.followee_id));
   }
@@ -59,12 +63,20 @@ export class InMemoryContentStore implements Snapshottable {
     const post = this.posts.get(postId);
     const author = post && this.users.rows.get(post.user_id);
     if (!post || !author) return false;
-    return canSeePost(viewer, { kind: 'account', authorId: author.id, isPrivate: author.is_private }, { follows: this.following(viewer.userId).has(author.id) });
+    return canSeePost(
+      viewer,
+      { kind: 'account', authorId: author.id, isPrivate: author.is_private },
+      { follows: this.following(viewer.userId).has(author.id), reported: this.reported.has(postId) },
+    );
   }
 }
 
 export class InMemoryPostRepository implements PostRepository {
   constructor(private readonly s: InMemoryContentStore) {}
+
+  async underReport(id: number) {
+    return this.s.reported.has(id);
+  }
 
   async create(post: NewPost) {
     const record: PostRecord = { ...post, id: this.s.nextId++, likes_count: 0, comments_count: 0, shares_count: 0, updated_at: null };
@@ -270,6 +282,14 @@ export class InMemoryCommentRepository implements CommentRepository {
       .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0))
       .map((r) => ({ user_id: r.user_id, reaction_type: r.reaction_type, created_at: r.created_at }));
   }
+  async countReactions(type: CommentType, commentIds: number[]) {
+    const ids = new Set(commentIds);
+    const counts = new Map<number, number>();
+    for (const r of this.s.commentReactions.values()) {
+      if (r.comment_type === type && ids.has(r.comment_id)) counts.set(r.comment_id, (counts.get(r.comment_id) ?? 0) + 1);
+    }
+    return counts;
+  }
 }
 
 export class InMemoryStoryRepository implements StoryRepository {
@@ -305,14 +325,23 @@ export class InMemoryNotificationInbox implements NotificationInbox {
   constructor(
     private readonly repo: InMemoryNotificationRepository,
     private readonly content: InMemoryContentStore,
+    /**
+     * Whether the reader sees the content of a community group (`canSeeGroupContent`), as the SQL inbox
+     * asks the group tables; without it, no notification is hidden for its group.
+     */
+    private readonly groupContentVisible: (groupId: number, reader: Viewer) => boolean = () => true,
   ) {}
 
   private of(userId: number) {
     return this.repo.rows.filter((n) => n.user_id === userId);
   }
-  /** The reader's notifications, without those linking a post the reader may not see. */
+  /** The reader's notifications, without those linking a post, or a group's content, the reader may not see. */
   private readable(reader: Viewer) {
-    return this.of(reader.userId).filter((n) => n.post_id === null || this.content.visibleTo(n.post_id, reader));
+    return this.of(reader.userId).filter(
+      (n) =>
+        (n.post_id === null || this.content.visibleTo(n.post_id, reader)) &&
+        (n.group_id === null || (GROUP_MEMBERSHIP_NOTIFICATIONS as readonly string[]).includes(n.type) || this.groupContentVisible(n.group_id, reader)),
+    );
   }
   async list(reader: Viewer, page: PageRequest, unreadOnly: boolean) {
     const rows = this.readable(reader).filter((n) => !unreadOnly || !n.is_read).sort((a, b) => b.id - a.id);

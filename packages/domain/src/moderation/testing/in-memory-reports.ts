@@ -9,7 +9,7 @@ import { byIdDesc, pageOf } from './paging.js';
 const COUNTER = { remove: 'votes_remove', warn: 'votes_warn', keep: 'votes_keep' } as const;
 
 function sameTarget(r: ReportRecord, target: ReportTarget): boolean {
-  return 'post_id' in target ? r.post_id === target.post_id : r.post_id === null && r.user_id === target.user_id;
+  return 'post_id' in target ? r.post_id === target.post_id && r.post_type === target.post_type : r.post_id === null && r.user_id === target.user_id;
 }
 
 export class InMemoryReportRepository implements ReportRepository, Snapshottable {
@@ -30,7 +30,7 @@ export class InMemoryReportRepository implements ReportRepository, Snapshottable
   async lock(_id: number) {}
 
   async create(report: NewReport) {
-    const target: ReportTarget = report.post_id !== null ? { post_id: report.post_id } : { user_id: report.user_id! };
+    const target: ReportTarget = report.post_id !== null ? { post_id: report.post_id, post_type: report.post_type } : { user_id: report.user_id! };
     if (this.rows.some((r) => r.status === 'pending' && r.reporter_id === report.reporter_id && sameTarget(r, target))) return null;
     const record: ReportRecord = {
       id: this.nextId++,
@@ -86,8 +86,8 @@ export class InMemoryReportRepository implements ReportRepository, Snapshottable
     return true;
   }
 
-  async resolvePendingOnPost(postId: number, decision: ReportDecision) {
-    const pending = this.rows.filter((r) => r.post_id === postId && r.status === 'pending');
+  async resolvePendingOnPost(target: { post_id: number; post_type: ReportRecord['post_type'] }, decision: ReportDecision) {
+    const pending = this.rows.filter((r) => r.status === 'pending' && sameTarget(r, target));
     for (const r of pending) Object.assign(r, { status: 'resolved', ...decision });
     return pending.length;
   }

@@ -28,12 +28,13 @@ export function moderationContract(name: string, make: () => Promise<ModerationP
     it('stores one pending report per reporter and target, finds it, lists it newest first', async () => {
       const { users, reports } = await make();
       const [a, b, c] = await people(users, 3);
-      const base = { reason: 'spam', description: 'ads', created_at: '2026-01-01 00:00:00' };
+      const base = { reason: 'spam', description: 'ads', created_at: '2026-01-01 00:00:00', post_type: 'post' as const };
       const onPost = await reports.create({ ...base, reporter_id: a.id, post_id: 901, user_id: null, target_user_id: b.id, post_content: 'buy now' });
       expect(onPost).toEqual({
         id: expect.any(Number),
         reporter_id: a.id,
         post_id: 901,
+        post_type: 'post',
         user_id: null,
         target_user_id: b.id,
         reason: 'spam',
@@ -52,9 +53,14 @@ export function moderationContract(name: string, make: () => Promise<ModerationP
       const onUser = await reports.create({ ...base, reporter_id: a.id, post_id: null, user_id: b.id, target_user_id: b.id, post_content: null });
       const byC = await reports.create({ ...base, reporter_id: c.id, post_id: 901, user_id: null, target_user_id: b.id, post_content: 'buy now' });
       expect(onUser && byC).toBeTruthy();
+      // A group post of the same id is another target: its own pending report.
+      const onGroupPost = await reports.create({ ...base, reporter_id: a.id, post_id: 901, post_type: 'group', user_id: null, target_user_id: b.id, post_content: 'buy now' });
+      expect(onGroupPost).toMatchObject({ post_id: 901, post_type: 'group' });
+      expect((await reports.findPending(a.id, { post_id: 901, post_type: 'group' }))?.id).toBe(onGroupPost!.id);
+      expect(await reports.cancel(onGroupPost!.id, '2026-01-01 00:00:30')).toBe(true);
       expect(await reports.findById(onPost!.id)).toEqual(onPost);
       expect(await reports.findById(999_999)).toBeNull();
-      expect((await reports.findPending(a.id, { post_id: 901 }))?.id).toBe(onPost!.id);
+      expect((await reports.findPending(a.id, { post_id: 901, post_type: 'post' }))?.id).toBe(onPost!.id);
       expect((await reports.findPending(a.id, { user_id: b.id }))?.id).toBe(onUser!.id);
       expect(await reports.findPending(c.id, { user_id: b.id })).toBeNull();
       const all = await reports.list('pending', null, page());
@@ -72,7 +78,7 @@ export function moderationContract(name: string, make: () => Promise<ModerationP
     it('counts votes as they are cast, changed and withdrawn, and resolves a report once', async () => {
       const { users, reports } = await make();
       const [a, b, m1, m2] = await people(users, 4);
-      const base = { reason: 'violence', description: '', created_at: '2026-01-01 00:00:00', target_user_id: b.id, user_id: null, post_content: 'x' };
+      const base = { reason: 'violence', description: '', created_at: '2026-01-01 00:00:00', target_user_id: b.id, user_id: null, post_content: 'x', post_type: 'post' as const };
       const r = (await reports.create({ ...base, reporter_id: a.id, post_id: 77 }))!;
       const sibling = (await reports.create({ ...base, reporter_id: m2.id, post_id: 77 }))!;
       await reports.lock(r.id);
@@ -90,8 +96,10 @@ export function moderationContract(name: string, make: () => Promise<ModerationP
       expect(await reports.resolve(r.id, decision)).toBe(true);
       expect(await reports.resolve(r.id, { ...decision, resolution: 'keep' })).toBe(false);
       expect(await reports.findById(r.id)).toMatchObject({ status: 'resolved', ...decision });
-      expect(await reports.resolvePendingOnPost(77, decision)).toBe(1);
-      expect(await reports.resolvePendingOnPost(77, decision)).toBe(0);
+      const onGroup = (await reports.create({ ...base, reporter_id: m2.id, post_id: 77, post_type: 'group' }))!;
+      expect(await reports.resolvePendingOnPost({ post_id: 77, post_type: 'post' }, decision)).toBe(1);
+      expect(await reports.resolvePendingOnPost({ post_id: 77, post_type: 'post' }, decision)).toBe(0);
+      expect((await reports.findById(onGroup.id))?.status).toBe('pending');
       expect(await reports.findById(sibling.id)).toMatchObject({ status: 'resolved', resolution: 'remove' });
       expect(await reports.cancel(r.id, '2026-01-01 00:05:00')).toBe(false);
       const resolved = await reports.list('resolved', null, page());

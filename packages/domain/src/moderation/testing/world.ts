@@ -11,12 +11,15 @@ import { InMemoryFollowRepository } from '../../social/testing/in-memory-social.
 import { ElectionService } from '../election-service.js';
 import { FeatureSuggestionService } from '../feature-suggestion-service.js';
 import { ReportService } from '../report-service.js';
+import { ReportableWallPosts } from '../reportable-wall-posts.js';
 import { DEFAULT_MODERATION_RULES, type ModerationRules } from '../rules.js';
 import { SanctionService } from '../sanction-service.js';
 import { InMemoryCandidacyRepository, InMemoryModeratorRoster } from './in-memory-elections.js';
 import { InMemoryModerationLog, InMemoryReportRepository } from './in-memory-reports.js';
 import { InMemorySanctionRepository } from './in-memory-sanctions.js';
 import { InMemoryFeatureSuggestionRepository } from './in-memory-suggestions.js';
+import { MediaReferences } from '../../media/references.js';
+import { InMemoryUploadedMedia } from '../../media/testing/in-memory-media.js';
 
 /**
  * The moderation services over in-memory fakes, with the content and notification services they use:
@@ -40,9 +43,9 @@ export function moderationWorld(rules: Partial<ModerationRules> = {}) {
   const suggestionRepo = new InMemoryFeatureSuggestionRepository();
   const uow = new InMemoryUnitOfWork(users, follows, store, notes, reports, sanctionRepo, log, candidacies, suggestionRepo);
   const notifications = new NotificationService(notes, push, clock);
-  const posts = new PostService(postRepo, follows, users, notifications, clock, uow);
+  const posts = new PostService(postRepo, follows, users, notifications, clock, uow, new MediaReferences(new InMemoryUploadedMedia()));
   const sanctions = new SanctionService(sanctionRepo, users, clock, r);
-  const reportService = new ReportService(reports, sanctionRepo, sanctions, log, posts, users, notifications, clock, uow, r);
+  const reportService = new ReportService(reports, sanctionRepo, sanctions, log, [new ReportableWallPosts(posts)], users, notifications, clock, uow, r);
   const elections = new ElectionService(candidacies, roster, log, users, notifications, clock, uow, r);
   const suggestions = new FeatureSuggestionService(suggestionRepo, users, notifications, clock, uow);
 

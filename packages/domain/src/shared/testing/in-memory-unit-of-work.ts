@@ -14,6 +14,7 @@ import type { Restore, Snapshottable } from './snapshot.js';
 export class InMemoryUnitOfWork implements UnitOfWork {
   private readonly participants: Snapshottable[];
   private depth = 0;
+  private effects: (() => Promise<void>)[] = [];
   /** Outermost units that completed, and that were undone: lets a test see that a use case used one. */
   commits = 0;
   rollbacks = 0;
@@ -38,16 +39,28 @@ export class InMemoryUnitOfWork implements UnitOfWork {
     }
     const restores: Restore[] = this.participants.map((p) => p.snapshot());
     this.depth = 1;
+    this.effects = [];
+    let result: T;
     try {
-      const result = await work();
+      result = await work();
       this.commits += 1;
-      return result;
     } catch (error) {
       for (const restore of restores.reverse()) restore();
       this.rollbacks += 1;
+      this.effects = [];
       throw error;
     } finally {
       this.depth = 0;
     }
+    const effects = this.effects;
+    this.effects = [];
+    // Unit tests see an effect's failure: there is no log to report it to.
+    for (const effect of effects) await effect();
+    return result;
+  }
+
+  async afterCommit(effect: () => Promise<void>): Promise<void> {
+    if (this.depth > 0) this.effects.push(effect);
+    else await effect();
   }
 }

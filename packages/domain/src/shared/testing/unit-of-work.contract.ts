@@ -62,6 +62,32 @@ export function unitOfWorkContract(name: string, make: () => Promise<UnitOfWorkP
       expect(await users.findByLogin('written_then_undone')).toBeNull();
     });
 
+    it('runs an effect after the commit of the outermost unit, never for a unit that fails, and at once outside a unit', async () => {
+      const { uow, users, follows } = await make();
+      const [a, b] = [await users.create(aNewUser()), await users.create(aNewUser())];
+      const seen: string[] = [];
+      await uow.run(async () => {
+        await uow.run(async () => {
+          await follows.follow(a.id, b.id, AT);
+          await uow.afterCommit(async () => {
+            // The effect sees what the unit committed.
+            seen.push(`after commit, following: ${await follows.isFollowing(a.id, b.id)}`);
+          });
+        });
+        seen.push('end of the unit');
+      });
+      expect(seen).toEqual(['end of the unit', 'after commit, following: true']);
+
+      await uow
+        .run(async () => {
+          await uow.afterCommit(async () => void seen.push('never'));
+          throw new Boom('undone');
+        })
+        .catch(() => undefined);
+      await uow.afterCommit(async () => void seen.push('outside a unit'));
+      expect(seen.slice(2)).toEqual(['outside a unit']);
+    });
+
     it('reads inside the unit see its own writes', async () => {
       const { uow, users, follows } = await make();
       const [a, b] = [await users.create(aNewUser()), await users.create(aNewUser())];

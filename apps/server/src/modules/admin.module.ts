@@ -1,0 +1,64 @@
+import { dirname, join } from 'node:path';
+import { Clock, toTimestamp, token } from '@plaza/domain';
+import { AccessTokenRepository, PasswordHasher, SecretTokens, UserRepository } from '@plaza/domain/accounts';
+import {
+  AdminAccountService,
+  AdminRoleService,
+  AdminRoster,
+  AdminSessionStore,
+  MediaServerSettingsService,
+  MediaServerSettingsStore,
+  PasswordConfirmation,
+  TurnSettingsService,
+  TurnSettingsStore,
+} from '@plaza/domain/admin';
+import { adminPanel } from '@plaza/adapters-http';
+import { PhpMediaServerSettingsFile, PhpTurnSettingsFile } from '@plaza/adapters-integrations/config-files';
+import { ADMIN_MIGRATIONS, SqlAdminRoster, SqlAdminSessionStore } from '@plaza/adapters-mysql/admin';
+import { turnEnvironment } from '../public-settings.js';
+import { featureModule } from '../wiring/feature-module.js';
+import { ConfigToken, DatabaseToken, PagesToken } from '../wiring/tokens.js';
+import { Accounts } from './accounts.module.js';
+
+export const Admin = {
+  PasswordConfirmation: token<PasswordConfirmation>('admin.PasswordConfirmation'),
+  MediaServerSettings: token<MediaServerSettingsService>('admin.MediaServerSettingsService'),
+  TurnSettings: token<TurnSettingsService>('admin.TurnSettingsService'),
+  Roles: token<AdminRoleService>('admin.AdminRoleService'),
+  Accounts: token<AdminAccountService>('admin.AdminAccountService'),
+};
+
+/**
+ * The admin panel (docs/decisions/0060): its browser sessions, the settings files it writes
+ * (config/media_server.local.php and config/turn.local.php, which lives.php and settings.php read),
+ * and the administrators' roster.
+ */
+export const adminModule = featureModule((w) => {
+  w.migrations(ADMIN_MIGRATIONS);
+  w.bind(AdminSessionStore, [DatabaseToken], ({ db, dialect }) => new SqlAdminSessionStore(db, dialect));
+  w.bind(AdminRoster, [DatabaseToken], ({ db, dialect }) => new SqlAdminRoster(db, dialect));
+  w.bind(MediaServerSettingsStore, [ConfigToken], (config) => new PhpMediaServerSettingsFile(config.media.configFile));
+  // Beside media_server.local.php, in API_CONFIG_DIR.
+  w.bind(TurnSettingsStore, [ConfigToken], (config) => new PhpTurnSettingsFile(join(dirname(config.media.configFile), 'turn.local.php')));
+
+  w.bind(Admin.PasswordConfirmation, [UserRepository, PasswordHasher], (users, hasher) => new PasswordConfirmation(users, hasher));
+  w.bind(
+    Admin.MediaServerSettings,
+    [MediaServerSettingsStore, ConfigToken, Admin.PasswordConfirmation],
+    (store, config, password) => new MediaServerSettingsService(store, { url: config.media.url, apiKey: config.media.apiKey, apiSecret: config.media.apiSecret }, password),
+  );
+  w.bind(Admin.TurnSettings, [TurnSettingsStore, ConfigToken, Admin.PasswordConfirmation], (store, config, password) => new TurnSettingsService(store, turnEnvironment(config), password));
+  w.bind(Admin.Roles, [AdminRoster], (roster) => new AdminRoleService(roster));
+  w.bind(
+    Admin.Accounts,
+    [Accounts.AuthService, AccessTokenRepository, UserRepository, SecretTokens, Clock, ConfigToken],
+    (auth, tokens, users, secrets, clock, config) => new AdminAccountService(auth, tokens, users, secrets, clock, config.technicianUserIds),
+  );
+
+  w.bind(
+    PagesToken,
+    [Admin.Accounts, Admin.Roles, Admin.MediaServerSettings, Admin.TurnSettings, AdminSessionStore, Clock, ConfigToken],
+    (accounts, roles, media, turn, sessions, clock, config) => adminPanel({ accounts, roles, media, turn, sessions, clock, instanceName: config.domain }),
+  );
+  w.job({ name: 'purge-admin-sessions', everyMs: 30 * 60_000 }, [AdminSessionStore, Clock], (sessions, clock) => () => sessions.deleteExpired(toTimestamp(clock.now())));
+});

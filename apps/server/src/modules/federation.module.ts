@@ -1,0 +1,147 @@
+import { Clock, token, toTimestamp, UnitOfWork } from '@plaza/domain';
+import { UserRepository } from '@plaza/domain/accounts';
+import { PostEventListeners, PostRepository } from '@plaza/domain/content';
+import {
+  ActorKeyRepository,
+  FederationKeyValues,
+  FederationOutbox,
+  FederationPostListener,
+  FederationQueue,
+  FederationService,
+  REMOTE_DOCUMENT_MAX_BYTES,
+  RemoteActorRepository,
+  RemoteDirectory,
+  RemoteFollowRepository,
+  RemotePostRepository,
+} from '@plaza/domain/federation';
+import {
+  ActivityBuilder,
+  ActorKeys,
+  DatabaseKvStore,
+  FEDERATION_PUBLIC_PATHS,
+  FederationUrls,
+  type FederationLoaders,
+  FederationWorker,
+  FediverseDirectory,
+  federationLoaders,
+  GuardedClient,
+  guardedDocumentLoader,
+  PlazaFederation,
+  QueuedFederationOutbox,
+} from '@plaza/adapters-activitypub';
+import { fediverseScript } from '@plaza/adapters-http/scripts/fediverse';
+import {
+  FEDERATION_MIGRATIONS,
+  SqlActorKeyRepository,
+  SqlFederationAccountData,
+  SqlFederationKeyValues,
+  SqlFederationQueue,
+  SqlInstanceUsage,
+  SqlRemoteActorRepository,
+  SqlRemoteFollowRepository,
+  SqlRemotePostRepository,
+} from '@plaza/adapters-mysql/federation';
+import { featureModule } from '../wiring/feature-module.js';
+import { ConfigToken, DatabaseToken, LoggerToken, Mounts } from '../wiring/tokens.js';
+import { Platform } from './platform.module.js';
+
+const SOFTWARE = { name: 'plaza', version: '0.1.0' };
+
+export const Federation = {
+  Urls: token<FederationUrls>('federation.Urls'),
+  Client: token<GuardedClient>('federation.Client'),
+  KvStore: token<DatabaseKvStore>('federation.KvStore'),
+  Loaders: token<FederationLoaders>('federation.Loaders'),
+  Keys: token<ActorKeys>('federation.Keys'),
+  Activities: token<ActivityBuilder>('federation.Activities'),
+  Service: token<FederationService>('federation.Service'),
+  App: token<PlazaFederation>('federation.App'),
+  Worker: token<FederationWorker>('federation.Worker'),
+};
+
+/**
+ * ActivityPub federation on Fedify (docs/decisions/0050, 0051): the public documents and inboxes
+ * (mounted beside the scripts), fediverse.php, the outbound listener of posts, and the queue job.
+ */
+export const federationModule = featureModule((w) => {
+  w.migrations(FEDERATION_MIGRATIONS);
+  w.bind(ActorKeyRepository, [DatabaseToken], ({ db }) => new SqlActorKeyRepository(db));
+  w.bind(RemoteActorRepository, [DatabaseToken], ({ db, dialect }) => new SqlRemoteActorRepository(db, dialect));
+  w.bind(RemoteFollowRepository, [DatabaseToken], ({ db }) => new SqlRemoteFollowRepository(db));
+  w.bind(RemotePostRepository, [DatabaseToken], ({ db }) => new SqlRemotePostRepository(db));
+  w.bind(FederationKeyValues, [DatabaseToken], ({ db, dialect }) => new SqlFederationKeyValues(db, dialect));
+  w.bind(FederationQueue, [DatabaseToken], ({ db }) => new SqlFederationQueue(db));
+
+  w.bind(Federation.Urls, [ConfigToken], (config) => new FederationUrls(config.publicUrl));
+  // The one outbound client of federation: SSRF policy, 10 s, 2 redirects, 1 MB.
+  w.bind(Federation.Client, [ConfigToken], (config) =>
+    new GuardedClient({ allowPrivate: config.federation.allowPrivateAddresses, maxBytes: REMOTE_DOCUMENT_MAX_BYTES, userAgent: `${SOFTWARE.name}/${SOFTWARE.version} (+${config.publicUrl}/)` }),
+  );
+  w.bind(Federation.KvStore, [FederationKeyValues, Clock], (kv, clock) => new DatabaseKvStore(kv, clock));
+  w.bind(Federation.Loaders, [Federation.Client, Federation.KvStore], (client, kv) => federationLoaders(client, kv));
+  w.bind(Federation.Keys, [ActorKeyRepository, Clock], (keys, clock) => new ActorKeys(keys, clock));
+  // Serializing our own activities needs only the preloaded contexts (no request).
+  w.bind(Federation.Activities, [Federation.Urls, Federation.Client], (urls, client) => new ActivityBuilder(urls, guardedDocumentLoader(client)));
+  w.bind(FederationOutbox, [Federation.Urls, Federation.Activities, FederationQueue, Clock], (urls, activities, queue, clock) => new QueuedFederationOutbox(urls, activities, queue, clock));
+  w.bind(RemoteDirectory, [Federation.Client, Federation.Loaders, Federation.Urls, Clock, ConfigToken], (client, loaders, urls, clock, config) =>
+    new FediverseDirectory(client, loaders, urls, clock, config.federation.allowPrivateAddresses),
+  );
+  w.bind(
+    Federation.Service,
+    [UserRepository, RemoteActorRepository, RemoteFollowRepository, RemotePostRepository, RemoteDirectory, FederationOutbox, Clock, UnitOfWork],
+    (users, actors, follows, posts, directory, outbox, clock, uow) => new FederationService(users, actors, follows, posts, directory, outbox, clock, uow),
+  );
+  // Create, Update and Delete of wall posts, queued in the post's own unit of work.
+  w.bind(PostEventListeners, [UserRepository, RemoteFollowRepository, FederationOutbox], (users, follows, outbox) => new FederationPostListener(users, follows, outbox));
+
+  w.bind(
+    Federation.App,
+    [Federation.Urls, Federation.Service, Federation.Keys, RemoteFollowRepository, PostRepository, DatabaseToken, Federation.KvStore, Federation.Loaders, FederationQueue, Federation.Activities, Clock, LoggerToken],
+    (urls, service, keys, follows, posts, { db }, kvStore, loaders, queue, activities, clock, logger) =>
+      new PlazaFederation({
+        urls,
+        service,
+        keys,
+        follows,
+        posts: {
+          // The wall as an anonymous reader sees it (public accounts only reach here), shares left out.
+          async latest(userId, limit) {
+            const entries = (await posts.wall(userId, { userId: 0, moderator: false }, { page: 1, perPage: 100 })).filter((e) => e.shared_by === null).slice(0, limit);
+            return (await posts.views(entries, 0)).map((v) => v.post);
+          },
+          count: (userId) => posts.countByUser(userId),
+        },
+        usage: new SqlInstanceUsage(db),
+        kvStore,
+        loaders,
+        queue,
+        activities,
+        clock,
+        log: { warn: (details, message) => logger.warn(details, message) },
+        software: SOFTWARE,
+      }),
+  );
+  w.bind(Mounts, [Federation.App], (app) => ({
+    matches: (path) => app.matches(path),
+    fetch: (request) => app.fetch(request),
+    maxBodyBytes: REMOTE_DOCUMENT_MAX_BYTES,
+    publicPaths: FEDERATION_PUBLIC_PATHS,
+  }));
+
+  w.bind(
+    Federation.Worker,
+    [FederationQueue, Federation.App, RemoteFollowRepository, Federation.Keys, Federation.Urls, Federation.Client, Clock, LoggerToken],
+    (queue, app, follows, keys, urls, client, clock, logger) =>
+      new FederationWorker(queue, { queue: app.fedifyQueue, start: () => app.startQueue() }, follows, keys, urls, client, clock, {
+        delivered: (inbox, status) => logger.debug({ inbox, status }, 'activity delivered'),
+        failed: (message, error, retryAt) =>
+          logger.warn({ queue_id: message.id, channel: message.channel, attempts: message.attempts + 1, retry_at: retryAt, err: error }, retryAt ? 'federation task failed, will retry' : 'federation task failed, giving up'),
+      }),
+  );
+  // Deliveries and inbound activities: every 2 s in every instance (leases keep them from running twice).
+  w.job({ name: 'federation-queue', everyMs: 2_000 }, [Federation.Worker], (worker) => () => worker.drain());
+  w.job({ name: 'federation-cache-purge', everyMs: 60 * 60_000 }, [FederationKeyValues, Clock], (kv, clock) => () => kv.purgeExpired(toTimestamp(clock.now())));
+
+  w.script([Federation.Service, ConfigToken, Platform.Presenters], (federation, config, p) => fediverseScript(federation, { publicUrl: config.publicUrl, domain: config.domain }, p));
+  w.accountData([DatabaseToken], ({ db }) => new SqlFederationAccountData(db));
+});

@@ -1,0 +1,34 @@
+import { Clock, token, UnitOfWork } from '@plaza/domain';
+import { UserRepository } from '@plaza/domain/accounts';
+import { CommentTargets } from '@plaza/domain/content';
+import { ReportableContents } from '@plaza/domain/moderation';
+import { PageCommentTarget, PagePostRepository, PagePostService, PageRepository, PageService, ReportablePagePosts } from '@plaza/domain/pages';
+import { pagesScript } from '@plaza/adapters-http/scripts/pages';
+import { PAGES_MIGRATIONS, SqlPageAccountData, SqlPagePostRepository, SqlPageRepository } from '@plaza/adapters-mysql/pages';
+import { featureModule } from '../wiring/feature-module.js';
+import { DatabaseToken } from '../wiring/tokens.js';
+import { Media } from './media.module.js';
+import { Platform } from './platform.module.js';
+
+export const Pages = {
+  PageService: token<PageService>('pages.PageService'),
+  PagePostService: token<PagePostService>('pages.PagePostService'),
+};
+
+/** Pages of collectives: their team (page_admins), followers, posts, reactions and comments (docs/decisions/0035–0036). */
+export const pagesModule = featureModule((w) => {
+  w.migrations(PAGES_MIGRATIONS);
+  w.accountData([DatabaseToken], ({ db }) => new SqlPageAccountData(db));
+  w.bind(PageRepository, [DatabaseToken], ({ db, dialect }) => new SqlPageRepository(db, dialect));
+  w.bind(PagePostRepository, [DatabaseToken], ({ db, dialect }) => new SqlPagePostRepository(db, dialect));
+  w.bind(Pages.PageService, [PageRepository, UserRepository, Clock, UnitOfWork, Media.References], (pages, users, clock, uow, media) => new PageService(pages, users, clock, uow, media));
+  w.bind(
+    Pages.PagePostService,
+    [Pages.PageService, PagePostRepository, UserRepository, Clock, UnitOfWork, Media.References],
+    (pages, posts, users, clock, uow, media) => new PagePostService(pages, posts, users, clock, uow, media),
+  );
+  // comment_reactions.php reaches page comments through this target (comment_type `page`).
+  w.bind(ReportableContents, [Pages.PagePostService], (posts) => new ReportablePagePosts(posts));
+  w.bind(CommentTargets, [Pages.PageService, Pages.PagePostService, PagePostRepository, UserRepository], (pages, pagePosts, posts, users) => new PageCommentTarget(pages, pagePosts, posts, users));
+  w.script([Pages.PageService, Pages.PagePostService, Platform.Presenters], pagesScript);
+});

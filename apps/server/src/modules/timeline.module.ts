@@ -1,0 +1,25 @@
+import { token } from '@plaza/domain';
+import { HomeTimeline, HomeTimelineRepository, PostEventListeners } from '@plaza/domain/content';
+import { FollowEventListeners } from '@plaza/domain/social';
+import { SqlHomeTimelineRepository, SqlTimelineAccountData, TIMELINE_MIGRATIONS } from '@plaza/adapters-mysql/timeline';
+import { featureModule } from '../wiring/feature-module.js';
+import { ConfigToken, DatabaseToken } from '../wiring/tokens.js';
+
+export const Timeline = {
+  HomeTimeline: token<HomeTimeline>('timeline.HomeTimeline'),
+};
+
+/**
+ * The precomputed home timeline (docs/decisions/0071): kept by listening to posts, shares and
+ * follows, read by the content module's following feed.
+ */
+export const timelineModule = featureModule((w) => {
+  w.bind(HomeTimelineRepository, [DatabaseToken], ({ db, dialect }) => new SqlHomeTimelineRepository(db, dialect));
+  w.bind(Timeline.HomeTimeline, [HomeTimelineRepository, ConfigToken], (repo, config) => new HomeTimeline(repo, config.homeTimeline));
+  w.bind(PostEventListeners, [Timeline.HomeTimeline], (timeline) => timeline);
+  w.bind(FollowEventListeners, [Timeline.HomeTimeline], (timeline) => timeline);
+  w.job({ name: 'home-timeline-fanout', everyMs: 2_000 }, [Timeline.HomeTimeline], (timeline) => () => timeline.fanOutQueued());
+  w.job({ name: 'home-timeline-trim', everyMs: 60_000 }, [Timeline.HomeTimeline], (timeline) => () => timeline.trim());
+  w.migrations(TIMELINE_MIGRATIONS);
+  w.accountData([DatabaseToken], ({ db }) => new SqlTimelineAccountData(db));
+});

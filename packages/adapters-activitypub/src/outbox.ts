@@ -1,0 +1,283 @@
+import { randomUUID } from 'node:crypto';
+import {
+  Accept,
+  type Activity,
+  Create,
+  Delete,
+  Document,
+  Follow,
+  Hashtag,
+  Image,
+  Note,
+  PUBLIC_COLLECTION,
+  Tombstone,
+  Undo,
+  Update,
+  Video,
+  signRequest,
+} from '@fedify/fedify';
+import { Temporal } from '@js-temporal/polyfill';
+import { type Clock, fromTimestamp, toTimestamp } from '@plaza/domain';
+import type { UserRecord } from '@plaza/domain/accounts';
+import type { PostRecord } from '@plaza/domain/content';
+import {
+  DELIVERY_MAX_ATTEMPTS,
+  type FederationAudience,
+  type FederationOutbox,
+  type FederationQueue,
+  type QueuedMessage,
+  type RemoteActor,
+  type RemoteFollowRepository,
+  retryDelaySeconds,
+} from '@plaza/domain/federation';
+import type { DocumentLoader } from '@fedify/fedify';
+import { ACTIVITY_ACCEPT } from './document-loader.js';
+import { DatabaseMessageQueue, FEDIFY_CHANNEL } from './fedify-store.js';
+import type { ActorKeys } from './keys.js';
+import { GuardRefusal, type GuardedClient } from './ssrf.js';
+import type { FederationUrls } from './urls.js';
+
+/** One activity to POST to one inbox, signed as `user_id`. */
+interface Delivery {
+  user_id: number;
+  username: string;
+  inbox: string;
+  activity: unknown;
+}
+
+/** One activity for every remote follower of `user_id` (expanded to one delivery per inbox by the worker). */
+interface FanOut {
+  user_id: number;
+  username: string;
+  activity: unknown;
+}
+
+export const DELIVER_CHANNEL = 'deliver';
+export const FANOUT_CHANNEL = 'fanout';
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** Plain text as the HTML a Note carries: paragraphs and line breaks. */
+export function noteHtml(text: string): string {
+  return text
+    .split(/\n{2,}/)
+    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
+    .join('');
+}
+
+function mediaTypeOf(name: string): string {
+  const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? '';
+  const types: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', mp4: 'video/mp4', webm: 'video/webm', mov: 'video/quicktime', m4v: 'video/mp4' };
+  return types[ext] ?? 'application/octet-stream';
+}
+
+const instant = (ts: string) => Temporal.Instant.fromEpochMilliseconds(fromTimestamp(ts).getTime());
+
+/** Builds Plaza's activities with Fedify's vocabulary, and serializes them as compact JSON-LD. */
+export class ActivityBuilder {
+  constructor(
+    private readonly urls: FederationUrls,
+    private readonly contextLoader: DocumentLoader,
+  ) {}
+
+  addressing(username: string, audience: FederationAudience): { tos: URL[]; ccs: URL[] } {
+    const followers = new URL(this.urls.followers(username));
+    return audience === 'public' ? { tos: [PUBLIC_COLLECTION], ccs: [followers] } : { tos: [followers], ccs: [] };
+  }
+
+  note(post: PostRecord, author: UserRecord, audience: FederationAudience): Note {
+    const { tos, ccs } = this.addressing(author.username, audience);
+    return new Note({
+      id: new URL(this.urls.note(post.id)),
+      attribution: new URL(this.urls.actor(author.username)),
+      content: noteHtml(post.content),
+      published: instant(post.created_at),
+      updated: post.updated_at ? instant(post.updated_at) : null,
+      url: new URL(this.urls.note(post.id)),
+      tos,
+      ccs,
+      attachments: post.media.flatMap((m) => {
+        const url = this.urls.media(m, 'posts');
+        if (!url) return [];
+        const mediaType = mediaTypeOf(m);
+        const values = { url: new URL(url), mediaType };
+        return [mediaType.startsWith('image/') ? new Image(values) : mediaType.startsWith('video/') ? new Video(values) : new Document(values)];
+      }),
+      tags: post.tags.map((t) => new Hashtag({ name: `#${t}`, href: new URL(`${this.urls.origin}/api/v1/posts.php?tag=${encodeURIComponent(t)}`) })),
+    });
+  }
+
+  postActivity(kind: 'create' | 'update' | 'delete', post: PostRecord, author: UserRecord, audience: FederationAudience, at: Date): Activity {
+    const actor = new URL(this.urls.actor(author.username));
+    const { tos, ccs } = this.addressing(author.username, audience);
+    const noteId = this.urls.note(post.id);
+    if (kind === 'delete') {
+      return new Delete({ id: new URL(`${noteId}#delete`), actor, tos, ccs, object: new Tombstone({ id: new URL(noteId) }) });
+    }
+    const object = this.note(post, author, audience);
+    if (kind === 'create') return new Create({ id: new URL(`${noteId}#create`), actor, published: instant(post.created_at), tos, ccs, object });
+    return new Update({ id: new URL(`${noteId}#update-${at.getTime()}`), actor, published: Temporal.Instant.fromEpochMilliseconds(at.getTime()), tos, ccs, object });
+  }
+
+  json(activity: Activity): Promise<unknown> {
+    return activity.toJsonLd({ format: 'compact', contextLoader: this.contextLoader });
+  }
+}
+
+/**
+ * `FederationOutbox` on the persisted queue: each call only inserts queue rows, in the caller's unit
+ * of work (the post, the follow and the activity about them commit together); `FederationWorker`
+ * delivers them after the commit.
+ */
+export class QueuedFederationOutbox implements FederationOutbox {
+  constructor(
+    private readonly urls: FederationUrls,
+    private readonly activities: ActivityBuilder,
+    private readonly queue: FederationQueue,
+    private readonly clock: Clock,
+  ) {}
+
+  private async deliver(user: UserRecord, inbox: string, activity: Activity): Promise<void> {
+    const payload: Delivery = { user_id: user.id, username: user.username, inbox, activity: await this.activities.json(activity) };
+    await this.queue.enqueue([{ channel: DELIVER_CHANNEL, payload, due_at: toTimestamp(this.clock.now()) }]);
+  }
+
+  newActivityId(): string {
+    return this.urls.activity(randomUUID());
+  }
+
+  async follow(user: UserRecord, remote: RemoteActor, followId: string): Promise<void> {
+    await this.deliver(user, remote.inbox_url, new Follow({ id: new URL(followId), actor: new URL(this.urls.actor(user.username)), object: new URL(remote.actor_url) }));
+  }
+
+  async unfollow(user: UserRecord, remote: RemoteActor, followId: string): Promise<void> {
+    const actor = new URL(this.urls.actor(user.username));
+    const follow = new Follow({ id: new URL(followId), actor, object: new URL(remote.actor_url) });
+    await this.deliver(user, remote.inbox_url, new Undo({ id: new URL(this.urls.activity(randomUUID())), actor, object: follow }));
+  }
+
+  async accept(user: UserRecord, remote: RemoteActor, followId: string): Promise<void> {
+    const actor = new URL(this.urls.actor(user.username));
+    const follow = new Follow({ id: new URL(followId), actor: new URL(remote.actor_url), object: actor });
+    await this.deliver(user, remote.inbox_url, new Accept({ id: new URL(this.urls.activity(randomUUID())), actor, object: follow }));
+  }
+
+  async post(kind: 'create' | 'update' | 'delete', post: PostRecord, author: UserRecord, audience: FederationAudience): Promise<void> {
+    const activity = this.activities.postActivity(kind, post, author, audience, this.clock.now());
+    const payload: FanOut = { user_id: author.id, username: author.username, activity: await this.activities.json(activity) };
+    await this.queue.enqueue([{ channel: FANOUT_CHANNEL, payload, due_at: toTimestamp(this.clock.now()) }]);
+  }
+}
+
+export interface WorkerLog {
+  delivered(inbox: string, status: number): void;
+  failed(message: QueuedMessage, error: unknown, retryAt: string | null): void;
+}
+
+/** Statuses a retry will not change: the remote refused the activity itself (a 4xx other than 408 and 429). */
+const permanent = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 429;
+
+class DeliveryFailure extends Error {
+  constructor(
+    message: string,
+    readonly retry: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Works the federation queue (the job of apps/server, every few seconds, in every instance): expands
+ * fan-outs into one delivery per follower inbox, signs and POSTs deliveries through the guarded
+ * client, and hands Fedify's own tasks to its handler. A failure is retried with exponential
+ * backoff (30 s, doubling, `DELIVERY_MAX_ATTEMPTS` attempts), except refusals a retry cannot change.
+ */
+export class FederationWorker {
+  private started = false;
+
+  constructor(
+    private readonly queue: FederationQueue,
+    private readonly fedify: { queue: DatabaseMessageQueue; start(): void },
+    private readonly follows: RemoteFollowRepository,
+    private readonly keys: ActorKeys,
+    private readonly urls: FederationUrls,
+    private readonly client: GuardedClient,
+    private readonly clock: Clock,
+    private readonly log: WorkerLog,
+  ) {}
+
+  /** Works due messages until none is left (or `max` were handled); returns how many were handled. */
+  async drain(max = 500): Promise<number> {
+    if (!this.started) {
+      this.fedify.start();
+      this.started = true;
+    }
+    let handled = 0;
+    while (handled < max) {
+      const now = this.clock.now();
+      // The lease outlives the 10 s timeout of a request by far: a message is not claimed twice while it runs.
+      const batch = await this.queue.claim(toTimestamp(now), 20, toTimestamp(new Date(now.getTime() + 5 * 60_000)));
+      if (batch.length === 0) break;
+      for (const message of batch) await this.handle(message);
+      handled += batch.length;
+    }
+    return handled;
+  }
+
+  private async handle(message: QueuedMessage): Promise<void> {
+    try {
+      if (message.channel === FANOUT_CHANNEL) await this.fanOut(message.payload as FanOut);
+      else if (message.channel === DELIVER_CHANNEL) await this.deliver(message.payload as Delivery);
+      else if (message.channel === FEDIFY_CHANNEL) {
+        const listener = this.fedify.queue.listener;
+        if (!listener) throw new DeliveryFailure('Fedify has not started its queue', true);
+        await listener(message.payload);
+      }
+      await this.queue.complete(message.id);
+    } catch (error) {
+      const attempts = message.attempts + 1;
+      const retry = !(error instanceof DeliveryFailure && !error.retry) && attempts < DELIVERY_MAX_ATTEMPTS;
+      if (!retry) {
+        await this.queue.complete(message.id);
+        this.log.failed(message, error, null);
+        return;
+      }
+      const due = toTimestamp(new Date(this.clock.now().getTime() + retryDelaySeconds(attempts) * 1000));
+      await this.queue.reschedule(message.id, attempts, due, error instanceof Error ? error.message : String(error));
+      this.log.failed(message, error, due);
+    }
+  }
+
+  private async fanOut(fan: FanOut): Promise<void> {
+    const inboxes = await this.follows.followerInboxes(fan.user_id);
+    const due = toTimestamp(this.clock.now());
+    await this.queue.enqueue(
+      inboxes.map((inbox) => ({ channel: DELIVER_CHANNEL, payload: { user_id: fan.user_id, username: fan.username, inbox, activity: fan.activity } satisfies Delivery, due_at: due })),
+    );
+  }
+
+  private async deliver(d: Delivery): Promise<void> {
+    const { privateKey } = await this.keys.of(d.user_id);
+    const unsigned = new Request(d.inbox, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/activity+json', Accept: ACTIVITY_ACCEPT },
+      body: JSON.stringify(d.activity),
+    });
+    const signed = await signRequest(unsigned, privateKey, new URL(this.urls.keyId(d.username)));
+    let response: Response;
+    try {
+      response = await this.client.fetch(d.inbox, { method: 'POST', headers: signed.headers, body: await signed.text() });
+    } catch (error) {
+      // A private address stays private: no retry. Timeouts and network errors are retried.
+      if (error instanceof GuardRefusal && (error.reason === 'private_address' || error.reason === 'scheme')) throw new DeliveryFailure(error.message, false);
+      throw error;
+    }
+    if (response.ok) {
+      this.log.delivered(d.inbox, response.status);
+      return;
+    }
+    throw new DeliveryFailure(`HTTP ${response.status} from ${d.inbox}`, !permanent(response.status));
+  }
+}

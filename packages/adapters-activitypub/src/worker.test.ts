@@ -1,0 +1,87 @@
+import { ManualClock, toTimestamp } from '@plaza/domain';
+import { aRemoteActor, InMemoryActorKeyRepository, InMemoryFederationQueue, InMemoryRemoteActorRepository, InMemoryRemoteFollowRepository } from '@plaza/domain/federation/testing';
+import { describe, expect, it } from 'vitest';
+import { DatabaseMessageQueue } from './fedify-store.js';
+import { ActorKeys } from './keys.js';
+import { DELIVER_CHANNEL, FANOUT_CHANNEL, FederationWorker } from './outbox.js';
+import { GuardedClient, type GuardedRequest } from './ssrf.js';
+import { FederationUrls } from './urls.js';
+
+/** A client answering each POST with the next status of a script, recording where it went. */
+class ScriptedClient extends GuardedClient {
+  readonly sent: { url: string; signature: string | null }[] = [];
+  constructor(private readonly statuses: number[]) {
+    super({ allowPrivate: false });
+  }
+  override async fetch(url: string | URL, init: GuardedRequest = {}): Promise<Response> {
+    this.sent.push({ url: String(url), signature: new Headers(init.headers as never).get('signature') });
+    return new Response(null, { status: this.statuses.shift() ?? 202 });
+  }
+}
+
+function setup(statuses: number[]) {
+  const clock = new ManualClock('2026-03-01T10:00:00Z');
+  const queue = new InMemoryFederationQueue();
+  const actors = new InMemoryRemoteActorRepository();
+  const follows = new InMemoryRemoteFollowRepository(actors);
+  const client = new ScriptedClient(statuses);
+  const urls = new FederationUrls('https://plaza.example');
+  const worker = new FederationWorker(queue, { queue: new DatabaseMessageQueue(queue, clock), start: () => {} }, follows, new ActorKeys(new InMemoryActorKeyRepository(), clock), urls, client, clock, {
+    delivered: () => {},
+    failed: () => {},
+  });
+  const deliver = (inbox = 'https://remote.example/inbox') =>
+    queue.enqueue([{ channel: DELIVER_CHANNEL, payload: { user_id: 1, username: 'alice', inbox, activity: { type: 'Create', actor: urls.actor('alice') } }, due_at: toTimestamp(clock.now()) }]);
+  return { clock, queue, actors, follows, client, worker, deliver };
+}
+
+describe('FederationWorker', () => {
+  it('signs each delivery, and retries a failing one with exponential backoff until it succeeds', async () => {
+    const { clock, queue, client, worker, deliver } = setup([503, 503, 429, 202]);
+    await deliver();
+    await worker.drain();
+    expect(client.sent).toHaveLength(1);
+    const signed = /headers="([^"]*)"/.exec(client.sent[0].signature ?? "")?.[1].split(" ") ?? [];
+    expect(client.sent[0].signature).toContain(`keyId="https://plaza.example/fediverse/actor.php?username=alice#main-key"`);
+    expect(signed).toEqual(expect.arrayContaining(["(request-target)", "host", "date", "digest"]));
+    // Not due again before 30 s, then 60 s, then 120 s.
+    for (const wait of [30, 60, 120]) {
+      clock.advance((wait - 1) * 1000);
+      await worker.drain();
+      const before = client.sent.length;
+      clock.advance(1000);
+      await worker.drain();
+      expect(client.sent.length, `after ${wait} s`).toBe(before + 1);
+    }
+    expect(client.sent).toHaveLength(4);
+    expect(await queue.pending()).toBe(0);
+  });
+
+  it('gives up at once on a refusal a retry cannot change, and after 10 attempts otherwise', async () => {
+    const refused = setup([400]);
+    await refused.deliver();
+    await refused.worker.drain();
+    expect(await refused.queue.pending()).toBe(0);
+    expect(refused.client.sent).toHaveLength(1);
+
+    const down = setup(Array(20).fill(500));
+    await down.deliver();
+    for (let i = 0; i < 20; i++) {
+      await down.worker.drain();
+      down.clock.advance(24 * 3600 * 1000);
+    }
+    expect(down.client.sent).toHaveLength(10);
+    expect(await down.queue.pending()).toBe(0);
+  });
+
+  it('fans an activity out to one delivery per follower inbox (shared inboxes once)', async () => {
+    const { clock, queue, actors, follows, client, worker } = setup([]);
+    for (const n of [1, 2, 3]) {
+      await actors.upsert(aRemoteActor(n));
+      await follows.addFollower({ user_id: 1, actor_url: aRemoteActor(n).actor_url, follow_id: `f${n}`, followed_at: '2026-03-01 09:00:00' });
+    }
+    await queue.enqueue([{ channel: FANOUT_CHANNEL, payload: { user_id: 1, username: 'alice', activity: { type: 'Create' } }, due_at: toTimestamp(clock.now()) }]);
+    await worker.drain();
+    expect(client.sent.map((s) => s.url).sort()).toEqual(['https://remote0.example/inbox', 'https://remote1.example/inbox']);
+  });
+});

@@ -1,0 +1,4 @@
+export type * from './schema.js';
+export * from './migrations.js';
+export * from './sql-admin-session-store.js';
+export * from './sql-admin-roster.js';

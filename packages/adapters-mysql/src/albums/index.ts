@@ -1,0 +1,4 @@
+export type * from './schema.js';
+export * from './migrations.js';
+export * from './sql-album-repository.js';
+export * from './sql-album-account-data.js';

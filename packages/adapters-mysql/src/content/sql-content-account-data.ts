@@ -1,0 +1,156 @@
+import type { Timestamp } from '@plaza/domain';
+import type { AccountDataPart, ExportedPosts, ExportRow, StoredMedia } from '@plaza/domain/accounts';
+import { sql, type Kysely } from 'kysely';
+import { BATCH, chunks, keyset, mapped } from '../batches.js';
+import type { Database } from '../database.js';
+import { toPostRecord } from './sql-post-repository.js';
+
+/**
+ * The content context's share of a user's data (docs/decisions/0090): posts, comments, reactions,
+ * bookmarks, shares and stories. Deletes are explicit rather than left to `on delete cascade`: the
+ * counters of other people's posts and comments must follow what goes, and comments others answered
+ * stay in the thread, emptied, under the tombstone. Only reactions to post comments are this
+ * context's; group and page comments' reactions are their contexts'.
+ */
+export class SqlContentAccountData implements AccountDataPart, ExportedPosts {
+  readonly sections = ['posts', 'comments', 'reactions', 'comment_reactions', 'bookmarks', 'shares', 'stories'] as const;
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  rows(userId: number, section: string): AsyncIterable<ExportRow> {
+    const db = this.db;
+    switch (section) {
+      case 'posts':
+        return mapped(this.postRows(userId), (p) => ({ ...toPostRecord(p) }));
+      case 'comments':
+        return keyset(
+          (after) => db.selectFrom('comments').selectAll().where('user_id', '=', userId).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
+          (r) => r.id,
+        );
+      case 'reactions':
+        return keyset(
+          (after) =>
+            db.selectFrom('post_reactions').select(['post_id', 'reaction_type', 'created_at']).where('user_id', '=', userId).where('post_id', '>', after).orderBy('post_id').limit(BATCH).execute(),
+          (r) => r.post_id,
+        );
+      case 'comment_reactions':
+        // Every kind of comment the user reacted to (post, group, page): the table is this context's.
+        return keyset(
+          (after) =>
+            db
+              .selectFrom('comment_reactions')
+              .select(['comment_type', 'comment_id', 'reaction_type', 'created_at'])
+              .where('user_id', '=', userId)
+              .where('comment_id', '>', after)
+              .orderBy('comment_id')
+              .orderBy('comment_type')
+              .limit(BATCH)
+              .execute(),
+          (r) => r.comment_id,
+        );
+      case 'bookmarks':
+      case 'shares':
+        return keyset(
+          (after) => db.selectFrom(section).select(['post_id', 'created_at']).where('user_id', '=', userId).where('post_id', '>', after).orderBy('post_id').limit(BATCH).execute(),
+          (r) => r.post_id,
+        );
+      default:
+        return keyset(
+          (after) => db.selectFrom('stories').selectAll().where('user_id', '=', userId).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
+          (r) => r.id,
+        );
+    }
+  }
+
+  posts(userId: number) {
+    return mapped(this.postRows(userId), (p) => {
+      const r = toPostRecord(p);
+      return { id: r.id, content: r.content, media: r.media, media_type: r.media_type, tags: r.tags, created_at: r.created_at, updated_at: r.updated_at };
+    });
+  }
+
+  /** Post media and stories. */
+  async *media(userId: number): AsyncGenerator<StoredMedia> {
+    for await (const p of this.postRows(userId)) {
+      for (const m of toPostRecord(p).media) yield { value: m, kind: 'posts', source: `post:${p.id}` };
+    }
+    for await (const s of keyset(
+      (after) => this.db.selectFrom('stories').select(['id', 'media']).where('user_id', '=', userId).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
+      (r) => r.id,
+    )) {
+      yield { value: String(s.media), kind: 'stories', source: `story:${s.id}` };
+    }
+  }
+
+  async erase(userId: number, at: Timestamp): Promise<void> {
+    const db = this.db;
+    // Other people's posts and comments whose counters change, read before their rows go.
+    const touchedPosts = new Set<number>();
+    for (const q of [
+      db.selectFrom('post_reactions').select('post_id').where('user_id', '=', userId),
+      db.selectFrom('shares').select('post_id').where('user_id', '=', userId),
+      db.selectFrom('comments').select('post_id').where('user_id', '=', userId),
+    ]) {
+      for (const r of await q.execute()) touchedPosts.add(r.post_id);
+    }
+    const touchedComments = (
+      await db.selectFrom('comment_reactions').select('comment_id').where('user_id', '=', userId).where('comment_type', '=', 'post').execute()
+    ).map((r) => r.comment_id);
+
+    // Own posts, with everything attached to them (comment reactions have no foreign key).
+    const ownPosts = db.selectFrom('posts').select('id').where('user_id', '=', userId);
+    await db
+      .deleteFrom('comment_reactions')
+      .where('comment_type', '=', 'post')
+      .where('comment_id', 'in', db.selectFrom('comments').select('id').where('post_id', 'in', ownPosts))
+      .execute();
+    await db.deleteFrom('comment_reactions').where('comment_type', '=', 'post').where('user_id', '=', userId).execute();
+    for (const table of ['post_reactions', 'shares', 'bookmarks', 'wall_entries', 'stories'] as const) {
+      await db.deleteFrom(table).where('user_id', '=', userId).execute();
+    }
+    await db.deleteFrom('posts').where('user_id', '=', userId).execute();
+
+    // Comments on other people's posts: those nobody answered go; those others replied to stay in
+    // the thread, emptied, under the tombstone. Leaves go first, then the comments they answered.
+    for (;;) {
+      const leaves = await db
+        .selectFrom('comments as c')
+        .select('c.id')
+        .where('c.user_id', '=', userId)
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('comments as r').select('r.id').whereRef('r.parent_id', '=', 'c.id'))))
+        .execute();
+      if (leaves.length === 0) break;
+      for (const ids of chunks(leaves.map((l) => l.id))) {
+        await db.deleteFrom('comment_reactions').where('comment_type', '=', 'post').where('comment_id', 'in', ids).execute();
+        await db.deleteFrom('comments').where('id', 'in', ids).execute();
+      }
+    }
+    await db.updateTable('comments').set({ content: '', updated_at: at }).where('user_id', '=', userId).execute();
+
+    for (const ids of chunks([...touchedPosts])) {
+      await db
+        .updateTable('posts')
+        .set({
+          likes_count: sql`(select count(*) from post_reactions where post_reactions.post_id = posts.id)`,
+          comments_count: sql`(select count(*) from comments where comments.post_id = posts.id)`,
+          shares_count: sql`(select count(*) from shares where shares.post_id = posts.id)`,
+        })
+        .where('id', 'in', ids)
+        .execute();
+    }
+    for (const ids of chunks(touchedComments)) {
+      await db
+        .updateTable('comments')
+        .set({ reactions_count: sql`(select count(*) from comment_reactions where comment_reactions.comment_type = 'post' and comment_reactions.comment_id = comments.id)` })
+        .where('id', 'in', ids)
+        .execute();
+    }
+  }
+
+  private postRows(userId: number) {
+    return keyset(
+      (after) => this.db.selectFrom('posts').selectAll().where('user_id', '=', userId).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
+      (r) => r.id,
+    );
+  }
+}

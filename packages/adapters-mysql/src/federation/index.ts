@@ -1,0 +1,4 @@
+export type * from './schema.js';
+export * from './migrations.js';
+export * from './sql-federation.js';
+export * from './sql-federation-account-data.js';

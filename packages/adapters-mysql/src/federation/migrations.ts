@@ -1,0 +1,99 @@
+import { sql, type ColumnDefinitionBuilder } from 'kysely';
+import type { SqlDialect } from '../dialect.js';
+import type { PlazaMigration } from '../migrations/helpers.js';
+import { flag, tableOptions, TIMESTAMP, withId } from '../migrations/helpers.js';
+import type { PlazaMigrations } from '../migrations/index.js';
+
+/** Up to 16 MB on MySQL (a queued inbox activity may be 1 MB of JSON); SQLite's text has no limit. */
+const longText = (dialect: SqlDialect) => (dialect === 'mysql' ? sql`mediumtext` : sql`text`);
+/** URLs that are keys: 512 characters fit an InnoDB index in utf8mb4. */
+const URL_KEY = 'varchar(512)';
+const URL = 'varchar(2048)';
+
+/** Key pairs, remote actors, remote follows both ways, remote posts, and Fedify's store and queue. */
+const federationTables: PlazaMigration = {
+  async up(db, dialect) {
+    const users = (c: ColumnDefinitionBuilder) => c.notNull().references('users.id').onDelete('cascade');
+
+    await tableOptions(db.schema.createTable('federation_keys'), dialect)
+      .addColumn('user_id', 'integer', (c) => users(c).primaryKey())
+      .addColumn('public_jwk', 'text', (c) => c.notNull())
+      .addColumn('private_jwk', 'text', (c) => c.notNull())
+      .addColumn('created_at', TIMESTAMP, (c) => c.notNull())
+      .execute();
+
+    await tableOptions(db.schema.createTable('remote_actors'), dialect)
+      .addColumn('actor_url', URL_KEY, (c) => c.primaryKey())
+      .addColumn('inbox_url', URL, (c) => c.notNull())
+      .addColumn('shared_inbox_url', URL)
+      .addColumn('outbox_url', URL)
+      .addColumn('username', 'varchar(255)', (c) => c.notNull())
+      .addColumn('display_name', 'varchar(255)', (c) => c.notNull())
+      .addColumn('domain', 'varchar(255)', (c) => c.notNull())
+      .addColumn('avatar', URL)
+      .addColumn('summary', 'text', (c) => c.notNull())
+      .addColumn('profile_url', URL, (c) => c.notNull())
+      .addColumn('fetched_at', TIMESTAMP, (c) => c.notNull())
+      .execute();
+
+    await tableOptions(db.schema.createTable('remote_followers'), dialect)
+      .addColumn('user_id', 'integer', users)
+      .addColumn('actor_url', URL_KEY, (c) => c.notNull())
+      .addColumn('follow_id', URL, (c) => c.notNull())
+      .addColumn('followed_at', TIMESTAMP, (c) => c.notNull())
+      .addPrimaryKeyConstraint('remote_followers_pk', ['user_id', 'actor_url'])
+      .execute();
+    // A user's followers newest first.
+    await db.schema.createIndex('remote_followers_recent').on('remote_followers').columns(['user_id', 'followed_at']).execute();
+
+    await tableOptions(db.schema.createTable('remote_following'), dialect)
+      .addColumn('user_id', 'integer', users)
+      .addColumn('actor_url', URL_KEY, (c) => c.notNull())
+      .addColumn('follow_id', URL, (c) => c.notNull())
+      .addColumn('accepted', 'integer', flag)
+      .addColumn('followed_at', TIMESTAMP, (c) => c.notNull())
+      .addPrimaryKeyConstraint('remote_following_pk', ['user_id', 'actor_url'])
+      .execute();
+    await db.schema.createIndex('remote_following_recent').on('remote_following').columns(['user_id', 'followed_at']).execute();
+    // Accept(Follow) names the actor and our Follow (a handful of rows per actor); "is this actor
+    // followed here" and the feed's join read the actor alone.
+    await db.schema.createIndex('remote_following_actor').on('remote_following').columns(['actor_url']).execute();
+
+    await tableOptions(withId(db.schema.createTable('remote_posts')), dialect)
+      .addColumn('object_id', URL_KEY, (c) => c.notNull().unique())
+      .addColumn('actor_url', URL_KEY, (c) => c.notNull())
+      .addColumn('url', URL, (c) => c.notNull())
+      .addColumn('content', longText(dialect), (c) => c.notNull())
+      .addColumn('media_url', URL)
+      .addColumn('media_type', 'varchar(8)')
+      .addColumn('published_at', TIMESTAMP, (c) => c.notNull())
+      .addColumn('created_at', TIMESTAMP, (c) => c.notNull())
+      .addColumn('updated_at', TIMESTAMP)
+      .execute();
+    // The feed joins a user's followed actors to their posts, newest published first.
+    await db.schema.createIndex('remote_posts_actor').on('remote_posts').columns(['actor_url', 'published_at', 'id']).execute();
+
+    await tableOptions(db.schema.createTable('federation_kv'), dialect)
+      .addColumn('key_hash', 'char(64)', (c) => c.primaryKey())
+      .addColumn('value', longText(dialect), (c) => c.notNull())
+      .addColumn('expires_at', TIMESTAMP)
+      .execute();
+    await db.schema.createIndex('federation_kv_expiry').on('federation_kv').columns(['expires_at']).execute();
+
+    await tableOptions(withId(db.schema.createTable('federation_queue')), dialect)
+      .addColumn('channel', 'varchar(32)', (c) => c.notNull())
+      .addColumn('payload', longText(dialect), (c) => c.notNull())
+      .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('due_at', TIMESTAMP, (c) => c.notNull())
+      .addColumn('leased_until', TIMESTAMP)
+      .addColumn('last_error', 'varchar(1000)')
+      .execute();
+    // Workers claim the oldest due messages.
+    await db.schema.createIndex('federation_queue_due').on('federation_queue').columns(['due_at', 'id']).execute();
+  },
+};
+
+/** The federation context's migrations, contributed by its feature module (docs/decisions/0008). */
+export const FEDERATION_MIGRATIONS: PlazaMigrations = {
+  '20261122_federation_tables': federationTables,
+};

@@ -1,0 +1,151 @@
+import type { Timestamp } from '@plaza/domain';
+import type { AccountDataPart, ExportRow, StoredMedia } from '@plaza/domain/accounts';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { BATCH, chunks, keyset, mapped } from '../batches.js';
+import type { Database } from '../database.js';
+
+function parseList(text: string): string[] {
+  try {
+    const v = JSON.parse(text);
+    return Array.isArray(v) ? v.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The groups context's share of a user's data (docs/decisions/0093, 0030): memberships, join requests
+ * and invitations, group posts, group comments, reactions to group posts (reactions to group comments
+ * are exported by content with every comment_reactions row, and erased here).
+ *
+ * Erasure: a group whose only admin the user is passes to its longest-standing other member, or goes
+ * with its content when nobody else is in it; the user's posts go with their threads; comments nobody
+ * answered go, the others stay emptied under the tombstone; every counter that changes is recounted.
+ */
+export class SqlGroupAccountData implements AccountDataPart {
+  readonly sections = ['group_memberships', 'group_posts', 'group_comments', 'group_post_reactions'] as const;
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  rows(userId: number, section: string): AsyncIterable<ExportRow> {
+    const db = this.db;
+    switch (section) {
+      case 'group_memberships':
+        return keyset(
+          (after) =>
+            db
+              .selectFrom('group_members as m')
+              .innerJoin('community_groups as g', 'g.id', 'm.group_id')
+              .select(['m.seq', 'm.group_id', 'g.name as group_name', 'g.privacy', 'm.role', 'm.joined_at'])
+              .where('m.user_id', '=', userId)
+              .where('m.seq', '>', after)
+              .orderBy('m.seq')
+              .limit(BATCH)
+              .execute(),
+          (r) => r.seq,
+        );
+      case 'group_posts':
+        return mapped(this.postRows(userId), (p) => ({ ...p, media: parseList(p.media), tags: parseList(p.tags) }));
+      case 'group_comments':
+        return keyset(
+          (after) => db.selectFrom('group_comments').selectAll().where('user_id', '=', userId).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
+          (r) => r.id,
+        );
+      default:
+        return keyset(
+          (after) =>
+            db.selectFrom('group_post_reactions').select(['post_id', 'reaction_type', 'created_at']).where('user_id', '=', userId).where('post_id', '>', after).orderBy('post_id').limit(BATCH).execute(),
+          (r) => r.post_id,
+        );
+    }
+  }
+
+  async *media(userId: number): AsyncGenerator<StoredMedia> {
+    for await (const p of this.postRows(userId)) {
+      for (const m of parseList(p.media)) yield { value: m, kind: 'posts', source: `group_post:${p.id}` };
+    }
+  }
+
+  async erase(userId: number, at: Timestamp): Promise<void> {
+    const db = this.db;
+    // Groups the user is the only admin of: handed over, or deleted when nobody else is in them.
+    const adminOf = await db.selectFrom('group_members').select('group_id').where('user_id', '=', userId).where('role', '=', 'admin').execute();
+    for (const { group_id } of adminOf) {
+      const others = await db.selectFrom('group_members').select(['user_id', 'role']).where('group_id', '=', group_id).where('user_id', '<>', userId).orderBy('seq').execute();
+      if (others.some((o) => o.role === 'admin')) continue;
+      if (others.length === 0) {
+        await this.deleteCommentReactionsWhere(db.selectFrom('group_comments').select('id').where('group_id', '=', group_id));
+        await db.deleteFrom('community_groups').where('id', '=', group_id).execute();
+      } else {
+        await db.updateTable('group_members').set({ role: 'admin' }).where('group_id', '=', group_id).where('user_id', '=', others[0].user_id).execute();
+      }
+    }
+
+    // Counters of other rows that change, read before the rows go.
+    const touchedGroups = new Set<number>();
+    const touchedPosts = new Set<number>();
+    for (const r of await db.selectFrom('group_members').select('group_id').where('user_id', '=', userId).execute()) touchedGroups.add(r.group_id);
+    for (const r of await db.selectFrom('group_posts').select('group_id').where('user_id', '=', userId).execute()) touchedGroups.add(r.group_id);
+    for (const q of [db.selectFrom('group_post_reactions').select('post_id').where('user_id', '=', userId), db.selectFrom('group_comments').select('post_id').where('user_id', '=', userId)]) {
+      for (const r of await q.execute()) touchedPosts.add(r.post_id);
+    }
+
+    // Own posts with their threads (comment reactions have no foreign key; the rest cascades).
+    await this.deleteCommentReactionsWhere(db.selectFrom('group_comments').select('id').where('post_id', 'in', db.selectFrom('group_posts').select('id').where('user_id', '=', userId)));
+    await db.deleteFrom('group_posts').where('user_id', '=', userId).execute();
+    await db.deleteFrom('comment_reactions').where('comment_type', '=', 'group').where('user_id', '=', userId).execute();
+    await db.deleteFrom('group_post_reactions').where('user_id', '=', userId).execute();
+
+    // Comments on others' posts: unanswered ones go, leaves first; answered ones stay, emptied.
+    for (;;) {
+      const leaves = await db
+        .selectFrom('group_comments as c')
+        .select('c.id')
+        .where('c.user_id', '=', userId)
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('group_comments as r').select('r.id').whereRef('r.parent_id', '=', 'c.id'))))
+        .execute();
+      if (leaves.length === 0) break;
+      for (const ids of chunks(leaves.map((l) => l.id))) {
+        await db.deleteFrom('comment_reactions').where('comment_type', '=', 'group').where('comment_id', 'in', ids).execute();
+        await db.deleteFrom('group_comments').where('id', 'in', ids).execute();
+      }
+    }
+    await db.updateTable('group_comments').set({ content: '', updated_at: at }).where('user_id', '=', userId).execute();
+
+    await db.deleteFrom('group_members').where('user_id', '=', userId).execute();
+    await db.deleteFrom('group_join_requests').where('user_id', '=', userId).execute();
+    await db.deleteFrom('group_invitations').where((eb) => eb.or([eb('user_id', '=', userId), eb('invited_by', '=', userId)])).execute();
+
+    for (const ids of chunks([...touchedPosts])) {
+      await db
+        .updateTable('group_posts')
+        .set({
+          likes_count: sql`(select count(*) from group_post_reactions where group_post_reactions.post_id = group_posts.id)`,
+          comments_count: sql`(select count(*) from group_comments where group_comments.post_id = group_posts.id)`,
+        })
+        .where('id', 'in', ids)
+        .execute();
+    }
+    for (const ids of chunks([...touchedGroups])) {
+      await db
+        .updateTable('community_groups')
+        .set({
+          members_count: sql`(select count(*) from group_members where group_members.group_id = community_groups.id)`,
+          posts_count: sql`(select count(*) from group_posts where group_posts.group_id = community_groups.id)`,
+        })
+        .where('id', 'in', ids)
+        .execute();
+    }
+  }
+
+  private async deleteCommentReactionsWhere(ids: SelectQueryBuilder<Database, any, { id: number }>) {
+    await this.db.deleteFrom('comment_reactions').where('comment_type', '=', 'group').where('comment_id', 'in', ids).execute();
+  }
+
+  private postRows(userId: number) {
+    return keyset(
+      (after) => this.db.selectFrom('group_posts').selectAll().where('user_id', '=', userId).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
+      (r) => r.id,
+    );
+  }
+}

@@ -1,0 +1,286 @@
+import { offsetOf, type PageRequest, toTimestamp } from '@plaza/domain';
+import type { FeedEntry, HomeTimelineRepository, TimelinePage, Viewer, WallEntryRef } from '@plaza/domain/content';
+import { type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { postVisibleTo } from '../content/post-visibility.js';
+import { insertIfAbsent, type SqlDialect } from '../dialect.js';
+import { prepared } from '../prepared.js';
+import type { Database } from '../database.js';
+import type { HomeTimelineStateTable } from './schema.js';
+
+/** Followee ids per statement when a timeline is built: keeps `in (…)` lists within every driver's limits. */
+const BUILD_CHUNK = 2000;
+
+interface Key {
+  at: string;
+  id: number;
+}
+
+function after(a: Key, b: Key): boolean {
+  return a.at > b.at || (a.at === b.at && a.id > b.id);
+}
+
+/** A select over wall entries `w`, whose columns `entryColumns` writes for a reader. */
+type WallSelect = ExpressionBuilder<Database & { w: Database['wall_entries'] }, 'w'>;
+
+/**
+ * The home timeline on MySQL/MariaDB and SQLite (docs/decisions/0071). Every write is one statement
+ * of the `insert … select` kind, idempotent (`insert ignore` / `insert or ignore` on the primary key
+ * (user_id, entry_id)): a fan-out, a backfill and a build that overlap write each entry once.
+ */
+export class SqlHomeTimelineRepository implements HomeTimelineRepository {
+  /** Where the trim job resumes: timelines are cut round-robin by user id. */
+  private trimCursor = 0;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: SqlDialect,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async page(viewer: Viewer, page: PageRequest): Promise<TimelinePage> {
+    // Two queries whatever the page: the state by primary key, then one range of the index.
+    const state = await this.state(viewer.userId);
+    if (!state || !state.ready) return { kind: 'unbuilt' };
+    const horizon = state.horizon_at === null ? null : { at: state.horizon_at, id: state.horizon_entry ?? 0 };
+    const query = this.pageQueries[viewer.moderator ? 1 : 0];
+    const rows = horizon
+      ? await query.belowHorizon(this.db, viewer.userId, horizon.at, horizon.at, horizon.id, page.perPage + 1, offsetOf(page))
+      : await query.whole(this.db, viewer.userId, page.perPage + 1, offsetOf(page));
+    const entries: FeedEntry[] = rows.map((r) => ({ post_id: r.post_id, shared_by: r.is_share ? r.owner_id : null, feed_date: r.created_at }));
+    // A short page is the end of the feed only when the timeline holds everything.
+    return entries.length > page.perPage || !horizon ? { kind: 'entries', entries } : { kind: 'beyond' };
+  }
+
+  /**
+   * One range of the reader's index (user_id, created_at, entry_id), above the horizon if any, each
+   * entry through the one visibility rule; the posts are then read by primary key (`views`). Built
+   * once per kind of viewer and horizon (prepared.ts): this is the feed, the most requested list.
+   */
+  private pageQuery(moderator: boolean) {
+    const range = (userId: number) =>
+      this.db
+        .selectFrom('home_timeline as t')
+        .select(['t.post_id', 't.owner_id', 't.is_share', 't.created_at'])
+        .where('t.user_id', '=', userId)
+        .where((eb) => postVisibleTo({ userId, moderator }, eb.ref('t.post_id')));
+    return {
+      whole: prepared((userId: number, limit: number, offset: number) =>
+        range(userId).orderBy('t.created_at', 'desc').orderBy('t.entry_id', 'desc').limit(limit).offset(offset),
+      ),
+      belowHorizon: prepared((userId: number, after: string, at: string, entry: number, limit: number, offset: number) =>
+        range(userId)
+          .where((eb) => eb.or([eb('t.created_at', '>', after), eb.and([eb('t.created_at', '=', at), eb('t.entry_id', '>=', entry)])]))
+          .orderBy('t.created_at', 'desc')
+          .orderBy('t.entry_id', 'desc')
+          .limit(limit)
+          .offset(offset),
+      ),
+    };
+  }
+
+  private readonly pageQueries = [this.pageQuery(false), this.pageQuery(true)];
+
+  async build(userId: number, length: number): Promise<void> {
+    const existing = await this.state(userId);
+    if (existing?.ready) return;
+    // 1. Registered (committed on its own): every fan-out from now on writes to this timeline too.
+    //    Entries of transactions still open are waited for by the fill's locking read on MySQL, and
+    //    SQLite runs one writer at a time: no entry falls between the fan-out and the fill.
+    if (!existing) await insertIfAbsent(this.db, 'home_timeline_state', { user_id: userId, ready: 0 });
+    // 2. Filled with the newest `length` entries of each group of walls: together they hold the
+    //    newest `length` of all, so the timeline is exact down to its `length`-th entry.
+    const followees = (await this.db.selectFrom('follows').select('followee_id').where('follower_id', '=', userId).execute()).map((r) => r.followee_id);
+    const walls = [userId, ...followees];
+    for (let i = 0; i < walls.length; i += BUILD_CHUNK) {
+      const ids = walls.slice(i, i + BUILD_CHUNK);
+      await this.insertEntries(
+        this.db
+          .selectFrom('wall_entries as w')
+          .select((eb) => this.entryColumns(eb, userId))
+          .where('w.user_id', 'in', ids)
+          .orderBy('w.created_at', 'desc')
+          .orderBy('w.id', 'desc')
+          .limit(length),
+      );
+    }
+    // 3. Ready, with its horizon at its `length`-th entry when it has that many (walls may hold more).
+    const horizon = await this.nth(userId, length);
+    await this.db
+      .updateTable('home_timeline_state')
+      .set({ ready: 1, horizon_at: horizon?.at ?? null, horizon_entry: horizon?.id ?? null })
+      .where('user_id', '=', userId)
+      .execute();
+  }
+
+  async fanOut(entry: WallEntryRef, inRequestMax: number): Promise<'done' | 'queued'> {
+    const wall = await this.db
+      .selectFrom('wall_entries')
+      .select(['id'])
+      .where('post_id', '=', entry.postId)
+      .where('user_id', '=', entry.ownerId)
+      .where('is_share', '=', entry.isShare ? 1 : 0)
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+    if (!wall) return 'done';
+    // The owner's own timeline, if it exists.
+    await this.insertEntries(
+      this.db
+        .selectFrom('wall_entries as w')
+        .innerJoin('home_timeline_state as s', 's.user_id', 'w.user_id')
+        .select((eb) => this.entryColumns(eb, sql.ref<number>('s.user_id')))
+        .where('w.id', '=', wall.id),
+    );
+    // More followers than a request should write for: the job does it after the commit.
+    const many = await this.db
+      .selectFrom('follows')
+      .select('follower_id')
+      .where('followee_id', '=', entry.ownerId)
+      .orderBy('created_at')
+      .limit(1)
+      .offset(inRequestMax)
+      .executeTakeFirst();
+    if (many) {
+      await insertIfAbsent(this.db, 'home_timeline_fanout', { entry_id: wall.id, queued_at: toTimestamp(this.now()) });
+      return 'queued';
+    }
+    await this.fanOutToFollowers(wall.id);
+    return 'done';
+  }
+
+  async fanOutQueued(limit: number): Promise<number> {
+    const queued = await this.db.selectFrom('home_timeline_fanout').select('entry_id').orderBy('queued_at').orderBy('entry_id').limit(limit).execute();
+    for (const { entry_id } of queued) {
+      await this.db.transaction().execute(async () => {
+        await this.fanOutToFollowers(entry_id);
+        await this.db.deleteFrom('home_timeline_fanout').where('entry_id', '=', entry_id).execute();
+      });
+    }
+    return queued.length;
+  }
+
+  async backfill(followerId: number, followeeId: number, length: number): Promise<void> {
+    const state = await this.state(followerId, true);
+    if (!state) return;
+    const horizon: Key | null = state.horizon_at !== null ? { at: state.horizon_at, id: state.horizon_entry ?? 0 } : null;
+    const newerThanHorizon = (q: ReturnType<typeof this.wallOf>) =>
+      horizon
+        ? q.where((eb) => eb.or([eb('w.created_at', '>', horizon.at), eb.and([eb('w.created_at', '=', horizon.at), eb('w.id', '>=', horizon.id)])]))
+        : q;
+    await this.insertEntries(
+      newerThanHorizon(this.wallOf(followeeId))
+        .select((eb) => this.entryColumns(eb, followerId))
+        .orderBy('w.created_at', 'desc')
+        .orderBy('w.id', 'desc')
+        .limit(length),
+    );
+    // The followee's wall did not fit: the timeline is exact only down to its `length`-th entry.
+    const [nth, beyond] = await newerThanHorizon(this.wallOf(followeeId))
+      .select(['w.created_at', 'w.id'])
+      .orderBy('w.created_at', 'desc')
+      .orderBy('w.id', 'desc')
+      .limit(2)
+      .offset(length - 1)
+      .execute();
+    if (nth && beyond) await this.raiseHorizon(followerId, horizon, { at: nth.created_at, id: nth.id });
+  }
+
+  async removeOwner(followerId: number, ownerId: number): Promise<void> {
+    await this.db.deleteFrom('home_timeline').where('user_id', '=', followerId).where('owner_id', '=', ownerId).execute();
+  }
+
+  async trim(length: number, batch: number): Promise<number> {
+    const users = await this.db
+      .selectFrom('home_timeline_state')
+      .select('user_id')
+      .where('ready', '=', 1)
+      .where('user_id', '>', this.trimCursor)
+      .orderBy('user_id')
+      .limit(batch)
+      .execute();
+    this.trimCursor = users.length < batch ? 0 : users[users.length - 1].user_id;
+    let cut = 0;
+    for (const { user_id } of users) {
+      const last = await this.nth(user_id, length);
+      if (!last) continue;
+      await this.db.transaction().execute(async () => {
+        const state = await this.state(user_id, true);
+        if (!state) return;
+        const deleted = await this.db
+          .deleteFrom('home_timeline')
+          .where('user_id', '=', user_id)
+          .where((eb) => eb.or([eb('created_at', '<', last.at), eb.and([eb('created_at', '=', last.at), eb('entry_id', '<', last.id)])]))
+          .executeTakeFirst();
+        if (Number(deleted.numDeletedRows) === 0) return;
+        cut += 1;
+        await this.raiseHorizon(user_id, state.horizon_at !== null ? { at: state.horizon_at, id: state.horizon_entry ?? 0 } : null, last);
+      });
+    }
+    return cut;
+  }
+
+  /** Writes the followers' timelines (those that exist) for one wall entry, in one statement. */
+  private async fanOutToFollowers(entryId: number): Promise<void> {
+    await this.insertEntries(
+      this.db
+        .selectFrom('wall_entries as w')
+        .innerJoin('follows as f', 'f.followee_id', 'w.user_id')
+        .innerJoin('home_timeline_state as s', 's.user_id', 'f.follower_id')
+        .select((eb) => this.entryColumns(eb, sql.ref<number>('f.follower_id')))
+        .where('w.id', '=', entryId),
+    );
+  }
+
+  private wallOf(ownerId: number) {
+    return this.db.selectFrom('wall_entries as w').where('w.user_id', '=', ownerId);
+  }
+
+  /** The timeline row of the wall entry `w` for `reader`: a bound id, or a column (`sql.ref`). */
+  private entryColumns(eb: WallSelect, reader: number | RawBuilder<number>) {
+    return [
+      (typeof reader === 'number' ? sql<number>`${reader}` : reader).as('user_id'),
+      eb.ref('w.id').as('entry_id'),
+      eb.ref('w.post_id').as('post_id'),
+      eb.ref('w.user_id').as('owner_id'),
+      eb.ref('w.is_share').as('is_share'),
+      eb.ref('w.created_at').as('created_at'),
+    ] as const;
+  }
+
+  /**
+   * `insert ignore … select` (`insert or ignore` on SQLite): rows already there (same reader and entry)
+   * are skipped. Only derived rows of existing ones are written, so nothing else can be ignored.
+   */
+  private async insertEntries(select: SelectQueryBuilder<any, any, any>): Promise<void> {
+    await this.db
+      .insertInto('home_timeline')
+      .orIgnore()
+      .columns(['user_id', 'entry_id', 'post_id', 'owner_id', 'is_share', 'created_at'])
+      .expression(select)
+      .execute();
+  }
+
+  private async state(userId: number, forUpdate = false): Promise<HomeTimelineStateTable | undefined> {
+    let q = this.db.selectFrom('home_timeline_state').selectAll().where('user_id', '=', userId);
+    if (forUpdate && this.dialect === 'mysql') q = q.forUpdate();
+    return q.executeTakeFirst();
+  }
+
+  /** The key of the reader's `n`-th newest entry, if the timeline has that many. */
+  private async nth(userId: number, n: number): Promise<Key | null> {
+    const row = await this.db
+      .selectFrom('home_timeline')
+      .select(['created_at', 'entry_id'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .orderBy('entry_id', 'desc')
+      .limit(1)
+      .offset(n - 1)
+      .executeTakeFirst();
+    return row ? { at: row.created_at, id: row.entry_id } : null;
+  }
+
+  private async raiseHorizon(userId: number, current: Key | null, to: Key): Promise<void> {
+    if (current && !after(to, current)) return;
+    await this.db.updateTable('home_timeline_state').set({ horizon_at: to.at, horizon_entry: to.id }).where('user_id', '=', userId).execute();
+  }
+}

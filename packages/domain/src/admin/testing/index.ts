@@ -1,0 +1,2 @@
+export * from './in-memory-admin.js';
+export * from './admin.contract.js';

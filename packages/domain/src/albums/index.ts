@@ -1,0 +1,3 @@
+export * from './model.js';
+export * from './ports.js';
+export * from './album-service.js';

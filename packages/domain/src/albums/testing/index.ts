@@ -1,0 +1,2 @@
+export * from './in-memory-albums.js';
+export * from './albums.contract.js';

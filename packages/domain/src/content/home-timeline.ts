@@ -1,0 +1,118 @@
+import type { PageRequest } from '../shared/pagination.js';
+import { token } from '../shared/token.js';
+import type { FollowEventListener } from '../social/follow-events.js';
+import type { FeedEntry } from './model.js';
+import type { PostEventListener, ShareEvent } from './post-events.js';
+import type { PostRecord } from './model.js';
+import type { Viewer } from './visibility.js';
+
+/** A wall entry to write into home timelines: the post, or a share of it, on the wall of `ownerId`. */
+export interface WallEntryRef {
+  ownerId: number;
+  postId: number;
+  isShare: boolean;
+}
+
+/**
+ * What a stored timeline can say about a page: its entries (`perPage + 1` at most, as every list), or
+ * that it cannot answer — not built yet, or the page reaches below its horizon (the point down to which
+ * it is known to be exact, raised by trimming and by large backfills).
+ */
+export type TimelinePage = { kind: 'entries'; entries: FeedEntry[] } | { kind: 'unbuilt' } | { kind: 'beyond' };
+
+/**
+ * The precomputed home timeline (docs/decisions/0071): for each reader, the wall entries (posts and
+ * shares) of the accounts they follow and their own, newest first, written when an entry is made
+ * (fan-out on write) rather than gathered at every read. It is a cache of the read-time feed
+ * (`PostRepository.feed`), exact down to a horizon:
+ *
+ * - A timeline exists once built (at the reader's first feed read): only built timelines receive
+ *   fan-out, so storage grows with the readers, not with the accounts.
+ * - Reads apply the one visibility rule (`postVisibleTo`) to every entry, as the read-time feed does:
+ *   privacy changes and shares of private posts need no rewrite. Removed posts go with their wall
+ *   entries (foreign keys); unfollowing removes the followee's entries, following backfills them.
+ */
+export interface HomeTimelineRepository {
+  /** A page of the viewer's timeline, the visibility rule applied, newest first. */
+  page(viewer: Viewer, page: PageRequest): Promise<TimelinePage>;
+  /**
+   * Builds the user's timeline from the walls (the newest `length` entries) unless it exists. Runs in
+   * steps that commit one after another (outside any unit of work): the timeline is first registered,
+   * so that every fan-out from then on includes it, then filled, then marked ready for reads.
+   */
+  build(userId: number, length: number): Promise<void>;
+  /**
+   * Writes the entry into the timeline of its owner and of each follower whose timeline exists. With
+   * more than `inRequestMax` followers, only the owner's is written now and the rest is queued for
+   * `fanOutQueued` (a job): 'queued'.
+   */
+  fanOut(entry: WallEntryRef, inRequestMax: number): Promise<'done' | 'queued'>;
+  /** Writes up to `limit` queued fan-outs to every follower's timeline; returns how many it did. */
+  fanOutQueued(limit: number): Promise<number>;
+  /** Adds the newest entries (at most `length`) of `followeeId`'s wall to `followerId`'s timeline, if it exists. */
+  backfill(followerId: number, followeeId: number, length: number): Promise<void>;
+  /** Removes every entry of `ownerId`'s wall from `followerId`'s timeline. */
+  removeOwner(followerId: number, ownerId: number): Promise<void>;
+  /** Cuts up to `batch` timelines to their newest `length` entries, raising their horizon; returns how many it cut. */
+  trim(length: number, batch: number): Promise<number>;
+}
+export const HomeTimelineRepository = token<HomeTimelineRepository>('content.HomeTimelineRepository');
+
+export interface HomeTimelineOptions {
+  /** Entries kept per timeline; a page below them is read at read time. */
+  length: number;
+  /** Followers written in the request; an account with more has its fan-out done by a job. */
+  inRequestFollowers: number;
+}
+export const HOME_TIMELINE_DEFAULTS: HomeTimelineOptions = { length: 800, inRequestFollowers: 2000 };
+
+/**
+ * Keeps the home timelines: a post listener (new posts and shares fan out) and a follow listener
+ * (follow backfills, unfollow removes), both called inside the unit of work of the write they follow.
+ * `PostService.feed` reads through `page` and falls back to the read-time query when it answers null.
+ */
+export class HomeTimeline implements PostEventListener, FollowEventListener {
+  constructor(
+    private readonly timelines: HomeTimelineRepository,
+    readonly options: HomeTimelineOptions = HOME_TIMELINE_DEFAULTS,
+  ) {}
+
+  async published(post: PostRecord): Promise<void> {
+    await this.timelines.fanOut({ ownerId: post.user_id, postId: post.id, isShare: false }, this.options.inRequestFollowers);
+  }
+
+  async shared(share: ShareEvent): Promise<void> {
+    await this.timelines.fanOut({ ownerId: share.userId, postId: share.post.id, isShare: true }, this.options.inRequestFollowers);
+  }
+
+  async followed(followerId: number, followeeId: number): Promise<void> {
+    await this.timelines.backfill(followerId, followeeId, this.options.length);
+  }
+
+  async unfollowed(followerId: number, followeeId: number): Promise<void> {
+    await this.timelines.removeOwner(followerId, followeeId);
+  }
+
+  /**
+   * The page from the viewer's stored timeline (built on first use), or null when the page lies below
+   * what the timeline keeps: the caller reads it at read time then.
+   */
+  async page(viewer: Viewer, page: PageRequest): Promise<FeedEntry[] | null> {
+    let result = await this.timelines.page(viewer, page);
+    if (result.kind === 'unbuilt') {
+      await this.timelines.build(viewer.userId, this.options.length);
+      result = await this.timelines.page(viewer, page);
+    }
+    return result.kind === 'entries' ? result.entries : null;
+  }
+
+  /** A job's work: the queued fan-outs of accounts with many followers, a batch at a time. */
+  fanOutQueued(): Promise<number> {
+    return this.timelines.fanOutQueued(20);
+  }
+
+  /** A job's work: cuts a batch of timelines back to their length. */
+  trim(): Promise<number> {
+    return this.timelines.trim(this.options.length, 500);
+  }
+}

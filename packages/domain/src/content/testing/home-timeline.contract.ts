@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import type { UserRepository } from '../../accounts/ports.js';
+import { aNewUser } from '../../accounts/testing/mothers.js';
+import type { FollowRepository } from '../../social/ports.js';
+import type { HomeTimelineRepository, TimelinePage } from '../home-timeline.js';
+import type { PostEngagementRepository, PostRepository } from '../ports.js';
+import type { Viewer } from '../visibility.js';
+
+export interface HomeTimelinePorts {
+  users: UserRepository;
+  follows: FollowRepository;
+  posts: PostRepository;
+  engagement: PostEngagementRepository;
+  timelines: HomeTimelineRepository;
+  /** Makes an account private, as the preferences do. */
+  setPrivate(userId: number): Promise<void>;
+}
+
+const at = (minute: number) => `2026-03-01 10:${String(minute).padStart(2, '0')}:00`;
+const viewer = (u: { id: number }): Viewer => ({ userId: u.id, moderator: false });
+const page = (p: number, perPage = 20) => ({ page: p, perPage });
+const ids = (r: TimelinePage) => (r.kind === 'entries' ? r.entries.map((e) => `${e.post_id}${e.shared_by ? `@${e.shared_by}` : ''}`) : r.kind);
+
+/** The behaviour every home timeline must share, fake or SQL (docs/decisions/0071). */
+export function homeTimelineContract(name: string, make: () => Promise<HomeTimelinePorts>) {
+  describe(`${name}: home timeline contract`, () => {
+    async function world() {
+      const ports = await make();
+      const [me, followed, stranger] = [await ports.users.create(aNewUser()), await ports.users.create(aNewUser()), await ports.users.create(aNewUser())];
+      await ports.follows.follow(me.id, followed.id, at(0));
+      const post = (u: { id: number }, minute: number) => ports.posts.create({ user_id: u.id, content: `at ${minute}`, media: [], media_type: null, tags: [], created_at: at(minute) });
+      const publish = async (u: { id: number }, minute: number, inRequestMax = 100) => {
+        const p = await post(u, minute);
+        await ports.timelines.fanOut({ ownerId: u.id, postId: p.id, isShare: false }, inRequestMax);
+        return p;
+      };
+      return { ...ports, me, followed, stranger, post, publish };
+    }
+
+    it('is unbuilt until built; built, it holds one’s own and followed walls, newest first', async () => {
+      const w = await world();
+      const [a, b, c] = [await w.post(w.followed, 1), await w.post(w.me, 2), await w.post(w.stranger, 3)];
+      expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toBe('unbuilt');
+      await w.timelines.build(w.me.id, 100);
+      expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([`${b.id}`, `${a.id}`]);
+      void c;
+      // Building again changes nothing.
+      await w.timelines.build(w.me.id, 100);
+      expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([`${b.id}`, `${a.id}`]);
+    });
+
+    it('fans a new post out to the built timelines of its author and followers only', async () => {
+      const w = await world();
+      await w.timelines.build(w.me.id, 100);
+      await w.timelines.build(w.followed.id, 100);
+      const p = await w.publish(w.followed, 5);
+      const s = await w.publish(w.stranger, 6);
+      expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([`${p.id}`]);
+      expect(ids(await w.timelines.page(viewer(w.followed), page(1)))).toEqual([`${p.id}`]);
+      // The stranger's timeline is not built: nothing was written for it.
+      expect(ids(await w.timelines.page(viewer(w.stranger), page(1)))).toBe('unbuilt');
+      await w.timelines.build(w.stranger.id, 100);
+      expect(ids(await w.timelines.page(viewer(w.stranger), page(1)))).toEqual([`${s.id}`]);
+    });
+
+    it('queues the fan-out of an account with more followers than the request writes for', async () => {
+      const w = await world();
+      const other = await w.users.create(aNewUser());
+      await w.follows.follow(other.id, w.followed.id, at(0));
+      for (const u of [w.me, other, w.followed]) await w.timelines.build(u.id, 100);
+      const p = await w.post(w.followed, 7);
+      expect(await w.timelines.fanOut({ ownerId: w.followed.id, postId: p.id, isShare: false }, 1)).toBe('queued');
+      expect(ids(await w.timelines.page(viewer(w.followed), page(1)))).toEqual([`${p.id}`]);
+      expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([]);
+      expect(await w.timelines.fanOutQueued(10)).toBe(1);
+      expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([`${p.id}`]);
+      expect(ids(await w.timelines.page(viewer(other), page(1)))).toEqual([`${p.id}`]);
+      expect(await w.timelines.fanOutQueued(10)).toBe(0);
+    });
+
+    it('backfills a followed wall and removes it on unfollow; shares carry their sharer', async () => {
+      const w = await world();
+      await w.timelines.build(w.me.id, 100);
+      const [s1, s2] = [await w.post(w.stranger, 1), await w.post(w.stranger, 2)];
+      await w.engagement.share(s1.id, w.followed.id, at(3));
+      await w.timelines.fanOut({ ownerId: w.followed.id, postId: s1.id, isShare: true }, 100);
+      expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([`${s1.id}@${w.followed.id}`]);
+      await w.follows.follow(w.me.id, w.stranger.id, at(4));
+      await w.timelines.backfill(w.me.id, w.stranger.id, 100);
+      expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([`${s1.id}@${w.followed.id}`, `${s2.id}`, `${s1.id}`]);
+      await w.follows.unfollow(w.me.id, w.stranger.id);
+      await w.timelines.removeOwner(w.me.id, w.stranger.id);
+      expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([`${s1.id}@${w.followed.id}`]);
+    });
+
+    it('applies the visibility rule at read time, and loses removed posts', async () => {
+      const w = await world();
+      await w.timelines.build(w.me.id, 100);
+      const secret = await w.post(w.stranger, 1);
+      await w.setPrivate(w.stranger.id);
+      await w.engagement.share(secret.id, w.followed.id, at(2));
+      await w.timelines.fanOut({ ownerId: w.followed.id, postId: secret.id, isShare: true }, 100);
+      const open = await w.publish(w.followed, 3);
+      expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([`${open.id}`]);
+      // Following the private author lets the share through, with no rewrite of the timeline.
+      await w.follows.follow(w.me.id, w.stranger.id, at(4));
+      expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([`${open.id}`, `${secret.id}@${w.followed.id}`]);
+      await w.posts.delete(open.id);
+      expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([`${secret.id}@${w.followed.id}`]);
+    });
+
+    it('cuts a timeline to its length and answers `beyond` for the pages below it', async () => {
+      const w = await world();
+      await w.timelines.build(w.me.id, 3);
+      const made = [];
+      for (let i = 1; i <= 5; i++) made.push(await w.publish(w.followed, i));
+      const newest = made.map((p) => `${p.id}`).reverse();
+      expect(ids(await w.timelines.page(viewer(w.me), page(1, 5)))).toEqual(newest);
+      expect(await w.timelines.trim(3, 100)).toBeGreaterThanOrEqual(1);
+      expect(ids(await w.timelines.page(viewer(w.me), page(1, 2)))).toEqual(newest.slice(0, 3));
+      expect(ids(await w.timelines.page(viewer(w.me), page(2, 2)))).toBe('beyond');
+      expect(ids(await w.timelines.page(viewer(w.me), page(1, 5)))).toBe('beyond');
+    });
+
+    it('a backfill larger than the length raises the horizon', async () => {
+      const w = await world();
+      await w.timelines.build(w.me.id, 3);
+      const made = [];
+      for (let i = 1; i <= 5; i++) made.push(await w.post(w.stranger, i));
+      await w.follows.follow(w.me.id, w.stranger.id, at(9));
+      await w.timelines.backfill(w.me.id, w.stranger.id, 3);
+      const newest = made.map((p) => `${p.id}`).reverse();
+      expect(ids(await w.timelines.page(viewer(w.me), page(1, 2)))).toEqual(newest.slice(0, 3));
+      expect(ids(await w.timelines.page(viewer(w.me), page(2, 2)))).toBe('beyond');
+    });
+  });
+}

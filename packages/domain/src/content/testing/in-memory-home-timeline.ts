@@ -1,0 +1,141 @@
+import type { FeedEntry } from '../model.js';
+import type { HomeTimelineRepository, TimelinePage, WallEntryRef } from '../home-timeline.js';
+import { offsetOf, type PageRequest } from '../../shared/pagination.js';
+import type { Timestamp } from '../../shared/time.js';
+import { captureState, type Snapshottable } from '../../shared/testing/snapshot.js';
+import type { Viewer } from '../visibility.js';
+import type { InMemoryContentStore } from './in-memory-content.js';
+
+interface Row {
+  user_id: number;
+  entry_id: number;
+  post_id: number;
+  owner_id: number;
+  is_share: boolean;
+  created_at: Timestamp;
+}
+
+interface Key {
+  at: Timestamp;
+  id: number;
+}
+
+const newer = (a: Key, b: Key) => a.at > b.at || (a.at === b.at && a.id > b.id);
+const keyOf = (r: { created_at: Timestamp; id?: number; entry_id?: number }): Key => ({ at: r.created_at, id: r.entry_id ?? r.id ?? 0 });
+const newestFirst = (a: Row, b: Row) => (newer(keyOf(a), keyOf(b)) ? -1 : newer(keyOf(b), keyOf(a)) ? 1 : 0);
+
+/**
+ * The home timeline over the in-memory content store, with the SQL adapter's semantics: timelines
+ * exist once built, fan-out reaches built ones only, a horizon bounds what is exact, and an entry goes
+ * when its wall entry goes (the SQL foreign key's cascade: filtered at every read here).
+ */
+export class InMemoryHomeTimelineRepository implements HomeTimelineRepository, Snapshottable {
+  readonly rows: Row[] = [];
+  readonly states = new Map<number, { ready: boolean; horizon: Key | null }>();
+  readonly queue: number[] = [];
+
+  constructor(private readonly s: InMemoryContentStore) {}
+
+  snapshot() {
+    return captureState(this.rows, this.states, this.queue);
+  }
+
+  async page(viewer: Viewer, page: PageRequest): Promise<TimelinePage> {
+    const state = this.states.get(viewer.userId);
+    if (!state?.ready) return { kind: 'unbuilt' };
+    const horizon = state.horizon;
+    const rows = this.live(viewer.userId)
+      .filter((r) => !horizon || !newer(horizon, keyOf(r)))
+      .filter((r) => this.s.visibleTo(r.post_id, viewer))
+      .sort(newestFirst)
+      .slice(offsetOf(page), offsetOf(page) + page.perPage + 1);
+    const entries: FeedEntry[] = rows.map((r) => ({ post_id: r.post_id, shared_by: r.is_share ? r.owner_id : null, feed_date: r.created_at }));
+    return entries.length > page.perPage || !horizon ? { kind: 'entries', entries } : { kind: 'beyond' };
+  }
+
+  async build(userId: number, length: number): Promise<void> {
+    if (this.states.get(userId)?.ready) return;
+    if (!this.states.has(userId)) this.states.set(userId, { ready: false, horizon: null });
+    const walls = new Set([userId, ...this.s.following(userId)]);
+    this.insert(userId, this.wallRows((w) => walls.has(w.user_id)).slice(0, length));
+    this.states.set(userId, { ready: true, horizon: this.nth(userId, length) });
+  }
+
+  async fanOut(entry: WallEntryRef, inRequestMax: number): Promise<'done' | 'queued'> {
+    const wall = this.wallRows((w) => w.user_id === entry.ownerId && w.post_id === entry.postId && w.is_share === entry.isShare)[0];
+    if (!wall) return 'done';
+    if (this.states.has(entry.ownerId)) this.insert(entry.ownerId, [wall]);
+    if (this.followersOf(entry.ownerId).length > inRequestMax) {
+      if (!this.queue.includes(wall.id)) this.queue.push(wall.id);
+      return 'queued';
+    }
+    this.toFollowers(wall.id);
+    return 'done';
+  }
+
+  async fanOutQueued(limit: number): Promise<number> {
+    const taken = this.queue.splice(0, limit);
+    for (const id of taken) this.toFollowers(id);
+    return taken.length;
+  }
+
+  async backfill(followerId: number, followeeId: number, length: number): Promise<void> {
+    const state = this.states.get(followerId);
+    if (!state) return;
+    const horizon = state.horizon;
+    const walls = this.wallRows((w) => w.user_id === followeeId && (!horizon || !newer(horizon, keyOf(w))));
+    this.insert(followerId, walls.slice(0, length));
+    const [nth, beyond] = walls.slice(length - 1, length + 1);
+    if (nth && beyond && (!horizon || newer(keyOf(nth), horizon))) state.horizon = keyOf(nth);
+  }
+
+  async removeOwner(followerId: number, ownerId: number): Promise<void> {
+    this.rows.splice(0, this.rows.length, ...this.rows.filter((r) => !(r.user_id === followerId && r.owner_id === ownerId)));
+  }
+
+  async trim(length: number, batch: number): Promise<number> {
+    let cut = 0;
+    for (const [userId, state] of [...this.states].filter(([, s]) => s.ready).slice(0, batch)) {
+      const last = this.nth(userId, length);
+      if (!last) continue;
+      const before = this.rows.length;
+      this.rows.splice(0, this.rows.length, ...this.rows.filter((r) => r.user_id !== userId || !newer(last, keyOf(r))));
+      if (this.rows.length === before) continue;
+      cut += 1;
+      if (!state.horizon || newer(last, state.horizon)) state.horizon = last;
+    }
+    return cut;
+  }
+
+  /** The user's rows whose wall entry still exists (the cascade of the SQL foreign key). */
+  private live(userId: number): Row[] {
+    const entries = new Set(this.s.wall.map((w) => w.id));
+    return this.rows.filter((r) => r.user_id === userId && entries.has(r.entry_id));
+  }
+
+  private wallRows(which: (w: InMemoryContentStore['wall'][number]) => boolean) {
+    return this.s.wall.filter(which).sort((a, b) => (newer(keyOf(a), keyOf(b)) ? -1 : newer(keyOf(b), keyOf(a)) ? 1 : 0));
+  }
+
+  private followersOf(userId: number): number[] {
+    return this.s.follows.edges.filter((e) => e.followee_id === userId).map((e) => e.follower_id);
+  }
+
+  private toFollowers(entryId: number): void {
+    const wall = this.s.wall.find((w) => w.id === entryId);
+    if (!wall) return;
+    for (const follower of this.followersOf(wall.user_id)) if (this.states.has(follower)) this.insert(follower, [wall]);
+  }
+
+  private insert(userId: number, walls: InMemoryContentStore['wall']): void {
+    for (const w of walls) {
+      if (this.rows.some((r) => r.user_id === userId && r.entry_id === w.id)) continue;
+      this.rows.push({ user_id: userId, entry_id: w.id, post_id: w.post_id, owner_id: w.user_id, is_share: w.is_share, created_at: w.created_at });
+    }
+  }
+
+  private nth(userId: number, n: number): Key | null {
+    const row = this.live(userId).sort(newestFirst)[n - 1];
+    return row ? keyOf(row) : null;
+  }
+}

@@ -1,0 +1,27 @@
+import type { FeedEntry, Viewer } from '../content/index.js';
+import type { PageRequest } from '../shared/pagination.js';
+import { token } from '../shared/token.js';
+
+/** An account found by a search, with whether it is the searcher's friend. */
+export interface UserHit {
+  id: number;
+  is_friend: boolean;
+}
+
+/**
+ * The search indexes (users by name, posts by words), read through an index and never by scanning
+ * every row. Pages are in rank order; a page past the last is empty.
+ */
+export interface SearchIndex {
+  /**
+   * Accounts whose username or display name starts with `prefix` (case-insensitively), best first: the
+   * exact username, then usernames by length, then display names. `viewerId`'s own account included.
+   */
+  users(viewerId: number, prefix: string, page: PageRequest): Promise<UserHit[]>;
+  /**
+   * Posts whose text holds every one of `words` (each a word or the start of one), among those `viewer`
+   * may see (the one visibility rule), most relevant first and newest among equals.
+   */
+  posts(viewer: Viewer, words: string[], page: PageRequest): Promise<FeedEntry[]>;
+}
+export const SearchIndex = token<SearchIndex>('discovery.SearchIndex');

@@ -1,0 +1,2 @@
+export * from './in-memory-events.js';
+export * from './events.contract.js';

@@ -1,0 +1,4 @@
+export * from './model.js';
+export * from './ports.js';
+export * from './rules.js';
+export * from './federation-service.js';

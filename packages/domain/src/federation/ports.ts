@@ -1,0 +1,134 @@
+import type { PageRequest } from '../shared/pagination.js';
+import type { Timestamp } from '../shared/time.js';
+import { token } from '../shared/token.js';
+import type { UserRecord } from '../accounts/user.js';
+import type { PostRecord } from '../content/model.js';
+import type { FederationAudience } from './rules.js';
+import type {
+  ActorKeyPair,
+  NewQueuedMessage,
+  QueuedMessage,
+  RemoteActor,
+  RemoteFollower,
+  RemoteFollowing,
+  RemotePost,
+  RemotePostInput,
+} from './model.js';
+
+export interface Counted<T> {
+  items: T[];
+  total: number;
+}
+
+/** Local users' RSA key pairs, created on first need. */
+export interface ActorKeyRepository {
+  find(userId: number): Promise<ActorKeyPair | null>;
+  /** Stores the pair unless the user has one already; returns the pair that is stored (so two racing creations agree). */
+  insertIfAbsent(pair: ActorKeyPair): Promise<ActorKeyPair>;
+}
+export const ActorKeyRepository = token<ActorKeyRepository>('federation.ActorKeyRepository');
+
+/** The cache of remote actor documents. */
+export interface RemoteActorRepository {
+  /** Inserts or refreshes the actor (by actor URL). */
+  upsert(actor: RemoteActor): Promise<void>;
+  find(actorUrl: string): Promise<RemoteActor | null>;
+  findMany(actorUrls: string[]): Promise<Map<string, RemoteActor>>;
+}
+export const RemoteActorRepository = token<RemoteActorRepository>('federation.RemoteActorRepository');
+
+/** Remote followers of local users, and remote accounts local users follow. */
+export interface RemoteFollowRepository {
+  /** True when this call stored it; a repeated Follow changes nothing but its activity id. */
+  addFollower(follower: RemoteFollower): Promise<boolean>;
+  removeFollower(userId: number, actorUrl: string): Promise<boolean>;
+  /** Removes the follower whose Follow had this id (an Undo that names the Follow by id only). */
+  removeFollowerByFollowId(actorUrl: string, followId: string): Promise<boolean>;
+  /** Newest first. */
+  followers(userId: number, page: PageRequest): Promise<Counted<RemoteFollower>>;
+  countFollowers(userId: number): Promise<number>;
+  /** Where a user's activities go: each follower's shared inbox, else its inbox, once each. */
+  followerInboxes(userId: number): Promise<string[]>;
+
+  /** True when this call stored it (pending until accepted). */
+  addFollowing(following: RemoteFollowing): Promise<boolean>;
+  /** Marks the follow named by our Follow activity id accepted, if it is `actorUrl`'s; false when none matched. */
+  acceptFollowing(actorUrl: string, followId: string): Promise<boolean>;
+  /** Removes it and returns what was stored (its Follow id is needed for the Undo). */
+  removeFollowing(userId: number, actorUrl: string): Promise<RemoteFollowing | null>;
+  findFollowing(userId: number, actorUrl: string): Promise<RemoteFollowing | null>;
+  /** Newest first. */
+  following(userId: number, page: PageRequest): Promise<Counted<RemoteFollowing>>;
+  countFollowing(userId: number): Promise<number>;
+  /** Which of these actors the user follows (pending or accepted). */
+  followingAmong(userId: number, actorUrls: string[]): Promise<Set<string>>;
+  /** Whether any local user follows the actor: only then are its notes kept. */
+  isFollowedLocally(actorUrl: string): Promise<boolean>;
+}
+export const RemoteFollowRepository = token<RemoteFollowRepository>('federation.RemoteFollowRepository');
+
+/** Notes of followed remote accounts. */
+export interface RemotePostRepository {
+  /** Inserts, or updates content and media of the stored object when it is the same actor's; null when another actor holds the id. */
+  upsert(post: RemotePostInput, at: Timestamp): Promise<'inserted' | 'updated' | null>;
+  /** Deletes the object if it is `actorUrl`'s. */
+  delete(objectId: string, actorUrl: string): Promise<boolean>;
+  /** Posts of the accounts the user follows, newest published first. */
+  feed(userId: number, page: PageRequest): Promise<Counted<RemotePost>>;
+  /** An actor's stored posts, newest first. */
+  ofActor(actorUrl: string, limit: number): Promise<RemotePost[]>;
+}
+export const RemotePostRepository = token<RemotePostRepository>('federation.RemotePostRepository');
+
+/** Fedify's key-value store (caches of remote documents and keys, inbox idempotence), on our database. */
+export interface FederationKeyValues {
+  /** The value unless absent or expired at `now`. */
+  get(key: string, now: Timestamp): Promise<unknown | undefined>;
+  set(key: string, value: unknown, expiresAt: Timestamp | null): Promise<void>;
+  delete(key: string): Promise<void>;
+  /** Drops entries expired at `now`; returns how many. */
+  purgeExpired(now: Timestamp): Promise<number>;
+}
+export const FederationKeyValues = token<FederationKeyValues>('federation.FederationKeyValues');
+
+/**
+ * The persisted federation queue, shared by every instance on one database. A message is claimed
+ * with a lease (`claim`), so two workers never run it at once; a worker that dies leaves it to be
+ * claimed again when the lease ends.
+ */
+export interface FederationQueue {
+  enqueue(messages: NewQueuedMessage[]): Promise<void>;
+  /** Up to `limit` messages due at `now` and not leased, leased to the caller until `leaseUntil`. */
+  claim(now: Timestamp, limit: number, leaseUntil: Timestamp): Promise<QueuedMessage[]>;
+  complete(id: number): Promise<void>;
+  /** Gives the message back, due at `dueAt`, with its attempt count and last error. */
+  reschedule(id: number, attempts: number, dueAt: Timestamp, error: string): Promise<void>;
+  /** How many messages wait (leased or not), for tests and health. */
+  pending(channel?: string): Promise<number>;
+}
+export const FederationQueue = token<FederationQueue>('federation.FederationQueue');
+
+/** The network side of the fediverse (WebFinger, actor and outbox documents), through the SSRF guard. */
+export interface RemoteDirectory {
+  /** A handle (`@name@host` or `name@host`, by WebFinger) or an actor URL; null when nothing answers as an actor. */
+  resolve(handleOrUrl: string): Promise<RemoteActor | null>;
+  /** The latest notes of the actor's outbox (public ones), newest first. */
+  recentPosts(actor: RemoteActor, limit: number): Promise<RemotePostInput[]>;
+}
+export const RemoteDirectory = token<RemoteDirectory>('federation.RemoteDirectory');
+
+/**
+ * What leaves for remote servers: each call only queues (rows in the ambient transaction), the
+ * deliveries happen in the queue's job after the commit.
+ */
+export interface FederationOutbox {
+  /** A new, unique activity id (our Follow's, stored before the Follow is queued). */
+  newActivityId(): string;
+  /** Queues Follow with the id `followId`. */
+  follow(user: UserRecord, remote: RemoteActor, followId: string): Promise<void>;
+  unfollow(user: UserRecord, remote: RemoteActor, followId: string): Promise<void>;
+  accept(user: UserRecord, remote: RemoteActor, followId: string): Promise<void>;
+  /** Queues Create, Update or Delete of the post's Note for the user's remote followers. */
+  post(kind: 'create' | 'update' | 'delete', post: PostRecord, author: UserRecord, audience: FederationAudience): Promise<void>;
+}
+export const FederationOutbox = token<FederationOutbox>('federation.FederationOutbox');

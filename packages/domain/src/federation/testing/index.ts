@@ -1,0 +1,2 @@
+export * from './in-memory-federation.js';
+export * from './federation.contract.js';

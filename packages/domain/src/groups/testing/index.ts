@@ -1,0 +1,2 @@
+export * from './in-memory-groups.js';
+export * from './groups.contract.js';

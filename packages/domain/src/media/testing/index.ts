@@ -1,0 +1,2 @@
+export * from './in-memory-media.js';
+export * from './media.contract.js';

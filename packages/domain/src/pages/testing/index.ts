@@ -1,0 +1,2 @@
+export * from './in-memory-pages.js';
+export * from './pages.contract.js';

@@ -1,0 +1,30 @@
+import { InMemoryUserRepository } from '@plaza/domain/accounts/testing';
+import { InMemoryContentStore, InMemoryPostRepository } from '@plaza/domain/content/testing';
+import { InMemorySearchIndex, searchIndexContract } from '@plaza/domain/discovery/testing';
+import { InMemoryFollowRepository, InMemoryFriendRequestRepository } from '@plaza/domain/social/testing';
+import { SqlUserRepository } from '@plaza/adapters-mysql/accounts';
+import { SqlPostRepository } from '@plaza/adapters-mysql/content';
+import { SqlSearchIndex } from '@plaza/adapters-mysql/discovery';
+import { SqlFollowRepository, SqlFriendRequestRepository } from '@plaza/adapters-mysql/social';
+import { TEST_DIALECT, useTestDatabase } from '../support/database.js';
+
+const database = useTestDatabase();
+
+searchIndexContract('in-memory', async () => {
+  const users = new InMemoryUserRepository();
+  const follows = new InMemoryFollowRepository();
+  const friends = new InMemoryFriendRequestRepository();
+  const store = new InMemoryContentStore(users, follows);
+  return { search: new InMemorySearchIndex(users, store, follows, friends), users, posts: new InMemoryPostRepository(store), follows, friends };
+});
+
+searchIndexContract(`sql (${TEST_DIALECT})`, async () => {
+  const { db, dialect } = database();
+  return {
+    search: new SqlSearchIndex(db, dialect),
+    users: new SqlUserRepository(db),
+    posts: new SqlPostRepository(db),
+    follows: new SqlFollowRepository(db),
+    friends: new SqlFriendRequestRepository(db, dialect),
+  };
+});
