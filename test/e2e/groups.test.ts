@@ -184,7 +184,7 @@ describe('joining, requests and invitations', () => {
     expect((await act(alice, 'invite', { group_id: g, user_id: member.id })).body).toMatchObject({ status: 'already_member' });
     const invites = await notificationsOf(dan, 'group_invite');
     expect(invites).toHaveLength(1);
-    expect(invites[0]).toMatchObject({ group_id: g, link: `group_detail.php?id=${g}` });
+    expect(invites[0]).toMatchObject({ group_id: g, group_name: 'Night shift', link: `group_detail.php?id=${g}` });
     expect(invites[0].content).toContain('Night shift');
     expect((await detail(dan, g)).body.data).toMatchObject({ is_invited: true, is_member: false });
     expect((await act(dan, 'join', { group_id: g })).body).toMatchObject({ status: 'joined', is_member: true });

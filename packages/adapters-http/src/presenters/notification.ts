@@ -22,12 +22,14 @@ export const NotificationItem = z.object({
   post_id: zWireId.nullable(),
   comment_id: zWireId.nullable(),
   group_id: zWireId.nullable(),
+  /** The community group's name, with `group_id` (invitations, requests, group content). */
+  group_name: z.string().nullable(),
   link: z.string().nullable(),
   is_read: z.boolean(),
   created_at: zTimestamp,
 });
 
-export function presentNotification({ notification: n, from }: NotificationView, p: PresenterContext): z.input<typeof NotificationItem> {
+export function presentNotification({ notification: n, from, group_name }: NotificationView, p: PresenterContext): z.input<typeof NotificationItem> {
   const avatar = from ? (from.avatar ?? 'default.svg') : 'default.svg';
   return {
     id: n.id,
@@ -45,6 +47,7 @@ export function presentNotification({ notification: n, from }: NotificationView,
     post_id: n.post_id,
     comment_id: n.comment_id,
     group_id: n.group_id,
+    group_name,
     link: n.link,
     is_read: n.is_read,
     created_at: wireTime(p, n.created_at),

@@ -28,7 +28,18 @@ export const NotificationInbox = token<NotificationInbox>('NotificationInbox');
 export interface NotificationView {
   notification: NotificationRecord;
   from: Pick<UserRecord, 'id' | 'username' | 'avatar'> | null;
+  /** The name of the community group `group_id` names (contract §17 `group_name`), if it still exists. */
+  group_name: string | null;
 }
+
+/**
+ * The names of the community groups notifications link (`group_id`), from the context that owns
+ * groups. Multi-bound, so that the inbox reads them without depending on that context.
+ */
+export interface GroupNames {
+  namesOf(ids: number[]): Promise<Map<number, string>>;
+}
+export const GroupNames = token<GroupNames>('notifications.GroupNames');
 
 export class NotificationInboxService {
   constructor(
@@ -37,6 +48,7 @@ export class NotificationInboxService {
     private readonly notifications: NotificationService,
     /** The push providers configured, for the test push; without it the test goes to whatever transport there is. */
     private readonly pushProviders?: () => PushProviderName[],
+    private readonly groupNames: readonly GroupNames[] = [],
   ) {}
 
   async list(actor: Actor, options: { page?: number; perPage?: number; unreadOnly?: boolean }) {
@@ -45,7 +57,14 @@ export class NotificationInboxService {
     const items = rows.slice(0, req.perPage);
     const fromIds = [...new Set(items.map((n) => n.from_user_id).filter((id): id is number => id !== null))];
     const users = new Map((fromIds.length ? await this.users.findByIds(fromIds) : []).map((u) => [u.id, u]));
-    const views: NotificationView[] = items.map((n) => ({ notification: n, from: n.from_user_id !== null ? (users.get(n.from_user_id) ?? null) : null }));
+    const groupIds = [...new Set(items.flatMap((n) => (n.group_id === null ? [] : [n.group_id])))];
+    const names = new Map<number, string>();
+    if (groupIds.length) for (const source of this.groupNames) for (const [id, name] of await source.namesOf(groupIds)) names.set(id, name);
+    const views: NotificationView[] = items.map((n) => ({
+      notification: n,
+      from: n.from_user_id !== null ? (users.get(n.from_user_id) ?? null) : null,
+      group_name: n.group_id !== null ? (names.get(n.group_id) ?? null) : null,
+    }));
     return { items: views, page: req.page, per_page: req.perPage, has_more: rows.length > req.perPage };
   }
 

@@ -43,6 +43,8 @@ export function groupsContract(name: string, make: () => Promise<GroupPorts>) {
       expect(await groups.relation(g.id, u.id)).toEqual({ role: 'admin', invited: false, requested: false });
       await groups.update(g.id, { name: 'Growers', avatar: 'uploads/group_a.png', privacy: 'private', updated_at: at(1) });
       expect(await groups.findById(g.id)).toMatchObject({ name: 'Growers', description: 'about things', avatar: 'uploads/group_a.png', privacy: 'private', updated_at: at(1) });
+      expect(await groups.namesOf([g.id, g.id + 1000])).toEqual(new Map([[g.id, 'Growers']]));
+      expect(await groups.namesOf([])).toEqual(new Map());
       expect(await groups.lock(g.id)).toBe(true);
       expect(await groups.lock(g.id + 1000)).toBe(false);
       await groups.delete(g.id);
