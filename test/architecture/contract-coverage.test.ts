@@ -44,8 +44,6 @@ const PORT_COVERAGE: Record<string, Coverage> = {
   // notifications (the inbox reads what content raises, so its cases live in the content suite)
   NotificationRepository: { suites: [`${SUITES}/notifications/testing/notifications.contract.ts`], via: 'notifications' },
   NotificationInbox: { suites: [`${SUITES}/content/testing/content.contract.ts`, `${SUITES}/groups/testing/groups.contract.ts`], via: 'inbox' },
-  // Bound by the groups module over GroupRepository.namesOf, which the groups suite covers.
-  GroupNames: 'no SQL adapter',
   PushSender: 'no SQL adapter',
   PushOutbox: { suites: [`${SUITES}/notifications/testing/push-outbox.contract.ts`], via: 'outbox' },
   // content

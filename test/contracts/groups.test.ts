@@ -33,7 +33,7 @@ groupsContract('in-memory', async () => {
     comments: new InMemoryGroupCommentRepository(store),
     commentReactions,
     notifications,
-    inbox: new InMemoryNotificationInbox(notifications, content, visible),
+    inbox: new InMemoryNotificationInbox(notifications, content, visible, (id) => store.groups.get(id)?.name ?? null),
     reports: {
       open: async (postId: number) => void posts.reported.add(postId),
       close: async (postId: number) => void posts.reported.delete(postId),

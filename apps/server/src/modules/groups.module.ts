@@ -3,7 +3,6 @@ import { UserRepository } from '@plaza/domain/accounts';
 import { CommentRepository, CommentTargets, PostRepository } from '@plaza/domain/content';
 import { GroupCommentRepository, GroupCommentTarget, GroupPostRepository, GroupPostService, GroupRepository, GroupService, ReportableGroupPosts } from '@plaza/domain/groups';
 import { ReportableContents } from '@plaza/domain/moderation';
-import { GroupNames } from '@plaza/domain/notifications';
 import { groupCommentsScript, groupPostsScript, groupReactionsScript } from '@plaza/adapters-http/scripts/group-posts';
 import { groupsScript } from '@plaza/adapters-http/scripts/groups';
 import { GROUPS_MIGRATIONS, SqlGroupAccountData, SqlGroupCommentRepository, SqlGroupPostRepository, SqlGroupRepository } from '@plaza/adapters-mysql/groups';
@@ -42,8 +41,6 @@ export const groupsModule = featureModule((w) => {
       new GroupPostService(service, groups, posts, comments, commentReactions, people, users, notifications, clock, uow, media),
   );
   w.bind(ReportableContents, [Groups.GroupPostService], (posts) => new ReportableGroupPosts(posts));
-  // The names of the groups that notifications link (contract §17 `group_name`).
-  w.bind(GroupNames, [GroupRepository], (groups) => ({ namesOf: (ids) => groups.namesOf(ids) }));
   w.bind(CommentTargets, [Groups.GroupPostService, GroupRepository, GroupCommentRepository], (posts, groups, comments) => new GroupCommentTarget(posts, groups, comments));
 
   w.script([Groups.GroupService, Platform.Presenters], groupsScript);

@@ -1,7 +1,6 @@
 import { Clock, token, UnitOfWork } from '@plaza/domain';
 import { NotificationEmails, NotificationPreferenceRepository, UserRepository } from '@plaza/domain/accounts';
 import {
-  GroupNames,
   NotificationInbox,
   NotificationInboxService,
   NotificationRepository,
@@ -18,7 +17,7 @@ import { notificationsScript } from '@plaza/adapters-http/scripts/notifications'
 import { LoggingPushSender } from '@plaza/adapters-integrations';
 import { NtfyPushProvider, OneSignalPushProvider } from '@plaza/adapters-integrations/push';
 import { NOTIFICATIONS_MIGRATIONS, SqlNotificationInbox, SqlNotificationRepository, SqlNotificationsAccountData, SqlPushOutbox } from '@plaza/adapters-mysql/notifications';
-import { featureModule, many } from '../wiring/feature-module.js';
+import { featureModule } from '../wiring/feature-module.js';
 import { ConfigToken, DatabaseToken, LoggerToken } from '../wiring/tokens.js';
 import { Accounts } from './accounts.module.js';
 import { Platform } from './platform.module.js';
@@ -64,8 +63,8 @@ export const notificationsModule = featureModule((w) => {
   );
   w.bind(
     Notifications.NotificationInboxService,
-    [NotificationInbox, UserRepository, Notifications.NotificationService, Notifications.PushDelivery, many(GroupNames)],
-    (inbox, users, notifications, delivery, groupNames) => new NotificationInboxService(inbox, users, notifications, () => delivery.configured(), groupNames),
+    [NotificationInbox, UserRepository, Notifications.NotificationService, Notifications.PushDelivery],
+    (inbox, users, notifications, delivery) => new NotificationInboxService(inbox, users, notifications, () => delivery.configured()),
   );
 
   w.script([Notifications.NotificationInboxService, Platform.Presenters], notificationsScript);

@@ -82,12 +82,6 @@ export class SqlGroupRepository implements GroupRepository {
     return row ? toGroup(row) : null;
   }
 
-  async namesOf(ids: number[]) {
-    if (ids.length === 0) return new Map<number, string>();
-    const rows = await this.db.selectFrom('community_groups').select(['id', 'name']).where('id', 'in', ids).execute();
-    return new Map(rows.map((r) => [Number(r.id), r.name]));
-  }
-
   async update(id: number, changes: GroupChanges) {
     await this.db.updateTable('community_groups').set(changes).where('id', '=', id).execute();
   }

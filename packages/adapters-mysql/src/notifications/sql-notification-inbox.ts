@@ -24,10 +24,13 @@ export class SqlNotificationInbox implements NotificationInbox {
   }
 
   async list(reader: Viewer, page: PageRequest, unreadOnly: boolean) {
-    let q = this.readable(reader).selectAll();
+    let q = this.readable(reader)
+      .selectAll('notifications')
+      // The linked community group's name, by its primary key, in the same query.
+      .select((eb) => eb.selectFrom('community_groups as g').select('g.name').whereRef('g.id', '=', 'notifications.group_id').as('group_name'));
     if (unreadOnly) q = q.where('is_read', '=', 0);
     const rows = await q.orderBy('id', 'desc').limit(page.perPage + 1).offset(offsetOf(page)).execute();
-    return rows.map(toNotificationRecord);
+    return rows.map(({ group_name, ...row }) => ({ ...toNotificationRecord(row), group_name: group_name ?? null }));
   }
 
   async countUnread(reader: Viewer) {

@@ -25,8 +25,6 @@ export interface GroupRepository {
   /** The group, with its creator as its first admin (members_count 1). */
   create(group: NewGroup): Promise<GroupRecord>;
   findById(id: number): Promise<GroupRecord | null>;
-  /** The names of these groups, by id (those that exist). */
-  namesOf(ids: number[]): Promise<Map<number, string>>;
   update(id: number, changes: GroupChanges): Promise<void>;
   /** The group and everything in it: members, requests, invitations, posts, comments and their reactions. */
   delete(id: number): Promise<void>;

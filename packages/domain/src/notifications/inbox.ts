@@ -14,9 +14,15 @@ import type { NotificationService } from './notification-service.js';
  * and counts leave out the notifications that link a post the reader may not see (now: the rule is
  * applied when reading, like every list of posts), so a notification never reveals a hidden post.
  */
+export type InboxEntry = NotificationRecord & { group_name: string | null };
+
 export interface NotificationInbox {
-  /** The reader's notifications, newest first; `perPage + 1` at most so the caller knows whether more exist. */
-  list(reader: Viewer, page: PageRequest, unreadOnly: boolean): Promise<NotificationRecord[]>;
+  /**
+   * The reader's notifications, newest first; `perPage + 1` at most so the caller knows whether more
+   * exist. Each with the name of the community group it links (contract §17 `group_name`), read in the
+   * same query: a page costs the same whatever it holds.
+   */
+  list(reader: Viewer, page: PageRequest, unreadOnly: boolean): Promise<InboxEntry[]>;
   countUnread(reader: Viewer): Promise<number>;
   /** Marks one of the user's notifications read; false when the user has no such notification. */
   markRead(userId: number, id: number): Promise<boolean>;
@@ -32,14 +38,6 @@ export interface NotificationView {
   group_name: string | null;
 }
 
-/**
- * The names of the community groups notifications link (`group_id`), from the context that owns
- * groups. Multi-bound, so that the inbox reads them without depending on that context.
- */
-export interface GroupNames {
-  namesOf(ids: number[]): Promise<Map<number, string>>;
-}
-export const GroupNames = token<GroupNames>('notifications.GroupNames');
 
 export class NotificationInboxService {
   constructor(
@@ -48,7 +46,6 @@ export class NotificationInboxService {
     private readonly notifications: NotificationService,
     /** The push providers configured, for the test push; without it the test goes to whatever transport there is. */
     private readonly pushProviders?: () => PushProviderName[],
-    private readonly groupNames: readonly GroupNames[] = [],
   ) {}
 
   async list(actor: Actor, options: { page?: number; perPage?: number; unreadOnly?: boolean }) {
@@ -57,13 +54,10 @@ export class NotificationInboxService {
     const items = rows.slice(0, req.perPage);
     const fromIds = [...new Set(items.map((n) => n.from_user_id).filter((id): id is number => id !== null))];
     const users = new Map((fromIds.length ? await this.users.findByIds(fromIds) : []).map((u) => [u.id, u]));
-    const groupIds = [...new Set(items.flatMap((n) => (n.group_id === null ? [] : [n.group_id])))];
-    const names = new Map<number, string>();
-    if (groupIds.length) for (const source of this.groupNames) for (const [id, name] of await source.namesOf(groupIds)) names.set(id, name);
-    const views: NotificationView[] = items.map((n) => ({
+    const views: NotificationView[] = items.map(({ group_name, ...n }) => ({
       notification: n,
       from: n.from_user_id !== null ? (users.get(n.from_user_id) ?? null) : null,
-      group_name: n.group_id !== null ? (names.get(n.group_id) ?? null) : null,
+      group_name,
     }));
     return { items: views, page: req.page, per_page: req.perPage, has_more: rows.length > req.perPage };
   }

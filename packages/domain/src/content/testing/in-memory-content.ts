@@ -330,6 +330,8 @@ export class InMemoryNotificationInbox implements NotificationInbox {
      * asks the group tables; without it, no notification is hidden for its group.
      */
     private readonly groupContentVisible: (groupId: number, reader: Viewer) => boolean = () => true,
+    /** The name of a community group, as the SQL inbox reads it; without it, none. */
+    private readonly groupName: (groupId: number) => string | null = () => null,
   ) {}
 
   private of(userId: number) {
@@ -345,7 +347,7 @@ export class InMemoryNotificationInbox implements NotificationInbox {
   }
   async list(reader: Viewer, page: PageRequest, unreadOnly: boolean) {
     const rows = this.readable(reader).filter((n) => !unreadOnly || !n.is_read).sort((a, b) => b.id - a.id);
-    return window(rows, page).map((n) => ({ ...n }));
+    return window(rows, page).map((n) => ({ ...n, group_name: n.group_id === null ? null : this.groupName(n.group_id) }));
   }
   async countUnread(reader: Viewer) {
     return this.readable(reader).filter((n) => !n.is_read).length;

@@ -83,9 +83,6 @@ export class InMemoryGroupRepository implements GroupRepository {
     const g = this.s.groups.get(id);
     return g ? { ...g } : null;
   }
-  async namesOf(ids: number[]) {
-    return new Map(ids.flatMap((id) => (this.s.groups.has(id) ? [[id, this.s.groups.get(id)!.name] as const] : [])));
-  }
   async update(id: number, changes: GroupChanges) {
     const g = this.s.groups.get(id);
     if (g) Object.assign(g, changes);
