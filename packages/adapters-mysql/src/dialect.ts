@@ -65,10 +65,28 @@ function asDomainError(error: unknown, statement: string): unknown {
  * `DuplicateKey` (409) for a unique key, `MissingReference` (404) or `StillReferenced` (409) for a
  * foreign key. One place, so that any write (today's repositories and the ones written later) that
  * loses a race with another request answers 4xx, never 500; repositories that know what a key means
- * catch these and say so (`username_taken`). Kysely's own query logging patches connections the same
- * way; a connection is patched once, when the pool first hands it out.
+ * catch these and say so (`username_taken`).
  */
 export function withDomainConstraintErrors(dialect: Dialect): Dialect {
+  // Async, so that a driver throwing synchronously (better-sqlite3) is caught as well.
+  return wrappingStatements(dialect, (execute) => async (query) => {
+    try {
+      return await execute(query);
+    } catch (error) {
+      throw asDomainError(error, query.sql);
+    }
+  });
+}
+
+type ExecuteQuery = <R>(query: CompiledQuery) => Promise<QueryResult<R>>;
+
+/**
+ * `dialect` with every statement run through `wrap(execute)`: each connection's `executeQuery` is
+ * replaced once, when the driver first hands the connection out (Kysely's own query logging patches
+ * connections the same way). Drivers keep their state in private fields, so every other method runs
+ * on the driver itself.
+ */
+export function wrappingStatements(dialect: Dialect, wrap: (execute: ExecuteQuery) => (query: CompiledQuery) => Promise<QueryResult<unknown>>): Dialect {
   return {
     createAdapter: () => dialect.createAdapter(),
     createIntrospector: (db) => dialect.createIntrospector(db),
@@ -79,20 +97,11 @@ export function withDomainConstraintErrors(dialect: Dialect): Dialect {
       const acquireConnection = async () => {
         const connection = await driver.acquireConnection();
         if (!patched.has(connection)) {
-          const execute = connection.executeQuery.bind(connection);
-          // Async, so that a driver throwing synchronously (better-sqlite3) is caught as well.
-          connection.executeQuery = async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
-            try {
-              return await execute<R>(query);
-            } catch (error) {
-              throw asDomainError(error, query.sql);
-            }
-          };
+          connection.executeQuery = wrap(connection.executeQuery.bind(connection)) as ExecuteQuery;
           patched.add(connection);
         }
         return connection;
       };
-      // Drivers keep their state in private fields: every other method runs on the driver itself.
       return new Proxy(driver, {
         get(target, prop) {
           if (prop === 'acquireConnection') return acquireConnection;

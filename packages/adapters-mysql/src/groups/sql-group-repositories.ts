@@ -19,6 +19,7 @@ import type { Database } from '../database.js';
 import { insertedId, insertIfAbsent, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import { containsText } from '../messaging/text-search.js';
 import type { CommunityGroupsTable, GroupCommentsTable, GroupPostsTable } from './schema.js';
+import { chunks } from '../batches.js';
 
 /** Rows deleted or updated by a statement (mysql2 counts matched rows for updates: FOUND_ROWS). */
 function affected(result: object): boolean {
@@ -49,8 +50,8 @@ function toComment(row: Selectable<GroupCommentsTable>): GroupCommentRecord {
 
 /** Reactions of group comments live in content's comment_reactions (type `group`), without a foreign key: deleted here, in chunks. */
 async function deleteCommentReactions(db: Kysely<Database>, commentIds: number[]): Promise<void> {
-  for (let i = 0; i < commentIds.length; i += 500) {
-    await db.deleteFrom('comment_reactions').where('comment_type', '=', 'group').where('comment_id', 'in', commentIds.slice(i, i + 500)).execute();
+  for (const ids of chunks(commentIds)) {
+    await db.deleteFrom('comment_reactions').where('comment_type', '=', 'group').where('comment_id', 'in', ids).execute();
   }
 }
 
@@ -357,7 +358,7 @@ export class SqlGroupCommentRepository implements GroupCommentRepository {
         ids.push(...frontier);
       }
       await deleteCommentReactions(trx, ids);
-      for (let i = 0; i < ids.length; i += 500) await trx.deleteFrom('group_comments').where('id', 'in', ids.slice(i, i + 500)).execute();
+      for (const chunk of chunks(ids)) await trx.deleteFrom('group_comments').where('id', 'in', chunk).execute();
       await trx.updateTable('group_posts').set({ comments_count: sql`comments_count - ${ids.length}` }).where('id', '=', found.post_id).execute();
       return true;
     });
