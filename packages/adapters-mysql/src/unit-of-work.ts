@@ -16,7 +16,7 @@ import { isDeadlock } from './dialect.js';
  * - `db.transaction()` inside one joins it instead of failing (Kysely refuses nested transactions):
  *   its callback gets the current transaction, and commits or rolls back with it. Isolation level and
  *   access mode asked by a joining transaction are those of the outer one.
- * - An outermost transaction that MySQL/MariaDB rolls back as a deadlock victim runs again (three
+ * - An outermost transaction that MySQL/MariaDB rolls back as a deadlock victim runs again (five
  *   attempts in all): the server has undone it whole, and waiting transactions usually go through.
  * - Once a transaction has committed, late continuations of its work (a promise left running) go to
  *   the root, outside it. After a rollback they keep pointing at it, so Kysely refuses them: nothing
@@ -33,7 +33,16 @@ interface Ambient {
 export type EffectFailureLog = (error: unknown) => void;
 
 /** Outermost transactions that MySQL/MariaDB rolls back as deadlock victims run again, up to this many times in all. */
-const MAX_ATTEMPTS = 3;
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Before running a deadlock victim again: a short random wait that grows with the attempt, so that
+ * the units that collided do not start again in lockstep and collide the same way (20 follows racing
+ * 10 posts on one account did, three times running).
+ */
+function backoff(attempt: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+}
 
 class AmbientTransactions {
   readonly storage = new AsyncLocalStorage<Ambient>();
@@ -64,6 +73,7 @@ class AmbientTransactions {
         this.stats.rolledBack += 1;
         if (!isDeadlock(error) || attempt >= MAX_ATTEMPTS) throw error;
         this.stats.deadlockRetries += 1;
+        await backoff(attempt);
         continue;
       }
       this.stats.committed += 1;
@@ -170,7 +180,7 @@ export function routedDatabase(root: Kysely<Database>): Kysely<Database> {
  * The SQL unit of work: one ambient transaction per outermost `run`, which every repository built on
  * the same routing `db` joins; a nested `run` joins the current one. When MySQL/MariaDB picks the unit
  * as a deadlock victim (it has then rolled the whole transaction back), the unit runs again, up to
- * three times in all.
+ * five times in all.
  */
 export class KyselyUnitOfWork implements UnitOfWork {
   private readonly transactions: AmbientTransactions;
