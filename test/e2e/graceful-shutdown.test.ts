@@ -1,15 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createConnection } from 'mysql2/promise';
 import { createLogger } from '@plaza/adapters-http';
-import { mysqlConfigFromUrl } from '@plaza/adapters-mysql';
 import { loadConfig, startPlaza } from '@plaza/server';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../support/client.js';
-import { TEST_DIALECT } from '../support/database.js';
+import { ownDatabaseEnv } from '../support/server-process.js';
 import { aPost, aUser } from '../support/mothers.js';
 
 /**
@@ -19,24 +13,6 @@ import { aPost, aUser } from '../support/mothers.js';
  * alone would count them done). Here Plaza opens its own database, as in production, so that `close`
  * really closes it.
  */
-async function ownDatabaseEnv(): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'plaza-shutdown-'));
-  if (TEST_DIALECT === 'sqlite') return { env: { API_DATA_DIR: dataDir }, drop: async () => {} };
-  const base = mysqlConfigFromUrl(inject('mysqlUrl')!);
-  const name = `plaza_t_${Math.floor(Date.now() / 1000)}_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const admin = await createConnection({ host: base.host, port: base.port, user: base.user, password: base.password });
-  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  await admin.end();
-  return {
-    env: { API_DATA_DIR: dataDir, DB_HOST: base.host, DB_PORT: String(base.port), DB_USER: base.user, DB_PASSWORD: base.password, DB_NAME: name },
-    async drop() {
-      const conn = await createConnection({ host: base.host, port: base.port, user: base.user, password: base.password });
-      await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
-      await conn.end();
-    },
-  };
-}
-
 describe('graceful shutdown', () => {
   it('under load, answers no 500 and logs no failure: the database outlives every handler', async () => {
     const { env, drop } = await ownDatabaseEnv();

@@ -94,7 +94,7 @@ export async function startPlaza(configured: Config, options: StartOptions = {})
       scripts: resolveAll(container, Scripts),
       pages: resolveAll(container, PagesToken),
       mounts: resolveAll(container, Mounts),
-      authenticate: (token) => auth.authenticate(token),
+      authenticate: (token) => auth.session(token),
       // A banned account is refused everywhere but login and sanctions.php?type=mine (docs/decisions/0012).
       admit: (actor) => sanctions.assertNotBanned(actor),
       health: resolve(container, Platform.Health),

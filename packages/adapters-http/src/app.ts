@@ -9,6 +9,7 @@ import {
   RateLimited,
   type RateLimiter,
   type RateLimitGroup,
+  type Session,
   Unauthenticated,
 } from '@plaza/domain';
 import Koa, { type Context } from 'koa';
@@ -51,11 +52,12 @@ export interface HttpOptions extends ProxyPolicy {
 export interface HttpDependencies {
   /** Every script the modules contributed; index.php is added here, listing them all. */
   scripts: Script[];
-  /** Turns a bearer token into the acting user, or fails with Unauthenticated. */
-  authenticate(token: string): Promise<Actor>;
+  /** Turns a bearer token into the acting user (and what the lookup knows of a ban), or fails with Unauthenticated. */
+  authenticate(token: string): Promise<Session>;
   /**
    * Refuses an authenticated account that may not use the API now (a banned one: Forbidden `banned`),
-   * for every operation that does not declare `allowBanned`.
+   * for every operation that does not declare `allowBanned`. Not called for a session whose lookup
+   * said no ban is in force (`Session.banned === false`).
    */
   admit?(actor: Actor): Promise<void>;
   health: HealthCheck;
@@ -330,21 +332,22 @@ function scriptHandler(script: Script, deps: HttpDependencies, count: Count) {
     const { operation } = resolved;
 
     // Authenticate first so that the limit is counted per user; a bad token still counts by address.
-    let actor: Actor | null = null;
+    let session: Session | null = null;
     let authError: unknown = null;
     const token = bearerToken(ctx) ?? (operation.acceptsQueryToken && typeof ctx.query.token === 'string' ? ctx.query.token : null);
     if (token && operation.auth !== 'none') {
       try {
-        actor = await deps.authenticate(token);
+        session = await deps.authenticate(token);
       } catch (error) {
         authError = error;
       }
     }
+    const actor = session?.actor ?? null;
     state.actor = actor;
     await count(state, rateLimitGroupOf(operation));
     if (authError) throw authError;
     if (operation.auth === 'required' && !actor) throw new Unauthenticated('Authentication required: send Authorization: Bearer <token>');
-    if (actor && deps.admit && !allowsBanned(operation, ctx.query)) await deps.admit(actor);
+    if (actor && deps.admit && session?.banned !== false && !allowsBanned(operation, ctx.query)) await deps.admit(actor);
 
     const { query, body } = parseInput(resolved, raw);
     const result = await operation.handle({

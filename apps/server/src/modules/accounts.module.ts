@@ -169,6 +169,6 @@ export const accountsModule = featureModule((w) => {
   w.job({ name: 'deliver-mail', everyMs: 30_000 }, [Accounts.MailDelivery], (delivery) => () => delivery.deliverDue());
   // users.php's fediverse_*_count are the federation context's remote follows (bound by its module).
   w.script([Accounts.ProfileService, ConfigToken, Platform.Presenters, RemoteFollowRepository], (profiles, config, p, remote) =>
-    usersScript(profiles, { publicUrl: config.publicUrl, domain: config.domain }, p, async (id) => ({ followers: await remote.countFollowers(id), following: await remote.countFollowing(id) })),
+    usersScript(profiles, { publicUrl: config.publicUrl, domain: config.domain }, p, (id) => remote.counts(id)),
   );
 });

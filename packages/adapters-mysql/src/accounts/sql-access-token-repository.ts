@@ -1,10 +1,11 @@
 import type { Timestamp } from '@plaza/domain';
-import type { AccessTokenRepository, ActiveToken, ListedToken } from '@plaza/domain/accounts';
+import type { AccessTokenRepository, ActiveToken, ListedToken, TokenSession } from '@plaza/domain/accounts';
 import { toUserRecord } from './sql-user-repository.js';
 import type { Kysely } from 'kysely';
 import { insertedId } from '../dialect.js';
 import type { Database } from '../database.js';
 import { prepared } from '../prepared.js';
+import { hasBanInForce } from '../moderation/ban-in-force.js';
 
 export class SqlAccessTokenRepository implements AccessTokenRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -26,12 +27,38 @@ export class SqlAccessTokenRepository implements AccessTokenRepository {
   );
 
   async findActive(tokenHash: string, now: Timestamp): Promise<ActiveToken | null> {
-    // One round trip for the token and its user: this runs on every authenticated request, so its
-    // SQL is built once (prepared.ts).
     const [row] = await this.findActiveQuery(this.db, tokenHash, now);
     if (!row) return null;
     const { token_id, token_expires_at, token_last_used_at, ...user } = row;
     return { id: token_id, user_id: user.id, expires_at: token_expires_at, last_used_at: token_last_used_at, user: toUserRecord(user) };
+  }
+
+  /**
+   * Every authenticated request runs this: one round trip, built once (prepared.ts), for the token,
+   * the few columns of its account an actor needs (every column more is parsed on every request), and
+   * whether a ban is in force (moderation's rule), so that admitting the request needs no query.
+   */
+  private readonly findSessionQuery = prepared((tokenHash: string, now: string) =>
+    this.db
+      .selectFrom('access_tokens as t')
+      .innerJoin('users as u', 'u.id', 't.user_id')
+      .select(['t.id', 't.last_used_at', 'u.id as user_id', 'u.username', 'u.is_admin', 'u.is_moderator', 'u.is_technician'])
+      .select((eb) => hasBanInForce(eb, eb.ref('u.id'), now).as('banned'))
+      .where('t.token_hash', '=', tokenHash)
+      .where('t.revoked_at', 'is', null)
+      .where('t.expires_at', '>', now)
+      .limit(1),
+  );
+
+  async findSession(tokenHash: string, now: Timestamp): Promise<TokenSession | null> {
+    const [row] = await this.findSessionQuery(this.db, tokenHash, now);
+    if (!row) return null;
+    return {
+      id: row.id,
+      last_used_at: row.last_used_at,
+      user: { id: row.user_id, username: row.username, is_admin: Boolean(row.is_admin), is_moderator: Boolean(row.is_moderator), is_technician: Boolean(row.is_technician) },
+      banned: Boolean(Number(row.banned)),
+    };
   }
 
   async revoke(id: number, at: Timestamp) {

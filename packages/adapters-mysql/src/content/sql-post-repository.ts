@@ -152,30 +152,51 @@ export class SqlPostRepository implements PostRepository {
   async views(entries: FeedEntry[], viewerId: number): Promise<PostView[]> {
     if (entries.length === 0) return [];
     const postIds = [...new Set(entries.map((e) => e.post_id))];
-    const posts = new Map((await this.db.selectFrom('posts').selectAll().where('id', 'in', postIds).execute()).map((r) => [r.id, toPostRecord(r)]));
-    const userIds = new Set<number>();
-    for (const p of posts.values()) userIds.add(p.user_id);
-    for (const e of entries) if (e.shared_by !== null) userIds.add(e.shared_by);
-    const [authors, reactions, bookmarks] = await Promise.all([
-      this.authors([...userIds]),
-      this.db.selectFrom('post_reactions').select(['post_id', 'reaction_type']).where('user_id', '=', viewerId).where('post_id', 'in', postIds).execute(),
-      this.db.selectFrom('bookmarks').select('post_id').where('user_id', '=', viewerId).where('post_id', 'in', postIds).execute(),
-    ]);
-    const reactionOf = new Map(reactions.map((r) => [r.post_id, r.reaction_type as ReactionType]));
-    const bookmarked = new Set(bookmarks.map((b) => b.post_id));
+    // One query for the posts, their authors and the viewer's reaction and bookmark (each at most one
+    // row per post: both tables are keyed by post and user); the sharers' names only when the page
+    // holds shares by accounts that are not among its authors.
+    const rows = await this.db
+      .selectFrom('posts as p')
+      .innerJoin('users as u', 'u.id', 'p.user_id')
+      .leftJoin('post_reactions as r', (j) => j.onRef('r.post_id', '=', 'p.id').on('r.user_id', '=', viewerId))
+      .leftJoin('bookmarks as b', (j) => j.onRef('b.post_id', '=', 'p.id').on('b.user_id', '=', viewerId))
+      .selectAll('p')
+      .select([
+        'u.username as author_username',
+        'u.avatar as author_avatar',
+        'u.militant_badge as author_militant_badge',
+        'u.is_technician as author_is_technician',
+        'u.is_admin as author_is_admin',
+        'u.is_moderator as author_is_moderator',
+        'r.reaction_type as viewer_reaction',
+        'b.post_id as viewer_bookmark',
+      ])
+      .where('p.id', 'in', postIds)
+      .execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const names = new Map(rows.map((r) => [r.user_id, r.author_username]));
+    const sharers = [...new Set(entries.flatMap((e) => (e.shared_by !== null && !names.has(e.shared_by) ? [e.shared_by] : [])))];
+    for (const [id, sharer] of await this.authors(sharers)) names.set(id, sharer.username);
     const out: PostView[] = [];
     for (const e of entries) {
-      const post = posts.get(e.post_id);
-      const author = post && authors.get(post.user_id);
-      if (!post || !author) continue;
+      const row = byId.get(e.post_id);
+      if (!row) continue;
       out.push({
-        post,
-        author,
-        is_liked: reactionOf.has(post.id),
-        reaction_type: reactionOf.get(post.id) ?? null,
-        is_bookmarked: bookmarked.has(post.id),
+        post: toPostRecord(row),
+        author: {
+          id: row.user_id,
+          username: row.author_username,
+          avatar: row.author_avatar,
+          militant_badge: row.author_militant_badge,
+          is_technician: Boolean(row.author_is_technician),
+          is_admin: Boolean(row.author_is_admin),
+          is_moderator: Boolean(row.author_is_moderator),
+        },
+        is_liked: row.viewer_reaction !== null,
+        reaction_type: (row.viewer_reaction as ReactionType | null) ?? null,
+        is_bookmarked: row.viewer_bookmark !== null,
         feed_date: e.feed_date,
-        shared_by_username: e.shared_by !== null ? (authors.get(e.shared_by)?.username ?? null) : null,
+        shared_by_username: e.shared_by !== null ? (names.get(e.shared_by) ?? null) : null,
       });
     }
     return out;

@@ -160,6 +160,16 @@ export class SqlRemoteFollowRepository implements RemoteFollowRepository {
     return Number(r.n);
   }
 
+  async counts(userId: number): Promise<{ followers: number; following: number }> {
+    const r = await this.db
+      .selectNoFrom((eb) => [
+        eb.selectFrom('remote_followers').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).as('followers'),
+        eb.selectFrom('remote_following').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).as('following'),
+      ])
+      .executeTakeFirstOrThrow();
+    return { followers: Number(r.followers), following: Number(r.following) };
+  }
+
   async followingAmong(userId: number, actorUrls: string[]): Promise<Set<string>> {
     if (actorUrls.length === 0) return new Set();
     const rows = await this.db.selectFrom('remote_following').select('actor_url').where('user_id', '=', userId).where('actor_url', 'in', actorUrls).execute();

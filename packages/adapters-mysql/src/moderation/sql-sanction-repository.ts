@@ -4,6 +4,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { insertedId, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import type { Database } from '../database.js';
 import type { UserBansTable, UserWarningsTable } from './schema.js';
+import { banInForce } from './ban-in-force.js';
 
 function toWarning(row: Selectable<UserWarningsTable>): WarningRecord {
   return { ...row, id: Number(row.id) };
@@ -57,7 +58,7 @@ export class SqlSanctionRepository implements SanctionRepository {
       .selectFrom('user_bans')
       .selectAll()
       .where('user_id', '=', userId)
-      .where((eb) => eb.or([eb('is_permanent', '=', 1), eb('expires_at', '>', now)]))
+      .where((eb) => banInForce(eb, now))
       .orderBy('id', 'desc')
       .limit(1)
       .executeTakeFirst();

@@ -1,6 +1,6 @@
 import { offsetOf, type PageRequest, toTimestamp } from '@plaza/domain';
 import type { FeedEntry, HomeTimelineRepository, TimelinePage, Viewer, WallEntryRef } from '@plaza/domain/content';
-import { type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { postVisibleTo } from '../content/post-visibility.js';
 import { insertIfAbsent, type SqlDialect } from '../dialect.js';
 import { prepared } from '../prepared.js';
@@ -38,44 +38,52 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
   ) {}
 
   async page(viewer: Viewer, page: PageRequest): Promise<TimelinePage> {
-    // Two queries whatever the page: the state by primary key, then one range of the index.
-    const state = await this.state(viewer.userId);
+    // One query whatever the page: the reader's state (by primary key) and the newest entries of its
+    // range. Pages are counted here rather than by OFFSET, so that the state comes back even when no
+    // entry is left for the page (a timeline is at most `length` entries long: this stays small).
+    const skip = offsetOf(page);
+    const rows = await this.pageQueries[viewer.moderator ? 1 : 0](this.db, viewer.userId, skip + page.perPage + 1);
+    const state = rows[0];
     if (!state || !state.ready) return { kind: 'unbuilt' };
-    const horizon = state.horizon_at === null ? null : { at: state.horizon_at, id: state.horizon_entry ?? 0 };
-    const query = this.pageQueries[viewer.moderator ? 1 : 0];
-    const rows = horizon
-      ? await query.belowHorizon(this.db, viewer.userId, horizon.at, horizon.at, horizon.id, page.perPage + 1, offsetOf(page))
-      : await query.whole(this.db, viewer.userId, page.perPage + 1, offsetOf(page));
-    const entries: FeedEntry[] = rows.map((r) => ({ post_id: r.post_id, shared_by: r.is_share ? r.owner_id : null, feed_date: r.created_at }));
+    // Entries at or above the horizon only: they are a prefix of the newest-first order, so keeping
+    // them out of the newest `limit` equals asking the index for them.
+    const horizon: Key | null = state.horizon_at === null ? null : { at: state.horizon_at, id: state.horizon_entry ?? 0 };
+    const newest = rows
+      .flatMap((r) => (r.post_id === null || r.entry_id === null || r.created_at === null ? [] : [{ ...r, post_id: r.post_id, key: { at: r.created_at, id: r.entry_id } }]))
+      .filter((r) => !horizon || !after(horizon, r.key))
+      .sort((a, b) => (after(a.key, b.key) ? -1 : after(b.key, a.key) ? 1 : 0));
+    const entries: FeedEntry[] = newest.slice(skip).map((r) => ({ post_id: r.post_id, shared_by: r.is_share ? r.owner_id : null, feed_date: r.key.at }));
     // A short page is the end of the feed only when the timeline holds everything.
     return entries.length > page.perPage || !horizon ? { kind: 'entries', entries } : { kind: 'beyond' };
   }
 
   /**
-   * One range of the reader's index (user_id, created_at, entry_id), above the horizon if any, each
-   * entry through the one visibility rule; the posts are then read by primary key (`views`). Built
-   * once per kind of viewer and horizon (prepared.ts): this is the feed, the most requested list.
+   * The reader's state, left-joined to the newest `limit` visible entries of its index (user_id,
+   * created_at, entry_id), each through the one visibility rule: one range read backwards, stopped at
+   * `limit`. A timeline without entries (a new account's) is the state row alone; no state row, no
+   * timeline yet. The posts are then read by primary key (`views`). Built once per kind of viewer
+   * (prepared.ts): this is the feed, the most requested list.
    */
   private pageQuery(moderator: boolean) {
-    const range = (userId: number) =>
+    return prepared((userId: number, limit: number) =>
       this.db
-        .selectFrom('home_timeline as t')
-        .select(['t.post_id', 't.owner_id', 't.is_share', 't.created_at'])
-        .where('t.user_id', '=', userId)
-        .where((eb) => postVisibleTo({ userId, moderator }, eb.ref('t.post_id')));
-    return {
-      whole: prepared((userId: number, limit: number, offset: number) =>
-        range(userId).orderBy('t.created_at', 'desc').orderBy('t.entry_id', 'desc').limit(limit).offset(offset),
-      ),
-      belowHorizon: prepared((userId: number, after: string, at: string, entry: number, limit: number, offset: number) =>
-        range(userId)
-          .where((eb) => eb.or([eb('t.created_at', '>', after), eb.and([eb('t.created_at', '=', at), eb('t.entry_id', '>=', entry)])]))
-          .orderBy('t.created_at', 'desc')
-          .orderBy('t.entry_id', 'desc')
-          .limit(limit)
-          .offset(offset),
-      ),
-    };
+        .selectFrom('home_timeline_state as s')
+        .leftJoin(
+          (eb) =>
+            eb
+              .selectFrom('home_timeline as t')
+              .select(['t.post_id', 't.owner_id', 't.is_share', 't.created_at', 't.entry_id'])
+              .where('t.user_id', '=', userId)
+              .where((w) => postVisibleTo({ userId, moderator }, w.ref('t.post_id')))
+              .orderBy('t.created_at', 'desc')
+              .orderBy('t.entry_id', 'desc')
+              .limit(limit)
+              .as('e'),
+          (join) => join.onTrue(),
+        )
+        .select(['s.ready', 's.horizon_at', 's.horizon_entry', 'e.post_id', 'e.owner_id', 'e.is_share', 'e.created_at', 'e.entry_id'])
+        .where('s.user_id', '=', userId),
+    );
   }
 
   private readonly pageQueries = [this.pageQuery(false), this.pageQuery(true)];
@@ -113,24 +121,8 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
   }
 
   async fanOut(entry: WallEntryRef, inRequestMax: number): Promise<'done' | 'queued'> {
-    const wall = await this.db
-      .selectFrom('wall_entries')
-      .select(['id'])
-      .where('post_id', '=', entry.postId)
-      .where('user_id', '=', entry.ownerId)
-      .where('is_share', '=', entry.isShare ? 1 : 0)
-      .orderBy('id', 'desc')
-      .executeTakeFirst();
-    if (!wall) return 'done';
-    // The owner's own timeline, if it exists.
-    await this.insertEntries(
-      this.db
-        .selectFrom('wall_entries as w')
-        .innerJoin('home_timeline_state as s', 's.user_id', 'w.user_id')
-        .select((eb) => this.entryColumns(eb, sql.ref<number>('s.user_id')))
-        .where('w.id', '=', wall.id),
-    );
-    // More followers than a request should write for: the job does it after the commit.
+    // More followers than a request should write for: only the owner's timeline now, the job does the
+    // rest after the commit.
     const many = await this.db
       .selectFrom('follows')
       .select('follower_id')
@@ -139,12 +131,22 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
       .limit(1)
       .offset(inRequestMax)
       .executeTakeFirst();
-    if (many) {
-      await insertIfAbsent(this.db, 'home_timeline_fanout', { entry_id: wall.id, queued_at: toTimestamp(this.now()) });
-      return 'queued';
+    const wall = (eb: WallSelect) =>
+      eb.and([eb('w.post_id', '=', entry.postId), eb('w.user_id', '=', entry.ownerId), eb('w.is_share', '=', entry.isShare ? 1 : 0)]);
+    // The owner's own timeline and, unless queued, every follower's that exists: one statement.
+    const owner = this.db
+      .selectFrom('wall_entries as w')
+      .innerJoin('home_timeline_state as s', 's.user_id', 'w.user_id')
+      .select((eb) => this.entryColumns(eb, sql.ref<number>('s.user_id')))
+      .where(wall);
+    if (!many) {
+      await this.insertEntries(owner.unionAll(this.followersOf((eb) => wall(eb))));
+      return 'done';
     }
-    await this.fanOutToFollowers(wall.id);
-    return 'done';
+    await this.insertEntries(owner);
+    const queued = await this.db.selectFrom('wall_entries as w').select('w.id').where(wall).orderBy('w.id', 'desc').executeTakeFirst();
+    if (queued) await insertIfAbsent(this.db, 'home_timeline_fanout', { entry_id: queued.id, queued_at: toTimestamp(this.now()) });
+    return 'queued';
   }
 
   async fanOutQueued(limit: number): Promise<number> {
@@ -220,14 +222,17 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
 
   /** Writes the followers' timelines (those that exist) for one wall entry, in one statement. */
   private async fanOutToFollowers(entryId: number): Promise<void> {
-    await this.insertEntries(
-      this.db
-        .selectFrom('wall_entries as w')
-        .innerJoin('follows as f', 'f.followee_id', 'w.user_id')
-        .innerJoin('home_timeline_state as s', 's.user_id', 'f.follower_id')
-        .select((eb) => this.entryColumns(eb, sql.ref<number>('f.follower_id')))
-        .where('w.id', '=', entryId),
-    );
+    await this.insertEntries(this.followersOf((eb) => eb('w.id', '=', entryId)));
+  }
+
+  /** The timeline rows, for every follower of its owner whose timeline exists, of the wall entries `which` selects. */
+  private followersOf(which: (eb: WallSelect) => Expression<SqlBool>) {
+    return this.db
+      .selectFrom('wall_entries as w')
+      .innerJoin('follows as f', 'f.followee_id', 'w.user_id')
+      .innerJoin('home_timeline_state as s', 's.user_id', 'f.follower_id')
+      .select((eb) => this.entryColumns(eb, sql.ref<number>('f.follower_id')))
+      .where(which);
   }
 
   private wallOf(ownerId: number) {

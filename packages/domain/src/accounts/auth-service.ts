@@ -1,4 +1,4 @@
-import type { Actor } from '../shared/actor.js';
+import type { Actor, Session } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
 import { Invalid, Unauthenticated } from '../shared/errors.js';
 import { addSeconds, toTimestamp, type Timestamp } from '../shared/time.js';
@@ -7,7 +7,7 @@ import type { MailDeliveryService } from './mail-outbox.js';
 import { passwordResetMail } from './mail-templates.js';
 import type { AccessTokenRepository, PasswordHasher, PasswordResetRepository, SecretTokens, UserRepository } from './ports.js';
 import type { SecondFactor } from './two-factor.js';
-import { emailTaken, MIN_PASSWORD_LENGTH, rolesOf, USERNAME_PATTERN, usernameTaken, type UserRecord } from './user.js';
+import { emailTaken, MIN_PASSWORD_LENGTH, rolesOf, USERNAME_PATTERN, usernameTaken, type RoleFlags, type UserRecord } from './user.js';
 
 export interface AuthSettings {
   tokenTtlDays: number;
@@ -91,8 +91,13 @@ export class AuthService {
 
   /** Resolves a bearer token to the acting user, or fails with 401 for unknown, expired or revoked tokens. */
   async authenticate(token: string): Promise<Actor> {
+    return (await this.session(token)).actor;
+  }
+
+  /** `authenticate`, with what the token lookup knows of a ban in force (see `Session`). */
+  async session(token: string): Promise<Session> {
     const now = this.clock.now();
-    const stored = await this.tokens.findActive(this.secrets.hash(token), toTimestamp(now));
+    const stored = await this.tokens.findSession(this.secrets.hash(token), toTimestamp(now));
     if (!stored) throw new Unauthenticated('Invalid or expired token', 'invalid_token');
     const user = stored.user;
     const lastUsed = stored.last_used_at ? Date.parse(stored.last_used_at.replace(' ', 'T') + 'Z') : 0;
@@ -102,7 +107,7 @@ export class AuthService {
         await this.users.touchLastActive(user.id, toTimestamp(now));
       });
     }
-    return actorOf(user, this.settings.technicianUserIds);
+    return { actor: actorOf(user, this.settings.technicianUserIds), banned: stored.banned };
   }
 
   /**
@@ -191,7 +196,7 @@ export function assertPasswordStrength(password: string): void {
 }
 
 /** The acting user, with the roles `rolesOf` grants (an admin acts as a moderator and a technician too). */
-export function actorOf(user: UserRecord, technicianUserIds: readonly number[] = []): Actor {
+export function actorOf(user: RoleFlags & { username: string }, technicianUserIds: readonly number[] = []): Actor {
   const roles = rolesOf(user, technicianUserIds);
   return {
     userId: user.id,

@@ -1,6 +1,6 @@
 import { token } from '../shared/token.js';
 import type { Timestamp } from '../shared/time.js';
-import type { NewUser, ProfilePatch, UserRecord } from './user.js';
+import type { NewUser, ProfilePatch, RoleFlags, UserRecord } from './user.js';
 
 export interface UserRepository {
   /** Fails with `usernameTaken()` or `emailTaken()` (case-insensitive), also against a concurrent create. */
@@ -53,10 +53,28 @@ export interface ActiveToken extends StoredToken {
   user: UserRecord;
 }
 
+/**
+ * What authenticating a request needs of a live token, and nothing more: every authenticated request
+ * reads it, so it carries the account's name and roles rather than the whole account.
+ */
+export interface TokenSession {
+  id: number;
+  last_used_at: Timestamp | null;
+  user: RoleFlags & { username: string };
+  /**
+   * Whether a ban is in force for the user at the lookup's `now`, for adapters that can read it in the
+   * same query (the SQL one reads moderation's bans there: admission then needs no query of its own).
+   * Left undefined by adapters that cannot: admission asks the moderation context.
+   */
+  banned?: boolean;
+}
+
 export interface AccessTokenRepository {
   create(token: { user_id: number; token_hash: string; created_at: Timestamp; expires_at: Timestamp }): Promise<number>;
   /** The token with this hash and its user, if it is neither revoked nor expired at `now`. */
   findActive(tokenHash: string, now: Timestamp): Promise<ActiveToken | null>;
+  /** `findActive` for authenticating a request: the same rule, the least of the account (`TokenSession`). */
+  findSession(tokenHash: string, now: Timestamp): Promise<TokenSession | null>;
   /** True when this call revoked the token, false when it already was: a token is revoked once. */
   revoke(id: number, at: Timestamp): Promise<boolean>;
   revokeAllOfUser(userId: number, at: Timestamp): Promise<void>;

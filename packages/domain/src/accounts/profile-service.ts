@@ -70,10 +70,12 @@ export class ProfileService {
   ) {}
 
   async view(viewer: Actor, userId: number = viewer.userId): Promise<ProfileView> {
-    const user = await this.users.findById(userId);
+    // Both reads at once: the counters of an unknown id are a few index probes, and a profile is read
+    // far more often than an unknown one is asked for.
+    const [user, stats] = await Promise.all([this.users.findById(userId), this.stats.statsFor(userId, viewer.userId)]);
     // A deleted account's tombstone is no profile (docs/decisions/0090).
     if (!user || (user.deleted_at !== null && userId !== viewer.userId)) throw new NotFound('User not found', 'user_not_found');
-    return { user: asSeenBy(user, viewer.userId), stats: await this.stats.statsFor(userId, viewer.userId), is_self: userId === viewer.userId };
+    return { user: asSeenBy(user, viewer.userId), stats, is_self: userId === viewer.userId };
   }
 
   async update(actor: Actor, patch: ProfilePatch): Promise<ProfileView> {

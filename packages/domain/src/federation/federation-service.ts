@@ -87,14 +87,13 @@ export class FederationService {
 
   async profile(_actor: Actor, userId: number): Promise<FederationProfile> {
     const user = await this.liveUser(userId);
-    const [followers_count, following_count] = await Promise.all([this.follows.countFollowers(user.id), this.follows.countFollowing(user.id)]);
-    return { user, followers_count, following_count };
+    const { followers, following } = await this.follows.counts(user.id);
+    return { user, followers_count: followers, following_count: following };
   }
 
   /** users.php's `fediverse_*` counts. */
   async counts(userId: number): Promise<{ followers: number; following: number }> {
-    const [followers, following] = await Promise.all([this.follows.countFollowers(userId), this.follows.countFollowing(userId)]);
-    return { followers, following };
+    return this.follows.counts(userId);
   }
 
   async followers(_actor: Actor, userId: number, page: PageRequest): Promise<Counted<FollowerView>> {

@@ -60,6 +60,8 @@ export interface RemoteFollowRepository {
   /** Newest first. */
   following(userId: number, page: PageRequest): Promise<Counted<RemoteFollowing>>;
   countFollowing(userId: number): Promise<number>;
+  /** Both counts in one read (users.php's `fediverse_*_count`, the federation profile). */
+  counts(userId: number): Promise<{ followers: number; following: number }>;
   /** Which of these actors the user follows (pending or accepted). */
   followingAmong(userId: number, actorUrls: string[]): Promise<Set<string>>;
   /** Whether any local user follows the actor: only then are its notes kept. */

@@ -178,6 +178,11 @@ export class InMemoryAccessTokenRepository implements AccessTokenRepository, Sna
     if (!row || !user) return null;
     return { id: row.id, user_id: row.user_id, expires_at: row.expires_at, last_used_at: row.last_used_at, user };
   }
+  async findSession(tokenHash: string, now: Timestamp) {
+    // No bans here (they are the moderation context's): `banned` stays unknown, and admission asks.
+    const active = await this.findActive(tokenHash, now);
+    return active && { id: active.id, last_used_at: active.last_used_at, user: active.user };
+  }
   async revoke(id: number, at: Timestamp) {
     const row = this.rows.find((r) => r.id === id);
     if (!row || row.revoked_at !== null) return false;

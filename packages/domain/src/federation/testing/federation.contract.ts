@@ -118,6 +118,7 @@ export function federationContract(name: string, make: () => Promise<FederationP
       expect(await follows.findFollowing(u.id, a.actor_url)).toEqual({ ...row, accepted: true });
       expect((await follows.following(u.id, page())).items.map((f) => f.actor_url)).toEqual([b.actor_url, a.actor_url]);
       expect(await follows.countFollowing(u.id)).toBe(2);
+      expect(await follows.counts(u.id)).toEqual({ followers: 0, following: 2 });
       expect(await follows.followingAmong(u.id, [a.actor_url, 'https://nowhere.example/x'])).toEqual(new Set([a.actor_url]));
       expect(await follows.removeFollowing(u.id, a.actor_url)).toEqual({ ...row, accepted: true });
       expect(await follows.removeFollowing(u.id, a.actor_url)).toBeNull();

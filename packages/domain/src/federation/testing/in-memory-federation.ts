@@ -118,6 +118,9 @@ export class InMemoryRemoteFollowRepository implements RemoteFollowRepository {
   async countFollowing(userId: number) {
     return this.followingRows.filter((r) => r.user_id === userId).length;
   }
+  async counts(userId: number) {
+    return { followers: await this.countFollowers(userId), following: await this.countFollowing(userId) };
+  }
   async followingAmong(userId: number, actorUrls: string[]) {
     return new Set(this.followingRows.filter((r) => r.user_id === userId && actorUrls.includes(r.actor_url)).map((r) => r.actor_url));
   }
