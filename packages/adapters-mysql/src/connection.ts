@@ -8,6 +8,8 @@ import { fairSqliteDialect } from './fair-sqlite.js';
 import { countingQueries, type QueryCounter } from './query-counter.js';
 import type { Database } from './database.js';
 import { routedDatabase } from './unit-of-work.js';
+import { PREPARED_STATEMENTS } from './prepared.js';
+import { serverPreparedPool } from './server-prepared-pool.js';
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; file: string }
@@ -56,7 +58,8 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     connectTimeout: 5000,
   });
   const queries = { executed: 0 };
-  const root = new Kysely<Database>({ dialect: withDomainConstraintErrors(countingQueries(new MysqlDialect({ pool }), queries)) });
+  const dialect = new MysqlDialect({ pool: serverPreparedPool(pool, PREPARED_STATEMENTS) });
+  const root = new Kysely<Database>({ dialect: withDomainConstraintErrors(countingQueries(dialect, queries)) });
   return { db: routedDatabase(root), root, dialect: 'mysql', queries, close: () => root.destroy() };
 }
 

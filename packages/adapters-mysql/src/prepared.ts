@@ -8,6 +8,12 @@ import type { CompiledQuery, Compilable, Kysely } from 'kysely';
  * fixed at the first call. The placeholders are found in the compiled parameters and replaced by the
  * values of each run; the query runs on `db` at that moment, so inside a unit of work it joins it.
  */
+/**
+ * The SQL of every query built by `prepared()`: a fixed, small set, which the MySQL pool runs as
+ * server-side prepared statements (server-prepared-pool.ts).
+ */
+export const PREPARED_STATEMENTS = new Set<string>();
+
 export function prepared<const Args extends unknown[], R>(
   build: (...placeholders: Args) => Compilable<R>,
 ): (db: Pick<Kysely<any>, 'executeQuery'>, ...args: Args) => Promise<R[]> {
@@ -20,6 +26,7 @@ export function prepared<const Args extends unknown[], R>(
       slots = placeholders.map((p) => compiled!.parameters.flatMap((value, index) => (value === p ? [index] : [])));
       const missing = slots.findIndex((s) => s.length === 0);
       if (missing >= 0) throw new Error(`prepared query: parameter ${missing} is not used as a value`);
+      PREPARED_STATEMENTS.add(compiled.sql);
     }
     const parameters = [...compiled.parameters];
     slots.forEach((indexes, arg) => indexes.forEach((index) => (parameters[index] = args[arg])));

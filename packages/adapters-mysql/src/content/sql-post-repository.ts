@@ -4,6 +4,7 @@ import type { Expression, ExpressionBuilder, Kysely, Selectable, SqlBool } from 
 import { insertedId } from '../dialect.js';
 import type { Database } from '../database.js';
 import { postVisibleTo } from './post-visibility.js';
+import { type PostViewRow, toPostView, withPostView } from './post-view-columns.js';
 import type { PostsTable, WallEntriesTable } from './schema.js';
 
 function parseList(text: string): string[] {
@@ -152,54 +153,18 @@ export class SqlPostRepository implements PostRepository {
   async views(entries: FeedEntry[], viewerId: number): Promise<PostView[]> {
     if (entries.length === 0) return [];
     const postIds = [...new Set(entries.map((e) => e.post_id))];
-    // One query for the posts, their authors and the viewer's reaction and bookmark (each at most one
-    // row per post: both tables are keyed by post and user); the sharers' names only when the page
-    // holds shares by accounts that are not among its authors.
-    const rows = await this.db
-      .selectFrom('posts as p')
-      .innerJoin('users as u', 'u.id', 'p.user_id')
-      .leftJoin('post_reactions as r', (j) => j.onRef('r.post_id', '=', 'p.id').on('r.user_id', '=', viewerId))
-      .leftJoin('bookmarks as b', (j) => j.onRef('b.post_id', '=', 'p.id').on('b.user_id', '=', viewerId))
-      .selectAll('p')
-      .select([
-        'u.username as author_username',
-        'u.avatar as author_avatar',
-        'u.militant_badge as author_militant_badge',
-        'u.is_technician as author_is_technician',
-        'u.is_admin as author_is_admin',
-        'u.is_moderator as author_is_moderator',
-        'r.reaction_type as viewer_reaction',
-        'b.post_id as viewer_bookmark',
-      ])
-      .where('p.id', 'in', postIds)
-      .execute();
+    // One query for the posts, their authors and the viewer's reaction and bookmark; the sharers' names
+    // only when the page holds shares by accounts that are not among its authors.
+    const rows: PostViewRow[] = await withPostView(this.db.selectFrom('posts as p'), viewerId).where('p.id', 'in', postIds).execute();
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const names = new Map(rows.map((r) => [r.user_id, r.author_username]));
+    const names = new Map(rows.flatMap((r) => (r.author_username === null ? [] : [[r.user_id, r.author_username] as const])));
     const sharers = [...new Set(entries.flatMap((e) => (e.shared_by !== null && !names.has(e.shared_by) ? [e.shared_by] : [])))];
     for (const [id, sharer] of await this.authors(sharers)) names.set(id, sharer.username);
-    const out: PostView[] = [];
-    for (const e of entries) {
+    return entries.flatMap((e) => {
       const row = byId.get(e.post_id);
-      if (!row) continue;
-      out.push({
-        post: toPostRecord(row),
-        author: {
-          id: row.user_id,
-          username: row.author_username,
-          avatar: row.author_avatar,
-          militant_badge: row.author_militant_badge,
-          is_technician: Boolean(row.author_is_technician),
-          is_admin: Boolean(row.author_is_admin),
-          is_moderator: Boolean(row.author_is_moderator),
-        },
-        is_liked: row.viewer_reaction !== null,
-        reaction_type: (row.viewer_reaction as ReactionType | null) ?? null,
-        is_bookmarked: row.viewer_bookmark !== null,
-        feed_date: e.feed_date,
-        shared_by_username: e.shared_by !== null ? (names.get(e.shared_by) ?? null) : null,
-      });
-    }
-    return out;
+      const view = row && toPostView(row, { feed_date: e.feed_date, shared_by_username: e.shared_by !== null ? (names.get(e.shared_by) ?? null) : null });
+      return view ? [view] : [];
+    });
   }
 
   async authors(ids: number[]): Promise<Map<number, AuthorInfo & { is_private: boolean }>> {

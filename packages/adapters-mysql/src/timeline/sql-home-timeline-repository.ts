@@ -2,6 +2,7 @@ import { offsetOf, type PageRequest, toTimestamp } from '@plaza/domain';
 import type { FeedEntry, HomeTimelineRepository, TimelinePage, Viewer, WallEntryRef } from '@plaza/domain/content';
 import { type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { postVisibleTo } from '../content/post-visibility.js';
+import { toPostView, withPostView } from '../content/post-view-columns.js';
 import { insertIfAbsent, type SqlDialect } from '../dialect.js';
 import { prepared } from '../prepared.js';
 import type { Database } from '../database.js';
@@ -13,6 +14,17 @@ const BUILD_CHUNK = 2000;
 interface Key {
   at: string;
   id: number;
+}
+
+/** What the page query reads besides the post view: the reader's state and the entry. */
+interface PageRow {
+  ready: number | boolean;
+  horizon_at: string | null;
+  horizon_entry: number | null;
+  entry_id: number | null;
+  entry_created_at: string | null;
+  entry_is_share: number | boolean | null;
+  sharer_username: string | null;
 }
 
 function after(a: Key, b: Key): boolean {
@@ -38,9 +50,10 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
   ) {}
 
   async page(viewer: Viewer, page: PageRequest): Promise<TimelinePage> {
-    // One query whatever the page: the reader's state (by primary key) and the newest entries of its
-    // range. Pages are counted here rather than by OFFSET, so that the state comes back even when no
-    // entry is left for the page (a timeline is at most `length` entries long: this stays small).
+    // One query whatever the page: the reader's state (by primary key), the newest entries of its
+    // range and their posts as the reader sees them. Pages are counted here rather than by OFFSET, so
+    // that the state comes back even when no entry is left for the page (a timeline is at most
+    // `length` entries long: this stays small).
     const skip = offsetOf(page);
     const rows = await this.pageQueries[viewer.moderator ? 1 : 0](this.db, viewer.userId, skip + page.perPage + 1);
     const state = rows[0];
@@ -48,41 +61,59 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
     // Entries at or above the horizon only: they are a prefix of the newest-first order, so keeping
     // them out of the newest `limit` equals asking the index for them.
     const horizon: Key | null = state.horizon_at === null ? null : { at: state.horizon_at, id: state.horizon_entry ?? 0 };
-    const newest = rows
-      .flatMap((r) => (r.post_id === null || r.entry_id === null || r.created_at === null ? [] : [{ ...r, post_id: r.post_id, key: { at: r.created_at, id: r.entry_id } }]))
-      .filter((r) => !horizon || !after(horizon, r.key))
-      .sort((a, b) => (after(a.key, b.key) ? -1 : after(b.key, a.key) ? 1 : 0));
-    const entries: FeedEntry[] = newest.slice(skip).map((r) => ({ post_id: r.post_id, shared_by: r.is_share ? r.owner_id : null, feed_date: r.key.at }));
+    const entries = rows
+      .flatMap((r) => (r.entry_id === null || r.entry_created_at === null ? [] : [{ row: r, key: { at: r.entry_created_at, id: r.entry_id } }]))
+      .filter((e) => !horizon || !after(horizon, e.key))
+      .sort((a, b) => (after(a.key, b.key) ? -1 : after(b.key, a.key) ? 1 : 0))
+      .slice(skip);
     // A short page is the end of the feed only when the timeline holds everything.
-    return entries.length > page.perPage || !horizon ? { kind: 'entries', entries } : { kind: 'beyond' };
+    if (entries.length <= page.perPage && horizon) return { kind: 'beyond' };
+    const views = entries.flatMap(({ row, key }) => {
+      const view = toPostView(row, { feed_date: key.at, shared_by_username: row.entry_is_share ? row.sharer_username : null });
+      return view ? [view] : [];
+    });
+    return { kind: 'entries', entries: views };
   }
 
   /**
    * The reader's state, left-joined to the newest `limit` visible entries of its index (user_id,
-   * created_at, entry_id), each through the one visibility rule: one range read backwards, stopped at
-   * `limit`. A timeline without entries (a new account's) is the state row alone; no state row, no
-   * timeline yet. The posts are then read by primary key (`views`). Built once per kind of viewer
-   * (prepared.ts): this is the feed, the most requested list.
+   * created_at, entry_id), each through the one visibility rule (one range read backwards, stopped at
+   * `limit`), then to each entry's post, author, sharer and the reader's reaction and bookmark by key.
+   * A timeline without entries (a new account's) is the state row alone; no state row, no timeline
+   * yet. Built once per kind of viewer (prepared.ts): this is the feed, the most requested list.
    */
   private pageQuery(moderator: boolean) {
     return prepared((userId: number, limit: number) =>
-      this.db
-        .selectFrom('home_timeline_state as s')
-        .leftJoin(
-          (eb) =>
-            eb
-              .selectFrom('home_timeline as t')
-              .select(['t.post_id', 't.owner_id', 't.is_share', 't.created_at', 't.entry_id'])
-              .where('t.user_id', '=', userId)
-              .where((w) => postVisibleTo({ userId, moderator }, w.ref('t.post_id')))
-              .orderBy('t.created_at', 'desc')
-              .orderBy('t.entry_id', 'desc')
-              .limit(limit)
-              .as('e'),
-          (join) => join.onTrue(),
-        )
-        .select(['s.ready', 's.horizon_at', 's.horizon_entry', 'e.post_id', 'e.owner_id', 'e.is_share', 'e.created_at', 'e.entry_id'])
-        .where('s.user_id', '=', userId),
+      withPostView<PageRow>(
+        this.db
+          .selectFrom('home_timeline_state as s')
+          .leftJoin(
+            (eb) =>
+              eb
+                .selectFrom('home_timeline as t')
+                .select(['t.post_id', 't.owner_id', 't.is_share', 't.created_at', 't.entry_id'])
+                .where('t.user_id', '=', userId)
+                .where((w) => postVisibleTo({ userId, moderator }, w.ref('t.post_id')))
+                .orderBy('t.created_at', 'desc')
+                .orderBy('t.entry_id', 'desc')
+                .limit(limit)
+                .as('e'),
+            (join) => join.onTrue(),
+          )
+          .leftJoin('posts as p', 'p.id', 'e.post_id')
+          .leftJoin('users as sh', 'sh.id', 'e.owner_id')
+          .select([
+            's.ready',
+            's.horizon_at',
+            's.horizon_entry',
+            'e.entry_id',
+            'e.created_at as entry_created_at',
+            'e.is_share as entry_is_share',
+            'sh.username as sharer_username',
+          ])
+          .where('s.user_id', '=', userId),
+        userId,
+      ),
     );
   }
 

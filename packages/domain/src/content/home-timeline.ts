@@ -1,9 +1,8 @@
 import type { PageRequest } from '../shared/pagination.js';
 import { token } from '../shared/token.js';
 import type { FollowEventListener } from '../social/follow-events.js';
-import type { FeedEntry } from './model.js';
 import type { PostEventListener, ShareEvent } from './post-events.js';
-import type { PostRecord } from './model.js';
+import type { PostRecord, PostView } from './model.js';
 import type { Viewer } from './visibility.js';
 
 /** A wall entry to write into home timelines: the post, or a share of it, on the wall of `ownerId`. */
@@ -14,11 +13,12 @@ export interface WallEntryRef {
 }
 
 /**
- * What a stored timeline can say about a page: its entries (`perPage + 1` at most, as every list), or
+ * What a stored timeline can say about a page: its entries (`perPage + 1` at most, as every list),
+ * each a post as the viewer sees it (read with the page: the feed is the most requested list), or
  * that it cannot answer — not built yet, or the page reaches below its horizon (the point down to which
  * it is known to be exact, raised by trimming and by large backfills).
  */
-export type TimelinePage = { kind: 'entries'; entries: FeedEntry[] } | { kind: 'unbuilt' } | { kind: 'beyond' };
+export type TimelinePage = { kind: 'entries'; entries: PostView[] } | { kind: 'unbuilt' } | { kind: 'beyond' };
 
 /**
  * The precomputed home timeline (docs/decisions/0071): for each reader, the wall entries (posts and
@@ -33,7 +33,7 @@ export type TimelinePage = { kind: 'entries'; entries: FeedEntry[] } | { kind: '
  *   entries (foreign keys); unfollowing removes the followee's entries, following backfills them.
  */
 export interface HomeTimelineRepository {
-  /** A page of the viewer's timeline, the visibility rule applied, newest first. */
+  /** A page of the viewer's timeline, the visibility rule applied, newest first, with its posts as the viewer sees them. */
   page(viewer: Viewer, page: PageRequest): Promise<TimelinePage>;
   /**
    * Builds the user's timeline from the walls (the newest `length` entries) unless it exists. Runs in
@@ -97,7 +97,7 @@ export class HomeTimeline implements PostEventListener, FollowEventListener {
    * The page from the viewer's stored timeline (built on first use), or null when the page lies below
    * what the timeline keeps: the caller reads it at read time then.
    */
-  async page(viewer: Viewer, page: PageRequest): Promise<FeedEntry[] | null> {
+  async page(viewer: Viewer, page: PageRequest): Promise<PostView[] | null> {
     let result = await this.timelines.page(viewer, page);
     if (result.kind === 'unbuilt') {
       await this.timelines.build(viewer.userId, this.options.length);

@@ -80,10 +80,10 @@ export class PostService {
   async feed(actor: Actor, kind: 'following' | 'global', page?: number, perPage?: number): Promise<ListPage<PostView>> {
     const req = pageRequest(page, perPage);
     const viewer = viewerOf(actor);
-    const rows =
-      kind === 'global'
-        ? await this.posts.global(viewer, req)
-        : ((await this.timeline?.page(viewer, req)) ?? (await this.posts.feed(viewer, req)));
+    // The stored timeline answers with its posts read; below its bound, the feed is read at read time.
+    const stored = kind === 'following' ? await this.timeline?.page(viewer, req) : null;
+    if (stored) return listPage(stored, req);
+    const rows = kind === 'global' ? await this.posts.global(viewer, req) : await this.posts.feed(viewer, req);
     const p = listPage(rows, req);
     return { ...p, items: await this.posts.views(p.items, actor.userId) };
   }

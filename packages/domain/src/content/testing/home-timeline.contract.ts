@@ -19,7 +19,7 @@ export interface HomeTimelinePorts {
 const at = (minute: number) => `2026-03-01 10:${String(minute).padStart(2, '0')}:00`;
 const viewer = (u: { id: number }): Viewer => ({ userId: u.id, moderator: false });
 const page = (p: number, perPage = 20) => ({ page: p, perPage });
-const ids = (r: TimelinePage) => (r.kind === 'entries' ? r.entries.map((e) => `${e.post_id}${e.shared_by ? `@${e.shared_by}` : ''}`) : r.kind);
+const ids = (r: TimelinePage) => (r.kind === 'entries' ? r.entries.map((e) => `${e.post.id}${e.shared_by_username ? `@${e.shared_by_username}` : ''}`) : r.kind);
 
 /** The behaviour every home timeline must share, fake or SQL (docs/decisions/0071). */
 export function homeTimelineContract(name: string, make: () => Promise<HomeTimelinePorts>) {
@@ -78,19 +78,42 @@ export function homeTimelineContract(name: string, make: () => Promise<HomeTimel
       expect(await w.timelines.fanOutQueued(10)).toBe(0);
     });
 
+    it('reads each entry as the viewer sees it: the post, its author, the viewer\'s own reaction and bookmark, the sharer', async () => {
+      const w = await world();
+      await w.timelines.build(w.me.id, 100);
+      const liked = await w.publish(w.followed, 1);
+      const plain = await w.publish(w.followed, 2);
+      await w.engagement.react(liked.id, w.me.id, 'love', at(3));
+      await w.engagement.bookmark(liked.id, w.me.id, at(3));
+      await w.engagement.react(plain.id, w.stranger.id, 'like', at(3)); // someone else's: not the viewer's
+      await w.engagement.share(plain.id, w.followed.id, at(4));
+      await w.timelines.fanOut({ ownerId: w.followed.id, postId: plain.id, isShare: true }, 100);
+      const result = await w.timelines.page(viewer(w.me), page(1));
+      if (result.kind !== 'entries') throw new Error(`expected entries, got ${result.kind}`);
+      expect(
+        result.entries.map((v) => ({ id: v.post.id, author: v.author.username, is_liked: v.is_liked, reaction: v.reaction_type, bookmarked: v.is_bookmarked, by: v.shared_by_username })),
+      ).toEqual([
+        { id: plain.id, author: w.followed.username, is_liked: false, reaction: null, bookmarked: false, by: w.followed.username },
+        { id: plain.id, author: w.followed.username, is_liked: false, reaction: null, bookmarked: false, by: null },
+        { id: liked.id, author: w.followed.username, is_liked: true, reaction: 'love', bookmarked: true, by: null },
+      ]);
+      expect(result.entries[2].post).toMatchObject({ id: liked.id, user_id: w.followed.id, content: 'at 1', likes_count: 1 });
+      expect(result.entries[0].feed_date).toBe(at(4));
+    });
+
     it('backfills a followed wall and removes it on unfollow; shares carry their sharer', async () => {
       const w = await world();
       await w.timelines.build(w.me.id, 100);
       const [s1, s2] = [await w.post(w.stranger, 1), await w.post(w.stranger, 2)];
       await w.engagement.share(s1.id, w.followed.id, at(3));
       await w.timelines.fanOut({ ownerId: w.followed.id, postId: s1.id, isShare: true }, 100);
-      expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([`${s1.id}@${w.followed.id}`]);
+      expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([`${s1.id}@${w.followed.username}`]);
       await w.follows.follow(w.me.id, w.stranger.id, at(4));
       await w.timelines.backfill(w.me.id, w.stranger.id, 100);
-      expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([`${s1.id}@${w.followed.id}`, `${s2.id}`, `${s1.id}`]);
+      expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([`${s1.id}@${w.followed.username}`, `${s2.id}`, `${s1.id}`]);
       await w.follows.unfollow(w.me.id, w.stranger.id);
       await w.timelines.removeOwner(w.me.id, w.stranger.id);
-      expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([`${s1.id}@${w.followed.id}`]);
+      expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([`${s1.id}@${w.followed.username}`]);
     });
 
     it('applies the visibility rule at read time, and loses removed posts', async () => {
@@ -104,9 +127,9 @@ export function homeTimelineContract(name: string, make: () => Promise<HomeTimel
       expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([`${open.id}`]);
       // Following the private author lets the share through, with no rewrite of the timeline.
       await w.follows.follow(w.me.id, w.stranger.id, at(4));
-      expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([`${open.id}`, `${secret.id}@${w.followed.id}`]);
+      expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([`${open.id}`, `${secret.id}@${w.followed.username}`]);
       await w.posts.delete(open.id);
-      expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([`${secret.id}@${w.followed.id}`]);
+      expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([`${secret.id}@${w.followed.username}`]);
     });
 
     it('cuts a timeline to its length and answers `beyond` for the pages below it', async () => {

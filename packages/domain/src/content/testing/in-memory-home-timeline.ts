@@ -4,7 +4,7 @@ import { offsetOf, type PageRequest } from '../../shared/pagination.js';
 import type { Timestamp } from '../../shared/time.js';
 import { captureState, type Snapshottable } from '../../shared/testing/snapshot.js';
 import type { Viewer } from '../visibility.js';
-import type { InMemoryContentStore } from './in-memory-content.js';
+import { type InMemoryContentStore, InMemoryPostRepository } from './in-memory-content.js';
 
 interface Row {
   user_id: number;
@@ -34,7 +34,12 @@ export class InMemoryHomeTimelineRepository implements HomeTimelineRepository, S
   readonly states = new Map<number, { ready: boolean; horizon: Key | null }>();
   readonly queue: number[] = [];
 
-  constructor(private readonly s: InMemoryContentStore) {}
+  /** Reads the page's posts as the SQL adapter does in the page's own query. */
+  private readonly posts: InMemoryPostRepository;
+
+  constructor(private readonly s: InMemoryContentStore) {
+    this.posts = new InMemoryPostRepository(s);
+  }
 
   snapshot() {
     return captureState(this.rows, this.states, this.queue);
@@ -50,7 +55,7 @@ export class InMemoryHomeTimelineRepository implements HomeTimelineRepository, S
       .sort(newestFirst)
       .slice(offsetOf(page), offsetOf(page) + page.perPage + 1);
     const entries: FeedEntry[] = rows.map((r) => ({ post_id: r.post_id, shared_by: r.is_share ? r.owner_id : null, feed_date: r.created_at }));
-    return entries.length > page.perPage || !horizon ? { kind: 'entries', entries } : { kind: 'beyond' };
+    return entries.length > page.perPage || !horizon ? { kind: 'entries', entries: await this.posts.views(entries, viewer.userId) } : { kind: 'beyond' };
   }
 
   async build(userId: number, length: number): Promise<void> {
