@@ -1,6 +1,7 @@
 import type { ProfileStats, ProfileStatsReader } from '@plaza/domain/accounts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
+import { prepared } from '../prepared.js';
 
 /**
  * Profile counters and the viewer's relation to the profile, in one round trip. Features that add
@@ -9,10 +10,9 @@ import type { Database } from '../database.js';
 export class SqlProfileStatsReader implements ProfileStatsReader {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async statsFor(userId: number, viewerId: number | null): Promise<ProfileStats> {
-    const viewer = viewerId ?? 0;
-    const row = await this.db
-      .selectNoFrom((eb) => [
+  /** Read with every profile shown: built once (prepared.ts). */
+  private readonly statsQuery = prepared((userId: number, viewer: number) =>
+    this.db.selectNoFrom((eb) => [
         eb.selectFrom('posts').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).as('posts_count'),
         eb.selectFrom('follows').select(eb.fn.countAll<number>().as('n')).where('followee_id', '=', userId).as('followers_count'),
         eb.selectFrom('follows').select(eb.fn.countAll<number>().as('n')).where('follower_id', '=', userId).as('following_count'),
@@ -53,8 +53,11 @@ export class SqlProfileStatsReader implements ProfileStatsReader {
           .where('receiver_id', '=', viewer)
           .where('status', '=', 'pending')
           .as('received_request_id'),
-      ])
-      .executeTakeFirstOrThrow();
+      ]),
+  );
+
+  async statsFor(userId: number, viewerId: number | null): Promise<ProfileStats> {
+    const [row] = await this.statsQuery(this.db, userId, viewerId ?? 0);
     return {
       posts_count: Number(row.posts_count),
       followers_count: Number(row.followers_count),

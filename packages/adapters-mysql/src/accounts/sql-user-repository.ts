@@ -4,6 +4,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { DuplicateKey, insertedId } from '../dialect.js';
 import type { Database } from '../database.js';
 import type { UsersTable } from './schema.js';
+import { prepared } from '../prepared.js';
 
 export function toUserRecord(row: Selectable<UsersTable>): UserRecord {
   const { updated_at: _updated, totp_last_step: _step, ...rest } = row;
@@ -39,8 +40,11 @@ export class SqlUserRepository implements UserRepository {
     return (await this.findById(insertedId(result)))!;
   }
 
+  // Read on most requests that show an account (users.php, profiles): built once (prepared.ts).
+  private readonly findByIdQuery = prepared((id: number) => this.db.selectFrom('users').selectAll().where('id', '=', id));
+
   async findById(id: number) {
-    const row = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    const [row] = await this.findByIdQuery(this.db, id);
     return row ? toUserRecord(row) : null;
   }
 

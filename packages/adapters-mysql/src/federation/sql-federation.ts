@@ -21,6 +21,7 @@ import type {
 import type { Database } from '../database.js';
 import { insertIfAbsent, insertOrUpdate, type SqlDialect } from '../dialect.js';
 import type { RemoteFollowingTable, RemotePostsTable } from './schema.js';
+import { prepared } from '../prepared.js';
 
 export class SqlActorKeyRepository implements ActorKeyRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -160,13 +161,16 @@ export class SqlRemoteFollowRepository implements RemoteFollowRepository {
     return Number(r.n);
   }
 
+  // users.php shows these with every profile: built once (prepared.ts).
+  private readonly countsQuery = prepared((userId: number) =>
+    this.db.selectNoFrom((eb) => [
+      eb.selectFrom('remote_followers').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).as('followers'),
+      eb.selectFrom('remote_following').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).as('following'),
+    ]),
+  );
+
   async counts(userId: number): Promise<{ followers: number; following: number }> {
-    const r = await this.db
-      .selectNoFrom((eb) => [
-        eb.selectFrom('remote_followers').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).as('followers'),
-        eb.selectFrom('remote_following').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).as('following'),
-      ])
-      .executeTakeFirstOrThrow();
+    const [r] = await this.countsQuery(this.db, userId);
     return { followers: Number(r.followers), following: Number(r.following) };
   }
 
