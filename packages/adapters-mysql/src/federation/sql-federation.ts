@@ -102,8 +102,13 @@ export class SqlRemoteFollowRepository implements RemoteFollowRepository {
     return { items, total };
   }
 
+  // Asked with every new post (whether it federates at all): built once (prepared.ts).
+  private readonly countFollowersQuery = prepared((userId: number) =>
+    this.db.selectFrom('remote_followers').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId),
+  );
+
   async countFollowers(userId: number): Promise<number> {
-    const r = await this.db.selectFrom('remote_followers').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+    const [r] = await this.countFollowersQuery(this.db, userId);
     return Number(r.n);
   }
 

@@ -154,31 +154,43 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
   async fanOut(entry: WallEntryRef, inRequestMax: number): Promise<'done' | 'queued'> {
     // More followers than a request should write for: only the owner's timeline now, the job does the
     // rest after the commit.
-    const many = await this.db
-      .selectFrom('follows')
-      .select('follower_id')
-      .where('followee_id', '=', entry.ownerId)
-      .orderBy('created_at')
-      .limit(1)
-      .offset(inRequestMax)
-      .executeTakeFirst();
-    const wall = (eb: WallSelect) =>
-      eb.and([eb('w.post_id', '=', entry.postId), eb('w.user_id', '=', entry.ownerId), eb('w.is_share', '=', entry.isShare ? 1 : 0)]);
-    // The owner's own timeline and, unless queued, every follower's that exists: one statement.
-    const owner = this.db
-      .selectFrom('wall_entries as w')
-      .innerJoin('home_timeline_state as s', 's.user_id', 'w.user_id')
-      .select((eb) => this.entryColumns(eb, sql.ref<number>('s.user_id')))
-      .where(wall);
+    const [many] = await this.followerBeyond(this.db, entry.ownerId, inRequestMax);
+    const isShare = entry.isShare ? 1 : 0;
     if (!many) {
-      await this.insertEntries(owner.unionAll(this.followersOf((eb) => wall(eb))));
+      await this.fanOutNow(this.db, entry.postId, entry.ownerId, isShare);
       return 'done';
     }
-    await this.insertEntries(owner);
-    const queued = await this.db.selectFrom('wall_entries as w').select('w.id').where(wall).orderBy('w.id', 'desc').executeTakeFirst();
+    await this.insertEntries(this.ownerEntries(entry.postId, entry.ownerId, isShare));
+    const queued = await this.wallEntries(entry.postId, entry.ownerId, isShare).select('w.id').orderBy('w.id', 'desc').executeTakeFirst();
     if (queued) await insertIfAbsent(this.db, 'home_timeline_fanout', { entry_id: queued.id, queued_at: toTimestamp(this.now()) });
     return 'queued';
   }
+
+  /** The `max`-th follower of the owner, if there are more than `max`: run with every new post (prepared.ts). */
+  private readonly followerBeyond = prepared((ownerId: number, max: number) =>
+    this.db.selectFrom('follows').select('follower_id').where('followee_id', '=', ownerId).orderBy('created_at').limit(1).offset(max),
+  );
+
+  /** A post's or share's wall entries (one, unless shared again after an unshare raced). */
+  private wallEntries(postId: number, ownerId: number, isShare: number) {
+    return this.db.selectFrom('wall_entries as w').where('w.post_id', '=', postId).where('w.user_id', '=', ownerId).where('w.is_share', '=', isShare);
+  }
+
+  /** The timeline rows of those entries for their owner, if the owner's timeline exists. */
+  private ownerEntries(postId: number, ownerId: number, isShare: number) {
+    return this.wallEntries(postId, ownerId, isShare)
+      .innerJoin('home_timeline_state as s', 's.user_id', 'w.user_id')
+      .select((eb) => this.entryColumns(eb, sql.ref<number>('s.user_id')));
+  }
+
+  /** The owner's timeline and every follower's that exists, in one statement run with every new post (prepared.ts). */
+  private readonly fanOutNow = prepared((postId: number, ownerId: number, isShare: number) =>
+    this.insertEntriesQuery(
+      this.ownerEntries(postId, ownerId, isShare).unionAll(
+        this.followersOf((eb) => eb.and([eb('w.post_id', '=', postId), eb('w.user_id', '=', ownerId), eb('w.is_share', '=', isShare)])),
+      ),
+    ),
+  );
 
   async fanOutQueued(limit: number): Promise<number> {
     const queued = await this.db.selectFrom('home_timeline_fanout').select('entry_id').orderBy('queued_at').orderBy('entry_id').limit(limit).execute();
@@ -287,12 +299,11 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
    * are skipped. Only derived rows of existing ones are written, so nothing else can be ignored.
    */
   private async insertEntries(select: SelectQueryBuilder<any, any, any>): Promise<void> {
-    await this.db
-      .insertInto('home_timeline')
-      .orIgnore()
-      .columns(['user_id', 'entry_id', 'post_id', 'owner_id', 'is_share', 'created_at'])
-      .expression(select)
-      .execute();
+    await this.insertEntriesQuery(select).execute();
+  }
+
+  private insertEntriesQuery(select: SelectQueryBuilder<any, any, any>) {
+    return this.db.insertInto('home_timeline').orIgnore().columns(['user_id', 'entry_id', 'post_id', 'owner_id', 'is_share', 'created_at']).expression(select);
   }
 
   private async state(userId: number, forUpdate = false): Promise<HomeTimelineStateTable | undefined> {
