@@ -5,6 +5,7 @@
 //   the same JSON as Plaza, byte for byte (checked before the load: the scenario fails otherwise);
 // - read-time floor (the 1,000-follows viewer only): the fan-out-on-read query Plaza ran before it
 //   had a timeline, for comparison with the figures measured then.
+import { feedAnswer, pageOf } from '../feed-json.js';
 import { bulkInsert, count, ensureUsers, login } from '../lib.js';
 
 const SIZES = [
@@ -85,72 +86,17 @@ async function plazaAnswer(ctx) {
   return text;
 }
 
-const parseList = (text) => {
-  try {
-    const v = JSON.parse(text);
-    return Array.isArray(v) ? v.map(String) : [];
-  } catch {
-    return [];
-  }
-};
-const mediaType = (stored, media) =>
-  stored === 'image' || stored === 'video' ? stored : media.length === 0 ? null : /\.(mp4|webm|mov|m4v|avi|mkv)$/i.test(media[0]) ? 'video' : 'image';
-
-/** Posts, authors and the viewer's flags for a page of timeline entries, as Plaza's JSON (UTC, no technician list). */
+/** Posts, authors and the viewer's flags for a page of timeline entries, as Plaza's JSON (feed-json.js). */
 async function feedJson(pool, viewer, entries, perPage) {
-  const page = entries.slice(0, perPage);
-  const ids = [...new Set(page.map((e) => e.post_id))];
-  let items = [];
-  if (ids.length) {
-    const [posts] = await pool.query('SELECT * FROM posts WHERE id IN (?)', [ids]);
-    const byId = new Map(posts.map((p) => [p.id, p]));
-    const userIds = new Set(posts.map((p) => p.user_id));
-    for (const e of page) if (e.is_share) userIds.add(e.owner_id);
-    const [[users], [reactions], [bookmarks]] = await Promise.all([
-      pool.query('SELECT id, username, avatar, militant_badge, is_technician, is_admin, is_moderator FROM users WHERE id IN (?)', [[...userIds]]),
-      pool.query('SELECT post_id, reaction_type FROM post_reactions WHERE user_id = ? AND post_id IN (?)', [viewer, ids]),
-      pool.query('SELECT post_id FROM bookmarks WHERE user_id = ? AND post_id IN (?)', [viewer, ids]),
-    ]);
-    const author = new Map(users.map((u) => [u.id, u]));
-    const reaction = new Map(reactions.map((r) => [r.post_id, r.reaction_type]));
-    const bookmarked = new Set(bookmarks.map((b) => b.post_id));
-    items = page.flatMap((e) => {
-      const p = byId.get(e.post_id);
-      const a = p && author.get(p.user_id);
-      if (!p || !a) return [];
-      const media = parseList(p.media);
-      return [
-        {
-          id: p.id,
-          user_id: p.user_id,
-          username: a.username,
-          avatar: a.avatar ?? 'default.svg',
-          militant_badge: a.militant_badge,
-          is_militant_technician: Boolean(a.is_admin || a.is_technician),
-          is_moderator: Boolean(a.is_admin || a.is_moderator),
-          content: p.content,
-          media: media.map((m) => (m.includes('/') ? m : `uploads/posts/${m}`)),
-          media_type: mediaType(p.media_type, media),
-          likes_count: Number(p.likes_count),
-          comments_count: Number(p.comments_count),
-          shares_count: Number(p.shares_count),
-          is_liked: reaction.has(p.id),
-          reaction_type: reaction.get(p.id) ?? null,
-          is_bookmarked: bookmarked.has(p.id),
-          tags: parseList(p.tags),
-          type: 'post',
-          group_id: null,
-          created_at: p.created_at,
-          updated_at: p.updated_at,
-          feed_date: e.created_at,
-          shared_by_username: e.is_share ? (author.get(e.owner_id)?.username ?? null) : null,
-        },
-      ];
-    });
-  }
-  const posts = JSON.stringify(items);
-  const pagination = JSON.stringify({ current_page: 1, per_page: perPage, has_more: entries.length > perPage });
-  return `{"success":true,"data":{"posts":${posts},"pagination":${pagination}},"posts":${posts}}`;
+  const { postIds, accountIds } = pageOf(entries, perPage);
+  if (!postIds.length) return feedAnswer({ entries, perPage, posts: [], users: [], reactions: [], bookmarks: [] });
+  const [posts] = await pool.query('SELECT * FROM posts WHERE id IN (?)', [postIds]);
+  const [[users], [reactions], [bookmarks]] = await Promise.all([
+    pool.query('SELECT id, username, avatar, militant_badge, is_technician, is_admin, is_moderator FROM users WHERE id IN (?)', [accountIds(posts)]),
+    pool.query('SELECT post_id, reaction_type FROM post_reactions WHERE user_id = ? AND post_id IN (?)', [viewer, postIds]),
+    pool.query('SELECT post_id FROM bookmarks WHERE user_id = ? AND post_id IN (?)', [viewer, postIds]),
+  ]);
+  return feedAnswer({ entries, perPage, posts, users, reactions, bookmarks });
 }
 
 /** The viewer's page from the precomputed timeline: one index range, then everything by key. */

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import bcrypt from 'bcryptjs';
+import { feedAnswer, pageOf } from '../feed-json.js';
 import { login } from '../lib.js';
 
 // better-sqlite3 is a dependency of the adapters package, not of the bench: load it from there.
@@ -91,20 +92,9 @@ async function prepareViewer(db, plazaUrl, viewer, users) {
   return me;
 }
 
-const parseList = (text) => {
-  try {
-    const v = JSON.parse(text);
-    return Array.isArray(v) ? v.map(String) : [];
-  } catch {
-    return [];
-  }
-};
-const mediaType = (stored, media) =>
-  stored === 'image' || stored === 'video' ? stored : media.length === 0 ? null : /\.(mp4|webm|mov|m4v|avi|mkv)$/i.test(media[0]) ? 'video' : 'image';
-
 /**
  * The precomputed floor: one index range of home_timeline, then posts, authors and the viewer's flags
- * by key, written as Plaza's JSON (the same shape as 10-feed.js's feedJson, synchronous here).
+ * by key, written as Plaza's JSON (feed-json.js, as 10-feed.js's floor; synchronous here).
  */
 function floorHandler(db) {
   const byIds = (sql) => db.prepare(sql.replace('(?)', '(SELECT value FROM json_each(?))'));
@@ -117,51 +107,17 @@ function floorHandler(db) {
   };
   return (viewer, perPage = 20) => {
     const entries = q.entries.all(viewer);
-    const page = entries.slice(0, perPage);
-    const ids = JSON.stringify([...new Set(page.map((e) => e.post_id))]);
+    const { postIds, accountIds } = pageOf(entries, perPage);
+    const ids = JSON.stringify(postIds);
     const posts = q.posts.all(ids);
-    const byId = new Map(posts.map((p) => [p.id, p]));
-    const userIds = new Set(posts.map((p) => p.user_id));
-    for (const e of page) if (e.is_share) userIds.add(e.owner_id);
-    const author = new Map(q.users.all(JSON.stringify([...userIds])).map((u) => [u.id, u]));
-    const reaction = new Map(q.reactions.all(viewer, ids).map((r) => [r.post_id, r.reaction_type]));
-    const bookmarked = new Set(q.bookmarks.all(viewer, ids).map((b) => b.post_id));
-    const items = page.flatMap((e) => {
-      const p = byId.get(e.post_id);
-      const a = p && author.get(p.user_id);
-      if (!p || !a) return [];
-      const media = parseList(p.media);
-      return [
-        {
-          id: p.id,
-          user_id: p.user_id,
-          username: a.username,
-          avatar: a.avatar ?? 'default.svg',
-          militant_badge: a.militant_badge,
-          is_militant_technician: Boolean(a.is_admin || a.is_technician),
-          is_moderator: Boolean(a.is_admin || a.is_moderator),
-          content: p.content,
-          media: media.map((m) => (m.includes('/') ? m : `uploads/posts/${m}`)),
-          media_type: mediaType(p.media_type, media),
-          likes_count: Number(p.likes_count),
-          comments_count: Number(p.comments_count),
-          shares_count: Number(p.shares_count),
-          is_liked: reaction.has(p.id),
-          reaction_type: reaction.get(p.id) ?? null,
-          is_bookmarked: bookmarked.has(p.id),
-          tags: parseList(p.tags),
-          type: 'post',
-          group_id: null,
-          created_at: p.created_at,
-          updated_at: p.updated_at,
-          feed_date: e.created_at,
-          shared_by_username: e.is_share ? (author.get(e.owner_id)?.username ?? null) : null,
-        },
-      ];
+    return feedAnswer({
+      entries,
+      perPage,
+      posts,
+      users: q.users.all(JSON.stringify(accountIds(posts))),
+      reactions: q.reactions.all(viewer, ids),
+      bookmarks: q.bookmarks.all(viewer, ids),
     });
-    const json = JSON.stringify(items);
-    const pagination = JSON.stringify({ current_page: 1, per_page: perPage, has_more: entries.length > perPage });
-    return `{"success":true,"data":{"posts":${json},"pagination":${pagination}},"posts":${json}}`;
   };
 }
 
