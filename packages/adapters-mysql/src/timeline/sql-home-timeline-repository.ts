@@ -152,42 +152,72 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
   }
 
   async fanOut(entry: WallEntryRef, inRequestMax: number): Promise<'done' | 'queued'> {
+    // The entry is read plainly (this unit of work wrote it), and written into the timelines as values:
+    // an `insert … select` from wall_entries would take shared next-key locks on that index, whose
+    // last gap every new post inserts into, and so make concurrent posts wait for each other's commit.
+    const [wall] = await this.newestWallEntry(this.db, entry.postId, entry.ownerId, entry.isShare ? 1 : 0);
+    if (!wall) return 'done';
+    const row = { entryId: wall.id, postId: entry.postId, ownerId: entry.ownerId, isShare: entry.isShare ? 1 : 0, at: wall.created_at };
     // More followers than a request should write for: only the owner's timeline now, the job does the
     // rest after the commit.
     const [many] = await this.followerBeyond(this.db, entry.ownerId, inRequestMax);
-    const isShare = entry.isShare ? 1 : 0;
     if (!many) {
-      await this.fanOutNow(this.db, entry.postId, entry.ownerId, isShare);
+      await this.fanOutNow(this.db, row.entryId, row.postId, row.ownerId, row.isShare, row.at);
       return 'done';
     }
-    await this.insertEntries(this.ownerEntries(entry.postId, entry.ownerId, isShare));
-    const queued = await this.wallEntries(entry.postId, entry.ownerId, isShare).select('w.id').orderBy('w.id', 'desc').executeTakeFirst();
-    if (queued) await insertIfAbsent(this.db, 'home_timeline_fanout', { entry_id: queued.id, queued_at: toTimestamp(this.now()) });
+    await this.insertEntriesQuery(this.readersOwn(row.entryId, row.postId, row.ownerId, row.isShare, row.at)).execute();
+    await insertIfAbsent(this.db, 'home_timeline_fanout', { entry_id: wall.id, queued_at: toTimestamp(this.now()) });
     return 'queued';
   }
+
+  /** A post's or share's wall entry (the newest, should an unshare and a share again have raced): run with every new post (prepared.ts). */
+  private readonly newestWallEntry = prepared((postId: number, ownerId: number, isShare: number) =>
+    this.db
+      .selectFrom('wall_entries')
+      .select(['id', 'created_at'])
+      .where('post_id', '=', postId)
+      .where('user_id', '=', ownerId)
+      .where('is_share', '=', isShare)
+      .orderBy('id', 'desc')
+      .limit(1),
+  );
 
   /** The `max`-th follower of the owner, if there are more than `max`: run with every new post (prepared.ts). */
   private readonly followerBeyond = prepared((ownerId: number, max: number) =>
     this.db.selectFrom('follows').select('follower_id').where('followee_id', '=', ownerId).orderBy('created_at').limit(1).offset(max),
   );
 
-  /** A post's or share's wall entries (one, unless shared again after an unshare raced). */
-  private wallEntries(postId: number, ownerId: number, isShare: number) {
-    return this.db.selectFrom('wall_entries as w').where('w.post_id', '=', postId).where('w.user_id', '=', ownerId).where('w.is_share', '=', isShare);
-  }
-
-  /** The timeline rows of those entries for their owner, if the owner's timeline exists. */
-  private ownerEntries(postId: number, ownerId: number, isShare: number) {
-    return this.wallEntries(postId, ownerId, isShare)
-      .innerJoin('home_timeline_state as s', 's.user_id', 'w.user_id')
-      .select((eb) => this.entryColumns(eb, sql.ref<number>('s.user_id')));
+  /** The timeline row of a wall entry, given as values, for its owner if the owner's timeline exists. */
+  private readersOwn(entryId: number, postId: number, ownerId: number, isShare: number, at: string) {
+    return this.db
+      .selectFrom('home_timeline_state as s')
+      .select([
+        's.user_id',
+        sql<number>`${entryId}`.as('entry_id'),
+        sql<number>`${postId}`.as('post_id'),
+        sql<number>`${ownerId}`.as('owner_id'),
+        sql<number>`${isShare}`.as('is_share'),
+        sql<string>`${at}`.as('created_at'),
+      ])
+      .where('s.user_id', '=', ownerId);
   }
 
   /** The owner's timeline and every follower's that exists, in one statement run with every new post (prepared.ts). */
-  private readonly fanOutNow = prepared((postId: number, ownerId: number, isShare: number) =>
+  private readonly fanOutNow = prepared((entryId: number, postId: number, ownerId: number, isShare: number, at: string) =>
     this.insertEntriesQuery(
-      this.ownerEntries(postId, ownerId, isShare).unionAll(
-        this.followersOf((eb) => eb.and([eb('w.post_id', '=', postId), eb('w.user_id', '=', ownerId), eb('w.is_share', '=', isShare)])),
+      this.readersOwn(entryId, postId, ownerId, isShare, at).unionAll(
+        this.db
+          .selectFrom('follows as f')
+          .innerJoin('home_timeline_state as s', 's.user_id', 'f.follower_id')
+          .select([
+            'f.follower_id as user_id',
+            sql<number>`${entryId}`.as('entry_id'),
+            sql<number>`${postId}`.as('post_id'),
+            sql<number>`${ownerId}`.as('owner_id'),
+            sql<number>`${isShare}`.as('is_share'),
+            sql<string>`${at}`.as('created_at'),
+          ])
+          .where('f.followee_id', '=', ownerId),
       ),
     ),
   );
