@@ -229,7 +229,7 @@ describe('contract coverage', () => {
     const ports = portsIn(domain);
     // Guards the guard: the ports the table was written for are still found, with their methods.
     expect(ports.get('MessageGroupRepository')?.methods).toContain('updateMessage');
-    expect(ports.get('ProfileStatsReader')?.methods).toEqual(['statsFor']);
+    expect(ports.get('ProfileStatsReader')?.methods).toEqual(['profileOf']);
     const problems = coverageProblems({
       ports,
       table: PORT_COVERAGE,

@@ -40,7 +40,7 @@ profileStatsContract('in-memory', async () => {
   const follows = new InMemoryFollowRepository();
   const friends = new InMemoryFriendRequestRepository();
   const content = new InMemoryContentStore(users, follows);
-  return { users, follows, friends, posts: new InMemoryPostRepository(content), stats: new InMemoryProfileStatsReader(follows, friends, content) };
+  return { users, follows, friends, posts: new InMemoryPostRepository(content), stats: new InMemoryProfileStatsReader(users, follows, friends, content) };
 });
 profileStatsContract(`sql (${TEST_DIALECT})`, async () => ({
   users: new SqlUserRepository(database().db),

@@ -9,7 +9,7 @@ import { InMemoryUploadedMedia } from '../media/testing/in-memory-media.js';
 function setup() {
   const users = new InMemoryUserRepository();
   const follows = new InMemoryFollowRepository();
-  return { users, follows, profiles: new ProfileService(users, new InMemoryProfileStatsReader(follows), new MediaReferences(new InMemoryUploadedMedia())) };
+  return { users, follows, profiles: new ProfileService(users, new InMemoryProfileStatsReader(users, follows), new MediaReferences(new InMemoryUploadedMedia())) };
 }
 
 describe('ProfileService', () => {

@@ -23,7 +23,8 @@ export interface ProfileStats {
  * friends) extends the SQL implementation; one call answers a whole profile.
  */
 export interface ProfileStatsReader {
-  statsFor(userId: number, viewerId: number | null): Promise<ProfileStats>;
+  /** The account (deleted or not) with its counters and the viewer's relation to it, in one read; null for no account. */
+  profileOf(userId: number, viewerId: number | null): Promise<{ user: UserRecord; stats: ProfileStats } | null>;
 }
 export const ProfileStatsReader = token<ProfileStatsReader>('ProfileStatsReader');
 
@@ -70,12 +71,10 @@ export class ProfileService {
   ) {}
 
   async view(viewer: Actor, userId: number = viewer.userId): Promise<ProfileView> {
-    // Both reads at once: the counters of an unknown id are a few index probes, and a profile is read
-    // far more often than an unknown one is asked for.
-    const [user, stats] = await Promise.all([this.users.findById(userId), this.stats.statsFor(userId, viewer.userId)]);
+    const found = await this.stats.profileOf(userId, viewer.userId);
     // A deleted account's tombstone is no profile (docs/decisions/0090).
-    if (!user || (user.deleted_at !== null && userId !== viewer.userId)) throw new NotFound('User not found', 'user_not_found');
-    return { user: asSeenBy(user, viewer.userId), stats, is_self: userId === viewer.userId };
+    if (!found || (found.user.deleted_at !== null && userId !== viewer.userId)) throw new NotFound('User not found', 'user_not_found');
+    return { user: asSeenBy(found.user, viewer.userId), stats: found.stats, is_self: userId === viewer.userId };
   }
 
   async update(actor: Actor, patch: ProfilePatch): Promise<ProfileView> {

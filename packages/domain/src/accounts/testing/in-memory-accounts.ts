@@ -287,12 +287,18 @@ export class RecordingMailer implements Mailer {
 /** Profile counters read from the other in-memory fakes, as the SQL reader reads their tables. */
 export class InMemoryProfileStatsReader implements ProfileStatsReader {
   constructor(
+    private readonly users: InMemoryUserRepository,
     private readonly follows: InMemoryFollowRepository,
     private readonly friends?: InMemoryFriendRequestRepository,
     private readonly content?: InMemoryContentStore,
   ) {}
 
-  async statsFor(userId: number, viewerId: number | null): Promise<ProfileStats> {
+  async profileOf(userId: number, viewerId: number | null) {
+    const user = await this.users.findById(userId);
+    return user && { user, stats: this.statsFor(userId, viewerId) };
+  }
+
+  private statsFor(userId: number, viewerId: number | null): ProfileStats {
     const edges = this.follows.edges;
     const requests = this.friends?.rows ?? [];
     const between = (from: number | null, to: number, status: string) =>

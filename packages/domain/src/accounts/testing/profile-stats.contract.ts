@@ -13,9 +13,20 @@ export interface ProfileStatsPorts {
   stats: ProfileStatsReader;
 }
 
+const statsOf = async (stats: ProfileStatsReader, userId: number, viewerId: number | null) => (await stats.profileOf(userId, viewerId))?.stats;
+
 /** The profile read view must agree with the relations the other ports write. */
 export function profileStatsContract(name: string, make: () => Promise<ProfileStatsPorts>) {
   describe(`${name}: profile stats reader contract`, () => {
+    it('reads the account with its counters, and nothing for an unknown id', async () => {
+      const { users, stats } = await make();
+      const a = await users.create(aNewUser());
+      const found = await stats.profileOf(a.id, null);
+      expect(found?.user).toEqual(await users.findById(a.id));
+      expect(found?.stats).toMatchObject({ posts_count: 0, followers_count: 0, following_count: 0, is_following: false, is_friend: false });
+      expect(await stats.profileOf(a.id + 1000, a.id)).toBeNull();
+    });
+
     it('counts posts and follows, and shows the viewer’s relation', async () => {
       const { users, follows, posts, stats } = await make();
       const a = await users.create(aNewUser());
@@ -24,15 +35,15 @@ export function profileStatsContract(name: string, make: () => Promise<ProfileSt
       for (const content of ['one', 'two']) {
         await posts.create({ user_id: b.id, content, media: [], media_type: null, tags: [], created_at: '2026-01-01 00:00:00' });
       }
-      expect(await stats.statsFor(b.id, a.id)).toMatchObject({
+      expect(await statsOf(stats, b.id, a.id)).toMatchObject({
         posts_count: 2,
         followers_count: 1,
         following_count: 0,
         is_following: true,
         is_followed_by: false,
       });
-      expect(await stats.statsFor(a.id, b.id)).toMatchObject({ posts_count: 0, following_count: 1, is_following: false, is_followed_by: true });
-      expect(await stats.statsFor(b.id, null)).toMatchObject({ is_following: false, sent_request_id: null, received_request_id: null });
+      expect(await statsOf(stats, a.id, b.id)).toMatchObject({ posts_count: 0, following_count: 1, is_following: false, is_followed_by: true });
+      expect(await statsOf(stats, b.id, null)).toMatchObject({ is_following: false, sent_request_id: null, received_request_id: null });
     });
 
     it('shows pending requests to each side, then the friendship', async () => {
@@ -40,11 +51,11 @@ export function profileStatsContract(name: string, make: () => Promise<ProfileSt
       const a = await users.create(aNewUser());
       const b = await users.create(aNewUser());
       const request = await friends.create(a.id, b.id, '2026-01-01 00:00:00');
-      expect(await stats.statsFor(b.id, a.id)).toMatchObject({ sent_request_id: request.id, received_request_id: null, is_friend: false });
-      expect(await stats.statsFor(a.id, b.id)).toMatchObject({ sent_request_id: null, received_request_id: request.id, is_friend: false });
+      expect(await statsOf(stats, b.id, a.id)).toMatchObject({ sent_request_id: request.id, received_request_id: null, is_friend: false });
+      expect(await statsOf(stats, a.id, b.id)).toMatchObject({ sent_request_id: null, received_request_id: request.id, is_friend: false });
       await friends.setStatus(request.id, 'accepted', '2026-01-02 00:00:00');
-      expect(await stats.statsFor(b.id, a.id)).toMatchObject({ sent_request_id: null, received_request_id: null, is_friend: true });
-      expect(await stats.statsFor(a.id, b.id)).toMatchObject({ is_friend: true });
+      expect(await statsOf(stats, b.id, a.id)).toMatchObject({ sent_request_id: null, received_request_id: null, is_friend: true });
+      expect(await statsOf(stats, a.id, b.id)).toMatchObject({ is_friend: true });
     });
   });
 }
