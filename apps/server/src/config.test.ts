@@ -23,6 +23,12 @@ describe('loadConfig', () => {
     expect(c.rateLimitStore).toBe('database');
   });
 
+  it('connects to MySQL through a Unix socket with DB_SOCKET, which selects MySQL as DB_HOST does', () => {
+    expect(loadConfig({ DB_SOCKET: '/run/mysqld/mysqld.sock', DB_NAME: 'social' }).database).toMatchObject({ kind: 'mysql', socketPath: '/run/mysqld/mysqld.sock', database: 'social' });
+    expect(loadConfig({ DB_HOST: 'db' }).database).not.toHaveProperty('socketPath');
+    expect(() => loadConfig({ DB_SOCKET: 'mysqld.sock' })).toThrow(/DB_SOCKET/);
+  });
+
   it('reads the moderation thresholds, with the defaults of docs/decisions/0012', () => {
     expect(loadConfig({}).moderation).toEqual({ reportVotes: 3, electionVotes: 5, recallVotes: 5, voterMinAccountDays: 7, warningsBeforeBan: 3, warningWindowDays: 90, banDays: 7, permanentAfterBans: 2 });
     expect(loadConfig({ MODERATION_REPORT_VOTES: '5', MODERATION_VOTER_MIN_DAYS: '0', MODERATION_PERMANENT_AFTER_BANS: '0' }).moderation).toMatchObject({ reportVotes: 5, voterMinAccountDays: 0, permanentAfterBans: 0 });

@@ -101,6 +101,7 @@ const envSchema = z.object({
   API_DB_USER: z.string().optional(),
   API_DB_PASS: z.string().optional(),
   DB_POOL_SIZE: int(1, 500).default(10),
+  DB_SOCKET: z.string().regex(/^\//, 'an absolute path to the server\'s Unix socket').optional(),
   MAIN_APP_HOST: httpUrl().optional(),
   SMTP_URL: z.string().refine((v) => /^smtps?:\/\//.test(v) && !!parseUrl(v)?.hostname, 'must be a URL starting with smtp:// or smtps://').optional(),
   MAIL_FROM: z
@@ -156,7 +157,7 @@ const envSchema = z.object({
 
 export type DatabaseSettings =
   | { kind: 'sqlite'; file: string }
-  | { kind: 'mysql'; host: string; port: number; database: string; user: string; password: string; connectionLimit: number };
+  | { kind: 'mysql'; host: string; port: number; socketPath?: string; database: string; user: string; password: string; connectionLimit: number };
 
 export interface Config {
   port: number;
@@ -230,11 +231,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const dataDir = resolve(e.API_DATA_DIR);
   const host = e.API_DB_HOST ?? e.DB_HOST;
-  const database: DatabaseSettings = host
+  // A socket path selects MySQL as a host does, and is used instead of the host and port.
+  const database: DatabaseSettings = host || e.DB_SOCKET
     ? {
         kind: 'mysql',
-        host,
+        host: host ?? 'localhost',
         port: e.API_DB_PORT ?? e.DB_PORT ?? 3306,
+        ...(e.DB_SOCKET ? { socketPath: e.DB_SOCKET } : {}),
         database: e.API_DB_NAME ?? e.DB_NAME ?? 'plaza',
         user: e.API_DB_USER ?? e.DB_USER ?? 'root',
         password: e.API_DB_PASS ?? e.DB_PASSWORD ?? '',

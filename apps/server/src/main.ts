@@ -22,7 +22,7 @@ async function main() {
   }
   // The configuration in effect: PORT=0 and the public URL derived from it name the port actually taken.
   const { config } = plaza;
-  const where = config.database.kind === 'sqlite' ? `SQLite at ${config.database.file}` : `MySQL ${config.database.host}/${config.database.database}`;
+  const where = config.database.kind === 'sqlite' ? `SQLite at ${config.database.file}` : `MySQL ${config.database.socketPath ?? config.database.host}/${config.database.database}`;
   console.log(`Plaza listening on ${plaza.url} (public URL ${config.publicUrl}; ${where})`);
   workerReady();
 

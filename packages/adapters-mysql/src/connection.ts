@@ -13,7 +13,17 @@ import { serverPreparedPool } from './server-prepared-pool.js';
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; file: string }
-  | { kind: 'mysql'; host: string; port: number; database: string; user: string; password: string; connectionLimit?: number };
+  | {
+      kind: 'mysql';
+      host: string;
+      port: number;
+      /** A Unix socket of a server on this machine, used instead of host and port: cheaper per statement than loopback TCP. */
+      socketPath?: string;
+      database: string;
+      user: string;
+      password: string;
+      connectionLimit?: number;
+    };
 
 export interface DatabaseHandle {
   /**
@@ -45,6 +55,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   const pool = createPool({
     host: config.host,
     port: config.port,
+    socketPath: config.socketPath,
     user: config.user,
     password: config.password,
     database: config.database,
