@@ -18,11 +18,14 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const filter = process.argv[2] ?? '';
 
+// BENCH_MYSQL_SOCKET: Plaza (DB_SOCKET) and the floors reach the server through its Unix socket.
+const socketPath = process.env.BENCH_MYSQL_SOCKET || undefined;
 const conn = {
   host: baseUrl.hostname,
   port: Number(baseUrl.port || 3306),
   user: decodeURIComponent(baseUrl.username || 'root'),
   password: decodeURIComponent(baseUrl.password),
+  ...(socketPath ? { socketPath } : {}),
 };
 
 // Every rate-limit group, read from the domain: the benchmark measures the work, never the limiter's
@@ -63,6 +66,7 @@ export async function startServer(database, env = {}, workers = 1) {
       ...process.env,
       DB_HOST: conn.host,
       DB_PORT: String(conn.port),
+      ...(socketPath ? { DB_SOCKET: socketPath } : {}),
       DB_USER: conn.user,
       DB_PASSWORD: conn.password,
       DB_NAME: database,
