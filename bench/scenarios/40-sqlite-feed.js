@@ -30,8 +30,9 @@ const FOLLOWS = 1000;
 const PATH = '/api/v1/posts.php?page=1&per_page=20';
 const TARGET_P99 = 100;
 
-// Selects SQLite (no DB_HOST) at our file; startServer's MariaDB settings are then ignored.
-const SQLITE_ENV = { DB_HOST: '', API_DB_HOST: '', API_DATA_DIR: DIR };
+// Selects SQLite at our file: empty values unset what would select MySQL (a host, a socket), and
+// startServer's other MariaDB settings are then ignored.
+const SQLITE_ENV = { DB_HOST: '', API_DB_HOST: '', DB_SOCKET: '', API_DATA_DIR: DIR };
 
 function open() {
   const db = new Sqlite(FILE);

@@ -155,13 +155,12 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
     // The entry is read plainly (this unit of work wrote it), and written into the timelines as values:
     // an `insert … select` from wall_entries would take shared next-key locks on that index, whose
     // last gap every new post inserts into, and so make concurrent posts wait for each other's commit.
-    const [wall] = await this.newestWallEntry(this.db, entry.postId, entry.ownerId, entry.isShare ? 1 : 0);
+    // With it, whether the owner has more followers than a request should write for: then only the
+    // owner's timeline is written now, and the job does the rest after the commit.
+    const [wall] = await this.newestWallEntry(this.db, entry.postId, entry.ownerId, entry.isShare ? 1 : 0, inRequestMax);
     if (!wall) return 'done';
     const row = { entryId: wall.id, postId: entry.postId, ownerId: entry.ownerId, isShare: entry.isShare ? 1 : 0, at: wall.created_at };
-    // More followers than a request should write for: only the owner's timeline now, the job does the
-    // rest after the commit.
-    const [many] = await this.followerBeyond(this.db, entry.ownerId, inRequestMax);
-    if (!many) {
+    if (wall.follower_beyond === null) {
       await this.fanOutNow(this.db, row.entryId, row.postId, row.ownerId, row.isShare, row.at);
       return 'done';
     }
@@ -170,21 +169,22 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
     return 'queued';
   }
 
-  /** A post's or share's wall entry (the newest, should an unshare and a share again have raced): run with every new post (prepared.ts). */
-  private readonly newestWallEntry = prepared((postId: number, ownerId: number, isShare: number) =>
+  /**
+   * A post's or share's wall entry (the newest, should an unshare and a share again have raced), and
+   * the owner's follower beyond the first `max`, if any: run with every new post (prepared.ts).
+   */
+  private readonly newestWallEntry = prepared((postId: number, ownerId: number, isShare: number, max: number) =>
     this.db
       .selectFrom('wall_entries')
       .select(['id', 'created_at'])
+      .select((eb) =>
+        eb.selectFrom('follows').select('follower_id').where('followee_id', '=', ownerId).orderBy('created_at').limit(1).offset(max).as('follower_beyond'),
+      )
       .where('post_id', '=', postId)
       .where('user_id', '=', ownerId)
       .where('is_share', '=', isShare)
       .orderBy('id', 'desc')
       .limit(1),
-  );
-
-  /** The `max`-th follower of the owner, if there are more than `max`: run with every new post (prepared.ts). */
-  private readonly followerBeyond = prepared((ownerId: number, max: number) =>
-    this.db.selectFrom('follows').select('follower_id').where('followee_id', '=', ownerId).orderBy('created_at').limit(1).offset(max),
   );
 
   /** The timeline row of a wall entry, given as values, for its owner if the owner's timeline exists. */
