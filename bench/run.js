@@ -261,7 +261,7 @@ async function main() {
   }
   const meta = {
     at: new Date().toISOString(),
-    command: `npm run bench${filter ? ` -- ${filter}` : ''}`,
+    command: `${socketPath ? `BENCH_MYSQL_SOCKET=${socketPath} ` : ''}npm run bench${filter ? ` -- ${filter}` : ''}`,
     duration,
     connections,
     scale,
