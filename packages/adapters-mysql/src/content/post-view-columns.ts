@@ -1,8 +1,25 @@
-import type { PostView, ReactionType } from '@plaza/domain/content';
+import type { PostRecord, PostView, ReactionType } from '@plaza/domain/content';
 import type { Selectable, SelectQueryBuilder } from 'kysely';
 import type { Database } from '../database.js';
 import type { PostsTable } from './schema.js';
-import { toPostRecord } from './sql-post-repository.js';
+import { parseList } from '../json-list.js';
+
+/** A post's row as the domain sees it. */
+export function toPostRecord(row: Selectable<PostsTable>): PostRecord {
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    content: row.content,
+    media: parseList(row.media),
+    media_type: row.media_type,
+    tags: parseList(row.tags),
+    likes_count: Number(row.likes_count),
+    comments_count: Number(row.comments_count),
+    shares_count: Number(row.shares_count),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
 
 /** A post as `withPostView` reads it: its row, its author's public columns, the viewer's reaction and bookmark. */
 export interface PostViewRow extends Selectable<PostsTable> {

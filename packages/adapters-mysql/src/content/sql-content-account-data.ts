@@ -3,7 +3,7 @@ import type { AccountDataPart, ExportedPosts, ExportRow, StoredMedia } from '@pl
 import { sql, type Kysely } from 'kysely';
 import { BATCH, chunks, keyset, mapped } from '../batches.js';
 import type { Database } from '../database.js';
-import { toPostRecord } from './sql-post-repository.js';
+import { toPostRecord } from './post-view-columns.js';
 
 /**
  * The content context's share of a user's data (docs/decisions/0090): posts, comments, reactions,

@@ -1,36 +1,11 @@
 import { type PageRequest, type Timestamp, offsetOf } from '@plaza/domain';
-import type { AuthorInfo, FeedEntry, NewPost, PostRecord, PostRepository, PostView, ReactionType, Viewer } from '@plaza/domain/content';
-import type { Expression, ExpressionBuilder, Kysely, Selectable, SqlBool } from 'kysely';
+import type { AuthorInfo, FeedEntry, NewPost, PostRecord, PostRepository, PostView, Viewer } from '@plaza/domain/content';
+import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import { insertedId } from '../dialect.js';
 import type { Database } from '../database.js';
 import { postVisibleTo } from './post-visibility.js';
-import { type PostViewRow, toPostView, withPostView } from './post-view-columns.js';
-import type { PostsTable, WallEntriesTable } from './schema.js';
-
-function parseList(text: string): string[] {
-  try {
-    const v = JSON.parse(text);
-    return Array.isArray(v) ? v.map(String) : [];
-  } catch {
-    return [];
-  }
-}
-
-export function toPostRecord(row: Selectable<PostsTable>): PostRecord {
-  return {
-    id: row.id,
-    user_id: row.user_id,
-    content: row.content,
-    media: parseList(row.media),
-    media_type: row.media_type,
-    tags: parseList(row.tags),
-    likes_count: Number(row.likes_count),
-    comments_count: Number(row.comments_count),
-    shares_count: Number(row.shares_count),
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
+import { type PostViewRow, toPostRecord, toPostView, withPostView } from './post-view-columns.js';
+import type { WallEntriesTable } from './schema.js';
 
 type WallExpressions = ExpressionBuilder<Database & { w: WallEntriesTable }, 'w'>;
 

@@ -3,15 +3,7 @@ import type { AccountDataPart, ExportRow, StoredMedia } from '@plaza/domain/acco
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { BATCH, chunks, keyset, mapped } from '../batches.js';
 import type { Database } from '../database.js';
-
-function parseList(text: string): string[] {
-  try {
-    const v = JSON.parse(text);
-    return Array.isArray(v) ? v.map(String) : [];
-  } catch {
-    return [];
-  }
-}
+import { parseList } from '../json-list.js';
 
 /**
  * The groups context's share of a user's data (docs/decisions/0093, 0030): memberships, join requests

@@ -20,20 +20,12 @@ import { insertedId, insertIfAbsent, lockRowForUpdate, type SqlDialect } from '.
 import { containsText } from '../messaging/text-search.js';
 import type { CommunityGroupsTable, GroupCommentsTable, GroupPostsTable } from './schema.js';
 import { chunks } from '../batches.js';
+import { parseList } from '../json-list.js';
 
 /** Rows deleted or updated by a statement (mysql2 counts matched rows for updates: FOUND_ROWS). */
 function affected(result: object): boolean {
   const r = result as { numDeletedRows?: bigint; numUpdatedRows?: bigint };
   return Number(r.numDeletedRows ?? r.numUpdatedRows ?? 0) > 0;
-}
-
-function parseList(text: string): string[] {
-  try {
-    const v = JSON.parse(text);
-    return Array.isArray(v) ? v.map(String) : [];
-  } catch {
-    return [];
-  }
 }
 
 function toGroup(row: Selectable<CommunityGroupsTable>): GroupRecord {

@@ -187,18 +187,22 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
       .limit(1),
   );
 
+  /** The timeline row's columns, but its reader's, of a wall entry given as values. */
+  private entryValues(entryId: number, postId: number, ownerId: number, isShare: number, at: string) {
+    return [
+      sql<number>`${entryId}`.as('entry_id'),
+      sql<number>`${postId}`.as('post_id'),
+      sql<number>`${ownerId}`.as('owner_id'),
+      sql<number>`${isShare}`.as('is_share'),
+      sql<string>`${at}`.as('created_at'),
+    ] as const;
+  }
+
   /** The timeline row of a wall entry, given as values, for its owner if the owner's timeline exists. */
   private readersOwn(entryId: number, postId: number, ownerId: number, isShare: number, at: string) {
     return this.db
       .selectFrom('home_timeline_state as s')
-      .select([
-        's.user_id',
-        sql<number>`${entryId}`.as('entry_id'),
-        sql<number>`${postId}`.as('post_id'),
-        sql<number>`${ownerId}`.as('owner_id'),
-        sql<number>`${isShare}`.as('is_share'),
-        sql<string>`${at}`.as('created_at'),
-      ])
+      .select(['s.user_id', ...this.entryValues(entryId, postId, ownerId, isShare, at)])
       .where('s.user_id', '=', ownerId);
   }
 
@@ -209,14 +213,7 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
         this.db
           .selectFrom('follows as f')
           .innerJoin('home_timeline_state as s', 's.user_id', 'f.follower_id')
-          .select([
-            'f.follower_id as user_id',
-            sql<number>`${entryId}`.as('entry_id'),
-            sql<number>`${postId}`.as('post_id'),
-            sql<number>`${ownerId}`.as('owner_id'),
-            sql<number>`${isShare}`.as('is_share'),
-            sql<string>`${at}`.as('created_at'),
-          ])
+          .select(['f.follower_id as user_id', ...this.entryValues(entryId, postId, ownerId, isShare, at)])
           .where('f.followee_id', '=', ownerId),
       ),
     ),
