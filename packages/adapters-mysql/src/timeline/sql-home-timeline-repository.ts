@@ -143,11 +143,14 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
       );
     }
     // 3. Ready, with its horizon at its `length`-th entry when it has that many (walls may hold more).
+    //    Only the first of concurrent builds marks it: a later one's horizon, read earlier, could be
+    //    below one the trim has raised since, over entries it has already cut.
     const horizon = await this.nth(userId, length);
     await this.db
       .updateTable('home_timeline_state')
       .set({ ready: 1, horizon_at: horizon?.at ?? null, horizon_entry: horizon?.id ?? null })
       .where('user_id', '=', userId)
+      .where('ready', '=', 0)
       .execute();
   }
 
