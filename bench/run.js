@@ -1,6 +1,6 @@
 // Load benchmarks: Plaza (its built server, in its own process) against bare node:http + mysql2 floors.
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:http';
+import { Agent as HttpAgent, createServer, get as httpGet } from 'node:http';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -33,7 +33,7 @@ const conn = {
 const { RATE_LIMIT_GROUPS } = await import(pathToFileURL(join(root, 'packages/domain/dist/index.js')).href);
 const RAISED_LIMITS = RATE_LIMIT_GROUPS.map((g) => `${g}=1000000000`).join(',');
 
-/** Loads `url`; every answer that is not a 2xx, and every connection error or timeout, is counted. */
+/** Loads `url` as fast as it answers; every answer that is not a 2xx, and every connection error or timeout, is counted. */
 export async function load(url, { headers = {}, method = 'GET', body, connections: c = connections, seconds = duration } = {}) {
   const result = await autocannon({ url, connections: c, duration: seconds, headers, method, body });
   return {
@@ -44,6 +44,44 @@ export async function load(url, { headers = {}, method = 'GET', body, connection
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   };
+}
+
+/**
+ * GETs `url` once every `everyMs` for `seconds`, each request timed on its own, as an occasional
+ * client would: the latency a cheap request sees while something else loads the server. (autocannon's
+ * rate option sends each second's requests in a burst, which measures its own queue.)
+ */
+export async function probe(url, { everyMs = 10, seconds = duration } = {}) {
+  const agent = new HttpAgent({ keepAlive: true });
+  const latencies = [];
+  let non2xx = 0;
+  let errors = 0;
+  const one = () =>
+    new Promise((resolve) => {
+      const started = process.hrtime.bigint();
+      httpGet(url, { agent, timeout: 10_000 }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
+          if (res.statusCode < 200 || res.statusCode > 299) non2xx += 1;
+          resolve();
+        });
+      }).on('error', () => {
+        errors += 1;
+        resolve();
+      });
+    });
+  const inFlight = [];
+  const until = Date.now() + seconds * 1000;
+  while (Date.now() < until) {
+    inFlight.push(one());
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  await Promise.all(inFlight);
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0);
+  return { rps: Math.round(latencies.length / seconds), p50: at(0.5), p99: at(0.99), total: latencies.length, non2xx, errors };
 }
 
 async function freePort() {
@@ -165,7 +203,7 @@ function failuresOf(label, r) {
 async function runScenario(scenario) {
   const database = scenario.database ?? `${mainDatabase}${scenario.databaseSuffix ?? ''}`;
   const { server, pool } = await environment(database);
-  const ctx = { plazaUrl: server.url, pool, scale, database, startServer, load };
+  const ctx = { plazaUrl: server.url, pool, scale, database, startServer, load, probe };
   process.stdout.write(`\n${scenario.name}: seeding… `);
   const t0 = Date.now();
   Object.assign(ctx, await scenario.seed(ctx));

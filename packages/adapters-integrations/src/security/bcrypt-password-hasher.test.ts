@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BcryptPasswordHasher } from './bcrypt-password-hasher.js';
 
@@ -45,6 +46,16 @@ describe('BcryptPasswordHasher', () => {
     const checks = await Promise.all(hashes.map((h, i) => one.verify(`password ${i}`, h)));
     expect(checks).toEqual(Array(6).fill(true));
     expect(await Promise.all(hashes.map((h, i) => one.verify(`password ${i + 1}`, h)))).toEqual(Array(6).fill(false));
+  });
+
+  it.runIf(existsSync('/proc/thread-self'))('hashes on threads at the lowest priority, the event loop keeping its own', async () => {
+    const niceness = () =>
+      readdirSync('/proc/self/task').map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]));
+    const before = niceness().filter((n) => n === 19).length;
+    const own = new BcryptPasswordHasher(4, 2);
+    await Promise.all([own.hash('one'), own.hash('two')]);
+    expect(niceness().filter((n) => n === 19).length).toBe(before + 2);
+    expect(Number(readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1].split(' ')[16])).toBe(0);
   });
 
   it('refuses anything that is not a bcrypt hash', async () => {
