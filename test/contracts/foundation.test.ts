@@ -6,6 +6,8 @@ import { InMemoryNotificationRepository, notificationRepositoryContract } from '
 import { InMemoryFollowRepository, InMemoryFriendRequestRepository, followRepositoryContract } from '@plaza/domain/social/testing';
 import { SqlAccessTokenRepository, SqlPasswordResetRepository, SqlProfileStatsReader, SqlUserRepository } from '@plaza/adapters-mysql/accounts';
 import { SqlPostRepository } from '@plaza/adapters-mysql/content';
+import { SqlRemoteFollowRepository } from '@plaza/adapters-mysql/federation';
+import { InMemoryRemoteActorRepository, InMemoryRemoteFollowRepository } from '@plaza/domain/federation/testing';
 import { SqlRateLimitStore } from '@plaza/adapters-mysql/limits';
 import { SqlNotificationRepository } from '@plaza/adapters-mysql/notifications';
 import { SqlFollowRepository, SqlFriendRequestRepository } from '@plaza/adapters-mysql/social';
@@ -40,12 +42,14 @@ profileStatsContract('in-memory', async () => {
   const follows = new InMemoryFollowRepository();
   const friends = new InMemoryFriendRequestRepository();
   const content = new InMemoryContentStore(users, follows);
-  return { users, follows, friends, posts: new InMemoryPostRepository(content), stats: new InMemoryProfileStatsReader(users, follows, friends, content) };
+  const remote = new InMemoryRemoteFollowRepository(new InMemoryRemoteActorRepository());
+  return { users, follows, friends, remote, posts: new InMemoryPostRepository(content), stats: new InMemoryProfileStatsReader(users, follows, friends, content, remote) };
 });
 profileStatsContract(`sql (${TEST_DIALECT})`, async () => ({
   users: new SqlUserRepository(database().db),
   follows: new SqlFollowRepository(database().db),
   friends: new SqlFriendRequestRepository(database().db, database().dialect),
   posts: new SqlPostRepository(database().db),
+  remote: new SqlRemoteFollowRepository(database().db),
   stats: new SqlProfileStatsReader(database().db),
 }));

@@ -35,7 +35,6 @@ import { exportScript } from '@plaza/adapters-http/scripts/export';
 import { twoFactorScript } from '@plaza/adapters-http/scripts/two-factor';
 import { userPreferencesScript } from '@plaza/adapters-http/scripts/user-preferences';
 import { usersScript } from '@plaza/adapters-http/scripts/users';
-import { RemoteFollowRepository } from '@plaza/domain/federation';
 import { BcryptPasswordHasher, FileMailer, NodeCryptoSecretTokens, OtplibTotp, SmtpMailer } from '@plaza/adapters-integrations';
 import {
   ACCOUNTS_MIGRATIONS,
@@ -167,8 +166,5 @@ export const accountsModule = featureModule((w) => {
   w.script([Accounts.ExportService, ConfigToken], (exports, config) => exportScript(exports, { publicUrl: config.publicUrl, uploadsPath: config.uploadsPath }));
   // Mail the request could not deliver at once (SMTP down, refused): retried with backoff (docs/decisions/0091).
   w.job({ name: 'deliver-mail', everyMs: 30_000 }, [Accounts.MailDelivery], (delivery) => () => delivery.deliverDue());
-  // users.php's fediverse_*_count are the federation context's remote follows (bound by its module).
-  w.script([Accounts.ProfileService, ConfigToken, Platform.Presenters, RemoteFollowRepository], (profiles, config, p, remote) =>
-    usersScript(profiles, { publicUrl: config.publicUrl, domain: config.domain }, p, (id) => remote.counts(id)),
-  );
+  w.script([Accounts.ProfileService, ConfigToken, Platform.Presenters], (profiles, config, p) => usersScript(profiles, { publicUrl: config.publicUrl, domain: config.domain }, p));
 });

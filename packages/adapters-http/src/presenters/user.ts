@@ -83,7 +83,6 @@ export function presentProfile(
   view: ProfileView,
   fed: FederationIdentity,
   p: PresenterContext,
-  remoteCounts = { followers: 0, following: 0 },
 ): z.input<typeof Profile> {
   const u = view.user;
   const roles = p.roles(u);
@@ -128,8 +127,8 @@ export function presentProfile(
     created_at: wireTime(p, u.created_at),
     fediverse_actor_id: `${fed.publicUrl}/fediverse/actor.php?username=${encodeURIComponent(u.username)}`,
     fediverse_handle: `@${u.username}@${fed.domain}`,
-    fediverse_followers_count: remoteCounts.followers,
-    fediverse_following_count: remoteCounts.following,
+    fediverse_followers_count: view.stats.remote_followers_count,
+    fediverse_following_count: view.stats.remote_following_count,
     is_remote: false,
     account_type: 'local',
   };

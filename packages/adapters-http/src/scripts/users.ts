@@ -10,11 +10,8 @@ const profilePatch = z
   .object(Object.fromEntries(EDITABLE_PROFILE_FIELDS.map((f) => [f, zText(PROFILE_FIELD_MAX_LENGTH[f]).nullable().optional()])))
   .strip() as z.ZodType<ProfilePatch>;
 
-/** The user's remote followers and followed remote accounts (federation), for the `fediverse_*_count` fields. */
-export type RemoteCounts = (userId: number) => Promise<{ followers: number; following: number }>;
-
-export function usersScript(profiles: ProfileService, fed: FederationIdentity, p: PresenterContext, remoteCounts?: RemoteCounts): Script {
-  const present = async (view: Awaited<ReturnType<ProfileService['view']>>) => presentProfile(view, fed, p, remoteCounts ? await remoteCounts(view.user.id) : undefined);
+export function usersScript(profiles: ProfileService, fed: FederationIdentity, p: PresenterContext): Script {
+  const present = (view: Awaited<ReturnType<ProfileService['view']>>) => presentProfile(view, fed, p);
   return {
     name: 'users',
     operations: [

@@ -11,6 +11,9 @@ export interface ProfileStats {
   posts_count: number;
   followers_count: number;
   following_count: number;
+  /** Followers on other servers, and accounts there this user follows (federation; pending included). */
+  remote_followers_count: number;
+  remote_following_count: number;
   is_following: boolean;
   is_followed_by: boolean;
   is_friend: boolean;

@@ -291,14 +291,17 @@ export class InMemoryProfileStatsReader implements ProfileStatsReader {
     private readonly follows: InMemoryFollowRepository,
     private readonly friends?: InMemoryFriendRequestRepository,
     private readonly content?: InMemoryContentStore,
+    /** Federation's remote follows (InMemoryRemoteFollowRepository), when the test has them. */
+    private readonly remote?: { counts(userId: number): Promise<{ followers: number; following: number }> },
   ) {}
 
   async profileOf(userId: number, viewerId: number | null) {
     const user = await this.users.findById(userId);
-    return user && { user, stats: this.statsFor(userId, viewerId) };
+    const remote = (await this.remote?.counts(userId)) ?? { followers: 0, following: 0 };
+    return user && { user, stats: { ...this.statsFor(userId, viewerId), remote_followers_count: remote.followers, remote_following_count: remote.following } };
   }
 
-  private statsFor(userId: number, viewerId: number | null): ProfileStats {
+  private statsFor(userId: number, viewerId: number | null): Omit<ProfileStats, 'remote_followers_count' | 'remote_following_count'> {
     const edges = this.follows.edges;
     const requests = this.friends?.rows ?? [];
     const between = (from: number | null, to: number, status: string) =>

@@ -3,6 +3,7 @@ import type { UserRepository } from '../ports.js';
 import type { ProfileStatsReader } from '../profile-service.js';
 import type { PostRepository } from '../../content/ports.js';
 import type { FollowRepository, FriendRequestRepository } from '../../social/ports.js';
+import type { RemoteFollowRepository } from '../../federation/ports.js';
 import { aNewUser } from './mothers.js';
 
 export interface ProfileStatsPorts {
@@ -10,6 +11,7 @@ export interface ProfileStatsPorts {
   follows: FollowRepository;
   friends: FriendRequestRepository;
   posts: PostRepository;
+  remote: RemoteFollowRepository;
   stats: ProfileStatsReader;
 }
 
@@ -44,6 +46,41 @@ export function profileStatsContract(name: string, make: () => Promise<ProfileSt
       });
       expect(await statsOf(stats, a.id, b.id)).toMatchObject({ posts_count: 0, following_count: 1, is_following: false, is_followed_by: true });
       expect(await statsOf(stats, b.id, null)).toMatchObject({ is_following: false, sent_request_id: null, received_request_id: null });
+    });
+
+    it('counts followers on other servers and the accounts there the user follows, pending or accepted', async () => {
+      const { users, remote, stats } = await make();
+      const a = await users.create(aNewUser());
+      const b = await users.create(aNewUser());
+      const at = '2026-01-01 00:00:00';
+      for (const n of [1, 2, 3]) await remote.addFollower({ user_id: a.id, actor_url: `https://elsewhere.test/users/f${n}`, follow_id: `https://elsewhere.test/follows/${n}`, followed_at: at });
+      await remote.addFollowing({ user_id: a.id, actor_url: 'https://elsewhere.test/users/g', follow_id: `https://plaza.test/follows/${a.id}`, accepted: false, followed_at: at });
+      await remote.addFollower({ user_id: b.id, actor_url: 'https://elsewhere.test/users/f1', follow_id: 'https://elsewhere.test/follows/b', followed_at: at });
+      expect(await statsOf(stats, a.id, a.id)).toMatchObject({ remote_followers_count: 3, remote_following_count: 1 });
+      expect(await statsOf(stats, a.id, b.id)).toMatchObject({ remote_followers_count: 3, remote_following_count: 1 });
+      expect(await statsOf(stats, b.id, null)).toMatchObject({ remote_followers_count: 1, remote_following_count: 0 });
+    });
+
+    it('reads one’s own profile with no relation to oneself, whatever others have', async () => {
+      const { users, follows, friends, stats } = await make();
+      const a = await users.create(aNewUser());
+      const b = await users.create(aNewUser());
+      await follows.follow(a.id, b.id, '2026-01-01 00:00:00');
+      await follows.follow(b.id, a.id, '2026-01-01 00:00:00');
+      await friends.create(b.id, a.id, '2026-01-01 00:00:00');
+      expect(await statsOf(stats, a.id, a.id)).toEqual({
+        posts_count: 0,
+        followers_count: 1,
+        following_count: 1,
+        remote_followers_count: 0,
+        remote_following_count: 0,
+        is_following: false,
+        is_followed_by: false,
+        is_friend: false,
+        sent_request_id: null,
+        received_request_id: null,
+      });
+      expect(await statsOf(stats, b.id, a.id)).toMatchObject({ is_following: true, is_followed_by: true, received_request_id: expect.any(Number) });
     });
 
     it('shows pending requests to each side, then the friendship', async () => {
