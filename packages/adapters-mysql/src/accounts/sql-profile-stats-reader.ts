@@ -34,45 +34,29 @@ export class SqlProfileStatsReader implements ProfileStatsReader {
 
   /** Another's profile, with the viewer's relation to it: built once (prepared.ts). */
   private readonly othersQuery = prepared((userId: number, viewer: number) =>
-    this.counters(userId).select((eb) => [
-      eb
-        .selectFrom('follows')
-        .select(eb.fn.countAll<number>().as('n'))
-        .where('follower_id', '=', viewer)
-        .where('followee_id', '=', userId)
-        .as('is_following'),
-      eb
-        .selectFrom('follows')
-        .select(eb.fn.countAll<number>().as('n'))
-        .where('follower_id', '=', userId)
-        .where('followee_id', '=', viewer)
-        .as('is_followed_by'),
-      eb
-        .selectFrom('friend_requests')
-        .select(eb.fn.countAll<number>().as('n'))
-        .where('status', '=', 'accepted')
-        .where((w) =>
-          w.or([
-            w.and([w('sender_id', '=', viewer), w('receiver_id', '=', userId)]),
-            w.and([w('sender_id', '=', userId), w('receiver_id', '=', viewer)]),
-          ]),
-        )
-        .as('is_friend'),
-      eb
-        .selectFrom('friend_requests')
-        .select('id')
-        .where('sender_id', '=', viewer)
-        .where('receiver_id', '=', userId)
-        .where('status', '=', 'pending')
-        .as('sent_request_id'),
-      eb
-        .selectFrom('friend_requests')
-        .select('id')
-        .where('sender_id', '=', userId)
-        .where('receiver_id', '=', viewer)
-        .where('status', '=', 'pending')
-        .as('received_request_id'),
-    ]),
+    this.counters(userId).select((eb) => {
+      const follows = (from: number, to: number) =>
+        eb.selectFrom('follows').select(eb.fn.countAll<number>().as('n')).where('follower_id', '=', from).where('followee_id', '=', to);
+      const pending = (from: number, to: number) =>
+        eb.selectFrom('friend_requests').select('id').where('sender_id', '=', from).where('receiver_id', '=', to).where('status', '=', 'pending');
+      return [
+        follows(viewer, userId).as('is_following'),
+        follows(userId, viewer).as('is_followed_by'),
+        eb
+          .selectFrom('friend_requests')
+          .select(eb.fn.countAll<number>().as('n'))
+          .where('status', '=', 'accepted')
+          .where((w) =>
+            w.or([
+              w.and([w('sender_id', '=', viewer), w('receiver_id', '=', userId)]),
+              w.and([w('sender_id', '=', userId), w('receiver_id', '=', viewer)]),
+            ]),
+          )
+          .as('is_friend'),
+        pending(viewer, userId).as('sent_request_id'),
+        pending(userId, viewer).as('received_request_id'),
+      ];
+    }),
   );
 
   async profileOf(userId: number, viewerId: number | null): Promise<{ user: UserRecord; stats: ProfileStats } | null> {
