@@ -61,5 +61,8 @@ describe('BcryptPasswordHasher', () => {
   it('refuses anything that is not a bcrypt hash', async () => {
     expect(await hasher.verify('x', 'plain:x')).toBe(false);
     expect(await hasher.verify('x', '')).toBe(false);
+    // Labelled bcrypt but malformed: the hashing thread's error comes back as a refusal, and the thread serves on.
+    expect(await hasher.verify('x', '$2y$10$too-short')).toBe(false);
+    expect(await hasher.verify('s3cret pass', await hasher.hash('s3cret pass'))).toBe(true);
   });
 });
