@@ -202,8 +202,9 @@ function failuresOf(label, r) {
 
 async function runScenario(scenario) {
   const database = scenario.database ?? `${mainDatabase}${scenario.databaseSuffix ?? ''}`;
-  const { server, pool } = await environment(database);
-  const ctx = { plazaUrl: server.url, pool, scale, database, startServer, load, probe };
+  // `embedded: true`: the scenario starts its own Plaza on SQLite, and no MariaDB-backed one runs beside it.
+  const { server, pool } = scenario.embedded ? { server: null, pool: null } : await environment(database);
+  const ctx = { plazaUrl: server?.url, pool, scale, database, startServer, load, probe };
   process.stdout.write(`\n${scenario.name}: seeding… `);
   const t0 = Date.now();
   Object.assign(ctx, await scenario.seed(ctx));

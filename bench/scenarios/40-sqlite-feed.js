@@ -5,7 +5,7 @@
 // before the load; a difference is reported in the line, not failed: the figure is still a floor).
 //
 // Plaza runs on a file of the bench's own (os.tmpdir()/plaza-bench-sqlite/plaza.sqlite), so this
-// scenario measures its own way (`run`); the MariaDB environment run.js starts for it goes unused.
+// scenario measures its own way (`run`), and no MariaDB-backed Plaza runs beside it (`embedded`).
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
@@ -153,6 +153,7 @@ const failuresOf = (label, r) =>
 export const scenarios = [
   {
     name: 'sqlite-feed-500k',
+    embedded: true,
     async seed(ctx) {
       return { sqlite: await ensureSeed(ctx) };
     },
