@@ -188,6 +188,13 @@ export function presentNewComment(c: CommentRecord, author: { username: string }
   return { ...presentCommentRecord(c, p), username: author.username, has_reacted: false, replies: [] };
 }
 
+/** The answer to a new comment or reply, on a post or a group post. */
+export const CommentAdded = z.object({ message: z.string(), comment_id: zWireId, id: zWireId, data: NewCommentItem });
+
+export function presentCommentAdded(c: CommentRecord, author: { username: string }, p: PresenterContext): z.input<typeof CommentAdded> {
+  return { message: 'Comment added', comment_id: c.id, id: c.id, data: presentNewComment(c, author, p) };
+}
+
 /** One reaction of comment_reactions.php GET: who reacted, how and when. */
 export const CommentReactionItem = z.object({
   user_id: zWireId,

@@ -7,12 +7,11 @@ import {
   CommentItem,
   CommentRecordItem,
   ListPagination,
-  NewCommentItem,
+  CommentAdded,
   presentCommentList,
   presentCommentRecord,
-  presentNewComment,
+  presentCommentAdded,
 } from '../presenters/post.js';
-import { zWireId } from '../presenters/wire.js';
 
 export function commentsScript(comments: CommentService, p: PresenterContext): Script {
   return {
@@ -32,11 +31,8 @@ export function commentsScript(comments: CommentService, p: PresenterContext): S
         rateLimit: 'comments',
         body: z.object({ post_id: zId, content: z.string().max(5000), parent_id: zId.optional().nullable() }),
         summary: 'Comment on a post, or reply to a comment of the same post',
-        response: z.object({ message: z.string(), comment_id: zWireId, id: zWireId, data: NewCommentItem }),
-        handle: async (ctx) => {
-          const c = await comments.create(ctx.actor, ctx.body);
-          return { message: 'Comment added', comment_id: c.id, id: c.id, data: presentNewComment(c, ctx.actor, p) };
-        },
+        response: CommentAdded,
+        handle: async (ctx) => presentCommentAdded(await comments.create(ctx.actor, ctx.body), ctx.actor, p),
       }),
       op({
         method: 'PUT',

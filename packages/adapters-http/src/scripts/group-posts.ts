@@ -9,10 +9,10 @@ import {
   CommentItem,
   CommentRecordItem,
   ListPagination,
-  NewCommentItem,
+  CommentAdded,
   presentCommentList,
   presentCommentRecord,
-  presentNewComment,
+  presentCommentAdded,
   presentPagination,
 } from '../presenters/post.js';
 import { zCount, zWireId } from '../presenters/wire.js';
@@ -115,11 +115,8 @@ export function groupCommentsScript(posts: GroupPostService, p: PresenterContext
         status: 201,
         body: z.object({ post_id: zId, content: z.string().max(5000), parent_id: zId.optional().nullable() }),
         summary: 'Comment on a group post, or reply to a comment of the same post',
-        response: z.object({ message: z.string(), comment_id: zWireId, id: zWireId, data: NewCommentItem }),
-        handle: async (ctx) => {
-          const c = await posts.comment(ctx.actor, ctx.body);
-          return { message: 'Comment added', comment_id: c.id, id: c.id, data: presentNewComment(c, ctx.actor, p) };
-        },
+        response: CommentAdded,
+        handle: async (ctx) => presentCommentAdded(await posts.comment(ctx.actor, ctx.body), ctx.actor, p),
       }),
       op({
         method: 'PUT',
