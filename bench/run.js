@@ -13,7 +13,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const baseUrl = new URL(process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/');
 const mainDatabase = process.env.BENCH_DATABASE ?? 'plaza_bench';
-const duration = Number(process.env.BENCH_DURATION ?? 8);
+const duration = Number(process.env.BENCH_DURATION ?? 6);
+const warmup = Number(process.env.BENCH_WARMUP ?? 2);
+const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const filter = process.argv[2] ?? '';
@@ -33,16 +35,29 @@ const conn = {
 const { RATE_LIMIT_GROUPS } = await import(pathToFileURL(join(root, 'packages/domain/dist/index.js')).href);
 const RAISED_LIMITS = RATE_LIMIT_GROUPS.map((g) => `${g}=1000000000`).join(',');
 
-/** Loads `url` as fast as it answers; every answer that is not a 2xx, and every connection error or timeout, is counted. */
+/**
+ * Loads `url` as fast as it answers, after `warmup` seconds of the same load that are not measured:
+ * the JIT compiles each server's request path first, Plaza's and the floors' alike, rather than
+ * during the seconds counted. Every answer that is not a 2xx, and every connection error or timeout,
+ * is counted, the warm-up's included.
+ */
 export async function load(url, { headers = {}, method = 'GET', body, connections: c = connections, seconds = duration } = {}) {
-  const result = await autocannon({ url, connections: c, duration: seconds, headers, method, body });
+  const result = await autocannon({
+    url,
+    connections: c,
+    duration: seconds,
+    headers,
+    method,
+    body,
+    ...(warmup > 0 ? { warmup: { connections: c, duration: warmup } } : {}),
+  });
   return {
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
     total: result.requests.total,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx + (result.warmup?.non2xx ?? 0),
+    errors: result.errors + result.timeouts + (result.warmup ? result.warmup.errors + result.warmup.timeouts : 0),
   };
 }
 
@@ -192,6 +207,19 @@ function scenariosOf(module) {
   return [{ name: module.name, seed: module.seed, plaza: module.plaza, floors: { floor: module.floor }, cleanup: module.cleanup }];
 }
 
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** The median of each figure over the rounds; every failure of every round is counted. */
+function medianRun(runs) {
+  const of = (key) => Math.round(median(runs.map((r) => r[key])));
+  const sum = (key) => runs.reduce((n, r) => n + r[key], 0);
+  return { rps: of('rps'), p50: of('p50'), p99: of('p99'), total: sum('total'), non2xx: sum('non2xx'), errors: sum('errors') };
+}
+
 function failuresOf(label, r) {
   const out = [];
   if (r.non2xx) out.push(`${label}: ${r.non2xx} non-2xx answers`);
@@ -223,17 +251,31 @@ async function runScenario(scenario) {
 
   const req = scenario.plaza(ctx);
   const errorsBefore = server.errorLines.length;
-  const plaza = await load(`${server.url}${req.path}`, { headers: req.headers, method: req.method, body: req.body });
-  const floors = {};
-  for (const [floorName, handler] of Object.entries(scenario.floors)) {
-    floors[floorName] = await withFloor(handler, ctx, (url) => load(url));
+  // Plaza and each floor in turn, `rounds` times: a ratio is taken within each round, from loads a few
+  // seconds apart, and the median round's is reported, so that the machine's drift over a run (other
+  // tenants, MariaDB's purge after a write scenario) weighs on both sides of a ratio alike.
+  const plazaRuns = [];
+  const floorRuns = Object.fromEntries(Object.keys(scenario.floors).map((n) => [n, []]));
+  for (let round = 0; round < rounds; round++) {
+    plazaRuns.push(await load(`${server.url}${req.path}`, { headers: req.headers, method: req.method, body: req.body }));
+    for (const [floorName, handler] of Object.entries(scenario.floors)) {
+      floorRuns[floorName].push(await withFloor(handler, ctx, (url) => load(url)));
+    }
   }
   await scenario.cleanup?.(ctx);
+  const plaza = medianRun(plazaRuns);
+  const floors = Object.fromEntries(Object.entries(floorRuns).map(([n, runs]) => [n, medianRun(runs)]));
   const failures = [...failuresOf('plaza', plaza), ...Object.entries(floors).flatMap(([n, r]) => failuresOf(n, r))];
   const logged = server.errorLines.length - errorsBefore;
   if (logged) failures.push(`plaza logged ${logged} errors, e.g. ${server.errorLines.at(-1)}`);
   const ratios = Object.fromEntries(
-    Object.entries(floors).map(([n, f]) => [n, { rps: +(plaza.rps / f.rps).toFixed(2), p99: +(plaza.p99 / Math.max(f.p99, 1)).toFixed(2) }]),
+    Object.entries(floorRuns).map(([n, runs]) => [
+      n,
+      {
+        rps: +median(runs.map((f, i) => plazaRuns[i].rps / f.rps)).toFixed(2),
+        p99: +median(runs.map((f, i) => plazaRuns[i].p99 / Math.max(f.p99, 1))).toFixed(2),
+      },
+    ]),
   );
   console.log(`  plaza ${plaza.rps} req/s p50 ${plaza.p50} ms p99 ${plaza.p99} ms (non-2xx ${plaza.non2xx}, errors ${plaza.errors})`);
   for (const [n, f] of Object.entries(floors)) {
@@ -246,7 +288,7 @@ async function runScenario(scenario) {
 
 function markdown(report, meta) {
   const lines = [
-    `Measured ${meta.at} with \`${meta.command}\`: ${meta.duration} s per load, ${meta.connections} connections, scale ${meta.scale}; ` +
+    `Measured ${meta.at} with \`${meta.command}\`: ${meta.duration} s per load after ${meta.warmup} s of warm-up, ${meta.rounds} rounds (medians), ${meta.connections} connections, scale ${meta.scale}; ` +
       `${meta.cpus} cores, load average ${meta.loadBefore.join(' / ')} before and ${meta.loadAfter.join(' / ')} after.`,
     '',
     '| scenario | Plaza req/s | p50 / p99 ms | floor | floor req/s | floor p99 ms | ratio req/s | ratio p99 | result |',
@@ -302,6 +344,8 @@ async function main() {
     at: new Date().toISOString(),
     command: `${socketPath ? `BENCH_MYSQL_SOCKET=${socketPath} ` : ''}npm run bench${filter ? ` -- ${filter}` : ''}`,
     duration,
+    warmup,
+    rounds,
     connections,
     scale,
     cpus: cpus().length,
