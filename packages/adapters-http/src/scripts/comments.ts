@@ -1,17 +1,20 @@
-import type { CommentService } from '@plaza/domain/content';
+import { COMMENT_MAX_LENGTH, type CommentService } from '@plaza/domain/content';
 import { z } from 'zod';
 import { paginationQuery, zId } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
 import {
+  CommentAdded,
   CommentItem,
   CommentRecordItem,
   ListPagination,
-  CommentAdded,
+  presentCommentAdded,
   presentCommentList,
   presentCommentRecord,
-  presentCommentAdded,
 } from '../presenters/post.js';
+
+/** A comment, or a reply to a comment of the same post: POST comments.php and group_posts.php?action=comment. */
+export const newCommentBody = (maxLength: number) => z.object({ post_id: zId, content: z.string().max(maxLength), parent_id: zId.optional().nullable() });
 
 export function commentsScript(comments: CommentService, p: PresenterContext): Script {
   return {
@@ -29,7 +32,7 @@ export function commentsScript(comments: CommentService, p: PresenterContext): S
         method: 'POST',
         auth: 'required',
         rateLimit: 'comments',
-        body: z.object({ post_id: zId, content: z.string().max(5000), parent_id: zId.optional().nullable() }),
+        body: newCommentBody(COMMENT_MAX_LENGTH),
         summary: 'Comment on a post, or reply to a comment of the same post',
         response: CommentAdded,
         handle: async (ctx) => presentCommentAdded(await comments.create(ctx.actor, ctx.body), ctx.actor, p),

@@ -1,18 +1,19 @@
 import { REACTION_TYPES } from '@plaza/domain/content';
-import { GROUP_POST_MAX_LENGTH, type GroupPostService } from '@plaza/domain/groups';
+import { GROUP_COMMENT_MAX_LENGTH, GROUP_POST_MAX_LENGTH, type GroupPostService } from '@plaza/domain/groups';
 import { z } from 'zod';
 import { paginationQuery, zId } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
 import { GroupPostItem, presentGroupPost } from '../presenters/groups.js';
+import { newCommentBody } from './comments.js';
 import {
+  CommentAdded,
   CommentItem,
   CommentRecordItem,
   ListPagination,
-  CommentAdded,
+  presentCommentAdded,
   presentCommentList,
   presentCommentRecord,
-  presentCommentAdded,
   presentPagination,
 } from '../presenters/post.js';
 import { zCount, zWireId } from '../presenters/wire.js';
@@ -113,7 +114,7 @@ export function groupCommentsScript(posts: GroupPostService, p: PresenterContext
         auth: 'required',
         rateLimit: 'comments',
         status: 201,
-        body: z.object({ post_id: zId, content: z.string().max(5000), parent_id: zId.optional().nullable() }),
+        body: newCommentBody(GROUP_COMMENT_MAX_LENGTH),
         summary: 'Comment on a group post, or reply to a comment of the same post',
         response: CommentAdded,
         handle: async (ctx) => presentCommentAdded(await posts.comment(ctx.actor, ctx.body), ctx.actor, p),

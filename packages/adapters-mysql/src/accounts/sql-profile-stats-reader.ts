@@ -3,6 +3,7 @@ import { toUserRecord } from './sql-user-repository.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
 import { prepared } from '../prepared.js';
+import { remoteFollowCounts } from '../federation/sql-federation.js';
 
 /** The relation subqueries' columns, as the viewer's own profile has them: nobody follows or befriends themselves. */
 const OWN_RELATIONS = { is_following: 0, is_followed_by: 0, is_friend: 0, sent_request_id: null, received_request_id: null };
@@ -16,6 +17,7 @@ export class SqlProfileStatsReader implements ProfileStatsReader {
 
   /** The account and its counters: the whole of one's own profile, which users.php reads most. */
   private counters(userId: number) {
+    const remote = remoteFollowCounts(this.db, userId);
     return this.db
       .selectFrom('users as u')
       .selectAll('u')
@@ -24,8 +26,8 @@ export class SqlProfileStatsReader implements ProfileStatsReader {
         eb.selectFrom('posts').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).as('posts_count'),
         eb.selectFrom('follows').select(eb.fn.countAll<number>().as('n')).where('followee_id', '=', userId).as('followers_count'),
         eb.selectFrom('follows').select(eb.fn.countAll<number>().as('n')).where('follower_id', '=', userId).as('following_count'),
-        eb.selectFrom('remote_followers').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).as('remote_followers_count'),
-        eb.selectFrom('remote_following').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).as('remote_following_count'),
+        remote.followers.as('remote_followers_count'),
+        remote.following.as('remote_following_count'),
       ]);
   }
 

@@ -62,6 +62,18 @@ export class SqlRemoteActorRepository implements RemoteActorRepository {
 
 const following = (r: RemoteFollowingTable): RemoteFollowing => ({ ...r, accepted: r.accepted === 1 });
 
+/**
+ * A user's remote followers and the remote accounts they follow (pending included), as sub-selects to
+ * name in a select: the federation profile's counts, and users.php's `fediverse_*_count` in the
+ * profile read (SqlProfileStatsReader).
+ */
+export function remoteFollowCounts(db: Kysely<Database>, userId: number) {
+  return {
+    followers: db.selectFrom('remote_followers').select(db.fn.countAll<number>().as('n')).where('user_id', '=', userId),
+    following: db.selectFrom('remote_following').select(db.fn.countAll<number>().as('n')).where('user_id', '=', userId),
+  };
+}
+
 export class SqlRemoteFollowRepository implements RemoteFollowRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -166,12 +178,12 @@ export class SqlRemoteFollowRepository implements RemoteFollowRepository {
     return Number(r.n);
   }
 
-  // users.php shows these with every profile: built once (prepared.ts).
+  // The federation profile shows these: built once (prepared.ts).
   private readonly countsQuery = prepared((userId: number) =>
-    this.db.selectNoFrom((eb) => [
-      eb.selectFrom('remote_followers').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).as('followers'),
-      eb.selectFrom('remote_following').select(eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).as('following'),
-    ]),
+    this.db.selectNoFrom(() => {
+      const { followers, following } = remoteFollowCounts(this.db, userId);
+      return [followers.as('followers'), following.as('following')];
+    }),
   );
 
   async counts(userId: number): Promise<{ followers: number; following: number }> {
