@@ -40,3 +40,9 @@ export async function login(plazaUrl, username) {
   if (!body.token) throw new Error(`bench login failed: ${JSON.stringify(body)}`);
   return { token: body.token, userId: body.user_id };
 }
+
+/** A scenario file's scenarios: its `scenarios` list, or the single one its `name`, `seed`, `plaza`, `floor` and `cleanup` make. */
+export function scenariosOf(module) {
+  if (Array.isArray(module.scenarios)) return module.scenarios;
+  return [{ name: module.name, seed: module.seed, plaza: module.plaza, floors: { floor: module.floor }, cleanup: module.cleanup }];
+}
