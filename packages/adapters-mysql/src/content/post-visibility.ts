@@ -26,11 +26,11 @@ export function postVisibleTo(viewer: Viewer, postId: Expression<number | null>)
           e('vu.is_private', '=', 0),
           e('vp.user_id', '=', viewer.userId),
           e.exists(e.selectFrom('follows as vf').select('vf.followee_id').where('vf.follower_id', '=', viewer.userId).whereRef('vf.followee_id', '=', 'vp.user_id')),
-          // A bound 1/0 rather than a boolean: SQLite binds no booleans, and the term stays in the query's shape.
-          e.and([
-            e(e.val(viewer.moderator ? 1 : 0), '=', 1),
-            e.exists(e.selectFrom('reports as vr').select('vr.id').whereRef('vr.post_id', '=', 'vp.id').where('vr.post_type', '=', 'post').where('vr.status', '=', 'pending')),
-          ]),
+          // In a moderator's query only: MariaDB plans the sub-select even where a bound 0 would turn it
+          // off (about 35 µs of server CPU per feed page), and nearly every reader is not a moderator.
+          ...(viewer.moderator
+            ? [e.exists(e.selectFrom('reports as vr').select('vr.id').whereRef('vr.post_id', '=', 'vp.id').where('vr.post_type', '=', 'post').where('vr.status', '=', 'pending'))]
+            : []),
         ]),
       ),
   );
