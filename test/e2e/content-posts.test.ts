@@ -44,6 +44,15 @@ describe('posts.php', () => {
     expect('militant_badge' in p).toBe(true);
   });
 
+  it('answers a new post with its author as the account is at that moment', async () => {
+    const u = await aUser(t.api);
+    expect((await t.api.put('users.php', { militant_badge: 'Solidarity' }, { token: u.token })).status).toBe(200);
+    const created = await t.api.post('posts.php', { content: 'after the badge' }, { token: u.token });
+    expect(created.status).toBe(200);
+    expect(created.body.data).toMatchObject({ user_id: u.id, username: u.username, militant_badge: 'Solidarity', is_militant_technician: false });
+    expect(created.body.data).toEqual((await t.api.get(`posts.php?id=${created.body.post_id}`, { token: u.token })).body.data);
+  });
+
   it('rejects a post with neither content nor media, and bad input types', async () => {
     const u = await aUser(t.api);
     const empty = await t.api.post('posts.php', { content: '   ' }, { token: u.token });

@@ -42,7 +42,7 @@ export class SqlAccessTokenRepository implements AccessTokenRepository {
     this.db
       .selectFrom('access_tokens as t')
       .innerJoin('users as u', 'u.id', 't.user_id')
-      .select(['t.id', 't.last_used_at', 'u.id as user_id', 'u.username', 'u.is_admin', 'u.is_moderator', 'u.is_technician'])
+      .select(['t.id', 't.last_used_at', 'u.id as user_id', 'u.username', 'u.is_admin', 'u.is_moderator', 'u.is_technician', 'u.avatar', 'u.militant_badge', 'u.is_private'])
       .select((eb) => hasBanInForce(eb, eb.ref('u.id'), now).as('banned'))
       .where('t.token_hash', '=', tokenHash)
       .where('t.revoked_at', 'is', null)
@@ -56,7 +56,16 @@ export class SqlAccessTokenRepository implements AccessTokenRepository {
     return {
       id: row.id,
       last_used_at: row.last_used_at,
-      user: { id: row.user_id, username: row.username, is_admin: Boolean(row.is_admin), is_moderator: Boolean(row.is_moderator), is_technician: Boolean(row.is_technician) },
+      user: {
+        id: row.user_id,
+        username: row.username,
+        is_admin: Boolean(row.is_admin),
+        is_moderator: Boolean(row.is_moderator),
+        is_technician: Boolean(row.is_technician),
+        avatar: row.avatar,
+        militant_badge: row.militant_badge,
+        is_private: Boolean(row.is_private),
+      },
       banned: Boolean(Number(row.banned)),
     };
   }

@@ -107,7 +107,8 @@ export class AuthService {
         await this.users.touchLastActive(user.id, toTimestamp(now));
       });
     }
-    return { actor: actorOf(user, this.settings.technicianUserIds), banned: stored.banned };
+    const card = { avatar: user.avatar, militant_badge: user.militant_badge, is_private: user.is_private, is_admin: user.is_admin, is_moderator: user.is_moderator, is_technician: user.is_technician };
+    return { actor: { ...actorOf(user, this.settings.technicianUserIds), card }, banned: stored.banned };
   }
 
   /**

@@ -55,12 +55,13 @@ export interface ActiveToken extends StoredToken {
 
 /**
  * What authenticating a request needs of a live token, and nothing more: every authenticated request
- * reads it, so it carries the account's name and roles rather than the whole account.
+ * reads it, so it carries the account's name, roles and public card (`ActorCard`) rather than the
+ * whole account.
  */
 export interface TokenSession {
   id: number;
   last_used_at: Timestamp | null;
-  user: RoleFlags & { username: string };
+  user: RoleFlags & { username: string; avatar: string | null; militant_badge: string | null; is_private: boolean };
   /**
    * Whether a ban is in force for the user at the lookup's `now`, for adapters that can read it in the
    * same query (the SQL one reads moderation's bans there: admission then needs no query of its own).

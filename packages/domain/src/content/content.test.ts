@@ -34,7 +34,7 @@ function setup() {
     const u = await users.create(aNewUser());
     return { userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false, ...flags };
   };
-  return { users, follows, store, posts, engagement, comments, notes, actor, uploaded };
+  return { users, follows, store, postRepo, posts, engagement, comments, notes, actor, uploaded };
 }
 
 describe('content rules', () => {
@@ -52,6 +52,19 @@ describe('content rules', () => {
     const v = await posts.create(a, { media: ['https://x.test/uploads/posts/media_1.jpg'] });
     expect(v.post.media).toEqual(['media_1.jpg']);
     expect(v.post.media_type).toBe('image');
+  });
+
+  it('answers a new post with the card the session read, and reads the account only without one', async () => {
+    const { posts, postRepo, actor } = setup();
+    const a = await actor();
+    const card = { avatar: 'me.png', militant_badge: 'gold', is_private: false, is_admin: false, is_moderator: false, is_technician: true };
+    const authors = vi.spyOn(postRepo, 'authors');
+    const v = await posts.create({ ...a, card }, { content: 'x' });
+    expect(authors).not.toHaveBeenCalled();
+    expect(v.author).toEqual({ id: a.userId, username: a.username, ...card });
+    const w = await posts.create(a, { content: 'y' });
+    expect(authors).toHaveBeenCalledWith([a.userId]);
+    expect(w.author).toMatchObject({ id: a.userId, username: a.username, avatar: null, is_technician: false });
   });
 
   it('allows editing by the author only and deleting by the author or a moderator', async () => {

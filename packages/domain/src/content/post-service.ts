@@ -144,7 +144,8 @@ export class PostService {
       await this.events.published(created);
       return created;
     });
-    const author = (await this.posts.authors([actor.userId])).get(actor.userId);
+    // The session's card, read with the token: no statement after the commit (docs/decisions/0075).
+    const author = actor.card ? { id: actor.userId, username: actor.username, ...actor.card } : (await this.posts.authors([actor.userId])).get(actor.userId);
     if (!author) throw new NotFound('User not found', 'user_not_found');
     // A new post has no reactions or bookmarks yet: no need to read them back.
     return { post, author, is_liked: false, reaction_type: null, is_bookmarked: false, feed_date: post.created_at, shared_by_username: null };

@@ -9,6 +9,22 @@ export interface Actor {
   isAdmin: boolean;
   isModerator: boolean;
   isTechnician: boolean;
+  /**
+   * How the account appears beside what it writes, when the token lookup read it with the session:
+   * what it writes is then answered without reading the account again. Absent for actors built
+   * otherwise (the command line, tests); readers fall back to reading the account.
+   */
+  card?: ActorCard;
+}
+
+/** The account's public card as stored: picture, badge, privacy, and its role flags before the hierarchy. */
+export interface ActorCard {
+  avatar: string | null;
+  militant_badge: string | null;
+  is_private: boolean;
+  is_admin: boolean;
+  is_moderator: boolean;
+  is_technician: boolean;
 }
 
 /**

@@ -131,11 +131,17 @@ export function accountsContract(name: string, make: () => Promise<AccountsPorts
       expect(await ports.tokens.findActive('a'.repeat(64), '2026-01-15 00:00:00')).toBeNull();
     });
 
-    it('finds a session by the same rule, with the account\'s name and roles', async () => {
+    it('finds a session by the same rule, with the account\'s name, roles and public card', async () => {
       const u = await ports.users.create(aNewUser());
+      await ports.users.updateProfile(u.id, { avatar: 'me.png', militant_badge: 'gold' });
+      await ports.users.setPrivacy(u.id, { is_private: true });
       const id = await ports.tokens.create({ user_id: u.id, token_hash: 'w'.repeat(64), created_at: '2026-01-01 00:00:00', expires_at: '2026-02-01 00:00:00' });
       const session = await ports.tokens.findSession('w'.repeat(64), '2026-01-15 00:00:00');
-      expect(session).toMatchObject({ id, last_used_at: null, user: { id: u.id, username: u.username, is_admin: false, is_moderator: false, is_technician: false } });
+      expect(session).toMatchObject({
+        id,
+        last_used_at: null,
+        user: { id: u.id, username: u.username, is_admin: false, is_moderator: false, is_technician: false, avatar: 'me.png', militant_badge: 'gold', is_private: true },
+      });
       // Whether a ban is in force is known only where bans are kept (SQL): never a ban that is not there.
       expect(session?.banned).not.toBe(true);
       await ports.tokens.touch(id, '2026-01-02 00:00:00');
