@@ -183,8 +183,8 @@ async function environment(database) {
 /**
  * Serves a scenario's floor on a bare node:http server in a process of its own (floor-process.js),
  * as Plaza runs in its own, for the duration of `work`. The seeded context goes to it as JSON; it
- * opens its own pool. A floor in the load generator's process answered about 10% faster than the
- * same floor in its own (docs/decisions/0076): it skipped the wake-up of another process per request.
+ * opens its own pool. A floor in the load generator's process answered 10–30% faster than the same
+ * floor in its own (docs/decisions/0076): it skipped the wake-up of another process per request.
  */
 async function withFloor(file, scenarioName, floorName, ctx, work) {
   const seeded = Object.fromEntries(Object.entries(ctx).filter(([k, v]) => typeof v !== 'function' && k !== 'pool'));

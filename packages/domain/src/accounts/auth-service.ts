@@ -1,4 +1,4 @@
-import type { Actor, Session } from '../shared/actor.js';
+import type { Actor, ActorCard, Session } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
 import { Invalid, Unauthenticated } from '../shared/errors.js';
 import { addSeconds, toTimestamp, type Timestamp } from '../shared/time.js';
@@ -107,7 +107,7 @@ export class AuthService {
         await this.users.touchLastActive(user.id, toTimestamp(now));
       });
     }
-    const card = { avatar: user.avatar, militant_badge: user.militant_badge, is_private: user.is_private, is_admin: user.is_admin, is_moderator: user.is_moderator, is_technician: user.is_technician };
+    const card: ActorCard = { avatar: user.avatar, militant_badge: user.militant_badge, is_private: user.is_private, is_admin: user.is_admin, is_moderator: user.is_moderator, is_technician: user.is_technician };
     return { actor: { ...actorOf(user, this.settings.technicianUserIds), card }, banned: stored.banned };
   }
 
