@@ -1,5 +1,6 @@
 import { token } from '../shared/token.js';
 import type { Timestamp } from '../shared/time.js';
+import type { ActorCard } from '../shared/actor.js';
 import type { NewUser, ProfilePatch, RoleFlags, UserRecord } from './user.js';
 
 export interface UserRepository {
@@ -61,7 +62,7 @@ export interface ActiveToken extends StoredToken {
 export interface TokenSession {
   id: number;
   last_used_at: Timestamp | null;
-  user: RoleFlags & { username: string; avatar: string | null; militant_badge: string | null; is_private: boolean };
+  user: RoleFlags & Pick<ActorCard, 'avatar' | 'militant_badge' | 'is_private'> & { username: string };
   /**
    * Whether a ban is in force for the user at the lookup's `now`, for adapters that can read it in the
    * same query (the SQL one reads moderation's bans there: admission then needs no query of its own).
