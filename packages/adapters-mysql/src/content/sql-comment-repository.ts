@@ -1,7 +1,8 @@
-import { type PageRequest, type Timestamp, offsetOf } from '@plaza/domain';
+import type { PageRequest, Timestamp } from '@plaza/domain';
 import type { CommentRecord, CommentRepository, CommentType, ReactionType } from '@plaza/domain/content';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { insertedId, insertIfAbsent, lockRowForUpdate, type SqlDialect } from '../dialect.js';
+import { CommentThreads } from '../comment-threads.js';
 import type { Database } from '../database.js';
 import type { CommentsTable } from './schema.js';
 
@@ -15,10 +16,14 @@ function affected(result: object): boolean {
 }
 
 export class SqlCommentRepository implements CommentRepository {
+  private readonly threads: CommentThreads<'comments'>;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: SqlDialect,
-  ) {}
+  ) {
+    this.threads = new CommentThreads(db, 'comments');
+  }
 
   async create(c: { post_id: number; user_id: number; parent_id: number | null; content: string; created_at: Timestamp }) {
     return this.db.transaction().execute(async (trx) => {
@@ -48,14 +53,7 @@ export class SqlCommentRepository implements CommentRepository {
       await lockRowForUpdate(trx, this.dialect, 'posts', found.post_id);
       const row = await trx.selectFrom('comments').select(['id', 'post_id']).where('id', '=', id).executeTakeFirst();
       if (!row) return;
-      // The comment and every reply below it, gathered level by level.
-      const ids = [id];
-      let frontier = [id];
-      while (frontier.length) {
-        const children = await trx.selectFrom('comments').select('id').where('parent_id', 'in', frontier).execute();
-        frontier = children.map((c) => c.id);
-        ids.push(...frontier);
-      }
+      const ids = await this.threads.withDescendants(row.post_id, id);
       await trx.deleteFrom('comment_reactions').where('comment_type', '=', 'post').where('comment_id', 'in', ids).execute();
       await trx.deleteFrom('comments').where('id', '=', id).execute();
       await trx.updateTable('posts').set({ comments_count: sql`comments_count - ${ids.length}` }).where('id', '=', row.post_id).execute();
@@ -63,23 +61,11 @@ export class SqlCommentRepository implements CommentRepository {
   }
 
   async roots(postId: number, page: PageRequest) {
-    const rows = await this.db
-      .selectFrom('comments')
-      .selectAll()
-      .where('post_id', '=', postId)
-      .where('parent_id', 'is', null)
-      .orderBy('id', 'asc')
-      .limit(page.perPage + 1)
-      .offset(offsetOf(page))
-      .execute();
-    return rows.map(toComment);
+    return (await this.threads.roots(postId, page)).map(toComment);
   }
 
   async replies(postId: number, parentIds: number[]) {
-    if (parentIds.length === 0) return [];
-    // Served by comments_post_parent (post_id, parent_id, id).
-    const rows = await this.db.selectFrom('comments').selectAll().where('post_id', '=', postId).where('parent_id', 'in', parentIds).orderBy('id', 'asc').execute();
-    return rows.map(toComment);
+    return (await this.threads.replies(postId, parentIds)).map(toComment);
   }
 
   async reactedBy(type: CommentType, commentIds: number[], userId: number) {

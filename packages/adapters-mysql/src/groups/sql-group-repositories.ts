@@ -15,6 +15,7 @@ import type {
   NewGroupPost,
 } from '@plaza/domain/groups';
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { CommentThreads } from '../comment-threads.js';
 import type { Database } from '../database.js';
 import { insertedId, insertIfAbsent, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import { containsText } from '../messaging/text-search.js';
@@ -304,10 +305,14 @@ export class SqlGroupPostRepository implements GroupPostRepository {
 }
 
 export class SqlGroupCommentRepository implements GroupCommentRepository {
+  private readonly threads: CommentThreads<'group_comments'>;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: SqlDialect,
-  ) {}
+  ) {
+    this.threads = new CommentThreads(db, 'group_comments');
+  }
 
   async create(c: Omit<GroupCommentRecord, 'id' | 'updated_at'>) {
     return this.db.transaction().execute(async (trx) => {
@@ -344,11 +349,7 @@ export class SqlGroupCommentRepository implements GroupCommentRepository {
       await lockRowForUpdate(trx, this.dialect, 'group_posts', found.post_id);
       const row = await trx.selectFrom('group_comments').select('id').where('id', '=', id).executeTakeFirst();
       if (!row) return false;
-      const ids = [id];
-      for (let frontier = [id]; frontier.length; ) {
-        frontier = (await trx.selectFrom('group_comments').select('id').where('post_id', '=', found.post_id).where('parent_id', 'in', frontier).execute()).map((c) => c.id);
-        ids.push(...frontier);
-      }
+      const ids = await this.threads.withDescendants(found.post_id, id);
       await deleteCommentReactions(trx, ids);
       for (const chunk of chunks(ids)) await trx.deleteFrom('group_comments').where('id', 'in', chunk).execute();
       await trx.updateTable('group_posts').set({ comments_count: sql`comments_count - ${ids.length}` }).where('id', '=', found.post_id).execute();
@@ -357,21 +358,10 @@ export class SqlGroupCommentRepository implements GroupCommentRepository {
   }
 
   async roots(postId: number, page: PageRequest) {
-    const rows = await this.db
-      .selectFrom('group_comments')
-      .selectAll()
-      .where('post_id', '=', postId)
-      .where('parent_id', 'is', null)
-      .orderBy('id', 'asc')
-      .limit(page.perPage + 1)
-      .offset(offsetOf(page))
-      .execute();
-    return rows.map(toComment);
+    return (await this.threads.roots(postId, page)).map(toComment);
   }
 
   async replies(postId: number, parentIds: number[]) {
-    if (parentIds.length === 0) return [];
-    const rows = await this.db.selectFrom('group_comments').selectAll().where('post_id', '=', postId).where('parent_id', 'in', parentIds).orderBy('id', 'asc').execute();
-    return rows.map(toComment);
+    return (await this.threads.replies(postId, parentIds)).map(toComment);
   }
 }

@@ -1,0 +1,54 @@
+import { type PageRequest, offsetOf } from '@plaza/domain';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from './database.js';
+
+/** The tables that hold a thread of comments per post (posts' and group posts'), each indexed on (post_id, parent_id, id). */
+type ThreadTable = 'comments' | 'group_comments';
+
+/**
+ * The reads of a post's comment thread, one shape for both thread tables, each served by its
+ * (post_id, parent_id, id) index: the roots a page at a time, the replies of some of them, and a
+ * comment with every reply below it. `db` is the repositories' routing one: inside a transaction,
+ * these read what it sees.
+ */
+export class CommentThreads<T extends ThreadTable> {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly table: T,
+  ) {}
+
+  /** Kysely cannot type a query over a table name that is a type parameter; every call below names only columns both tables have. */
+  private from() {
+    return this.db.selectFrom(this.table as ThreadTable);
+  }
+
+  /** A page of the post's top-level comments, oldest first (`perPage + 1` at most, as every list). */
+  async roots(postId: number, page: PageRequest): Promise<Selectable<Database[T]>[]> {
+    const rows = await this.from()
+      .selectAll()
+      .where('post_id', '=', postId)
+      .where('parent_id', 'is', null)
+      .orderBy('id', 'asc')
+      .limit(page.perPage + 1)
+      .offset(offsetOf(page))
+      .execute();
+    return rows as Selectable<Database[T]>[];
+  }
+
+  /** The direct replies of `parentIds` under the post, oldest first. */
+  async replies(postId: number, parentIds: number[]): Promise<Selectable<Database[T]>[]> {
+    if (parentIds.length === 0) return [];
+    const rows = await this.from().selectAll().where('post_id', '=', postId).where('parent_id', 'in', parentIds).orderBy('id', 'asc').execute();
+    return rows as Selectable<Database[T]>[];
+  }
+
+  /** `id` and the ids of every reply below it, gathered level by level (one statement per level). */
+  async withDescendants(postId: number, id: number): Promise<number[]> {
+    const ids = [id];
+    for (let frontier = [id]; frontier.length; ) {
+      frontier = (await this.from().select('id').where('post_id', '=', postId).where('parent_id', 'in', frontier).execute()).map((c) => c.id);
+      ids.push(...frontier);
+    }
+    return ids;
+  }
+}
