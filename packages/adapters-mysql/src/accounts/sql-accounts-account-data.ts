@@ -1,6 +1,6 @@
 import type { AccountDataPart, StoredMedia } from '@plaza/domain/accounts';
 import type { Kysely } from 'kysely';
-import { BATCH, keyset } from '../batches.js';
+import { ownedRows } from '../batches.js';
 import type { Database } from '../database.js';
 
 /** The accounts context's share of a user's data: sessions, secrets, preferences and mail; the avatar and banner. */
@@ -11,18 +11,7 @@ export class SqlAccountsAccountData implements AccountDataPart {
 
   rows(userId: number) {
     // Never the token hash: a session is listed by when it was created, used, and ended.
-    return keyset(
-      (after) =>
-        this.db
-          .selectFrom('access_tokens')
-          .select(['id', 'created_at', 'expires_at', 'last_used_at', 'revoked_at'])
-          .where('user_id', '=', userId)
-          .where('id', '>', after)
-          .orderBy('id')
-          .limit(BATCH)
-          .execute(),
-      (r) => r.id,
-    );
+    return ownedRows(this.db, 'access_tokens', 'user_id', userId, ['id', 'created_at', 'expires_at', 'last_used_at', 'revoked_at']);
   }
 
   async *media(userId: number): AsyncGenerator<StoredMedia> {

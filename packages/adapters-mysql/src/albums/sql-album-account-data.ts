@@ -1,7 +1,7 @@
 import type { Timestamp } from '@plaza/domain';
 import type { AccountDataPart, ExportRow, StoredMedia } from '@plaza/domain/accounts';
 import type { Kysely } from 'kysely';
-import { BATCH, keyset } from '../batches.js';
+import { ownedRows } from '../batches.js';
 import type { Database } from '../database.js';
 
 /** The albums context's share of a user's data: their albums and photos, which go with the account. */
@@ -11,33 +11,14 @@ export class SqlAlbumAccountData implements AccountDataPart {
   constructor(private readonly db: Kysely<Database>) {}
 
   rows(userId: number, section: string): AsyncIterable<ExportRow> {
-    const db = this.db;
     if (section === 'albums') {
-      return keyset(
-        (after) =>
-          db
-            .selectFrom('albums')
-            .select(['id', 'title', 'description', 'photos_count', 'created_at', 'updated_at'])
-            .where('user_id', '=', userId)
-            .where('id', '>', after)
-            .orderBy('id')
-            .limit(BATCH)
-            .execute(),
-        (r) => r.id,
-      );
+      return ownedRows(this.db, 'albums', 'user_id', userId, ['id', 'title', 'description', 'photos_count', 'created_at', 'updated_at']);
     }
-    return keyset(
-      (after) =>
-        db.selectFrom('album_photos').select(['id', 'album_id', 'path', 'caption', 'created_at']).where('user_id', '=', userId).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
-      (r) => r.id,
-    );
+    return ownedRows(this.db, 'album_photos', 'user_id', userId, ['id', 'album_id', 'path', 'caption', 'created_at']);
   }
 
   async *media(userId: number): AsyncGenerator<StoredMedia> {
-    for await (const p of keyset(
-      (after) => this.db.selectFrom('album_photos').select(['id', 'path']).where('user_id', '=', userId).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
-      (r) => r.id,
-    )) {
+    for await (const p of ownedRows(this.db, 'album_photos', 'user_id', userId, ['id', 'path'])) {
       yield { value: p.path, kind: 'album', source: `album_photo:${p.id}` };
     }
   }

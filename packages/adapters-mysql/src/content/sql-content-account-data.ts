@@ -1,7 +1,7 @@
 import type { Timestamp } from '@plaza/domain';
 import type { AccountDataPart, ExportedPosts, ExportRow, StoredMedia } from '@plaza/domain/accounts';
 import { sql, type Kysely } from 'kysely';
-import { BATCH, chunks, keyset, mapped } from '../batches.js';
+import { BATCH, chunks, keyset, mapped, ownedRows } from '../batches.js';
 import type { Database } from '../database.js';
 import { toPostRecord } from './post-view-columns.js';
 
@@ -23,16 +23,9 @@ export class SqlContentAccountData implements AccountDataPart, ExportedPosts {
       case 'posts':
         return mapped(this.postRows(userId), (p) => ({ ...toPostRecord(p) }));
       case 'comments':
-        return keyset(
-          (after) => db.selectFrom('comments').selectAll().where('user_id', '=', userId).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
-          (r) => r.id,
-        );
+        return ownedRows(db, 'comments', 'user_id', userId, 'all');
       case 'reactions':
-        return keyset(
-          (after) =>
-            db.selectFrom('post_reactions').select(['post_id', 'reaction_type', 'created_at']).where('user_id', '=', userId).where('post_id', '>', after).orderBy('post_id').limit(BATCH).execute(),
-          (r) => r.post_id,
-        );
+        return ownedRows(db, 'post_reactions', 'user_id', userId, ['post_id', 'reaction_type', 'created_at'], { key: 'post_id' });
       case 'comment_reactions':
         // Every kind of comment the user reacted to (post, group, page): the table is this context's.
         return keyset(
@@ -50,15 +43,9 @@ export class SqlContentAccountData implements AccountDataPart, ExportedPosts {
         );
       case 'bookmarks':
       case 'shares':
-        return keyset(
-          (after) => db.selectFrom(section).select(['post_id', 'created_at']).where('user_id', '=', userId).where('post_id', '>', after).orderBy('post_id').limit(BATCH).execute(),
-          (r) => r.post_id,
-        );
+        return ownedRows(db, section, 'user_id', userId, ['post_id', 'created_at'], { key: 'post_id' });
       default:
-        return keyset(
-          (after) => db.selectFrom('stories').selectAll().where('user_id', '=', userId).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
-          (r) => r.id,
-        );
+        return ownedRows(db, 'stories', 'user_id', userId, 'all');
     }
   }
 
@@ -74,10 +61,7 @@ export class SqlContentAccountData implements AccountDataPart, ExportedPosts {
     for await (const p of this.postRows(userId)) {
       for (const m of toPostRecord(p).media) yield { value: m, kind: 'posts', source: `post:${p.id}` };
     }
-    for await (const s of keyset(
-      (after) => this.db.selectFrom('stories').select(['id', 'media']).where('user_id', '=', userId).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
-      (r) => r.id,
-    )) {
+    for await (const s of ownedRows(this.db, 'stories', 'user_id', userId, ['id', 'media'])) {
       yield { value: String(s.media), kind: 'stories', source: `story:${s.id}` };
     }
   }
@@ -148,9 +132,6 @@ export class SqlContentAccountData implements AccountDataPart, ExportedPosts {
   }
 
   private postRows(userId: number) {
-    return keyset(
-      (after) => this.db.selectFrom('posts').selectAll().where('user_id', '=', userId).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
-      (r) => r.id,
-    );
+    return ownedRows(this.db, 'posts', 'user_id', userId, 'all');
   }
 }

@@ -1,7 +1,7 @@
 import type { Timestamp } from '@plaza/domain';
 import type { AccountDataPart, ExportRow, StoredMedia } from '@plaza/domain/accounts';
 import { sql, type Kysely } from 'kysely';
-import { BATCH, chunks, keyset } from '../batches.js';
+import { BATCH, chunks, keyset, ownedRows } from '../batches.js';
 import type { Database } from '../database.js';
 
 /**
@@ -17,18 +17,16 @@ export class SqlEventAccountData implements AccountDataPart {
   rows(userId: number, section: string): AsyncIterable<ExportRow> {
     const db = this.db;
     if (section === 'events') {
-      return keyset(
-        (after) =>
-          db
-            .selectFrom('events')
-            .select(['id', 'title', 'description', 'location', 'event_date', 'image', 'participants_count', 'created_at'])
-            .where('creator_id', '=', userId)
-            .where('id', '>', after)
-            .orderBy('id')
-            .limit(BATCH)
-            .execute(),
-        (r) => r.id,
-      );
+      return ownedRows(db, 'events', 'creator_id', userId, [
+        'id',
+        'title',
+        'description',
+        'location',
+        'event_date',
+        'image',
+        'participants_count',
+        'created_at',
+      ]);
     }
     return keyset(
       (after) =>
@@ -46,10 +44,7 @@ export class SqlEventAccountData implements AccountDataPart {
   }
 
   async *media(userId: number): AsyncGenerator<StoredMedia> {
-    for await (const e of keyset(
-      (after) => this.db.selectFrom('events').select(['id', 'image']).where('creator_id', '=', userId).where('image', 'is not', null).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
-      (r) => r.id,
-    )) {
+    for await (const e of ownedRows(this.db, 'events', 'creator_id', userId, ['id', 'image'], { present: 'image' })) {
       yield { value: String(e.image), kind: 'event', source: `event:${e.id}` };
     }
   }

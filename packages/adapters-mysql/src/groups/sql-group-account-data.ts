@@ -1,7 +1,7 @@
 import type { Timestamp } from '@plaza/domain';
 import type { AccountDataPart, ExportRow, StoredMedia } from '@plaza/domain/accounts';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
-import { BATCH, chunks, keyset, mapped } from '../batches.js';
+import { BATCH, chunks, keyset, mapped, ownedRows } from '../batches.js';
 import type { Database } from '../database.js';
 import { parseList } from '../json-list.js';
 
@@ -39,16 +39,9 @@ export class SqlGroupAccountData implements AccountDataPart {
       case 'group_posts':
         return mapped(this.postRows(userId), (p) => ({ ...p, media: parseList(p.media), tags: parseList(p.tags) }));
       case 'group_comments':
-        return keyset(
-          (after) => db.selectFrom('group_comments').selectAll().where('user_id', '=', userId).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
-          (r) => r.id,
-        );
+        return ownedRows(db, 'group_comments', 'user_id', userId, 'all');
       default:
-        return keyset(
-          (after) =>
-            db.selectFrom('group_post_reactions').select(['post_id', 'reaction_type', 'created_at']).where('user_id', '=', userId).where('post_id', '>', after).orderBy('post_id').limit(BATCH).execute(),
-          (r) => r.post_id,
-        );
+        return ownedRows(db, 'group_post_reactions', 'user_id', userId, ['post_id', 'reaction_type', 'created_at'], { key: 'post_id' });
     }
   }
 
@@ -135,9 +128,6 @@ export class SqlGroupAccountData implements AccountDataPart {
   }
 
   private postRows(userId: number) {
-    return keyset(
-      (after) => this.db.selectFrom('group_posts').selectAll().where('user_id', '=', userId).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
-      (r) => r.id,
-    );
+    return ownedRows(this.db, 'group_posts', 'user_id', userId, 'all');
   }
 }

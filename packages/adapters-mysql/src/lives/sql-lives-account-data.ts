@@ -1,6 +1,6 @@
 import type { AccountDataPart, ExportRow, StoredMedia } from '@plaza/domain/accounts';
 import { sql, type Kysely } from 'kysely';
-import { BATCH, chunks, keyset } from '../batches.js';
+import { chunks, ownedRows } from '../batches.js';
 import type { Database } from '../database.js';
 
 /** Tables that hold one row per user and live: the user's presence in others' broadcasts. */
@@ -17,33 +17,25 @@ export class SqlLivesAccountData implements AccountDataPart {
   constructor(private readonly db: Kysely<Database>) {}
 
   rows(userId: number, section: string): AsyncIterable<ExportRow> {
-    const db = this.db;
     if (section === 'lives') {
-      return keyset(
-        (after) =>
-          db
-            .selectFrom('lives')
-            .select(['id', 'title', 'description', 'is_public', 'max_guests', 'status', 'background_image', 'created_at', 'ended_at', 'end_reason'])
-            .where('user_id', '=', userId)
-            .where('id', '>', after)
-            .orderBy('id')
-            .limit(BATCH)
-            .execute(),
-        (r) => r.id,
-      );
+      return ownedRows(this.db, 'lives', 'user_id', userId, [
+        'id',
+        'title',
+        'description',
+        'is_public',
+        'max_guests',
+        'status',
+        'background_image',
+        'created_at',
+        'ended_at',
+        'end_reason',
+      ]);
     }
-    return keyset(
-      (after) => db.selectFrom('live_comments').select(['id', 'live_id', 'content', 'created_at']).where('user_id', '=', userId).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
-      (r) => r.id,
-    );
+    return ownedRows(this.db, 'live_comments', 'user_id', userId, ['id', 'live_id', 'content', 'created_at']);
   }
 
   async *media(userId: number): AsyncGenerator<StoredMedia> {
-    for await (const live of keyset(
-      (after) =>
-        this.db.selectFrom('lives').select(['id', 'background_image']).where('user_id', '=', userId).where('background_image', 'is not', null).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
-      (r) => r.id,
-    )) {
+    for await (const live of ownedRows(this.db, 'lives', 'user_id', userId, ['id', 'background_image'], { present: 'background_image' })) {
       yield { value: live.background_image!, kind: 'posts', source: `live:${live.id}` };
     }
   }

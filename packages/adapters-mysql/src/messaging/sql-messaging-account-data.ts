@@ -1,6 +1,6 @@
 import type { AccountDataPart, ExportRow, StoredMedia } from '@plaza/domain/accounts';
 import type { Kysely } from 'kysely';
-import { BATCH, keyset, mapped } from '../batches.js';
+import { BATCH, keyset, mapped, ownedRows } from '../batches.js';
 import type { Database } from '../database.js';
 
 /**
@@ -32,18 +32,16 @@ export class SqlMessagingAccountData implements AccountDataPart {
           (r) => r.group_id,
         );
       default:
-        return keyset(
-          (after) =>
-            db
-              .selectFrom('group_messages')
-              .select(['id', 'group_id', 'content', 'media', 'media_type', 'parent_id', 'created_at', 'edited_at'])
-              .where('sender_id', '=', userId)
-              .where('id', '>', after)
-              .orderBy('id')
-              .limit(BATCH)
-              .execute(),
-          (r) => r.id,
-        );
+        return ownedRows(db, 'group_messages', 'sender_id', userId, [
+          'id',
+          'group_id',
+          'content',
+          'media',
+          'media_type',
+          'parent_id',
+          'created_at',
+          'edited_at',
+        ]);
     }
   }
 
@@ -53,10 +51,7 @@ export class SqlMessagingAccountData implements AccountDataPart {
       ['private_messages', 'message'],
       ['group_messages', 'group_message'],
     ] as const) {
-      for await (const m of keyset(
-        (after) => this.db.selectFrom(table).select(['id', 'media']).where('sender_id', '=', userId).where('media', 'is not', null).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
-        (r) => r.id,
-      )) {
+      for await (const m of ownedRows(this.db, table, 'sender_id', userId, ['id', 'media'], { present: 'media' })) {
         yield { value: m.media!, kind: 'messages', source: `${source}:${m.id}` };
       }
     }
@@ -81,18 +76,18 @@ export class SqlMessagingAccountData implements AccountDataPart {
       ['receiver_id', 'received'],
     ] as const) {
       yield* mapped(
-        keyset(
-          (after) =>
-            this.db
-              .selectFrom('private_messages')
-              .select(['id', 'sender_id', 'receiver_id', 'content', 'media', 'media_type', 'parent_id', 'is_read', 'created_at', 'edited_at'])
-              .where(column, '=', userId)
-              .where('id', '>', after)
-              .orderBy('id')
-              .limit(BATCH)
-              .execute(),
-          (r) => r.id,
-        ),
+        ownedRows(this.db, 'private_messages', column, userId, [
+          'id',
+          'sender_id',
+          'receiver_id',
+          'content',
+          'media',
+          'media_type',
+          'parent_id',
+          'is_read',
+          'created_at',
+          'edited_at',
+        ]),
         (m) => ({ ...m, is_read: Boolean(m.is_read), direction }),
       );
     }

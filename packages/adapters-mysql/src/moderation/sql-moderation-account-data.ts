@@ -1,7 +1,7 @@
 import type { Timestamp } from '@plaza/domain';
 import type { AccountDataPart, ExportRow } from '@plaza/domain/accounts';
 import { sql, type Kysely } from 'kysely';
-import { BATCH, chunks, keyset } from '../batches.js';
+import { chunks, ownedRows } from '../batches.js';
 import type { Database } from '../database.js';
 
 /**
@@ -20,51 +20,29 @@ export class SqlModerationAccountData implements AccountDataPart {
 
   rows(userId: number, section: string): AsyncIterable<ExportRow> {
     const db = this.db;
-    const byId = <R extends { id: number }>(page: (after: number) => Promise<R[]>) => keyset(page, (r) => r.id);
     switch (section) {
       case 'reports':
-        return byId((after) =>
-          db
-            .selectFrom('reports')
-            .select(['id', 'post_id', 'user_id', 'reason', 'description', 'status', 'resolution', 'created_at', 'resolved_at'])
-            .where('reporter_id', '=', userId)
-            .where('id', '>', after)
-            .orderBy('id')
-            .limit(BATCH)
-            .execute(),
-        );
+        return ownedRows(db, 'reports', 'reporter_id', userId, [
+          'id',
+          'post_id',
+          'user_id',
+          'reason',
+          'description',
+          'status',
+          'resolution',
+          'created_at',
+          'resolved_at',
+        ]);
       case 'moderator_candidacies':
-        return byId((after) =>
-          db
-            .selectFrom('moderator_candidacies')
-            .select(['id', 'motivation', 'status', 'created_at', 'elected_at', 'ended_at'])
-            .where('user_id', '=', userId)
-            .where('id', '>', after)
-            .orderBy('id')
-            .limit(BATCH)
-            .execute(),
-        );
+        return ownedRows(db, 'moderator_candidacies', 'user_id', userId, ['id', 'motivation', 'status', 'created_at', 'elected_at', 'ended_at']);
       case 'warnings':
-        return byId((after) => db.selectFrom('user_warnings').select(['id', 'reason', 'created_at']).where('user_id', '=', userId).where('id', '>', after).orderBy('id').limit(BATCH).execute());
+        return ownedRows(db, 'user_warnings', 'user_id', userId, ['id', 'reason', 'created_at']);
       case 'bans':
-        return byId((after) =>
-          db.selectFrom('user_bans').select(['id', 'reason', 'is_permanent', 'expires_at', 'created_at']).where('user_id', '=', userId).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
-        );
+        return ownedRows(db, 'user_bans', 'user_id', userId, ['id', 'reason', 'is_permanent', 'expires_at', 'created_at']);
       case 'feature_suggestions':
-        return byId((after) =>
-          db
-            .selectFrom('feature_suggestions')
-            .select(['id', 'title', 'description', 'status', 'admin_response', 'created_at', 'updated_at'])
-            .where('user_id', '=', userId)
-            .where('id', '>', after)
-            .orderBy('id')
-            .limit(BATCH)
-            .execute(),
-        );
+        return ownedRows(db, 'feature_suggestions', 'user_id', userId, ['id', 'title', 'description', 'status', 'admin_response', 'created_at', 'updated_at']);
       default:
-        return byId((after) =>
-          db.selectFrom('feature_suggestion_comments').select(['id', 'suggestion_id', 'content', 'created_at']).where('user_id', '=', userId).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
-        );
+        return ownedRows(db, 'feature_suggestion_comments', 'user_id', userId, ['id', 'suggestion_id', 'content', 'created_at']);
     }
   }
 

@@ -1,6 +1,6 @@
 import type { AccountDataPart } from '@plaza/domain/accounts';
 import type { Kysely } from 'kysely';
-import { BATCH, keyset, mapped } from '../batches.js';
+import { mapped, ownedRows } from '../batches.js';
 import type { Database } from '../database.js';
 
 /** The notifications context's share of a user's data: notifications received, and pushes not yet sent. */
@@ -10,13 +10,7 @@ export class SqlNotificationsAccountData implements AccountDataPart {
   constructor(private readonly db: Kysely<Database>) {}
 
   rows(userId: number) {
-    return mapped(
-      keyset(
-        (after) => this.db.selectFrom('notifications').selectAll().where('user_id', '=', userId).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
-        (r) => r.id,
-      ),
-      (n) => ({ ...n, is_read: Boolean(n.is_read) }),
-    );
+    return mapped(ownedRows(this.db, 'notifications', 'user_id', userId, 'all'), (n) => ({ ...n, is_read: Boolean(n.is_read) }));
   }
 
   async *media() {}

@@ -1,7 +1,7 @@
 import type { Timestamp } from '@plaza/domain';
 import type { AccountDataPart, ExportRow, StoredMedia } from '@plaza/domain/accounts';
 import { sql, type Kysely } from 'kysely';
-import { BATCH, chunks, keyset } from '../batches.js';
+import { BATCH, chunks, keyset, ownedRows } from '../batches.js';
 import type { Database } from '../database.js';
 
 /**
@@ -47,38 +47,16 @@ export class SqlPageAccountData implements AccountDataPart {
           (r) => r.page_id,
         );
       case 'page_posts':
-        return keyset(
-          (after) =>
-            db
-              .selectFrom('page_posts')
-              .select(['id', 'page_id', 'content', 'media', 'media_type', 'created_at', 'updated_at'])
-              .where('user_id', '=', userId)
-              .where('id', '>', after)
-              .orderBy('id')
-              .limit(BATCH)
-              .execute(),
-          (r) => r.id,
-        );
+        return ownedRows(db, 'page_posts', 'user_id', userId, ['id', 'page_id', 'content', 'media', 'media_type', 'created_at', 'updated_at']);
       case 'page_comments':
-        return keyset(
-          (after) =>
-            db.selectFrom('page_comments').select(['id', 'post_id', 'content', 'created_at', 'updated_at']).where('user_id', '=', userId).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
-          (r) => r.id,
-        );
+        return ownedRows(db, 'page_comments', 'user_id', userId, ['id', 'post_id', 'content', 'created_at', 'updated_at']);
       default:
-        return keyset(
-          (after) =>
-            db.selectFrom('page_post_reactions').select(['post_id', 'reaction_type', 'created_at']).where('user_id', '=', userId).where('post_id', '>', after).orderBy('post_id').limit(BATCH).execute(),
-          (r) => r.post_id,
-        );
+        return ownedRows(db, 'page_post_reactions', 'user_id', userId, ['post_id', 'reaction_type', 'created_at'], { key: 'post_id' });
     }
   }
 
   async *media(userId: number): AsyncGenerator<StoredMedia> {
-    for await (const p of keyset(
-      (after) => this.db.selectFrom('page_posts').select(['id', 'media']).where('user_id', '=', userId).where('media', 'is not', null).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
-      (r) => r.id,
-    )) {
+    for await (const p of ownedRows(this.db, 'page_posts', 'user_id', userId, ['id', 'media'], { present: 'media' })) {
       yield { value: String(p.media), kind: 'posts', source: `page_post:${p.id}` };
     }
   }

@@ -1,6 +1,6 @@
 import type { AccountDataPart, ExportRow } from '@plaza/domain/accounts';
 import type { Kysely } from 'kysely';
-import { BATCH, keyset } from '../batches.js';
+import { ownedRows } from '../batches.js';
 import type { Database } from '../database.js';
 
 /**
@@ -14,18 +14,7 @@ export class SqlTimelineAccountData implements AccountDataPart {
   constructor(private readonly db: Kysely<Database>) {}
 
   rows(userId: number): AsyncIterable<ExportRow> {
-    return keyset(
-      (after) =>
-        this.db
-          .selectFrom('home_timeline')
-          .select(['entry_id', 'post_id', 'owner_id', 'is_share', 'created_at'])
-          .where('user_id', '=', userId)
-          .where('entry_id', '>', after)
-          .orderBy('entry_id')
-          .limit(BATCH)
-          .execute(),
-      (r) => r.entry_id,
-    );
+    return ownedRows(this.db, 'home_timeline', 'user_id', userId, ['entry_id', 'post_id', 'owner_id', 'is_share', 'created_at'], { key: 'entry_id' });
   }
 
   async *media() {}
