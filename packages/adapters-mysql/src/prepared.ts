@@ -1,4 +1,4 @@
-import type { CompiledQuery, Compilable, Kysely } from 'kysely';
+import type { CompiledQuery, Compilable, Kysely, QueryResult } from 'kysely';
 
 /**
  * A query built and compiled once, then run with new values: for the few queries every request runs
@@ -17,9 +17,17 @@ export const PREPARED_STATEMENTS = new Set<string>();
 export function prepared<const Args extends unknown[], R>(
   build: (...placeholders: Args) => Compilable<R>,
 ): (db: Pick<Kysely<any>, 'executeQuery'>, ...args: Args) => Promise<R[]> {
+  const run = preparedStatement(build);
+  return async (db, ...args) => (await run(db, ...args)).rows;
+}
+
+/** `prepared`, answering the whole result: what a write needs (its insert id). */
+export function preparedStatement<const Args extends unknown[], R>(
+  build: (...placeholders: Args) => Compilable<R>,
+): (db: Pick<Kysely<any>, 'executeQuery'>, ...args: Args) => Promise<QueryResult<R>> {
   let compiled: CompiledQuery<R> | undefined;
   let slots: number[][] = [];
-  return async (db, ...args) => {
+  return (db, ...args) => {
     if (!compiled) {
       const placeholders = args.map((_, i) => `\u0000plaza-prepared-${i}\u0000`);
       compiled = build(...(placeholders as Args)).compile();
@@ -30,7 +38,6 @@ export function prepared<const Args extends unknown[], R>(
     }
     const parameters = [...compiled.parameters];
     slots.forEach((indexes, arg) => indexes.forEach((index) => (parameters[index] = args[arg])));
-    const result = await db.executeQuery<R>({ ...compiled, parameters });
-    return result.rows;
+    return db.executeQuery<R>({ ...compiled, parameters });
   };
 }
