@@ -41,8 +41,11 @@ export async function login(plazaUrl, username) {
   return { token: body.token, userId: body.user_id };
 }
 
-/** A scenario file's scenarios: its `scenarios` list, or the single one its `name`, `seed`, `plaza`, `floor` and `cleanup` make. */
+/**
+ * A scenario file's scenarios: its `scenarios` list, or the single one its `name`, `seed`, `plaza`,
+ * `floors` (or one `floor`) and `cleanup` make.
+ */
 export function scenariosOf(module) {
   if (Array.isArray(module.scenarios)) return module.scenarios;
-  return [{ name: module.name, seed: module.seed, plaza: module.plaza, floors: { floor: module.floor }, cleanup: module.cleanup }];
+  return [{ name: module.name, seed: module.seed, plaza: module.plaza, floors: module.floors ?? { floor: module.floor }, cleanup: module.cleanup }];
 }

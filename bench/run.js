@@ -126,6 +126,8 @@ export async function startServer(database, env = {}, workers = 1) {
       DB_NAME: database,
       PORT: String(port),
       HOST: '127.0.0.1',
+      // Its own address: the floors that write Plaza's JSON byte for byte name the same actor URLs.
+      API_PUBLIC_URL: `http://127.0.0.1:${port}`,
       LOG_LEVEL: 'warn',
       BCRYPT_COST: '4',
       API_DATA_DIR: join(tmpdir(), 'plaza-bench-data'),

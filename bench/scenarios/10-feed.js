@@ -49,6 +49,26 @@ async function follow(ctx, viewer, users, n, shift = 0) {
 }
 
 /**
+ * Older posts of the followed accounts, so that the viewer's first page is full at every size: at
+ * 100k posts each of 100,000 accounts has one, and ten follows would give a page of ten posts against
+ * twenty at 1M, which is not the same work to compare. Dated before every seeded post, so that no
+ * other viewer's first page changes.
+ */
+async function seedOlderPosts(ctx, viewer, perAccount) {
+  const [followed] = await ctx.pool.query(
+    'SELECT f.followee_id, COUNT(w.id) AS n FROM follows f LEFT JOIN wall_entries w ON w.user_id = f.followee_id WHERE f.follower_id = ? GROUP BY f.followee_id',
+    [viewer.userId],
+  );
+  for (const { followee_id: author, n } of followed) {
+    for (let k = Number(n); k < perAccount; k++) {
+      const at = `2025-12-${String(1 + k).padStart(2, '0')} 00:00:${String(author % 60).padStart(2, '0')}`;
+      const [r] = await ctx.pool.query('INSERT INTO posts (user_id, content, media, tags, created_at) VALUES (?, ?, ?, ?, ?)', [author, `older bench post ${k} #bench`, '[]', '["bench"]', at]);
+      await ctx.pool.query('INSERT INTO wall_entries (user_id, post_id, created_at) VALUES (?, ?, ?)', [author, r.insertId, at]);
+    }
+  }
+}
+
+/**
  * Recent shares by followed accounts, written as the share operation writes them (share row, wall
  * entry, counter), dated after every seeded post so that they head the feed.
  */
@@ -123,7 +143,7 @@ async function readTimeFloor(ctx) {
 const VIEWERS = [
   { kind: 'follows-1000', follows: 1000, readTimeFloor: true },
   { kind: 'new-user', follows: 0 },
-  { kind: 'few-follows', follows: 10 },
+  { kind: 'few-follows', follows: 10, olderPostsPerAccount: 3 },
   { kind: 'shares', follows: 1000, shares: true },
 ];
 
@@ -135,6 +155,7 @@ export const scenarios = SIZES.flatMap((size) =>
       const users = await seedPosts(ctx, size);
       const me = await login(ctx.plazaUrl, `bench_feed_${viewer.kind.replace(/-/g, '_')}`);
       await follow(ctx, me, users, Math.max(viewer.follows ? 10 : 0, Math.round(viewer.follows * ctx.scale)), viewer.shares ? 1 : 0);
+      if (viewer.olderPostsPerAccount) await seedOlderPosts(ctx, me, viewer.olderPostsPerAccount);
       if (viewer.shares) await seedShares(ctx, me);
       await rebuildTimeline(ctx, me);
       const seeded = { me };
