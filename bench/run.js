@@ -240,6 +240,8 @@ async function runScenario(scenario) {
   // `embedded: true`: the scenario starts its own Plaza on SQLite, and no MariaDB-backed one runs beside it.
   const { server, pool } = scenario.embedded ? { server: null, pool: null } : await environment(database);
   const ctx = { plazaUrl: server?.url, pool, scale, database, startServer, load, probe };
+  // For a scenario that measures its own way: serves one of its floors in a process of its own.
+  ctx.withFloor = (floorName, floorCtx, work) => withFloor(scenario.file, scenario.name, floorName, floorCtx, work);
   process.stdout.write(`\n${scenario.name}: seeding… `);
   const t0 = Date.now();
   Object.assign(ctx, await scenario.seed(ctx));

@@ -3,11 +3,11 @@
 // following nobody, each against a floor: a bare node:http handler reading the viewer's precomputed
 // timeline from the same file with better-sqlite3 and writing Plaza's JSON (compared byte for byte
 // before the load; a difference is reported in the line, not failed: the figure is still a floor).
+// The floor runs in a process of its own, as Plaza and every other floor do (floor-process.js).
 //
 // Plaza runs on a file of the bench's own (os.tmpdir()/plaza-bench-sqlite/plaza.sqlite), so this
 // scenario measures its own way (`run`), and no MariaDB-backed Plaza runs beside it (`embedded`).
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -122,24 +122,11 @@ function floorHandler(db) {
   };
 }
 
-/** Serves the floor for one viewer on a bare node:http server for the duration of `work`. */
-async function withFloor(answer, viewer, work) {
-  const server = createServer((req, res) => {
-    try {
-      const text = answer(viewer);
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(text);
-    } catch (err) {
-      res.writeHead(500);
-      res.end(String(err));
-    }
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  try {
-    return await work(`http://127.0.0.1:${server.address().port}/`);
-  } finally {
-    await new Promise((r) => server.close(r));
-  }
+/** The precomputed floor as the floor process serves it (run.js's withFloor): the file is opened at its first request. */
+let floorAnswer;
+async function precomputedFloor(ctx) {
+  floorAnswer ??= floorHandler(open());
+  return floorAnswer(ctx.viewer);
 }
 
 const VIEWERS = [
@@ -154,6 +141,7 @@ export const scenarios = [
   {
     name: 'sqlite-feed-500k',
     embedded: true,
+    floors: { 'precomputed floor': precomputedFloor },
     async seed(ctx) {
       return { sqlite: await ensureSeed(ctx) };
     },
@@ -179,7 +167,7 @@ export const scenarios = [
           const identical = plazaText === answer(me.userId);
           const errorsBefore = server.errorLines.length;
           const plaza = await ctx.load(`${server.url}${PATH}`, { headers });
-          const floor = await withFloor(answer, me.userId, (url) => ctx.load(url));
+          const floor = await ctx.withFloor('precomputed floor', { ...ctx, viewer: me.userId }, (url) => ctx.load(url));
           failures.push(...failuresOf(`${viewer.kind} plaza`, plaza), ...failuresOf(`${viewer.kind} floor`, floor));
           const logged = server.errorLines.length - errorsBefore;
           if (logged) failures.push(`${viewer.kind}: plaza logged ${logged} errors, e.g. ${server.errorLines.at(-1)}`);
