@@ -1,5 +1,7 @@
 import { type PageRequest, offsetOf } from '@plaza/domain';
+import type { CommentType } from '@plaza/domain/content';
 import type { Kysely, Selectable } from 'kysely';
+import { chunks } from './batches.js';
 import type { Database } from './database.js';
 
 /** The tables that hold a thread of comments per post (posts' and group posts'), each indexed on (post_id, parent_id, id). */
@@ -50,5 +52,16 @@ export class CommentThreads<T extends ThreadTable> {
       ids.push(...frontier);
     }
     return ids;
+  }
+}
+
+/**
+ * Removes the reactions of some comments of one kind. comment_reactions has no foreign key to the
+ * comment tables, so a thread's deletion removes them itself: a chunk of ids per statement, which
+ * keeps each `in (…)` list short however long the thread (SQLite caps a statement's parameters).
+ */
+export async function deleteCommentReactions(db: Kysely<Database>, type: CommentType, commentIds: number[]): Promise<void> {
+  for (const ids of chunks(commentIds)) {
+    await db.deleteFrom('comment_reactions').where('comment_type', '=', type).where('comment_id', 'in', ids).execute();
   }
 }

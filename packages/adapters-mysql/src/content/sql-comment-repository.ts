@@ -2,7 +2,7 @@ import type { PageRequest, Timestamp } from '@plaza/domain';
 import type { CommentRecord, CommentRepository, CommentType, ReactionType } from '@plaza/domain/content';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { insertedId, insertIfAbsent, lockRowForUpdate, type SqlDialect } from '../dialect.js';
-import { CommentThreads } from '../comment-threads.js';
+import { CommentThreads, deleteCommentReactions } from '../comment-threads.js';
 import type { Database } from '../database.js';
 import type { CommentsTable } from './schema.js';
 
@@ -54,7 +54,7 @@ export class SqlCommentRepository implements CommentRepository {
       const row = await trx.selectFrom('comments').select(['id', 'post_id']).where('id', '=', id).executeTakeFirst();
       if (!row) return;
       const ids = await this.threads.withDescendants(row.post_id, id);
-      await trx.deleteFrom('comment_reactions').where('comment_type', '=', 'post').where('comment_id', 'in', ids).execute();
+      await deleteCommentReactions(trx, 'post', ids);
       await trx.deleteFrom('comments').where('id', '=', id).execute();
       await trx.updateTable('posts').set({ comments_count: sql`comments_count - ${ids.length}` }).where('id', '=', row.post_id).execute();
     });

@@ -15,7 +15,7 @@ import type {
   NewGroupPost,
 } from '@plaza/domain/groups';
 import { type Kysely, type Selectable, sql } from 'kysely';
-import { CommentThreads } from '../comment-threads.js';
+import { CommentThreads, deleteCommentReactions } from '../comment-threads.js';
 import type { Database } from '../database.js';
 import { insertedId, insertIfAbsent, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import { containsText } from '../messaging/text-search.js';
@@ -39,13 +39,6 @@ function toPost(row: Selectable<GroupPostsTable>): GroupPostRecord {
 
 function toComment(row: Selectable<GroupCommentsTable>): GroupCommentRecord {
   return row;
-}
-
-/** Reactions of group comments live in content's comment_reactions (type `group`), without a foreign key: deleted here, in chunks. */
-async function deleteCommentReactions(db: Kysely<Database>, commentIds: number[]): Promise<void> {
-  for (const ids of chunks(commentIds)) {
-    await db.deleteFrom('comment_reactions').where('comment_type', '=', 'group').where('comment_id', 'in', ids).execute();
-  }
 }
 
 /** Takes a row's write lock (MySQL) and tells whether the row exists. */
@@ -84,7 +77,7 @@ export class SqlGroupRepository implements GroupRepository {
     await this.db.transaction().execute(async (trx) => {
       if (!(await lockExisting(trx, this.dialect, 'community_groups', id))) return;
       const comments = await trx.selectFrom('group_comments').select('id').where('group_id', '=', id).execute();
-      await deleteCommentReactions(trx, comments.map((c) => c.id));
+      await deleteCommentReactions(trx, 'group', comments.map((c) => c.id));
       // Members, requests, invitations, posts, their reactions and comments go by cascade.
       await trx.deleteFrom('community_groups').where('id', '=', id).execute();
     });
@@ -249,7 +242,7 @@ export class SqlGroupPostRepository implements GroupPostRepository {
       await lockRowForUpdate(trx, this.dialect, 'community_groups', found.group_id);
       if (!(await lockExisting(trx, this.dialect, 'group_posts', id))) return false;
       const comments = await trx.selectFrom('group_comments').select('id').where('post_id', '=', id).execute();
-      await deleteCommentReactions(trx, comments.map((c) => c.id));
+      await deleteCommentReactions(trx, 'group', comments.map((c) => c.id));
       // Its reactions and comments go by cascade.
       await trx.deleteFrom('group_posts').where('id', '=', id).execute();
       await trx.updateTable('community_groups').set({ posts_count: sql`posts_count - 1` }).where('id', '=', found.group_id).execute();
@@ -350,7 +343,7 @@ export class SqlGroupCommentRepository implements GroupCommentRepository {
       const row = await trx.selectFrom('group_comments').select('id').where('id', '=', id).executeTakeFirst();
       if (!row) return false;
       const ids = await this.threads.withDescendants(found.post_id, id);
-      await deleteCommentReactions(trx, ids);
+      await deleteCommentReactions(trx, 'group', ids);
       for (const chunk of chunks(ids)) await trx.deleteFrom('group_comments').where('id', 'in', chunk).execute();
       await trx.updateTable('group_posts').set({ comments_count: sql`comments_count - ${ids.length}` }).where('id', '=', found.post_id).execute();
       return true;

@@ -143,6 +143,8 @@ export function contentContract(name: string, make: () => Promise<ContentPorts>)
       expect(await comments.reactedBy('post', [root.id, reply.id], u.id)).toEqual(new Set([reply.id]));
       await comments.delete(root.id);
       expect(await comments.replies(p.id, [root.id, reply.id])).toEqual([]);
+      // The reply's reaction goes with it.
+      expect(await comments.reactions('post', reply.id)).toEqual([]);
       expect((await posts.findById(p.id))?.comments_count).toBe(1);
     });
 
