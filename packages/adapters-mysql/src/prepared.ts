@@ -2,7 +2,7 @@ import type { CompiledQuery, Compilable, Kysely, QueryResult } from 'kysely';
 
 /**
  * A query built and compiled once, then run with new values: for the few queries every request runs
- * (the token lookup, the feed's page), where Kysely's building and compiling cost more than the
+ * (the token lookup, the feed's page, a new post's two inserts), where Kysely's building and compiling cost more than the
  * database does (docs/decisions/0075). `build` receives one placeholder per parameter and must use
  * each as a value (`where('x', '=', p0)`, `limit(p1)`), never to choose the query's shape: the SQL is
  * fixed at the first call. The placeholders are found in the compiled parameters and replaced by the
@@ -27,7 +27,7 @@ export function preparedStatement<const Args extends unknown[], R>(
 ): (db: Pick<Kysely<any>, 'executeQuery'>, ...args: Args) => Promise<QueryResult<R>> {
   let compiled: CompiledQuery<R> | undefined;
   let slots: number[][] = [];
-  return (db, ...args) => {
+  return async (db, ...args) => {
     if (!compiled) {
       const placeholders = args.map((_, i) => `\u0000plaza-prepared-${i}\u0000`);
       compiled = build(...(placeholders as Args)).compile();

@@ -2,7 +2,7 @@ import type { Pool, PoolConnection } from 'mysql2';
 
 /**
  * mysql2's pool as Kysely's MysqlDialect uses it, but running the statements in `statements` (the
- * few built once by `prepared()`: the token lookup and the feed's page, run on every request) as
+ * few built once by `prepared()`: the token lookup, the feed's page, a new post's inserts) as
  * server-side prepared statements: the server parses each once per connection, and the binary rows
  * cost the client less to read. Measured on MariaDB 10.11: the feed's page query fell from about 400
  * to 260 µs of server CPU, the token lookup from 190 to 145 (docs/decisions/0075).

@@ -2,6 +2,7 @@ import type { Timestamp } from '@plaza/domain';
 import type { AccountDataPart, ExportedPosts, ExportRow, StoredMedia } from '@plaza/domain/accounts';
 import { sql, type Kysely } from 'kysely';
 import { BATCH, chunks, keyset, mapped, ownedRows } from '../batches.js';
+import { deleteCommentReactions } from '../comment-threads.js';
 import type { Database } from '../database.js';
 import { toPostRecord } from './post-view-columns.js';
 
@@ -105,7 +106,7 @@ export class SqlContentAccountData implements AccountDataPart, ExportedPosts {
         .execute();
       if (leaves.length === 0) break;
       for (const ids of chunks(leaves.map((l) => l.id))) {
-        await db.deleteFrom('comment_reactions').where('comment_type', '=', 'post').where('comment_id', 'in', ids).execute();
+        await deleteCommentReactions(db, 'post', ids);
         await db.deleteFrom('comments').where('id', 'in', ids).execute();
       }
     }

@@ -1,4 +1,5 @@
 import { type PageRequest, type Timestamp, offsetOf } from '@plaza/domain';
+import type { ActorCard } from '@plaza/domain';
 import type { AuthorInfo, FeedEntry, NewPost, PostRecord, PostRepository, PostView, Viewer } from '@plaza/domain/content';
 import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import { insertedId } from '../dialect.js';
@@ -141,7 +142,7 @@ export class SqlPostRepository implements PostRepository {
     });
   }
 
-  async authors(ids: number[]): Promise<Map<number, AuthorInfo & { is_private: boolean }>> {
+  async authors(ids: number[]): Promise<Map<number, AuthorInfo & Pick<ActorCard, 'is_private'>>> {
     if (ids.length === 0) return new Map();
     const rows = await this.db
       .selectFrom('users')

@@ -2,6 +2,7 @@ import type { Timestamp } from '@plaza/domain';
 import type { AccountDataPart, ExportRow, StoredMedia } from '@plaza/domain/accounts';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { BATCH, chunks, keyset, mapped, ownedRows } from '../batches.js';
+import { deleteCommentReactions } from '../comment-threads.js';
 import type { Database } from '../database.js';
 import { parseList } from '../json-list.js';
 
@@ -91,7 +92,7 @@ export class SqlGroupAccountData implements AccountDataPart {
         .execute();
       if (leaves.length === 0) break;
       for (const ids of chunks(leaves.map((l) => l.id))) {
-        await db.deleteFrom('comment_reactions').where('comment_type', '=', 'group').where('comment_id', 'in', ids).execute();
+        await deleteCommentReactions(db, 'group', ids);
         await db.deleteFrom('group_comments').where('id', 'in', ids).execute();
       }
     }

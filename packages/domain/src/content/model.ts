@@ -1,3 +1,4 @@
+import type { ActorCard } from '../shared/actor.js';
 import type { Timestamp } from '../shared/time.js';
 
 export const REACTION_TYPES = ['like', 'love', 'haha', 'wow', 'sad', 'angry'] as const;
@@ -27,15 +28,10 @@ export interface PostRecord extends NewPost {
   updated_at: Timestamp | null;
 }
 
-/** The author fields a post or comment shows. */
-export interface AuthorInfo {
+/** The author fields a post or comment shows: the account's public card but its privacy. */
+export interface AuthorInfo extends Omit<ActorCard, 'is_private'> {
   id: number;
   username: string;
-  avatar: string | null;
-  militant_badge: string | null;
-  is_technician: boolean;
-  is_admin: boolean;
-  is_moderator: boolean;
 }
 
 /** One line of a feed or wall: a post, or a share of one by `shared_by`. */

@@ -1,4 +1,5 @@
 import { token } from '../shared/token.js';
+import type { ActorCard } from '../shared/actor.js';
 import type { Timestamp } from '../shared/time.js';
 import type { PageRequest } from '../shared/pagination.js';
 import type {
@@ -42,7 +43,7 @@ export interface PostRepository {
   /** Everything a list shows for these entries, in their order, with a constant number of queries. */
   views(entries: FeedEntry[], viewerId: number): Promise<PostView[]>;
   /** Authors by id, for single views, comments and stories. */
-  authors(ids: number[]): Promise<Map<number, AuthorInfo & { is_private: boolean }>>;
+  authors(ids: number[]): Promise<Map<number, AuthorInfo & Pick<ActorCard, 'is_private'>>>;
   /** Number of posts a user wrote. */
   countByUser(userId: number): Promise<number>;
 }
