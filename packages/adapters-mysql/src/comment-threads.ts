@@ -1,4 +1,4 @@
-import { type PageRequest, offsetOf } from '@plaza/domain';
+import { type PageRequest, type Timestamp, offsetOf } from '@plaza/domain';
 import type { CommentType } from '@plaza/domain/content';
 import type { Kysely, Selectable } from 'kysely';
 import { chunks } from './batches.js';
@@ -6,6 +6,9 @@ import type { Database } from './database.js';
 
 /** The tables that hold a thread of comments per post (posts' and group posts'), each indexed on (post_id, parent_id, id). */
 type ThreadTable = 'comments' | 'group_comments';
+
+/** How comment_reactions names the comments of each thread table. */
+const REACTION_TYPE: Record<ThreadTable, CommentType> = { comments: 'post', group_comments: 'group' };
 
 /**
  * The reads of a post's comment thread, one shape for both thread tables, each served by its
@@ -52,6 +55,31 @@ export class CommentThreads<T extends ThreadTable> {
       ids.push(...frontier);
     }
     return ids;
+  }
+
+  /**
+   * A leaving author's comments: those nobody answered go with their reactions, leaves first, then the
+   * comments they answered, and so on up; those others replied to stay in their thread, emptied, under
+   * the tombstone, so that the replies keep their place.
+   */
+  async eraseAuthor(userId: number, at: Timestamp): Promise<void> {
+    const table = this.table as ThreadTable;
+    // Typed as the posts' table, for the same reason as `from()`: only columns both tables have.
+    const [c, r] = [`${table} as c`, `${table} as r`] as ['comments as c', 'comments as r'];
+    for (;;) {
+      const leaves = await this.db
+        .selectFrom(c)
+        .select('c.id')
+        .where('c.user_id', '=', userId)
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom(r).select('r.id').whereRef('r.parent_id', '=', 'c.id'))))
+        .execute();
+      if (leaves.length === 0) break;
+      for (const ids of chunks(leaves.map((l) => l.id))) {
+        await deleteCommentReactions(this.db, REACTION_TYPE[table], ids);
+        await this.db.deleteFrom(table).where('id', 'in', ids).execute();
+      }
+    }
+    await this.db.updateTable(table).set({ content: '', updated_at: at }).where('user_id', '=', userId).execute();
   }
 }
 

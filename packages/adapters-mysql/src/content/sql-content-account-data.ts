@@ -2,7 +2,7 @@ import type { Timestamp } from '@plaza/domain';
 import type { AccountDataPart, ExportedPosts, ExportRow, StoredMedia } from '@plaza/domain/accounts';
 import { sql, type Kysely } from 'kysely';
 import { BATCH, chunks, keyset, mapped, ownedRows } from '../batches.js';
-import { deleteCommentReactions } from '../comment-threads.js';
+import { CommentThreads } from '../comment-threads.js';
 import type { Database } from '../database.js';
 import { toPostRecord } from './post-view-columns.js';
 
@@ -95,22 +95,8 @@ export class SqlContentAccountData implements AccountDataPart, ExportedPosts {
     }
     await db.deleteFrom('posts').where('user_id', '=', userId).execute();
 
-    // Comments on other people's posts: those nobody answered go; those others replied to stay in
-    // the thread, emptied, under the tombstone. Leaves go first, then the comments they answered.
-    for (;;) {
-      const leaves = await db
-        .selectFrom('comments as c')
-        .select('c.id')
-        .where('c.user_id', '=', userId)
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('comments as r').select('r.id').whereRef('r.parent_id', '=', 'c.id'))))
-        .execute();
-      if (leaves.length === 0) break;
-      for (const ids of chunks(leaves.map((l) => l.id))) {
-        await deleteCommentReactions(db, 'post', ids);
-        await db.deleteFrom('comments').where('id', 'in', ids).execute();
-      }
-    }
-    await db.updateTable('comments').set({ content: '', updated_at: at }).where('user_id', '=', userId).execute();
+    // Comments on other people's posts: unanswered ones go, answered ones stay emptied.
+    await new CommentThreads(db, 'comments').eraseAuthor(userId, at);
 
     for (const ids of chunks([...touchedPosts])) {
       await db

@@ -2,7 +2,7 @@ import type { Timestamp } from '@plaza/domain';
 import type { AccountDataPart, ExportRow, StoredMedia } from '@plaza/domain/accounts';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { BATCH, chunks, keyset, mapped, ownedRows } from '../batches.js';
-import { deleteCommentReactions } from '../comment-threads.js';
+import { CommentThreads } from '../comment-threads.js';
 import type { Database } from '../database.js';
 import { parseList } from '../json-list.js';
 
@@ -82,21 +82,8 @@ export class SqlGroupAccountData implements AccountDataPart {
     await db.deleteFrom('comment_reactions').where('comment_type', '=', 'group').where('user_id', '=', userId).execute();
     await db.deleteFrom('group_post_reactions').where('user_id', '=', userId).execute();
 
-    // Comments on others' posts: unanswered ones go, leaves first; answered ones stay, emptied.
-    for (;;) {
-      const leaves = await db
-        .selectFrom('group_comments as c')
-        .select('c.id')
-        .where('c.user_id', '=', userId)
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('group_comments as r').select('r.id').whereRef('r.parent_id', '=', 'c.id'))))
-        .execute();
-      if (leaves.length === 0) break;
-      for (const ids of chunks(leaves.map((l) => l.id))) {
-        await deleteCommentReactions(db, 'group', ids);
-        await db.deleteFrom('group_comments').where('id', 'in', ids).execute();
-      }
-    }
-    await db.updateTable('group_comments').set({ content: '', updated_at: at }).where('user_id', '=', userId).execute();
+    // Comments on others' posts: unanswered ones go, answered ones stay emptied.
+    await new CommentThreads(db, 'group_comments').eraseAuthor(userId, at);
 
     await db.deleteFrom('group_members').where('user_id', '=', userId).execute();
     await db.deleteFrom('group_join_requests').where('user_id', '=', userId).execute();
