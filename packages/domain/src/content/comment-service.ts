@@ -11,12 +11,12 @@ import type { CommentRecord, CommentType, CommentView, ListPage, PostRecord, Rea
 import { COMMENT_MAX_LENGTH } from './model.js';
 import type { CommentTarget, TargetComment } from './comment-targets.js';
 import type { CommentRepository, PostRepository } from './ports.js';
-import { listPage, notifyMentions, type PostService } from './post-service.js';
+import { commentTrees, readThreadPage } from './comment-tree.js';
+import { notifyMentions, type PostService } from './post-service.js';
 import { viewerOfUser } from './visibility.js';
 
 /** Comments of posts, their replies, and reactions on comments of every kind that exists. */
 /** Deeper replies are not loaded: a thread that deep is a loop of bots, not a conversation. */
-const MAX_REPLY_DEPTH = 50;
 
 export class CommentService {
   constructor(
@@ -35,35 +35,11 @@ export class CommentService {
   async list(actor: Actor, postId: number, page?: number, perPage?: number): Promise<ListPage<CommentView>> {
     await this.posts.visiblePost(actor, postId);
     const req = pageRequest(page, perPage);
-    const p = listPage(await this.comments.roots(postId, req), req);
-    // Replies of this page's roots only, one query per level of the tree (not per comment).
-    const replies: CommentRecord[] = [];
-    let level = p.items.map((c) => c.id);
-    for (let depth = 0; level.length > 0 && depth <= MAX_REPLY_DEPTH; depth++) {
-      const found = await this.comments.replies(postId, level);
-      replies.push(...found);
-      level = found.map((c) => c.id);
-    }
+    const { page: p, replies } = await readThreadPage(this.comments, postId, req);
     const all = [...p.items, ...replies];
     const authors = await this.postRepo.authors([...new Set(all.map((c) => c.user_id))]);
     const reacted = await this.comments.reactedBy('post', all.map((c) => c.id), actor.userId);
-    const childrenOf = new Map<number, CommentRecord[]>();
-    for (const r of replies) {
-      const list = childrenOf.get(r.parent_id!) ?? [];
-      list.push(r);
-      childrenOf.set(r.parent_id!, list);
-    }
-    const build = (c: CommentRecord, depth: number): CommentView | null => {
-      const author = authors.get(c.user_id);
-      if (!author) return null;
-      return {
-        comment: c,
-        author,
-        has_reacted: reacted.has(c.id),
-        replies: depth > MAX_REPLY_DEPTH ? [] : (childrenOf.get(c.id) ?? []).map((r) => build(r, depth + 1)).filter((v): v is CommentView => v !== null),
-      };
-    };
-    return { ...p, items: p.items.map((c) => build(c, 0)).filter((v): v is CommentView => v !== null) };
+    return commentTrees(p, replies, { authors, reacted, record: (c) => c });
   }
 
   /** The comment and the notifications it raises (post author, parent's author, mentions) are stored together. */

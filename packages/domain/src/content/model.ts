@@ -52,12 +52,7 @@ export interface PostView {
   shared_by_username: string | null;
 }
 
-export interface ListPage<T> {
-  items: T[];
-  page: number;
-  per_page: number;
-  has_more: boolean;
-}
+export type { ListPage } from '../shared/pagination.js';
 
 export interface CommentRecord {
   id: number;

@@ -5,7 +5,7 @@ import type { Actor } from '../shared/actor.js';
 import { canModerate } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
 import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
-import { pageRequest } from '../shared/pagination.js';
+import { listPage, pageRequest } from '../shared/pagination.js';
 import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { FollowRepository } from '../social/ports.js';
@@ -45,10 +45,6 @@ export async function notifyMentions(
       { title: 'Mention', body: `${actor.username} mentioned you` },
     );
   }
-}
-
-export function listPage<T>(rows: T[], req: { page: number; perPage: number }): ListPage<T> {
-  return { items: rows.slice(0, req.perPage), page: req.page, per_page: req.perPage, has_more: rows.length > req.perPage };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { UserRepository } from '../accounts/ports.js';
 import type { CommentTarget, TargetComment } from '../content/comment-targets.js';
+import { commentTrees, readThreadPage } from '../content/comment-tree.js';
 import { type CommentRecord, type CommentView, extractHashtags, type ListPage, normalizeTags, type ReactionType } from '../content/model.js';
 import type { CommentRepository, PostRepository } from '../content/ports.js';
 import type { MediaReferences } from '../media/references.js';
@@ -7,7 +8,7 @@ import type { NotificationService } from '../notifications/notification-service.
 import { canModerate, type Actor } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
 import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
-import { pageRequest } from '../shared/pagination.js';
+import { listPage, pageRequest } from '../shared/pagination.js';
 import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { GroupService } from './group-service.js';
@@ -15,7 +16,6 @@ import { GROUP_COMMENT_MAX_LENGTH, GROUP_POST_MAX_LENGTH, type GroupCommentRecor
 import type { GroupCommentRepository, GroupPostRepository, GroupRepository } from './ports.js';
 import { canSeeGroupContent, groupLink } from './visibility.js';
 
-const MAX_REPLY_DEPTH = 50;
 const MAX_MEDIA = 10;
 
 export interface CreateGroupPostInput {
@@ -27,9 +27,6 @@ export interface CreateGroupPostInput {
   tags?: string[] | string | null;
 }
 
-function page<T>(rows: T[], req: { page: number; perPage: number }): ListPage<T> {
-  return { items: rows.slice(0, req.perPage), page: req.page, per_page: req.perPage, has_more: rows.length > req.perPage };
-}
 
 /**
  * group_posts.php, group_comments.php and group_reactions.php. Reading follows `canSeeGroupContent`
@@ -74,7 +71,7 @@ export class GroupPostService {
   async list(actor: Actor, groupId: number, options: { page?: number; perPage?: number }): Promise<ListPage<GroupPostView>> {
     await this.groupService.contentOf(actor, groupId);
     const req = pageRequest(options.page, options.perPage);
-    const rows = page(await this.posts.listByGroup(groupId, req), req);
+    const rows = listPage(await this.posts.listByGroup(groupId, req), req);
     return { ...rows, items: await this.views(actor, rows.items) };
   }
 
@@ -187,14 +184,7 @@ export class GroupPostService {
   async listComments(actor: Actor, postId: number, options: { page?: number; perPage?: number }): Promise<ListPage<CommentView>> {
     await this.readablePost(actor, postId);
     const req = pageRequest(options.page, options.perPage);
-    const p = page(await this.comments.roots(postId, req), req);
-    const replies: GroupCommentRecord[] = [];
-    let level = p.items.map((c) => c.id);
-    for (let depth = 0; level.length > 0 && depth <= MAX_REPLY_DEPTH; depth++) {
-      const found = await this.comments.replies(postId, level);
-      replies.push(...found);
-      level = found.map((c) => c.id);
-    }
+    const { page: p, replies } = await readThreadPage(this.comments, postId, req);
     const all = [...p.items, ...replies];
     const ids = all.map((c) => c.id);
     const [authors, reacted, counts] = await Promise.all([
@@ -202,19 +192,7 @@ export class GroupPostService {
       this.commentReactions.reactedBy('group', ids, actor.userId),
       this.commentReactions.countReactions('group', ids),
     ]);
-    const childrenOf = new Map<number, GroupCommentRecord[]>();
-    for (const r of replies) childrenOf.set(r.parent_id!, [...(childrenOf.get(r.parent_id!) ?? []), r]);
-    const build = (c: GroupCommentRecord, depth: number): CommentView | null => {
-      const author = authors.get(c.user_id);
-      if (!author) return null;
-      return {
-        comment: asCommentRecord(c, counts.get(c.id) ?? 0),
-        author,
-        has_reacted: reacted.has(c.id),
-        replies: depth > MAX_REPLY_DEPTH ? [] : (childrenOf.get(c.id) ?? []).map((r) => build(r, depth + 1)).filter((v): v is CommentView => v !== null),
-      };
-    };
-    return { ...p, items: p.items.map((c) => build(c, 0)).filter((v): v is CommentView => v !== null) };
+    return commentTrees(p, replies, { authors, reacted, record: (c) => asCommentRecord(c, counts.get(c.id) ?? 0) });
   }
 
   /** A comment or reply; the post's author and the parent's author are told, if they still see the group. */

@@ -5,7 +5,7 @@ import type { NotificationService } from '../notifications/notification-service.
 import type { Actor } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
 import { Conflict, Forbidden, Invalid, NotFound } from '../shared/errors.js';
-import { pageRequest } from '../shared/pagination.js';
+import { listPage, pageRequest } from '../shared/pagination.js';
 import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { ListPage } from '../content/model.js';
@@ -25,9 +25,6 @@ import {
 import type { GroupRepository } from './ports.js';
 import { canSeeGroup, canSeeGroupContent, groupLink } from './visibility.js';
 
-function page<T>(rows: T[], req: { page: number; perPage: number }): ListPage<T> {
-  return { items: rows.slice(0, req.perPage), page: req.page, per_page: req.perPage, has_more: rows.length > req.perPage };
-}
 
 export interface CreateGroupInput {
   name?: string | null;
@@ -103,13 +100,13 @@ export class GroupService {
 
   async listJoined(actor: Actor, options: { q?: string | null; page?: number; perPage?: number }): Promise<ListPage<GroupView>> {
     const req = pageRequest(options.page, options.perPage);
-    const rows = page(await this.groups.listJoined(actor.userId, options.q?.trim() || null, req), req);
+    const rows = listPage(await this.groups.listJoined(actor.userId, options.q?.trim() || null, req), req);
     return this.withRelations(actor, rows);
   }
 
   async discover(actor: Actor, options: { q?: string | null; page?: number; perPage?: number }): Promise<ListPage<GroupView>> {
     const req = pageRequest(options.page, options.perPage);
-    const rows = page(await this.groups.listDiscover(actor.userId, options.q?.trim() || null, req), req);
+    const rows = listPage(await this.groups.listDiscover(actor.userId, options.q?.trim() || null, req), req);
     return this.withRelations(actor, rows);
   }
 
@@ -121,7 +118,7 @@ export class GroupService {
   async members(actor: Actor, groupId: number, options: { page?: number; perPage?: number }): Promise<ListPage<MemberView>> {
     await this.contentOf(actor, groupId);
     const req = pageRequest(options.page, options.perPage);
-    const rows = page(await this.groups.members(groupId, req), req);
+    const rows = listPage(await this.groups.members(groupId, req), req);
     const users = await this.people.authors(rows.items.map((m) => m.user_id));
     return { ...rows, items: rows.items.flatMap((membership) => (users.has(membership.user_id) ? [{ membership, user: users.get(membership.user_id)! }] : [])) };
   }
@@ -129,7 +126,7 @@ export class GroupService {
   async joinRequests(actor: Actor, groupId: number, options: { page?: number; perPage?: number }): Promise<ListPage<JoinRequestView>> {
     await this.adminOf(actor, groupId);
     const req = pageRequest(options.page, options.perPage);
-    const rows = page(await this.groups.requests(groupId, req), req);
+    const rows = listPage(await this.groups.requests(groupId, req), req);
     const ids = rows.items.map((r) => r.user_id);
     const [authors, users] = await Promise.all([this.people.authors(ids), ids.length ? this.users.findByIds(ids) : []]);
     const bios = new Map(users.map((u) => [u.id, u.bio]));

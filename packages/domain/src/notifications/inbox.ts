@@ -5,7 +5,7 @@ import { type Viewer, viewerOf } from '../content/visibility.js';
 import type { Actor } from '../shared/actor.js';
 import { NotFound, Unavailable } from '../shared/errors.js';
 import { PUSH_PROVIDERS, type PushProviderName } from './push-delivery.js';
-import { pageRequest, type PageRequest } from '../shared/pagination.js';
+import { listPage, pageRequest, type PageRequest } from '../shared/pagination.js';
 import type { NotificationRecord } from './notification.js';
 import type { NotificationService } from './notification-service.js';
 
@@ -59,7 +59,7 @@ export class NotificationInboxService {
       from: n.from_user_id !== null ? (users.get(n.from_user_id) ?? null) : null,
       group_name,
     }));
-    return { items: views, page: req.page, per_page: req.perPage, has_more: rows.length > req.perPage };
+    return { ...listPage(rows, req), items: views };
   }
 
   countUnread(actor: Actor): Promise<number> {

@@ -13,6 +13,19 @@ export interface PageMeta {
   total_pages: number;
 }
 
+/** A page of a list whose total is not counted: its items and whether another page follows. */
+export interface ListPage<T> {
+  items: T[];
+  page: number;
+  per_page: number;
+  has_more: boolean;
+}
+
+/** The page of `rows`, read with one row more than the page holds (`perPage + 1`, as every list): that row only says more follow. */
+export function listPage<T>(rows: T[], req: PageRequest): ListPage<T> {
+  return { items: rows.slice(0, req.perPage), page: req.page, per_page: req.perPage, has_more: rows.length > req.perPage };
+}
+
 export function pageRequest(page?: number, perPage?: number): PageRequest {
   const p = page && page > 0 ? Math.floor(page) : 1;
   const pp = perPage && perPage > 0 ? Math.min(Math.floor(perPage), MAX_PER_PAGE) : DEFAULT_PER_PAGE;
