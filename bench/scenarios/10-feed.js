@@ -5,7 +5,7 @@
 //   the same JSON as Plaza, byte for byte (checked before the load: the scenario fails otherwise);
 // - read-time floor (the 1,000-follows viewer only): the fan-out-on-read query Plaza ran before it
 //   had a timeline, for comparison with the figures measured then.
-import { feedAnswer, pageOf } from '../feed-json.js';
+import { feedAnswer, pageOf } from '../post-json.js';
 import { bulkInsert, count, ensureUsers, login } from '../lib.js';
 
 const SIZES = [
@@ -106,7 +106,7 @@ async function plazaAnswer(ctx) {
   return text;
 }
 
-/** Posts, authors and the viewer's flags for a page of timeline entries, as Plaza's JSON (feed-json.js). */
+/** Posts, authors and the viewer's flags for a page of timeline entries, as Plaza's JSON (post-json.js). */
 async function feedJson(pool, viewer, entries, perPage) {
   const { postIds, accountIds } = pageOf(entries, perPage);
   if (!postIds.length) return feedAnswer({ entries, perPage, posts: [], users: [], reactions: [], bookmarks: [] });

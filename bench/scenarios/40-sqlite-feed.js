@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import bcrypt from 'bcryptjs';
-import { feedAnswer, pageOf } from '../feed-json.js';
+import { feedAnswer, pageOf } from '../post-json.js';
 import { login } from '../lib.js';
 
 // better-sqlite3 is a dependency of the adapters package, not of the bench: load it from there.
@@ -95,7 +95,7 @@ async function prepareViewer(db, plazaUrl, viewer, users) {
 
 /**
  * The precomputed floor: one index range of home_timeline, then posts, authors and the viewer's flags
- * by key, written as Plaza's JSON (feed-json.js, as 10-feed.js's floor; synchronous here).
+ * by key, written as Plaza's JSON (post-json.js, as 10-feed.js's floor; synchronous here).
  */
 function floorHandler(db) {
   const byIds = (sql) => db.prepare(sql.replace('(?)', '(SELECT value FROM json_each(?))'));
