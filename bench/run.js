@@ -295,10 +295,33 @@ async function runScenario(scenario) {
   return { scenario: scenario.name, database, plaza, floors, ratios, failures, note: ctx.note ?? null };
 }
 
+/**
+ * The database server's memory for its pages against the size of each bench database: a database
+ * larger than the buffer pool is partly read from disk, the floors' reads as Plaza's, which slows both
+ * at that size (the 1M-against-100k comparisons among them).
+ */
+async function serverFacts() {
+  const c = await mysql.createConnection(conn);
+  try {
+    const [[server]] = await c.query('SELECT VERSION() AS version, @@innodb_buffer_pool_size AS pool');
+    const [sizes] = await c.query(
+      'SELECT table_schema AS name, SUM(data_length + index_length) AS size FROM information_schema.tables WHERE table_schema LIKE ? GROUP BY table_schema ORDER BY table_schema',
+      [`${mainDatabase}%`],
+    );
+    const mb = (bytes) => Math.round(Number(bytes) / 2 ** 20);
+    return { version: server.version, bufferPoolMb: mb(server.pool), databasesMb: Object.fromEntries(sizes.map((d) => [d.name, mb(d.size)])) };
+  } finally {
+    await c.end();
+  }
+}
+
 function markdown(report, meta) {
+  const { version, bufferPoolMb, databasesMb } = meta.server;
+  const sizes = Object.entries(databasesMb).map(([name, size]) => `${name} ${size} MB`).join(', ');
   const lines = [
     `Measured ${meta.at} with \`${meta.command}\`: ${meta.duration} s per load after ${meta.warmup} s of warm-up, ${meta.rounds} rounds (medians), ${meta.connections} connections, scale ${meta.scale}; ` +
-      `${meta.cpus} cores, load average ${meta.loadBefore.join(' / ')} before and ${meta.loadAfter.join(' / ')} after.`,
+      `${meta.cpus} cores, load average ${meta.loadBefore.join(' / ')} before and ${meta.loadAfter.join(' / ')} after; ` +
+      `MariaDB/MySQL ${version}, buffer pool ${bufferPoolMb} MB, databases ${sizes}.`,
     '',
     '| scenario | Plaza req/s | p50 / p99 ms | floor | floor req/s | floor p99 ms | ratio req/s | ratio p99 | result |',
     '|---|---|---|---|---|---|---|---|---|',
@@ -362,6 +385,7 @@ async function main() {
     cpus: cpus().length,
     loadBefore,
     loadAfter: loadavg().map((v) => v.toFixed(2)),
+    server: await serverFacts(),
   };
   const stamp = meta.at.replace(/[:.]/g, '-');
   mkdirSync(join(here, 'results'), { recursive: true });
