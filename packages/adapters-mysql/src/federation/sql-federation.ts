@@ -114,14 +114,17 @@ export class SqlRemoteFollowRepository implements RemoteFollowRepository {
     return { items, total };
   }
 
-  // Asked with every new post (whether it federates at all): built once (prepared.ts).
-  private readonly countFollowersQuery = prepared((userId: number) =>
-    this.db.selectFrom('remote_followers').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId),
-  );
-
   async countFollowers(userId: number): Promise<number> {
-    const [r] = await this.countFollowersQuery(this.db, userId);
+    const r = await this.db.selectFrom('remote_followers').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
     return Number(r.n);
+  }
+
+  // Asked with every new post (whether it federates at all): built once (prepared.ts). One index
+  // entry read at most, where a count would read every follower's.
+  private readonly anyFollowerQuery = prepared((userId: number) => this.db.selectFrom('remote_followers').select('actor_url').where('user_id', '=', userId).limit(1));
+
+  async hasFollowers(userId: number): Promise<boolean> {
+    return (await this.anyFollowerQuery(this.db, userId)).length > 0;
   }
 
   async followerInboxes(userId: number): Promise<string[]> {

@@ -245,8 +245,8 @@ export class FederationPostListener implements PostEventListener {
   ) {}
 
   private async send(kind: 'create' | 'update' | 'delete', post: PostRecord): Promise<void> {
-    // Most accounts have no remote follower: nothing to build or queue (one indexed count).
-    if ((await this.follows.countFollowers(post.user_id)) === 0) return;
+    // Most accounts have no remote follower: nothing to build or queue (one index entry read at most).
+    if (!(await this.follows.hasFollowers(post.user_id))) return;
     const author = await this.users.findById(post.user_id);
     if (!author || author.deleted_at) return;
     const audience = federationAudienceOf({ kind: 'account', authorId: author.id, isPrivate: author.is_private });

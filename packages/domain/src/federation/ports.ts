@@ -47,6 +47,8 @@ export interface RemoteFollowRepository {
   /** Newest first. */
   followers(userId: number, page: PageRequest): Promise<Counted<RemoteFollower>>;
   countFollowers(userId: number): Promise<number>;
+  /** Whether the user has any remote follower: asked with every new post, and as cheap however many there are. */
+  hasFollowers(userId: number): Promise<boolean>;
   /** Where a user's activities go: each follower's shared inbox, else its inbox, once each. */
   followerInboxes(userId: number): Promise<string[]>;
 

@@ -83,6 +83,9 @@ export function federationContract(name: string, make: () => Promise<FederationP
       await follows.addFollower({ user_id: other.id, actor_url: aRemoteActor(2).actor_url, follow_id: 'g2', followed_at: '2026-01-01 00:00:05' });
 
       expect(await follows.countFollowers(u.id)).toBe(4);
+      expect(await follows.hasFollowers(u.id)).toBe(true);
+      expect(await follows.hasFollowers(other.id)).toBe(true);
+      expect(await follows.hasFollowers((await users.create(aNewUser())).id)).toBe(false);
       const first = await follows.followers(u.id, page(1, 2));
       expect(first.total).toBe(4);
       expect(first.items.map((f) => f.actor_url)).toEqual([aRemoteActor(5).actor_url, aRemoteActor(3).actor_url]);

@@ -85,6 +85,9 @@ export class InMemoryRemoteFollowRepository implements RemoteFollowRepository {
   async countFollowers(userId: number) {
     return this.followerRows.filter((r) => r.user_id === userId).length;
   }
+  async hasFollowers(userId: number) {
+    return this.followerRows.some((r) => r.user_id === userId);
+  }
   async followerInboxes(userId: number) {
     const actors = await this.actors.findMany(this.followerRows.filter((r) => r.user_id === userId).map((r) => r.actor_url));
     return [...new Set([...actors.values()].map((a) => a.shared_inbox_url ?? a.inbox_url))].sort();
