@@ -24,6 +24,22 @@ export async function ensureUsers(pool, n) {
   await bulkInsert(pool, 'users', ['username', 'email', 'password_hash', 'created_at'], rows);
 }
 
+/** `work` on one connection of `pool` inside a transaction: committed when it returns, rolled back when it throws. */
+export async function inTransaction(pool, work) {
+  const conn = await pool.getConnection();
+  try {
+    await conn.beginTransaction();
+    const result = await work(conn);
+    await conn.commit();
+    return result;
+  } catch (error) {
+    await conn.rollback();
+    throw error;
+  } finally {
+    conn.release();
+  }
+}
+
 export async function login(plazaUrl, username) {
   const reg = await fetch(`${plazaUrl}/api/v1/auth.php?action=register`, {
     method: 'POST',

@@ -1,5 +1,5 @@
 // POST messages.php: send a private message to a user (the message row plus both sides' conversation rows).
-import { login } from '../lib.js';
+import { inTransaction, login } from '../lib.js';
 
 export const name = 'message-send';
 
@@ -72,11 +72,8 @@ export async function floor(ctx) {
   const expiresAt = minutes > 0 ? sqlTime(now + minutes * 60_000) : null;
   // One transaction: the message, then both conversation sides upserted in primary-key order, only
   // moving the last message forwards (what SqlPrivateMessageRepository.create runs).
-  const conn = await pool.getConnection();
-  let r;
-  try {
-    await conn.beginTransaction();
-    [r] = await conn.query(
+  const r = await inTransaction(pool, async (conn) => {
+    const [r] = await conn.query(
       'INSERT INTO private_messages (sender_id, receiver_id, content, media, media_type, parent_id, created_at, expires_at, user_low, user_high) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       [senderId, receiverId, CONTENT, null, null, null, at, expiresAt, Math.min(senderId, receiverId), Math.max(senderId, receiverId)],
     );
@@ -89,13 +86,8 @@ export async function floor(ctx) {
          last_message_id = CASE WHEN COALESCE(last_message_id, 0) < ? THEN ? ELSE last_message_id END`,
       [low, high, id, at, high, low, id, at, id, at, id, id],
     );
-    await conn.commit();
-  } catch (err) {
-    await conn.rollback();
-    throw err;
-  } finally {
-    conn.release();
-  }
+    return r;
+  });
   const id = r.insertId;
   return {
     success: true,

@@ -8,7 +8,7 @@
 //   (whether the author has more followers than a request writes for) and federation's remote-follower
 //   check (docs/decisions/0076, third addendum).
 import { createHash } from 'node:crypto';
-import { login } from '../lib.js';
+import { inTransaction, login } from '../lib.js';
 import { postItem } from '../post-json.js';
 
 export const name = 'create-post';
@@ -80,9 +80,7 @@ async function sameWorkFloor(ctx) {
   );
   if (!author || author.banned) throw new Error('not authenticated');
   const post = { user_id: author.id, content: BODY.content, media: '[]', media_type: null, tags: STORED_TAGS, likes_count: 0, comments_count: 0, shares_count: 0, created_at: now(), updated_at: null };
-  const conn = await ctx.pool.getConnection();
-  try {
-    await conn.beginTransaction();
+  await inTransaction(ctx.pool, async (conn) => {
     const [p] = await conn.query('INSERT INTO posts (user_id, content, media, media_type, tags, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
       post.user_id,
       post.content,
@@ -101,13 +99,7 @@ async function sameWorkFloor(ctx) {
        SELECT f.follower_id, ?, ?, ?, 0, ? FROM follows f JOIN home_timeline_state s ON s.user_id = f.follower_id WHERE f.followee_id = ?`,
       [...entry, author.id, ...entry, author.id],
     );
-    await conn.commit();
-  } catch (error) {
-    await conn.rollback();
-    throw error;
-  } finally {
-    conn.release();
-  }
+  });
   return JSON.stringify({ success: true, message: 'Post created', post_id: post.id, id: post.id, data: postItem(post, author) });
 }
 
