@@ -16,8 +16,6 @@ import { notifyMentions, type PostService } from './post-service.js';
 import { viewerOfUser } from './visibility.js';
 
 /** Comments of posts, their replies, and reactions on comments of every kind that exists. */
-/** Deeper replies are not loaded: a thread that deep is a loop of bots, not a conversation. */
-
 export class CommentService {
   constructor(
     private readonly posts: PostService,

@@ -1,7 +1,10 @@
 import type { AuthorInfo, CommentRecord, CommentView } from './model.js';
 import { type ListPage, listPage, type PageRequest } from '../shared/pagination.js';
 
-/** A thread's depth limit: replies are read and shown down to MAX_REPLY_DEPTH + 1 levels below their root, no deeper. */
+/**
+ * A thread's depth limit: replies are read and shown down to MAX_REPLY_DEPTH + 1 levels below their
+ * root, no deeper. A thread that deep is a loop of bots, not a conversation.
+ */
 export const MAX_REPLY_DEPTH = 50;
 
 /** A stored comment of any thread table: what the tree is built from. */

@@ -27,7 +27,6 @@ export interface CreateGroupPostInput {
   tags?: string[] | string | null;
 }
 
-
 /**
  * group_posts.php, group_comments.php and group_reactions.php. Reading follows `canSeeGroupContent`
  * (visibility.ts) at every call: a public group's content is everyone's, a private group's its

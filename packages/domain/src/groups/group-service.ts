@@ -25,7 +25,6 @@ import {
 import type { GroupRepository } from './ports.js';
 import { canSeeGroup, canSeeGroupContent, groupLink } from './visibility.js';
 
-
 export interface CreateGroupInput {
   name?: string | null;
   description?: string | null;
