@@ -298,10 +298,12 @@ async function runScenario(scenario) {
 /**
  * The database server's memory for its pages against the size of each bench database: a database
  * larger than the buffer pool is partly read from disk, the floors' reads as Plaza's, which slows both
- * at that size (the 1M-against-100k comparisons among them).
+ * at that size (the 1M-against-100k comparisons among them). Null when no MySQL server answers: the
+ * SQLite scenario needs none.
  */
 async function serverFacts() {
-  const c = await mysql.createConnection(conn);
+  const c = await mysql.createConnection(conn).catch(() => null);
+  if (!c) return null;
   try {
     const [[server]] = await c.query('SELECT VERSION() AS version, @@innodb_buffer_pool_size AS pool');
     const [sizes] = await c.query(
@@ -316,12 +318,15 @@ async function serverFacts() {
 }
 
 function markdown(report, meta) {
-  const { version, bufferPoolMb, databasesMb } = meta.server;
-  const sizes = Object.entries(databasesMb).map(([name, size]) => `${name} ${size} MB`).join(', ');
+  const server = meta.server
+    ? `MariaDB/MySQL ${meta.server.version}, buffer pool ${meta.server.bufferPoolMb} MB, databases ${Object.entries(meta.server.databasesMb)
+        .map(([name, size]) => `${name} ${size} MB`)
+        .join(', ')}`
+    : 'no MySQL server reached';
   const lines = [
     `Measured ${meta.at} with \`${meta.command}\`: ${meta.duration} s per load after ${meta.warmup} s of warm-up, ${meta.rounds} rounds (medians), ${meta.connections} connections, scale ${meta.scale}; ` +
       `${meta.cpus} cores, load average ${meta.loadBefore.join(' / ')} before and ${meta.loadAfter.join(' / ')} after; ` +
-      `MariaDB/MySQL ${version}, buffer pool ${bufferPoolMb} MB, databases ${sizes}.`,
+      `${server}.`,
     '',
     '| scenario | Plaza req/s | p50 / p99 ms | floor | floor req/s | floor p99 ms | ratio req/s | ratio p99 | result |',
     '|---|---|---|---|---|---|---|---|---|',

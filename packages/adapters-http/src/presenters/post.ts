@@ -11,7 +11,7 @@ import {
 import { z } from 'zod';
 import type { PresenterContext } from './context.js';
 import { presentUserSummary, UserSummary, zAvatar } from './user.js';
-import { avatarOf, wireTime, zCount, zTimestamp, zWireId } from './wire.js';
+import { avatarOf, ListPagination, presentPagination, wireTime, zCount, zTimestamp, zWireId } from './wire.js';
 
 /** Bare uploaded names live under uploads/posts/; values that already carry a path stay as they are. */
 export function postMediaPath(name: string): string {
@@ -98,17 +98,6 @@ export function presentPost(v: PostView, p: PresenterContext): z.input<typeof Po
     feed_date: wireTime(p, v.feed_date),
     shared_by_username: v.shared_by_username,
   };
-}
-
-/** The `pagination` object of post, bookmark and comment lists (the clients detect the end by page size). */
-export const ListPagination = z.object({
-  current_page: z.number().int().positive(),
-  per_page: z.number().int().positive(),
-  has_more: z.boolean(),
-});
-
-export function presentPagination(page: ListPage<unknown>): z.input<typeof ListPagination> {
-  return { current_page: page.page, per_page: page.per_page, has_more: page.has_more };
 }
 
 /** Lists of posts under both `data.posts` and top-level `posts`, as every client reader finds them (§8.1). */

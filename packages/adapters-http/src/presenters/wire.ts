@@ -1,4 +1,4 @@
-import type { Timestamp } from '@plaza/domain';
+import type { ListPage, Timestamp } from '@plaza/domain';
 import { z } from 'zod';
 import type { PresenterContext } from './context.js';
 
@@ -23,6 +23,20 @@ export const PageMetaWire = z.object({
   total: zCount,
   total_pages: zCount,
 });
+
+/**
+ * The `pagination` object of the lists read one row past the page (posts, bookmarks, comments,
+ * notifications): `has_more` rather than a total, so a page costs no count query.
+ */
+export const ListPagination = z.object({
+  current_page: z.number().int().positive(),
+  per_page: z.number().int().positive(),
+  has_more: z.boolean(),
+});
+
+export function presentPagination(page: ListPage<unknown>): z.input<typeof ListPagination> {
+  return { current_page: page.page, per_page: page.per_page, has_more: page.has_more };
+}
 
 /** Formats a timestamp that cannot be null (formatTime only answers null for null). */
 export function wireTime(p: PresenterContext, ts: Timestamp): string {

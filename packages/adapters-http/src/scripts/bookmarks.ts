@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { paginationQuery, zId } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
-import { ListPagination, PostItem, presentPagination, presentPost } from '../presenters/post.js';
-import { zWireId } from '../presenters/wire.js';
+import { PostItem, presentPost } from '../presenters/post.js';
+import { ListPagination, presentPagination, zWireId } from '../presenters/wire.js';
 
 export function bookmarksScript(posts: PostService, engagement: EngagementService, p: PresenterContext): Script {
   return {

@@ -3,15 +3,8 @@ import { z } from 'zod';
 import { paginationQuery, zId } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
-import {
-  CommentAdded,
-  CommentItem,
-  CommentRecordItem,
-  ListPagination,
-  presentCommentAdded,
-  presentCommentList,
-  presentCommentRecord,
-} from '../presenters/post.js';
+import { CommentAdded, CommentItem, CommentRecordItem, presentCommentAdded, presentCommentList, presentCommentRecord } from '../presenters/post.js';
+import { ListPagination } from '../presenters/wire.js';
 
 /** A comment, or a reply to a comment of the same post: POST comments.php and group_posts.php?action=comment. */
 export const newCommentBody = (maxLength: number) => z.object({ post_id: zId, content: z.string().max(maxLength), parent_id: zId.optional().nullable() });

@@ -6,17 +6,8 @@ import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
 import { GroupPostItem, presentGroupPost } from '../presenters/groups.js';
 import { newCommentBody } from './comments.js';
-import {
-  CommentAdded,
-  CommentItem,
-  CommentRecordItem,
-  ListPagination,
-  presentCommentAdded,
-  presentCommentList,
-  presentCommentRecord,
-  presentPagination,
-} from '../presenters/post.js';
-import { zCount, zWireId } from '../presenters/wire.js';
+import { CommentAdded, CommentItem, CommentRecordItem, presentCommentAdded, presentCommentList, presentCommentRecord } from '../presenters/post.js';
+import { ListPagination, presentPagination, zCount, zWireId } from '../presenters/wire.js';
 
 const media = z.string().max(255);
 const tagList = z.union([z.array(z.string().max(64)).max(30), z.string().max(2000).transform((s) => s.split(/[\s,]+/).filter(Boolean))]);

@@ -6,8 +6,7 @@ import { paginationQuery, zFlag, zId } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
 import { GroupItem, GroupMemberItem, JoinRequestItem, presentGroup, presentGroupMember, presentJoinRequest } from '../presenters/groups.js';
-import { ListPagination, presentPagination } from '../presenters/post.js';
-import { zWireId } from '../presenters/wire.js';
+import { ListPagination, presentPagination, zWireId } from '../presenters/wire.js';
 
 /**
  * groups.php (contract §20): community groups. GET selects by query flags (`discover`, `id`,

@@ -5,14 +5,12 @@ import { paginationQuery, zFlag, zId } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
 import { NotificationItem, presentNotification } from '../presenters/notification.js';
-import { zCount, zWireId } from '../presenters/wire.js';
+import { ListPagination, presentPagination, zCount, zWireId } from '../presenters/wire.js';
 
 /** The unread counter the client shows (contract §17), beside every answer that may change it. */
 const UnreadCount = z.object({ unread_count: zCount });
 const Marked = UnreadCount.extend({ message: z.string() });
 
-/** The list's own paging: `has_more` rather than a total, so a page costs no count query. */
-const ListPaging = z.object({ current_page: z.number().int().positive(), per_page: z.number().int().positive(), has_more: z.boolean() });
 
 export function notificationsScript(inbox: NotificationInboxService, p: PresenterContext): Script {
   return {
@@ -31,14 +29,14 @@ export function notificationsScript(inbox: NotificationInboxService, p: Presente
         auth: 'required',
         query: z.object({ unread: zFlag.optional(), ...paginationQuery }),
         summary: 'Notifications, newest first (unread=true for unread only)',
-        response: UnreadCount.extend({ notifications: z.array(NotificationItem), pagination: ListPaging }),
+        response: UnreadCount.extend({ notifications: z.array(NotificationItem), pagination: ListPagination }),
         handle: async (ctx) => {
           const page = await inbox.list(ctx.actor, { page: ctx.query.page, perPage: ctx.query.per_page, unreadOnly: ctx.query.unread ?? false });
           const notifications = page.items.map((item) => presentNotification(item, p));
           return {
             notifications,
             unread_count: await inbox.countUnread(ctx.actor),
-            pagination: { current_page: page.page, per_page: page.per_page, has_more: page.has_more },
+            pagination: presentPagination(page),
           };
         },
       }),

@@ -45,7 +45,8 @@ export interface ThreadViewParts<C extends ThreadComment> {
 
 /**
  * The page's roots as trees of views, replies oldest first under their parent. A comment whose author
- * is gone (an erased account's row read in a race) is left out with the replies below it.
+ * is gone (an erased account's row read in a race) is left out with the replies below it. The depth is
+ * what `readThreadPage` read: the tree holds every reply it is given.
  */
 export function commentTrees<C extends ThreadComment>(page: ListPage<C>, replies: C[], parts: ThreadViewParts<C>): ListPage<CommentView> {
   const childrenOf = new Map<number, C[]>();
@@ -54,16 +55,11 @@ export function commentTrees<C extends ThreadComment>(page: ListPage<C>, replies
     if (siblings) siblings.push(r);
     else childrenOf.set(r.parent_id!, [r]);
   }
-  const build = (c: C, depth: number): CommentView | null => {
+  const build = (c: C): CommentView | null => {
     const author = parts.authors.get(c.user_id);
     if (!author) return null;
-    return {
-      comment: parts.record(c),
-      author,
-      has_reacted: parts.reacted.has(c.id),
-      replies: depth > MAX_REPLY_DEPTH ? [] : views(childrenOf.get(c.id) ?? [], depth + 1),
-    };
+    return { comment: parts.record(c), author, has_reacted: parts.reacted.has(c.id), replies: views(childrenOf.get(c.id) ?? []) };
   };
-  const views = (comments: C[], depth: number) => comments.map((c) => build(c, depth)).filter((v): v is CommentView => v !== null);
-  return { ...page, items: views(page.items, 0) };
+  const views = (comments: C[]) => comments.map(build).filter((v): v is CommentView => v !== null);
+  return { ...page, items: views(page.items) };
 }

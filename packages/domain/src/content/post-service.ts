@@ -90,7 +90,7 @@ export class PostService {
     const author = (await this.posts.authors([userId])).get(userId);
     if (!author) throw new NotFound('User not found', 'user_not_found');
     // The wall as a whole (shares included) is the account's own publication, for the same audience.
-    if (!(await this.visibility.canSeeAccount(viewer, author))) return { items: [], page: req.page, per_page: req.perPage, has_more: false };
+    if (!(await this.visibility.canSeeAccount(viewer, author))) return listPage([], req);
     const p = listPage(await this.posts.wall(userId, viewer, req), req);
     return { ...p, items: await this.posts.views(p.items, actor.userId) };
   }

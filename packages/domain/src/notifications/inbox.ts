@@ -51,7 +51,7 @@ export class NotificationInboxService {
   async list(actor: Actor, options: { page?: number; perPage?: number; unreadOnly?: boolean }) {
     const req = pageRequest(options.page, options.perPage);
     const rows = await this.inbox.list(viewerOf(actor), req, options.unreadOnly ?? false);
-    const items = rows.slice(0, req.perPage);
+    const { items, ...paging } = listPage(rows, req);
     const fromIds = [...new Set(items.map((n) => n.from_user_id).filter((id): id is number => id !== null))];
     const users = new Map((fromIds.length ? await this.users.findByIds(fromIds) : []).map((u) => [u.id, u]));
     const views: NotificationView[] = items.map(({ group_name, ...n }) => ({
@@ -59,7 +59,7 @@ export class NotificationInboxService {
       from: n.from_user_id !== null ? (users.get(n.from_user_id) ?? null) : null,
       group_name,
     }));
-    return { ...listPage(rows, req), items: views };
+    return { ...paging, items: views };
   }
 
   countUnread(actor: Actor): Promise<number> {
