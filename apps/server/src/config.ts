@@ -142,8 +142,8 @@ const envSchema = z.object({
   MODERATION_WARNING_WINDOW_DAYS: int(1, 3650).default(DEFAULT_MODERATION_RULES.warningWindowDays),
   MODERATION_BAN_DAYS: int(1, 3650).default(DEFAULT_MODERATION_RULES.banDays),
   MODERATION_PERMANENT_AFTER_BANS: int(0, 1000).default(DEFAULT_MODERATION_RULES.permanentAfterBans),
-  // The precomputed home timeline (docs/decisions/0071): entries kept per reader, and the follower
-  // count above which a new post's fan-out goes through the job instead of the request.
+  // The precomputed home timeline (docs/decisions/0071): entries kept per reader, and the timelines a
+  // new post is written to in its request (the job writes the rest).
   HOME_TIMELINE_LENGTH: int(20, 100_000).default(800),
   HOME_TIMELINE_FANOUT_IN_REQUEST: int(0, 10_000_000).default(2000),
   // Processes serving requests (node:cluster); 1 serves in this process (docs/decisions/0073).
@@ -205,7 +205,7 @@ export interface Config {
   moderation: ModerationRules;
   /** ActivityPub federation (docs/decisions/0051). */
   federation: { allowPrivateAddresses: boolean };
-  homeTimeline: { length: number; inRequestFollowers: number };
+  homeTimeline: { length: number; inRequestTimelines: number };
   /** Processes serving requests; more than 1 runs a node:cluster primary with that many workers. */
   workers: number;
 }
@@ -307,7 +307,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       banDays: e.MODERATION_BAN_DAYS,
       permanentAfterBans: e.MODERATION_PERMANENT_AFTER_BANS,
     },
-    homeTimeline: { length: e.HOME_TIMELINE_LENGTH, inRequestFollowers: e.HOME_TIMELINE_FANOUT_IN_REQUEST },
+    homeTimeline: { length: e.HOME_TIMELINE_LENGTH, inRequestTimelines: e.HOME_TIMELINE_FANOUT_IN_REQUEST },
     workers: e.API_WORKERS,
   };
 }

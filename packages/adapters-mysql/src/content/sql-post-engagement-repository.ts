@@ -1,7 +1,7 @@
 import type { Timestamp } from '@plaza/domain';
 import type { PostEngagementRepository, ReactionType } from '@plaza/domain/content';
 import { sql, type Kysely } from 'kysely';
-import { insertIfAbsent, lockRowForUpdate, type SqlDialect } from '../dialect.js';
+import { insertedId, insertIfAbsent, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import type { Database } from '../database.js';
 
 function changed(result: { numInsertedOrUpdatedRows?: bigint } | { numDeletedRows: bigint } | { numUpdatedRows: bigint }): boolean {
@@ -61,10 +61,10 @@ export class SqlPostEngagementRepository implements PostEngagementRepository {
   async share(postId: number, userId: number, at: Timestamp) {
     return this.db.transaction().execute(async (trx) => {
       await lockRowForUpdate(trx, this.dialect, 'posts', postId);
-      if (!(await insertIfAbsent(trx, 'shares', { post_id: postId, user_id: userId, created_at: at }))) return false;
-      await trx.insertInto('wall_entries').values({ user_id: userId, post_id: postId, is_share: 1, created_at: at }).execute();
+      if (!(await insertIfAbsent(trx, 'shares', { post_id: postId, user_id: userId, created_at: at }))) return null;
+      const entry = await trx.insertInto('wall_entries').values({ user_id: userId, post_id: postId, is_share: 1, created_at: at }).executeTakeFirstOrThrow();
       await trx.updateTable('posts').set({ shares_count: sql`shares_count + 1` }).where('id', '=', postId).execute();
-      return true;
+      return insertedId(entry);
     });
   }
 

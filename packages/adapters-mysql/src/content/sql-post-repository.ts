@@ -1,6 +1,6 @@
 import { type PageRequest, type Timestamp, offsetOf } from '@plaza/domain';
 import type { ActorCard } from '@plaza/domain';
-import type { AuthorInfo, FeedEntry, NewPost, PostRecord, PostRepository, PostView, Viewer } from '@plaza/domain/content';
+import type { AuthorInfo, CreatedPost, FeedEntry, NewPost, PostRecord, PostRepository, PostView, Viewer } from '@plaza/domain/content';
 import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import { insertedId } from '../dialect.js';
 import type { Database } from '../database.js';
@@ -20,12 +20,12 @@ type WallExpressions = ExpressionBuilder<Database & { w: WallEntriesTable }, 'w'
 export class SqlPostRepository implements PostRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async create(post: NewPost): Promise<PostRecord> {
+  async create(post: NewPost): Promise<CreatedPost> {
     return this.db.transaction().execute(async (trx) => {
       const { user_id, content, media_type, created_at } = post;
       const id = insertedId(await this.insertPost(trx, user_id, content, JSON.stringify(post.media), media_type, JSON.stringify(post.tags), created_at));
-      await this.insertWallEntry(trx, user_id, id, created_at);
-      return { ...post, id, likes_count: 0, comments_count: 0, shares_count: 0, updated_at: null };
+      const wallEntryId = insertedId(await this.insertWallEntry(trx, user_id, id, created_at));
+      return { ...post, id, likes_count: 0, comments_count: 0, shares_count: 0, updated_at: null, wall_entry_id: wallEntryId };
     });
   }
 

@@ -1,10 +1,10 @@
 import { offsetOf, type PageRequest, toTimestamp } from '@plaza/domain';
-import type { FeedEntry, HomeTimelineRepository, TimelinePage, Viewer, WallEntryRef } from '@plaza/domain/content';
+import type { HomeTimelineRepository, TimelinePage, Viewer, WallEntry } from '@plaza/domain/content';
 import { type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { postVisibleTo } from '../content/post-visibility.js';
 import { toPostView, withPostView } from '../content/post-view-columns.js';
 import { insertIfAbsent, type SqlDialect } from '../dialect.js';
-import { prepared } from '../prepared.js';
+import { prepared, preparedStatement } from '../prepared.js';
 import type { Database } from '../database.js';
 import type { HomeTimelineStateTable } from './schema.js';
 
@@ -154,41 +154,19 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
       .execute();
   }
 
-  async fanOut(entry: WallEntryRef, inRequestMax: number): Promise<'done' | 'queued'> {
-    // The entry is read plainly (this unit of work wrote it), and written into the timelines as values:
-    // an `insert … select` from wall_entries would take shared next-key locks on that index, whose
-    // last gap every new post inserts into, and so make concurrent posts wait for each other's commit.
-    // With it, whether the owner has more followers than a request should write for: then only the
-    // owner's timeline is written now, and the job does the rest after the commit.
-    const [wall] = await this.newestWallEntry(this.db, entry.postId, entry.ownerId, entry.isShare ? 1 : 0, inRequestMax);
-    if (!wall) return 'done';
-    const row = { entryId: wall.id, postId: entry.postId, ownerId: entry.ownerId, isShare: entry.isShare ? 1 : 0, at: wall.created_at };
-    if (wall.follower_beyond === null) {
-      await this.fanOutNow(this.db, row.entryId, row.postId, row.ownerId, row.isShare, row.at);
-      return 'done';
-    }
-    await this.insertEntriesQuery(this.readersOwn(row.entryId, row.postId, row.ownerId, row.isShare, row.at)).execute();
-    await insertIfAbsent(this.db, 'home_timeline_fanout', { entry_id: wall.id, queued_at: toTimestamp(this.now()) });
+  async fanOut(entry: WallEntry, inRequestMax: number): Promise<'done' | 'queued'> {
+    // One statement whatever the audience: the entry is written as values (its writer gave its id and
+    // date), so nothing reads `wall_entries`: an `insert … select` from it would take shared next-key
+    // locks on its index, whose last gap every new post inserts into, and so make concurrent posts
+    // wait for each other's commit. Its limit bounds the request's work; reaching it means there may be
+    // more timelines to write, which the job does after the commit (idempotent: rows written here are
+    // skipped). This unit of work has just written the entry, so no other writer can have put it in a
+    // timeline yet: every row selected is a row inserted, and the count tells whether the limit was hit.
+    const written = await this.fanOutNow(this.db, entry.id, entry.postId, entry.ownerId, entry.isShare ? 1 : 0, entry.at, inRequestMax + 1);
+    if (Number(written.numAffectedRows ?? 0) <= inRequestMax) return 'done';
+    await insertIfAbsent(this.db, 'home_timeline_fanout', { entry_id: entry.id, queued_at: toTimestamp(this.now()) });
     return 'queued';
   }
-
-  /**
-   * A post's or share's wall entry (the newest, should an unshare and a share again have raced), and
-   * the owner's follower beyond the first `max`, if any: run with every new post (prepared.ts).
-   */
-  private readonly newestWallEntry = prepared((postId: number, ownerId: number, isShare: number, max: number) =>
-    this.db
-      .selectFrom('wall_entries')
-      .select(['id', 'created_at'])
-      .select((eb) =>
-        eb.selectFrom('follows').select('follower_id').where('followee_id', '=', ownerId).orderBy('created_at').limit(1).offset(max).as('follower_beyond'),
-      )
-      .where('post_id', '=', postId)
-      .where('user_id', '=', ownerId)
-      .where('is_share', '=', isShare)
-      .orderBy('id', 'desc')
-      .limit(1),
-  );
 
   /** The timeline row's columns, but its reader's, of a wall entry given as values. */
   private entryValues(entryId: number, postId: number, ownerId: number, isShare: number, at: string) {
@@ -201,24 +179,24 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
     ] as const;
   }
 
-  /** The timeline row of a wall entry, given as values, for its owner if the owner's timeline exists. */
-  private readersOwn(entryId: number, postId: number, ownerId: number, isShare: number, at: string) {
-    return this.db
-      .selectFrom('home_timeline_state as s')
-      .select(['s.user_id', ...this.entryValues(entryId, postId, ownerId, isShare, at)])
-      .where('s.user_id', '=', ownerId);
-  }
-
-  /** The owner's timeline and every follower's that exists, in one statement run with every new post (prepared.ts). */
-  private readonly fanOutNow = prepared((entryId: number, postId: number, ownerId: number, isShare: number, at: string) =>
+  /**
+   * The owner's timeline and every follower's that exists, `limit` at most, in one statement run with
+   * every new post and share (prepared.ts).
+   */
+  private readonly fanOutNow = preparedStatement((entryId: number, postId: number, ownerId: number, isShare: number, at: string, limit: number) =>
     this.insertEntriesQuery(
-      this.readersOwn(entryId, postId, ownerId, isShare, at).unionAll(
-        this.db
-          .selectFrom('follows as f')
-          .innerJoin('home_timeline_state as s', 's.user_id', 'f.follower_id')
-          .select(['f.follower_id as user_id', ...this.entryValues(entryId, postId, ownerId, isShare, at)])
-          .where('f.followee_id', '=', ownerId),
-      ),
+      this.db
+        .selectFrom('home_timeline_state as s')
+        .select(['s.user_id', ...this.entryValues(entryId, postId, ownerId, isShare, at)])
+        .where('s.user_id', '=', ownerId)
+        .unionAll(
+          this.db
+            .selectFrom('follows as f')
+            .innerJoin('home_timeline_state as s', 's.user_id', 'f.follower_id')
+            .select(['f.follower_id as user_id', ...this.entryValues(entryId, postId, ownerId, isShare, at)])
+            .where('f.followee_id', '=', ownerId),
+        )
+        .limit(limit),
     ),
   );
 

@@ -51,13 +51,13 @@ export class EngagementService {
     // The share, its wall entry, the post's counter and the notification are stored together.
     const shared = await this.uow.run(async () => {
       const at = toTimestamp(this.clock.now());
-      const added = await this.engagement.share(postId, actor.userId, at);
-      if (added) {
-        await this.posts.events.shared({ post, userId: actor.userId, at });
+      const entryId = await this.engagement.share(postId, actor.userId, at);
+      if (entryId !== null) {
+        await this.posts.events.shared({ post, userId: actor.userId, entryId, at });
         const text = `${actor.username} shared your post`;
         await this.notifications.raise({ user_id: post.user_id, from_user_id: actor.userId, type: 'share', post_id: postId, content: text }, { title: 'Share', body: text });
       }
-      return added;
+      return entryId !== null;
     });
     const after = await this.posts.visiblePost(actor, postId);
     return { post_id: postId, shared, shares_count: after.shares_count };

@@ -1,15 +1,21 @@
 import type { PageRequest } from '../shared/pagination.js';
+import type { Timestamp } from '../shared/time.js';
 import { token } from '../shared/token.js';
 import type { FollowEventListener } from '../social/follow-events.js';
 import type { PostEventListener, ShareEvent } from './post-events.js';
 import type { PostRecord, PostView } from './model.js';
 import type { Viewer } from './visibility.js';
 
-/** A wall entry to write into home timelines: the post, or a share of it, on the wall of `ownerId`. */
-export interface WallEntryRef {
+/**
+ * A wall entry to write into home timelines: the post, or a share of it, on the wall of `ownerId`, as
+ * its writer stored it (its id and date): the fan-out needs no read of it.
+ */
+export interface WallEntry {
+  id: number;
   ownerId: number;
   postId: number;
   isShare: boolean;
+  at: Timestamp;
 }
 
 /**
@@ -42,11 +48,11 @@ export interface HomeTimelineRepository {
    */
   build(userId: number, length: number): Promise<void>;
   /**
-   * Writes the entry into the timeline of its owner and of each follower whose timeline exists. With
-   * more than `inRequestMax` followers, only the owner's is written now and the rest is queued for
-   * `fanOutQueued` (a job): 'queued'.
+   * Writes the entry into the timeline of its owner and of each follower whose timeline exists, in one
+   * statement that writes `inRequestMax + 1` of them at most. When it wrote that many (there may be
+   * more), the entry is queued for `fanOutQueued` (a job), which writes every one: 'queued'.
    */
-  fanOut(entry: WallEntryRef, inRequestMax: number): Promise<'done' | 'queued'>;
+  fanOut(entry: WallEntry, inRequestMax: number): Promise<'done' | 'queued'>;
   /** Writes up to `limit` queued fan-outs to every follower's timeline; returns how many it did. */
   fanOutQueued(limit: number): Promise<number>;
   /** Adds the newest entries (at most `length`) of `followeeId`'s wall to `followerId`'s timeline, if it exists. */
@@ -61,10 +67,10 @@ export const HomeTimelineRepository = token<HomeTimelineRepository>('content.Hom
 export interface HomeTimelineOptions {
   /** Entries kept per timeline; a page below them is read at read time. */
   length: number;
-  /** Followers written in the request; an account with more has its fan-out done by a job. */
-  inRequestFollowers: number;
+  /** Timelines a new entry is written into in its request; an entry with more is finished by a job. */
+  inRequestTimelines: number;
 }
-export const HOME_TIMELINE_DEFAULTS: HomeTimelineOptions = { length: 800, inRequestFollowers: 2000 };
+export const HOME_TIMELINE_DEFAULTS: HomeTimelineOptions = { length: 800, inRequestTimelines: 2000 };
 
 /**
  * Keeps the home timelines: a post listener (new posts and shares fan out) and a follow listener
@@ -77,12 +83,14 @@ export class HomeTimeline implements PostEventListener, FollowEventListener {
     readonly options: HomeTimelineOptions = HOME_TIMELINE_DEFAULTS,
   ) {}
 
-  async published(post: PostRecord): Promise<void> {
-    await this.timelines.fanOut({ ownerId: post.user_id, postId: post.id, isShare: false }, this.options.inRequestFollowers);
+  async published(post: PostRecord, wallEntryId: number): Promise<void> {
+    const entry = { id: wallEntryId, ownerId: post.user_id, postId: post.id, isShare: false, at: post.created_at };
+    await this.timelines.fanOut(entry, this.options.inRequestTimelines);
   }
 
   async shared(share: ShareEvent): Promise<void> {
-    await this.timelines.fanOut({ ownerId: share.userId, postId: share.post.id, isShare: true }, this.options.inRequestFollowers);
+    const entry = { id: share.entryId, ownerId: share.userId, postId: share.post.id, isShare: true, at: share.at };
+    await this.timelines.fanOut(entry, this.options.inRequestTimelines);
   }
 
   async followed(followerId: number, followeeId: number): Promise<void> {

@@ -28,6 +28,11 @@ export interface PostRecord extends NewPost {
   updated_at: Timestamp | null;
 }
 
+/** A post just stored, with the id of its entry on the author's wall: what its listeners fan out. */
+export interface CreatedPost extends PostRecord {
+  wall_entry_id: number;
+}
+
 /** The author fields a post or comment shows: the account's public card but its privacy. */
 export interface AuthorInfo extends Omit<ActorCard, 'is_private'> {
   id: number;

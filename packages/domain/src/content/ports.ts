@@ -6,6 +6,7 @@ import type {
   AuthorInfo,
   CommentRecord,
   CommentType,
+  CreatedPost,
   FeedEntry,
   NewPost,
   PostRecord,
@@ -22,7 +23,7 @@ import type { Viewer } from './visibility.js';
  */
 export interface PostRepository {
   /** Stores the post and its entry on the author's wall. */
-  create(post: NewPost): Promise<PostRecord>;
+  create(post: NewPost): Promise<CreatedPost>;
   findById(id: number): Promise<PostRecord | null>;
   update(id: number, patch: { content: string; tags: string[]; updated_at: Timestamp }): Promise<void>;
   /** Removes the post with its comments, reactions, shares and bookmarks. */
@@ -57,8 +58,8 @@ export interface PostEngagementRepository {
   unreact(postId: number, userId: number): Promise<boolean>;
   /** Reactions of a post, by type. */
   reactionCounts(postId: number): Promise<Record<string, number>>;
-  /** Records a share and its wall entry; false when the user already shared this post. */
-  share(postId: number, userId: number, at: Timestamp): Promise<boolean>;
+  /** Records a share and its wall entry, and returns the entry's id; null when the user already shared this post. */
+  share(postId: number, userId: number, at: Timestamp): Promise<number | null>;
   /** Adding twice is not an error: returns false the second time. */
   bookmark(postId: number, userId: number, at: Timestamp): Promise<boolean>;
   unbookmark(postId: number, userId: number): Promise<boolean>;

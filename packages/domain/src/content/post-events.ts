@@ -2,10 +2,11 @@ import { token } from '../shared/token.js';
 import type { Timestamp } from '../shared/time.js';
 import type { PostRecord } from './model.js';
 
-/** A share as the listeners see it: who shared which post, and when (the wall entry's date). */
+/** A share as the listeners see it: who shared which post, and its new wall entry (id and date). */
 export interface ShareEvent {
   post: PostRecord;
   userId: number;
+  entryId: number;
   at: Timestamp;
 }
 
@@ -22,8 +23,8 @@ export interface ShareEvent {
  * The post is the stored row at that moment (after the edit; before the removal).
  */
 export interface PostEventListener {
-  /** A new post was stored (on its author's wall). */
-  published?(post: PostRecord): Promise<void>;
+  /** A new post was stored, with its entry on its author's wall (`wallEntryId`). */
+  published?(post: PostRecord, wallEntryId: number): Promise<void>;
   /** Its content or tags changed. */
   edited?(post: PostRecord): Promise<void>;
   /** It is about to be removed, with its comments, reactions, shares and bookmarks. */
@@ -37,8 +38,8 @@ export const PostEventListeners = token<PostEventListener>('content.PostEventLis
 export class PostEvents {
   constructor(private readonly listeners: readonly PostEventListener[] = []) {}
 
-  async published(post: PostRecord): Promise<void> {
-    for (const l of this.listeners) await l.published?.(post);
+  async published(post: PostRecord, wallEntryId: number): Promise<void> {
+    for (const l of this.listeners) await l.published?.(post, wallEntryId);
   }
 
   async edited(post: PostRecord): Promise<void> {

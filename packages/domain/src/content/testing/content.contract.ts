@@ -69,8 +69,11 @@ export function contentContract(name: string, make: () => Promise<ContentPorts>)
       const mine = await posts.create({ user_id: me.id, content: 'mine', media: [], media_type: null, tags: [], created_at: at(1) });
       const theirs = await posts.create({ user_id: friend.id, content: 'theirs', media: [], media_type: null, tags: [], created_at: at(2) });
       const other = await posts.create({ user_id: stranger.id, content: 'other', media: [], media_type: null, tags: [], created_at: at(3) });
-      expect(await engagement.share(other.id, friend.id, at(4))).toBe(true);
-      expect(await engagement.share(other.id, friend.id, at(5))).toBe(false);
+      // Each new wall entry's id comes back to its writer (the timeline fans it out); a repeated share makes none.
+      const shareEntry = await engagement.share(other.id, friend.id, at(4));
+      expect(shareEntry).toEqual(expect.any(Number));
+      expect(new Set([mine.wall_entry_id, theirs.wall_entry_id, other.wall_entry_id, shareEntry]).size).toBe(4);
+      expect(await engagement.share(other.id, friend.id, at(5))).toBeNull();
       expect((await posts.findById(other.id))?.shares_count).toBe(1);
       const feed = await posts.feed(reader(me), page(1));
       expect(feed).toEqual([

@@ -3,6 +3,7 @@ import type { UserRepository } from '../../accounts/ports.js';
 import { aNewUser } from '../../accounts/testing/mothers.js';
 import type { FollowRepository } from '../../social/ports.js';
 import type { HomeTimelineRepository, TimelinePage } from '../home-timeline.js';
+import type { CreatedPost } from '../model.js';
 import type { PostEngagementRepository, PostRepository } from '../ports.js';
 import type { Viewer } from '../visibility.js';
 
@@ -29,12 +30,19 @@ export function homeTimelineContract(name: string, make: () => Promise<HomeTimel
       const [me, followed, stranger] = [await ports.users.create(aNewUser()), await ports.users.create(aNewUser()), await ports.users.create(aNewUser())];
       await ports.follows.follow(me.id, followed.id, at(0));
       const post = (u: { id: number }, minute: number) => ports.posts.create({ user_id: u.id, content: `at ${minute}`, media: [], media_type: null, tags: [], created_at: at(minute) });
-      const publish = async (u: { id: number }, minute: number, inRequestMax = 100) => {
+      const entryOf = (p: CreatedPost) => ({ id: p.wall_entry_id, ownerId: p.user_id, postId: p.id, isShare: false, at: p.created_at });
+      const publish = async (u: { id: number }, minute: number) => {
         const p = await post(u, minute);
-        await ports.timelines.fanOut({ ownerId: u.id, postId: p.id, isShare: false }, inRequestMax);
+        await ports.timelines.fanOut(entryOf(p), 100);
         return p;
       };
-      return { ...ports, me, followed, stranger, post, publish };
+      /** A share by `sharer`, fanned out as the share's listener does. */
+      const shareOut = async (p: { id: number }, sharer: { id: number }, minute: number) => {
+        const id = await ports.engagement.share(p.id, sharer.id, at(minute));
+        if (id === null) throw new Error('already shared');
+        await ports.timelines.fanOut({ id, ownerId: sharer.id, postId: p.id, isShare: true, at: at(minute) }, 100);
+      };
+      return { ...ports, me, followed, stranger, post, entryOf, publish, shareOut };
     }
 
     it('is unbuilt until built; built, it holds one’s own and followed walls, newest first', async () => {
@@ -63,18 +71,24 @@ export function homeTimelineContract(name: string, make: () => Promise<HomeTimel
       expect(ids(await w.timelines.page(viewer(w.stranger), page(1)))).toEqual([`${s.id}`]);
     });
 
-    it('queues the fan-out of an account with more followers than the request writes for', async () => {
+    it('writes at most `inRequestMax + 1` timelines in the request, and queues the entry for the job to write the rest', async () => {
       const w = await world();
-      const other = await w.users.create(aNewUser());
-      await w.follows.follow(other.id, w.followed.id, at(0));
-      for (const u of [w.me, other, w.followed]) await w.timelines.build(u.id, 100);
-      const p = await w.post(w.followed, 7);
-      expect(await w.timelines.fanOut({ ownerId: w.followed.id, postId: p.id, isShare: false }, 1)).toBe('queued');
-      expect(ids(await w.timelines.page(viewer(w.followed), page(1)))).toEqual([`${p.id}`]);
-      expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([]);
+      const others = [await w.users.create(aNewUser()), await w.users.create(aNewUser())];
+      for (const o of others) await w.follows.follow(o.id, w.followed.id, at(0));
+      const readers = [w.followed, w.me, ...others];
+      for (const u of readers) await w.timelines.build(u.id, 100);
+      const holding = async (postId: number) =>
+        (await Promise.all(readers.map(async (u) => ids(await w.timelines.page(viewer(u), page(1)))))).filter((r) => r.includes(`${postId}`)).length;
+      const crowded = await w.post(w.followed, 7);
+      expect(await w.timelines.fanOut(w.entryOf(crowded), 1)).toBe('queued');
+      expect(await holding(crowded.id)).toBe(2);
       expect(await w.timelines.fanOutQueued(10)).toBe(1);
-      expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([`${p.id}`]);
-      expect(ids(await w.timelines.page(viewer(other), page(1)))).toEqual([`${p.id}`]);
+      expect(await holding(crowded.id)).toBe(4);
+      expect(await w.timelines.fanOutQueued(10)).toBe(0);
+      // With room for every timeline, the request writes them all and queues nothing.
+      const roomy = await w.post(w.followed, 8);
+      expect(await w.timelines.fanOut(w.entryOf(roomy), 4)).toBe('done');
+      expect(await holding(roomy.id)).toBe(4);
       expect(await w.timelines.fanOutQueued(10)).toBe(0);
     });
 
@@ -86,8 +100,7 @@ export function homeTimelineContract(name: string, make: () => Promise<HomeTimel
       await w.engagement.react(liked.id, w.me.id, 'love', at(3));
       await w.engagement.bookmark(liked.id, w.me.id, at(3));
       await w.engagement.react(plain.id, w.stranger.id, 'like', at(3)); // someone else's: not the viewer's
-      await w.engagement.share(plain.id, w.followed.id, at(4));
-      await w.timelines.fanOut({ ownerId: w.followed.id, postId: plain.id, isShare: true }, 100);
+      await w.shareOut(plain, w.followed, 4);
       const result = await w.timelines.page(viewer(w.me), page(1));
       if (result.kind !== 'entries') throw new Error(`expected entries, got ${result.kind}`);
       expect(
@@ -105,8 +118,7 @@ export function homeTimelineContract(name: string, make: () => Promise<HomeTimel
       const w = await world();
       await w.timelines.build(w.me.id, 100);
       const [s1, s2] = [await w.post(w.stranger, 1), await w.post(w.stranger, 2)];
-      await w.engagement.share(s1.id, w.followed.id, at(3));
-      await w.timelines.fanOut({ ownerId: w.followed.id, postId: s1.id, isShare: true }, 100);
+      await w.shareOut(s1, w.followed, 3);
       expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([`${s1.id}@${w.followed.username}`]);
       await w.follows.follow(w.me.id, w.stranger.id, at(4));
       await w.timelines.backfill(w.me.id, w.stranger.id, 100);
@@ -121,8 +133,7 @@ export function homeTimelineContract(name: string, make: () => Promise<HomeTimel
       await w.timelines.build(w.me.id, 100);
       const secret = await w.post(w.stranger, 1);
       await w.setPrivate(w.stranger.id);
-      await w.engagement.share(secret.id, w.followed.id, at(2));
-      await w.timelines.fanOut({ ownerId: w.followed.id, postId: secret.id, isShare: true }, 100);
+      await w.shareOut(secret, w.followed, 2);
       const open = await w.publish(w.followed, 3);
       expect(ids(await w.timelines.page(viewer(w.me), page(1)))).toEqual([`${open.id}`]);
       // Following the private author lets the share through, with no rewrite of the timeline.

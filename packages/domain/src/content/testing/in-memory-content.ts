@@ -81,8 +81,9 @@ export class InMemoryPostRepository implements PostRepository {
   async create(post: NewPost) {
     const record: PostRecord = { ...post, id: this.s.nextId++, likes_count: 0, comments_count: 0, shares_count: 0, updated_at: null };
     this.s.posts.set(record.id, record);
-    this.s.wall.push({ id: this.s.nextId++, user_id: post.user_id, post_id: record.id, is_share: false, created_at: post.created_at });
-    return { ...record };
+    const wallEntryId = this.s.nextId++;
+    this.s.wall.push({ id: wallEntryId, user_id: post.user_id, post_id: record.id, is_share: false, created_at: post.created_at });
+    return { ...record, wall_entry_id: wallEntryId };
   }
   async findById(id: number) {
     const p = this.s.posts.get(id);
@@ -197,12 +198,13 @@ export class InMemoryPostEngagementRepository implements PostEngagementRepositor
   }
   async share(postId: number, userId: number, at: Timestamp) {
     const key = `${postId}:${userId}`;
-    if (this.s.shares.has(key)) return false;
+    if (this.s.shares.has(key)) return null;
     this.s.shares.add(key);
-    this.s.wall.push({ id: this.s.nextId++, user_id: userId, post_id: postId, is_share: true, created_at: at });
+    const entryId = this.s.nextId++;
+    this.s.wall.push({ id: entryId, user_id: userId, post_id: postId, is_share: true, created_at: at });
     const p = this.s.posts.get(postId);
     if (p) p.shares_count += 1;
-    return true;
+    return entryId;
   }
   async bookmark(postId: number, userId: number, at: Timestamp) {
     const key = `${userId}:${postId}`;

@@ -1,5 +1,5 @@
 import type { FeedEntry } from '../model.js';
-import type { HomeTimelineRepository, TimelinePage, WallEntryRef } from '../home-timeline.js';
+import type { HomeTimelineRepository, TimelinePage, WallEntry } from '../home-timeline.js';
 import { offsetOf, type PageRequest } from '../../shared/pagination.js';
 import type { Timestamp } from '../../shared/time.js';
 import { captureState, type Snapshottable } from '../../shared/testing/snapshot.js';
@@ -66,16 +66,14 @@ export class InMemoryHomeTimelineRepository implements HomeTimelineRepository, S
     this.states.set(userId, { ready: true, horizon: this.nth(userId, length) });
   }
 
-  async fanOut(entry: WallEntryRef, inRequestMax: number): Promise<'done' | 'queued'> {
-    const wall = this.wallRows((w) => w.user_id === entry.ownerId && w.post_id === entry.postId && w.is_share === entry.isShare)[0];
-    if (!wall) return 'done';
-    if (this.states.has(entry.ownerId)) this.insert(entry.ownerId, [wall]);
-    if (this.followersOf(entry.ownerId).length > inRequestMax) {
-      if (!this.queue.includes(wall.id)) this.queue.push(wall.id);
-      return 'queued';
-    }
-    this.toFollowers(wall.id);
-    return 'done';
+  async fanOut(entry: WallEntry, inRequestMax: number): Promise<'done' | 'queued'> {
+    const row = { id: entry.id, user_id: entry.ownerId, post_id: entry.postId, is_share: entry.isShare, created_at: entry.at };
+    // As the SQL statement's limit: the owner's and the followers' built timelines, `inRequestMax + 1` at most.
+    const readers = [entry.ownerId, ...this.followersOf(entry.ownerId)].filter((u) => this.states.has(u)).slice(0, inRequestMax + 1);
+    for (const reader of readers) this.insert(reader, [row]);
+    if (readers.length <= inRequestMax) return 'done';
+    if (!this.queue.includes(entry.id)) this.queue.push(entry.id);
+    return 'queued';
   }
 
   async fanOutQueued(limit: number): Promise<number> {
