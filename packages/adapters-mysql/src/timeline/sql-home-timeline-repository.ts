@@ -1,6 +1,6 @@
 import { offsetOf, type PageRequest, toTimestamp } from '@plaza/domain';
 import type { HomeTimelineRepository, TimelinePage, Viewer, WallEntry } from '@plaza/domain/content';
-import { type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { postVisibleTo } from '../content/post-visibility.js';
 import { toPostView, withPostView } from '../content/post-view-columns.js';
 import { insertIfAbsent, type SqlDialect } from '../dialect.js';
@@ -204,7 +204,7 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
     const queued = await this.db.selectFrom('home_timeline_fanout').select('entry_id').orderBy('queued_at').orderBy('entry_id').limit(limit).execute();
     for (const { entry_id } of queued) {
       await this.db.transaction().execute(async () => {
-        await this.fanOutToFollowers(entry_id);
+        await this.fanOutToReaders(entry_id);
         await this.db.deleteFrom('home_timeline_fanout').where('entry_id', '=', entry_id).execute();
       });
     }
@@ -271,19 +271,23 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
     return cut;
   }
 
-  /** Writes the followers' timelines (those that exist) for one wall entry, in one statement. */
-  private async fanOutToFollowers(entryId: number): Promise<void> {
-    await this.insertEntries(this.followersOf((eb) => eb('w.id', '=', entryId)));
-  }
-
-  /** The timeline rows, for every follower of its owner whose timeline exists, of the wall entries `which` selects. */
-  private followersOf(which: (eb: WallSelect) => Expression<SqlBool>) {
-    return this.db
-      .selectFrom('wall_entries as w')
-      .innerJoin('follows as f', 'f.followee_id', 'w.user_id')
-      .innerJoin('home_timeline_state as s', 's.user_id', 'f.follower_id')
-      .select((eb) => this.entryColumns(eb, sql.ref<number>('f.follower_id')))
-      .where(which);
+  /**
+   * Writes one wall entry into every timeline it belongs to, in one statement: its owner's and its
+   * owner's followers', those that exist. The owner's too, as the request's limit may have cut any row.
+   */
+  private async fanOutToReaders(entryId: number): Promise<void> {
+    const entry = this.db.selectFrom('wall_entries as w').where('w.id', '=', entryId);
+    await this.insertEntries(
+      entry
+        .innerJoin('home_timeline_state as s', 's.user_id', 'w.user_id')
+        .select((eb) => this.entryColumns(eb, sql.ref<number>('w.user_id')))
+        .unionAll(
+          entry
+            .innerJoin('follows as f', 'f.followee_id', 'w.user_id')
+            .innerJoin('home_timeline_state as s', 's.user_id', 'f.follower_id')
+            .select((eb) => this.entryColumns(eb, sql.ref<number>('f.follower_id'))),
+        ),
+    );
   }
 
   private wallOf(ownerId: number) {

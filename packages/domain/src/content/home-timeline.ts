@@ -53,7 +53,7 @@ export interface HomeTimelineRepository {
    * more), the entry is queued for `fanOutQueued` (a job), which writes every one: 'queued'.
    */
   fanOut(entry: WallEntry, inRequestMax: number): Promise<'done' | 'queued'>;
-  /** Writes up to `limit` queued fan-outs to every follower's timeline; returns how many it did. */
+  /** Writes up to `limit` queued entries into every timeline they belong to (owner's, followers'); returns how many it did. */
   fanOutQueued(limit: number): Promise<number>;
   /** Adds the newest entries (at most `length`) of `followeeId`'s wall to `followerId`'s timeline, if it exists. */
   backfill(followerId: number, followeeId: number, length: number): Promise<void>;

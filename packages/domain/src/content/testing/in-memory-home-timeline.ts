@@ -78,7 +78,7 @@ export class InMemoryHomeTimelineRepository implements HomeTimelineRepository, S
 
   async fanOutQueued(limit: number): Promise<number> {
     const taken = this.queue.splice(0, limit);
-    for (const id of taken) this.toFollowers(id);
+    for (const id of taken) this.toReaders(id);
     return taken.length;
   }
 
@@ -124,10 +124,10 @@ export class InMemoryHomeTimelineRepository implements HomeTimelineRepository, S
     return this.s.follows.edges.filter((e) => e.followee_id === userId).map((e) => e.follower_id);
   }
 
-  private toFollowers(entryId: number): void {
+  private toReaders(entryId: number): void {
     const wall = this.s.wall.find((w) => w.id === entryId);
     if (!wall) return;
-    for (const follower of this.followersOf(wall.user_id)) if (this.states.has(follower)) this.insert(follower, [wall]);
+    for (const reader of [wall.user_id, ...this.followersOf(wall.user_id)]) if (this.states.has(reader)) this.insert(reader, [wall]);
   }
 
   private insert(userId: number, walls: InMemoryContentStore['wall']): void {
