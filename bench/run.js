@@ -317,9 +317,15 @@ async function serverFacts() {
   }
 }
 
+/** Said in the header when a bench database outgrows the buffer pool: its figures then include reads from disk (bench/README). */
+function poolWarning({ bufferPoolMb, databasesMb }) {
+  const larger = Object.entries(databasesMb).filter(([, size]) => size > bufferPoolMb).map(([name]) => name);
+  return larger.length ? ` (smaller than ${larger.join(' and ')}, whose figures include reads from disk)` : '';
+}
+
 function markdown(report, meta) {
   const server = meta.server
-    ? `MariaDB/MySQL ${meta.server.version}, buffer pool ${meta.server.bufferPoolMb} MB, databases ${Object.entries(meta.server.databasesMb)
+    ? `MariaDB/MySQL ${meta.server.version}, buffer pool ${meta.server.bufferPoolMb} MB${poolWarning(meta.server)}, databases ${Object.entries(meta.server.databasesMb)
         .map(([name, size]) => `${name} ${size} MB`)
         .join(', ')}`
     : 'no MySQL server reached';

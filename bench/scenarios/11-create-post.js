@@ -4,9 +4,9 @@
 // - same-work floor: what Plaza must do for the same request, done bare: the token and ban check, the
 //   post, its wall entry, the timelines of the author and of the followers who have one (fan-out on
 //   write, which the feed's precomputed floor reads), in one transaction, answering Plaza's JSON
-//   (checked before the load, ids and dates aside). Plaza runs two statements more: its fan-out plan
-//   (whether the author has more followers than a request writes for) and federation's remote-follower
-//   check (docs/decisions/0076, third addendum).
+//   (checked before the load, ids and dates aside); the floor issue 15's create-post target is judged
+//   against (docs/decisions/0076, fourth addendum). Plaza runs one statement more: federation's
+//   remote-follower check.
 import { createHash } from 'node:crypto';
 import { inTransaction, login } from '../lib.js';
 import { postItem } from '../post-json.js';
