@@ -11,7 +11,6 @@ import { ListPagination, presentPagination, zCount, zWireId } from '../presenter
 const UnreadCount = z.object({ unread_count: zCount });
 const Marked = UnreadCount.extend({ message: z.string() });
 
-
 export function notificationsScript(inbox: NotificationInboxService, p: PresenterContext): Script {
   return {
     name: 'notifications',

@@ -3,7 +3,7 @@ import type { Timestamp } from '../shared/time.js';
 import { token } from '../shared/token.js';
 import type { FollowEventListener } from '../social/follow-events.js';
 import type { PostEventListener, ShareEvent } from './post-events.js';
-import type { PostRecord, PostView } from './model.js';
+import type { CreatedPost, PostView } from './model.js';
 import type { Viewer } from './visibility.js';
 
 /**
@@ -16,6 +16,16 @@ export interface WallEntry {
   postId: number;
   isShare: boolean;
   at: Timestamp;
+}
+
+/** A new post's entry on its author's wall. */
+export function wallEntryOfPost(post: CreatedPost): WallEntry {
+  return { id: post.wall_entry_id, ownerId: post.user_id, postId: post.id, isShare: false, at: post.created_at };
+}
+
+/** A new share's entry on its sharer's wall. */
+export function wallEntryOfShare(share: ShareEvent): WallEntry {
+  return { id: share.entryId, ownerId: share.userId, postId: share.post.id, isShare: true, at: share.at };
 }
 
 /**
@@ -83,14 +93,12 @@ export class HomeTimeline implements PostEventListener, FollowEventListener {
     readonly options: HomeTimelineOptions = HOME_TIMELINE_DEFAULTS,
   ) {}
 
-  async published(post: PostRecord, wallEntryId: number): Promise<void> {
-    const entry = { id: wallEntryId, ownerId: post.user_id, postId: post.id, isShare: false, at: post.created_at };
-    await this.timelines.fanOut(entry, this.options.inRequestTimelines);
+  async published(post: CreatedPost): Promise<void> {
+    await this.timelines.fanOut(wallEntryOfPost(post), this.options.inRequestTimelines);
   }
 
   async shared(share: ShareEvent): Promise<void> {
-    const entry = { id: share.entryId, ownerId: share.userId, postId: share.post.id, isShare: true, at: share.at };
-    await this.timelines.fanOut(entry, this.options.inRequestTimelines);
+    await this.timelines.fanOut(wallEntryOfShare(share), this.options.inRequestTimelines);
   }
 
   async followed(followerId: number, followeeId: number): Promise<void> {

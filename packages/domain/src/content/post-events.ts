@@ -1,6 +1,6 @@
 import { token } from '../shared/token.js';
 import type { Timestamp } from '../shared/time.js';
-import type { PostRecord } from './model.js';
+import type { CreatedPost, PostRecord } from './model.js';
 
 /** A share as the listeners see it: who shared which post, and its new wall entry (id and date). */
 export interface ShareEvent {
@@ -23,8 +23,8 @@ export interface ShareEvent {
  * The post is the stored row at that moment (after the edit; before the removal).
  */
 export interface PostEventListener {
-  /** A new post was stored, with its entry on its author's wall (`wallEntryId`). */
-  published?(post: PostRecord, wallEntryId: number): Promise<void>;
+  /** A new post was stored, with its entry on its author's wall (`wall_entry_id`). */
+  published?(post: CreatedPost): Promise<void>;
   /** Its content or tags changed. */
   edited?(post: PostRecord): Promise<void>;
   /** It is about to be removed, with its comments, reactions, shares and bookmarks. */
@@ -38,8 +38,8 @@ export const PostEventListeners = token<PostEventListener>('content.PostEventLis
 export class PostEvents {
   constructor(private readonly listeners: readonly PostEventListener[] = []) {}
 
-  async published(post: PostRecord, wallEntryId: number): Promise<void> {
-    for (const l of this.listeners) await l.published?.(post, wallEntryId);
+  async published(post: CreatedPost): Promise<void> {
+    for (const l of this.listeners) await l.published?.(post);
   }
 
   async edited(post: PostRecord): Promise<void> {

@@ -137,7 +137,7 @@ export class PostService {
         created_at: toTimestamp(this.clock.now()),
       });
       await notifyMentions(this.users, this.notifications, this.visibility, actor, content, created);
-      await this.events.published(created, created.wall_entry_id);
+      await this.events.published(created);
       return created;
     });
     // The session's card, read with the token: no statement after the commit (docs/decisions/0075).

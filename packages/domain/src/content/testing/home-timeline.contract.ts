@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { UserRepository } from '../../accounts/ports.js';
 import { aNewUser } from '../../accounts/testing/mothers.js';
 import type { FollowRepository } from '../../social/ports.js';
-import type { HomeTimelineRepository, TimelinePage } from '../home-timeline.js';
-import type { CreatedPost } from '../model.js';
+import { type HomeTimelineRepository, type TimelinePage, wallEntryOfPost, wallEntryOfShare } from '../home-timeline.js';
+import type { PostRecord } from '../model.js';
 import type { PostEngagementRepository, PostRepository } from '../ports.js';
 import type { Viewer } from '../visibility.js';
 
@@ -30,19 +30,18 @@ export function homeTimelineContract(name: string, make: () => Promise<HomeTimel
       const [me, followed, stranger] = [await ports.users.create(aNewUser()), await ports.users.create(aNewUser()), await ports.users.create(aNewUser())];
       await ports.follows.follow(me.id, followed.id, at(0));
       const post = (u: { id: number }, minute: number) => ports.posts.create({ user_id: u.id, content: `at ${minute}`, media: [], media_type: null, tags: [], created_at: at(minute) });
-      const entryOf = (p: CreatedPost) => ({ id: p.wall_entry_id, ownerId: p.user_id, postId: p.id, isShare: false, at: p.created_at });
       const publish = async (u: { id: number }, minute: number) => {
         const p = await post(u, minute);
-        await ports.timelines.fanOut(entryOf(p), 100);
+        await ports.timelines.fanOut(wallEntryOfPost(p), 100);
         return p;
       };
       /** A share by `sharer`, fanned out as the share's listener does. */
-      const shareOut = async (p: { id: number }, sharer: { id: number }, minute: number) => {
-        const id = await ports.engagement.share(p.id, sharer.id, at(minute));
-        if (id === null) throw new Error('already shared');
-        await ports.timelines.fanOut({ id, ownerId: sharer.id, postId: p.id, isShare: true, at: at(minute) }, 100);
+      const shareOut = async (p: PostRecord, sharer: { id: number }, minute: number) => {
+        const entryId = await ports.engagement.share(p.id, sharer.id, at(minute));
+        if (entryId === null) throw new Error('already shared');
+        await ports.timelines.fanOut(wallEntryOfShare({ post: p, userId: sharer.id, entryId, at: at(minute) }), 100);
       };
-      return { ...ports, me, followed, stranger, post, entryOf, publish, shareOut };
+      return { ...ports, me, followed, stranger, post, publish, shareOut };
     }
 
     it('is unbuilt until built; built, it holds one’s own and followed walls, newest first', async () => {
@@ -80,14 +79,14 @@ export function homeTimelineContract(name: string, make: () => Promise<HomeTimel
       const holding = async (postId: number) =>
         (await Promise.all(readers.map(async (u) => ids(await w.timelines.page(viewer(u), page(1)))))).filter((r) => r.includes(`${postId}`)).length;
       const crowded = await w.post(w.followed, 7);
-      expect(await w.timelines.fanOut(w.entryOf(crowded), 1)).toBe('queued');
+      expect(await w.timelines.fanOut(wallEntryOfPost(crowded), 1)).toBe('queued');
       expect(await holding(crowded.id)).toBe(2);
       expect(await w.timelines.fanOutQueued(10)).toBe(1);
       expect(await holding(crowded.id)).toBe(4);
       expect(await w.timelines.fanOutQueued(10)).toBe(0);
       // With room for every timeline, the request writes them all and queues nothing.
       const roomy = await w.post(w.followed, 8);
-      expect(await w.timelines.fanOut(w.entryOf(roomy), 4)).toBe('done');
+      expect(await w.timelines.fanOut(wallEntryOfPost(roomy), 4)).toBe('done');
       expect(await holding(roomy.id)).toBe(4);
       expect(await w.timelines.fanOutQueued(10)).toBe(0);
     });
