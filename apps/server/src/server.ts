@@ -116,7 +116,7 @@ export async function startPlaza(configured: Config, options: StartOptions = {})
     if (!options.database) await database.close();
     throw error;
   }
-  const stopJobs = options.jobs === false ? () => {} : startJobs(container, logger);
+  const stopJobs = options.jobs === false ? async () => {} : startJobs(container, logger);
   handle = ready;
 
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
@@ -131,7 +131,8 @@ export async function startPlaza(configured: Config, options: StartOptions = {})
     close() {
       closing ??= (async () => {
         draining = true;
-        stopJobs();
+        // No job starts from now on; one in progress is waited for like a request in flight.
+        inFlight.add(stopJobs());
         // Stop accepting, let requests in flight finish, and drop keep-alive connections as soon as
         // they fall idle; whatever still hangs after the grace period is cut.
         await new Promise<void>((resolve) => {
