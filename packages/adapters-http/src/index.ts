@@ -14,3 +14,4 @@ export * from './http/time-format.js';
 export type { PresenterContext } from './presenters/context.js';
 export * from './http/openapi.js';
 export * from './admin/panel.js';
+export * from './admin/section.js';

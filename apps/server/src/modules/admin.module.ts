@@ -16,8 +16,8 @@ import { adminPanel } from '@plaza/adapters-http';
 import { PhpMediaServerSettingsFile, PhpTurnSettingsFile } from '@plaza/adapters-integrations/config-files';
 import { ADMIN_MIGRATIONS, SqlAdminRoster, SqlAdminSessionStore } from '@plaza/adapters-mysql/admin';
 import { turnEnvironment } from '../public-settings.js';
-import { featureModule } from '../wiring/feature-module.js';
-import { ConfigToken, DatabaseToken, PagesToken } from '../wiring/tokens.js';
+import { featureModule, many } from '../wiring/feature-module.js';
+import { AdminSections, ConfigToken, DatabaseToken, PagesToken } from '../wiring/tokens.js';
 import { Accounts } from './accounts.module.js';
 
 export const Admin = {
@@ -57,8 +57,8 @@ export const adminModule = featureModule((w) => {
 
   w.bind(
     PagesToken,
-    [Admin.Accounts, Admin.Roles, Admin.MediaServerSettings, Admin.TurnSettings, AdminSessionStore, Clock, ConfigToken],
-    (accounts, roles, media, turn, sessions, clock, config) => adminPanel({ accounts, roles, media, turn, sessions, clock, instanceName: config.domain }),
+    [Admin.Accounts, Admin.Roles, Admin.MediaServerSettings, Admin.TurnSettings, AdminSessionStore, Clock, ConfigToken, many(AdminSections)],
+    (accounts, roles, media, turn, sessions, clock, config, sections) => adminPanel({ accounts, roles, media, turn, sessions, clock, instanceName: config.domain, sections }),
   );
   w.job({ name: 'purge-admin-sessions', everyMs: 30 * 60_000 }, [AdminSessionStore, Clock], (sessions, clock) => () => sessions.deleteExpired(toTimestamp(clock.now())));
 });

@@ -1,5 +1,5 @@
 import { token } from '@plaza/domain';
-import type { HttpMount, Pages, Script } from '@plaza/adapters-http';
+import type { AdminSection, HttpMount, Pages, Script } from '@plaza/adapters-http';
 import type { DatabaseHandle, PlazaMigrations } from '@plaza/adapters-mysql';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
@@ -22,6 +22,8 @@ export interface PeriodicJob {
 export const Scripts = token<Script>('http.Script');
 /** Browser pages served beside the scripts (the admin panel). */
 export const PagesToken = token<Pages>('http.Pages');
+/** Parts of the admin panel in files of their own (users, reports, federation…): any module adds its own. */
+export const AdminSections = token<AdminSection>('http.AdminSection');
 /** Handlers of non-script URLs given the raw request (federation's documents and inboxes). */
 export const Mounts = token<HttpMount>('http.Mount');
 export const Jobs = token<PeriodicJob>('Job');

@@ -18,6 +18,7 @@ import type { Context, Middleware, Next } from 'koa';
 import createSession from 'koa-session';
 import type { PageKit, Pages } from '../app.js';
 import { toErrorResponse } from '../http/errors.js';
+import type { AdminKit, AdminNavLink, AdminSection } from './section.js';
 
 /**
  * The admin panel (spec "Admin panel (browser pages)", docs/decisions/0060): server-rendered pages,
@@ -34,6 +35,8 @@ export interface AdminPanelServices {
   clock: Clock;
   /** Shown in titles: the instance's host name. */
   instanceName: string;
+  /** The parts of the panel declared in files of their own (see AdminSection). */
+  sections?: AdminSection[];
 }
 
 export const ADMIN_SESSION_COOKIE = 'plaza_admin';
@@ -91,6 +94,8 @@ const shown = (t: string | null) => (t ? `${t.slice(0, 16)} UTC` : '—');
 export function adminPanel(services: AdminPanelServices): Pages {
   const eta = new Eta({ views: TEMPLATES, autoEscape: true, cache: true });
   const { accounts, roles, media, turn, sessions, clock } = services;
+  const sections = services.sections ?? [];
+  const sectionLinks: AdminNavLink[] = sections.flatMap((section) => section.nav);
 
   const render = (ctx: Context, template: string, data: Record<string, unknown>, status = 200) => {
     const state = stateOf(ctx);
@@ -100,6 +105,7 @@ export function adminPanel(services: AdminPanelServices): Pages {
       ...data,
       csrf: state._csrf ?? '',
       me: state.admin?.actor ?? null,
+      links: state.admin ? sectionLinks.filter((link) => link.shownTo(state.admin!.actor)).map(({ href, label }) => ({ href, label })) : [],
       instance: services.instanceName,
       path: ctx.path,
       shown,
@@ -349,6 +355,9 @@ export function adminPanel(services: AdminPanelServices): Pages {
           return render(ctx, 'turn', { title: 'TURN relay', view, form: { urls: input.urls, ttl: input.ttl, realm: input.realm }, block: coturnBlock(masked), full: false, error: error.message, problems: error.details, notice: null }, status);
         }
       });
+
+      const sectionKit: AdminKit = { page, render, redirect, signedIn: (ctx) => signedIn(ctx, kit), field, queryOf };
+      for (const section of sections) section.mount(sectionKit);
 
       page(ADMIN_PATHS, ['GET', 'POST'], async (ctx) => {
         const admin = await signedIn(ctx, kit);
