@@ -69,6 +69,7 @@ const PORT_COVERAGE: Record<string, Coverage> = {
   // moderation
   ReportRepository: { suites: [`${SUITES}/moderation/testing/moderation.contract.ts`], via: 'reports' },
   SanctionRepository: { suites: [`${SUITES}/moderation/testing/moderation.contract.ts`], via: 'sanctions' },
+  SuspensionRepository: { suites: [`${SUITES}/moderation/testing/moderation.contract.ts`], via: 'suspensions' },
   ModerationLog: { suites: [`${SUITES}/moderation/testing/moderation.contract.ts`], via: 'log' },
   CandidacyRepository: { suites: [`${SUITES}/moderation/testing/moderation.contract.ts`], via: 'candidacies' },
   ModeratorRoster: { suites: [`${SUITES}/moderation/testing/moderation.contract.ts`], via: 'roster' },

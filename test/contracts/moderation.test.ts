@@ -6,6 +6,7 @@ import {
   InMemoryModeratorRoster,
   InMemoryReportRepository,
   InMemorySanctionRepository,
+  InMemorySuspensionRepository,
   moderationContract,
 } from '@plaza/domain/moderation/testing';
 import { SqlUserRepository } from '@plaza/adapters-mysql/accounts';
@@ -16,6 +17,7 @@ import {
   SqlModeratorRoster,
   SqlReportRepository,
   SqlSanctionRepository,
+  SqlSuspensionRepository,
 } from '@plaza/adapters-mysql/moderation';
 import { TEST_DIALECT, useTestDatabase } from '../support/database.js';
 
@@ -27,6 +29,7 @@ moderationContract('in-memory', async () => {
     users,
     reports: new InMemoryReportRepository(),
     sanctions: new InMemorySanctionRepository(),
+    suspensions: new InMemorySuspensionRepository(),
     log: new InMemoryModerationLog(),
     candidacies: new InMemoryCandidacyRepository(),
     roster: new InMemoryModeratorRoster(users),
@@ -40,6 +43,7 @@ moderationContract(`sql (${TEST_DIALECT})`, async () => {
     users: new SqlUserRepository(db),
     reports: new SqlReportRepository(db, dialect),
     sanctions: new SqlSanctionRepository(db, dialect),
+    suspensions: new SqlSuspensionRepository(db),
     log: new SqlModerationLog(db),
     candidacies: new SqlCandidacyRepository(db, dialect),
     roster: new SqlModeratorRoster(db),

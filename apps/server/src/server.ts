@@ -95,8 +95,8 @@ export async function startPlaza(configured: Config, options: StartOptions = {})
       pages: resolveAll(container, PagesToken),
       mounts: resolveAll(container, Mounts),
       authenticate: (token) => auth.session(token),
-      // A banned account is refused everywhere but login and sanctions.php?type=mine (docs/decisions/0012).
-      admit: (actor) => sanctions.assertNotBanned(actor),
+      // A banned or suspended account is refused everywhere but login and sanctions.php?type=mine (docs/decisions/0012, 0105).
+      admit: (actor) => sanctions.admit(actor),
       health: resolve(container, Platform.Health),
       rateLimiter: resolve(container, Platform.RateLimiter),
       logger,

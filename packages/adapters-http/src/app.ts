@@ -55,9 +55,9 @@ export interface HttpDependencies {
   /** Turns a bearer token into the acting user (and what the lookup knows of a ban), or fails with Unauthenticated. */
   authenticate(token: string): Promise<Session>;
   /**
-   * Refuses an authenticated account that may not use the API now (a banned one: Forbidden `banned`),
-   * for every operation that does not declare `allowBanned`. Not called for a session whose lookup
-   * said no ban is in force (`Session.banned === false`).
+   * Refuses an authenticated account that may not use the API now (a banned one: Forbidden `banned`;
+   * a suspended one: Forbidden `suspended`), for every operation that does not declare `allowBanned`.
+   * Not called for a session whose lookup said neither is the case (`banned` and `suspended` false).
    */
   admit?(actor: Actor): Promise<void>;
   health: HealthCheck;
@@ -82,7 +82,7 @@ export interface PageKit {
   isSecure(ctx: Context): boolean;
   /** Counts the request in `group`: per user once `ctx.state.actor` is set, else per client address; throws RateLimited past the limit. */
   count(ctx: Context, group: RateLimitGroup): Promise<void>;
-  /** Refuses an account that may not use Plaza now (banned), as the scripts do. */
+  /** Refuses an account that may not use Plaza now (banned or suspended), as the scripts do. */
   admit?(actor: Actor): Promise<void>;
 }
 
@@ -347,7 +347,9 @@ function scriptHandler(script: Script, deps: HttpDependencies, count: Count) {
     await count(state, rateLimitGroupOf(operation));
     if (authError) throw authError;
     if (operation.auth === 'required' && !actor) throw new Unauthenticated('Authentication required: send Authorization: Bearer <token>');
-    if (actor && deps.admit && session?.banned !== false && !allowsBanned(operation, ctx.query)) await deps.admit(actor);
+    // Admission asks only when the session lookup could not say the account is neither banned nor suspended.
+    const admitted = session?.banned === false && session.suspended === false;
+    if (actor && deps.admit && !admitted && !allowsBanned(operation, ctx.query)) await deps.admit(actor);
 
     const { query, body } = parseInput(resolved, raw);
     const result = await operation.handle({

@@ -15,3 +15,5 @@ export type { PresenterContext } from './presenters/context.js';
 export * from './http/openapi.js';
 export * from './admin/panel.js';
 export * from './admin/section.js';
+export * from './admin/users.js';
+export * from './admin/reports.js';

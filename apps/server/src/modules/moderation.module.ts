@@ -1,6 +1,8 @@
 import { Clock, token, UnitOfWork } from '@plaza/domain';
-import { UserRepository } from '@plaza/domain/accounts';
+import { AccessTokenRepository, AccountEraser, ProfileStatsReader, RecoveryCodeRepository, UserRepository } from '@plaza/domain/accounts';
+import { AdminRoster } from '@plaza/domain/admin';
 import {
+  AccountModerationService,
   CandidacyRepository,
   ElectionService,
   FeatureSuggestionRepository,
@@ -13,7 +15,9 @@ import {
   ReportService,
   SanctionRepository,
   SanctionService,
+  SuspensionRepository,
 } from '@plaza/domain/moderation';
+import { reportsSection, usersSection } from '@plaza/adapters-http';
 import { featureSuggestionsScript } from '@plaza/adapters-http/scripts/feature-suggestions';
 import { moderatorsScript } from '@plaza/adapters-http/scripts/moderators';
 import { reportsScript } from '@plaza/adapters-http/scripts/reports';
@@ -27,9 +31,11 @@ import {
   SqlModeratorRoster,
   SqlReportRepository,
   SqlSanctionRepository,
+  SqlSuspensionRepository,
 } from '@plaza/adapters-mysql/moderation';
 import { featureModule, many } from '../wiring/feature-module.js';
-import { ConfigToken, DatabaseToken } from '../wiring/tokens.js';
+import { AdminSections, ConfigToken, DatabaseToken } from '../wiring/tokens.js';
+import { Accounts } from './accounts.module.js';
 import { Content } from './content.module.js';
 import { Notifications } from './notifications.module.js';
 import { Platform } from './platform.module.js';
@@ -39,14 +45,16 @@ export const Moderation = {
   ReportService: token<ReportService>('moderation.ReportService'),
   ElectionService: token<ElectionService>('moderation.ElectionService'),
   FeatureSuggestionService: token<FeatureSuggestionService>('moderation.FeatureSuggestionService'),
+  AccountModerationService: token<AccountModerationService>('moderation.AccountModerationService'),
 };
 
-/** Reports, elected moderators, sanctions and the feature-suggestion board (docs/decisions/0012). */
+/** Reports, elected moderators, sanctions, the feature-suggestion board (docs/decisions/0012), and the admin panel's Users and Reports pages (0105). */
 export const moderationModule = featureModule((w) => {
   w.accountData([DatabaseToken], ({ db }) => new SqlModerationAccountData(db));
   w.migrations(MODERATION_MIGRATIONS);
   w.bind(ReportRepository, [DatabaseToken], ({ db, dialect }) => new SqlReportRepository(db, dialect));
   w.bind(SanctionRepository, [DatabaseToken], ({ db, dialect }) => new SqlSanctionRepository(db, dialect));
+  w.bind(SuspensionRepository, [DatabaseToken], ({ db }) => new SqlSuspensionRepository(db));
   w.bind(ModerationLog, [DatabaseToken], ({ db }) => new SqlModerationLog(db));
   w.bind(CandidacyRepository, [DatabaseToken], ({ db, dialect }) => new SqlCandidacyRepository(db, dialect));
   w.bind(ModeratorRoster, [DatabaseToken], ({ db }) => new SqlModeratorRoster(db));
@@ -56,8 +64,8 @@ export const moderationModule = featureModule((w) => {
   w.bind(ReportableContents, [Content.PostService], (posts) => new ReportableWallPosts(posts));
   w.bind(
     Moderation.SanctionService,
-    [SanctionRepository, UserRepository, Clock, ConfigToken],
-    (sanctions, users, clock, config) => new SanctionService(sanctions, users, clock, config.moderation),
+    [SanctionRepository, UserRepository, Clock, ConfigToken, SuspensionRepository],
+    (sanctions, users, clock, config, suspensions) => new SanctionService(sanctions, users, clock, config.moderation, suspensions),
   );
   w.bind(
     Moderation.ReportService,
@@ -76,6 +84,16 @@ export const moderationModule = featureModule((w) => {
     [FeatureSuggestionRepository, UserRepository, Notifications.NotificationService, Clock, UnitOfWork],
     (suggestions, users, notifications, clock, uow) => new FeatureSuggestionService(suggestions, users, notifications, clock, uow),
   );
+
+  // Instance moderation in the admin panel (docs/decisions/0105): the Users and Reports pages.
+  w.bind(
+    Moderation.AccountModerationService,
+    [AdminRoster, ProfileStatsReader, UserRepository, AccessTokenRepository, RecoveryCodeRepository, AccountEraser, Accounts.MailDelivery, SuspensionRepository, SanctionRepository, ModerationLog, Clock, UnitOfWork, ConfigToken],
+    (roster, profiles, users, tokens, recovery, eraser, mail, suspensions, sanctions, log, clock, uow, config) =>
+      new AccountModerationService(roster, profiles, users, tokens, recovery, eraser, mail, suspensions, sanctions, log, clock, uow, { instanceName: config.domain }),
+  );
+  w.bind(AdminSections, [Moderation.AccountModerationService, Moderation.ReportService], (accounts, reports) => usersSection(accounts, reports));
+  w.bind(AdminSections, [Moderation.ReportService], (reports) => reportsSection(reports));
 
   w.script([Moderation.ReportService, Platform.Presenters], reportsScript);
   w.script([Moderation.ElectionService, Platform.Presenters], moderatorsScript);

@@ -1,5 +1,6 @@
 import {
   isBanActive,
+  MODERATION_ACTION_TYPES,
   REPORTED_POST_TYPES,
   voteCount,
   type ActionView,
@@ -101,10 +102,14 @@ export function presentCandidate(v: CandidateView, p: PresenterContext): z.input
   };
 }
 
-/** moderators.php?type=actions item (contract §26): `warning`, or `delete_post` (the post removed and its author warned). */
+/**
+ * moderators.php?type=actions item (contract §26): `warning`, or `delete_post` (the post removed and
+ * its author warned), and the log's other lines (the app shows every type but `warning` as a removed
+ * post: `reason` says what happened).
+ */
 export const ActionItem = z.object({
   id: zWireId,
-  action_type: z.enum(['warning', 'delete_post']),
+  action_type: z.enum(MODERATION_ACTION_TYPES),
   moderator_id: zWireId,
   moderator_username: z.string(),
   moderator_avatar: zAvatar,

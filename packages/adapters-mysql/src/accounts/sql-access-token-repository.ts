@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import { insertedId } from '../dialect.js';
 import type { Database } from '../database.js';
 import { prepared } from '../prepared.js';
-import { hasBanInForce } from '../moderation/ban-in-force.js';
+import { hasBanInForce, isSuspended } from '../moderation/ban-in-force.js';
 
 export class SqlAccessTokenRepository implements AccessTokenRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -36,7 +36,7 @@ export class SqlAccessTokenRepository implements AccessTokenRepository {
   /**
    * Every authenticated request runs this: one round trip, built once (prepared.ts), for the token,
    * the few columns of its account an actor needs (every column more is parsed on every request), and
-   * whether a ban is in force (moderation's rule), so that admitting the request needs no query.
+   * whether a ban is in force or a suspension (moderation's rules), so that admitting the request needs no query.
    */
   private readonly findSessionQuery = prepared((tokenHash: string, now: string) =>
     this.db
@@ -44,6 +44,7 @@ export class SqlAccessTokenRepository implements AccessTokenRepository {
       .innerJoin('users as u', 'u.id', 't.user_id')
       .select(['t.id', 't.last_used_at', 'u.id as user_id', 'u.username', 'u.is_admin', 'u.is_moderator', 'u.is_technician', 'u.avatar', 'u.militant_badge', 'u.is_private'])
       .select((eb) => hasBanInForce(eb, eb.ref('u.id'), now).as('banned'))
+      .select((eb) => isSuspended(eb, eb.ref('u.id')).as('suspended'))
       .where('t.token_hash', '=', tokenHash)
       .where('t.revoked_at', 'is', null)
       .where('t.expires_at', '>', now)
@@ -67,6 +68,7 @@ export class SqlAccessTokenRepository implements AccessTokenRepository {
         is_private: Boolean(row.is_private),
       },
       banned: Boolean(Number(row.banned)),
+      suspended: Boolean(Number(row.suspended)),
     };
   }
 

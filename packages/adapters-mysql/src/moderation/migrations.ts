@@ -161,7 +161,30 @@ function dropReportsPostIndex(db: Parameters<PlazaMigration['up']>[0], dialect: 
   return (dialect === 'mysql' ? drop.on('reports') : drop).execute();
 }
 
+/**
+ * Suspensions from the admin panel (docs/decisions/0105): one row per suspended account, its primary
+ * key what the token lookup probes on every request. Reports by the account their decision falls on,
+ * for the panel's user page (MySQL indexes the foreign key alone; SQLite would scan).
+ */
+const suspensions: PlazaMigration = {
+  async up(db, dialect) {
+    await tableOptions(db.schema.createTable('user_suspensions'), dialect)
+      .addColumn('user_id', 'integer', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+      .addColumn('suspended_by', 'integer', (c) => c.references('users.id').onDelete('set null'))
+      .addColumn('reason', 'varchar(600)', (c) => c.notNull())
+      .addColumn('created_at', TIMESTAMP, (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('reports_target').on('reports').columns(['target_user_id', 'id']).execute();
+  },
+  async down(db, dialect) {
+    const drop = db.schema.dropIndex('reports_target');
+    await (dialect === 'mysql' ? drop.on('reports') : drop).execute();
+    await db.schema.dropTable('user_suspensions').execute();
+  },
+};
+
 export const MODERATION_MIGRATIONS: PlazaMigrations = {
   '20261122_moderation_tables': moderationTables,
   '20261122_moderation_tables_post_type': reportedPostTypes,
+  '20261127_moderation_suspensions': suspensions,
 };

@@ -111,8 +111,17 @@ export interface FeatureSuggestionCommentsTable {
   created_at: string;
 }
 
+/** One row per suspended account (docs/decisions/0105). */
+export interface UserSuspensionsTable {
+  user_id: number;
+  suspended_by: number | null;
+  reason: string;
+  created_at: string;
+}
+
 export interface ModerationTables {
   reports: ReportsTable;
+  user_suspensions: UserSuspensionsTable;
   report_votes: ReportVotesTable;
   user_warnings: UserWarningsTable;
   user_bans: UserBansTable;

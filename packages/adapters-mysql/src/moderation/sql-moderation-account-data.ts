@@ -9,7 +9,7 @@ import type { Database } from '../database.js';
  * - its pending reports, filed or received, are cancelled (nothing is left to judge), and its votes on
  *   pending reports and open candidacies are withdrawn, the counts following;
  * - its candidacy closes (withdrawn, or resigned for a serving moderator);
- * - its warnings and bans go; the moderation log keeps its entries, under the tombstone;
+ * - its warnings, bans and suspension go; the moderation log keeps its entries, under the tombstone;
  * - its suggestion comments and votes go; its suggestions go unless others voted on or answered
  *   them, in which case they stay under the tombstone, as comments others answered do.
  */
@@ -53,6 +53,7 @@ export class SqlModerationAccountData implements AccountDataPart {
     await this.closeCandidacy(userId, at);
     await this.db.deleteFrom('user_warnings').where('user_id', '=', userId).execute();
     await this.db.deleteFrom('user_bans').where('user_id', '=', userId).execute();
+    await this.db.deleteFrom('user_suspensions').where('user_id', '=', userId).execute();
     await this.eraseSuggestions(userId);
   }
 

@@ -67,6 +67,14 @@ export class SqlReportRepository implements ReportRepository {
     return { items: rows.map(toRecord), total: Number(n) };
   }
 
+  async aboutUser(userId: number, page: PageRequest) {
+    // reports_target (target_user_id, id) serves the filter and the order.
+    const q = this.db.selectFrom('reports').where('target_user_id', '=', userId);
+    const rows = await q.selectAll().orderBy('id', 'desc').limit(page.perPage).offset(offsetOf(page)).execute();
+    const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return { items: rows.map(toRecord), total: Number(n) };
+  }
+
   /** Under the report's lock (the caller's unit of work): read the vote, then move it and the counters. */
   async setVote(reportId: number, voterId: number, vote: ReportOutcome | null, at: Timestamp) {
     const row = await this.db.selectFrom('report_votes').select('vote').where('report_id', '=', reportId).where('voter_id', '=', voterId).executeTakeFirst();

@@ -108,7 +108,7 @@ export class AuthService {
       });
     }
     const card: ActorCard = { avatar: user.avatar, militant_badge: user.militant_badge, is_private: user.is_private, is_admin: user.is_admin, is_moderator: user.is_moderator, is_technician: user.is_technician };
-    return { actor: { ...actorOf(user, this.settings.technicianUserIds), card }, banned: stored.banned };
+    return { actor: { ...actorOf(user, this.settings.technicianUserIds), card }, banned: stored.banned, suspended: stored.suspended };
   }
 
   /**

@@ -56,6 +56,15 @@ export function twoFactorDisabledMail(to: Recipient, at: string, instance: strin
   ]);
 }
 
+/** Two-factor reset by the instance's administrators (the admin panel, docs/decisions/0105). */
+export function twoFactorResetMail(to: Recipient, at: string, instance: string): MailMessage {
+  return compose(to, `${instance}: two-factor authentication reset by an administrator`, [
+    { p: `Hello ${to.username},` },
+    { p: `An administrator of ${instance} turned two-factor authentication off for your account at ${at} UTC, and your recovery codes no longer work. Signing in now needs only your password.` },
+    { p: 'Turn two-factor authentication on again in your settings. If you did not ask for this, change your password right away.' },
+  ]);
+}
+
 /** A copy of a notification, for users who turned `notifications_email` on. */
 export function notificationMail(to: Recipient, text: string, instance: string): MailMessage {
   return compose(to, `${instance}: ${text}`, [

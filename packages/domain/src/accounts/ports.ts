@@ -69,6 +69,8 @@ export interface TokenSession {
    * Left undefined by adapters that cannot: admission asks the moderation context.
    */
   banned?: boolean;
+  /** Likewise, whether the account is suspended (moderation's suspensions, docs/decisions/0105). */
+  suspended?: boolean;
 }
 
 export interface AccessTokenRepository {

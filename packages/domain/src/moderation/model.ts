@@ -78,6 +78,17 @@ export function isBanActive(ban: BanRecord, now: Timestamp): boolean {
   return ban.is_permanent || (ban.expires_at !== null && ban.expires_at > now);
 }
 
+/**
+ * An account suspended from the admin panel (docs/decisions/0105): refused everywhere but login and
+ * its own sanctions, like a ban, until a moderator lifts it; it has no expiry.
+ */
+export interface SuspensionRecord {
+  user_id: number;
+  suspended_by: number | null;
+  reason: string;
+  created_at: Timestamp;
+}
+
 /** One line of the moderators' action log. */
 export interface ModerationActionRecord {
   id: number;

@@ -11,6 +11,7 @@ import type {
   ReportRecord,
   SuggestionCommentRecord,
   SuggestionRecord,
+  SuspensionRecord,
   WarningRecord,
 } from './model.js';
 import type { Actor } from '../shared/actor.js';
@@ -27,8 +28,8 @@ export interface Paged<T> {
  */
 export interface ReportableContent {
   readonly type: ReportedPostType;
-  /** The post as the reporter sees it: its author and text; NotFound when it is missing or hidden from them. */
-  find(actor: Actor, postId: number): Promise<{ author_id: number; content: string }>;
+  /** The post as the reporter sees it: its author, text and media (stored upload paths); NotFound when it is missing or hidden from them. */
+  find(actor: Actor, postId: number): Promise<{ author_id: number; content: string; media: string[] }>;
   /** Removes it on the moderators' decision; NotFound when it is gone already. */
   remove(moderator: Actor, postId: number): Promise<void>;
 }
@@ -51,6 +52,8 @@ export interface ReportRepository {
   findPending(reporterId: number, target: ReportTarget): Promise<ReportRecord | null>;
   /** Reports of this status (all of them, or one reporter's), newest first. */
   list(status: 'pending' | 'resolved', reporterId: number | null, page: PageRequest): Promise<Paged<ReportRecord>>;
+  /** Reports whose decision falls on the account (about it, or about its posts), of every status, newest first. */
+  aboutUser(userId: number, page: PageRequest): Promise<Paged<ReportRecord>>;
   /**
    * Sets (or with null withdraws) the voter's vote and moves the report's counters with it; returns
    * the vote the voter had before. Call under the report's lock: it reads, then writes.
@@ -88,6 +91,22 @@ export interface SanctionRepository {
   bans(page: PageRequest): Promise<Paged<BanRecord>>;
 }
 export const SanctionRepository = token<SanctionRepository>('SanctionRepository');
+
+/**
+ * Suspensions of accounts (docs/decisions/0105): at most one per account, in force until lifted.
+ * Callers decide under the account's lock (`SanctionRepository.lockUser`); `suspend` and `lift` are
+ * also conditional on their own, so that a change happens once.
+ */
+export interface SuspensionRepository {
+  /** Stores the suspension; false when the account already is suspended. */
+  suspend(suspension: SuspensionRecord): Promise<boolean>;
+  /** Removes the account's suspension; the one removed, or null when there was none. */
+  lift(userId: number): Promise<SuspensionRecord | null>;
+  find(userId: number): Promise<SuspensionRecord | null>;
+  /** Which of these accounts are suspended. */
+  suspendedAmong(userIds: number[]): Promise<Set<number>>;
+}
+export const SuspensionRepository = token<SuspensionRepository>('SuspensionRepository');
 
 /** The moderators' action log. */
 export interface ModerationLog {

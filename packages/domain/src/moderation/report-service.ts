@@ -30,6 +30,11 @@ export interface ReportView {
   my_vote: ReportOutcome | null;
 }
 
+/** A report in the admin panel's queue: the reported post's media as it is now, null when the post is gone. */
+export interface QueuedReport extends ReportView {
+  media: string[] | null;
+}
+
 export interface CreateReportInput {
   post_id?: number | null;
   /** Which kind of post `post_id` names: `post` (a wall post, the default), `group` or `page`. */
@@ -133,6 +138,35 @@ export class ReportService {
   async list(actor: Actor, status: 'pending' | 'resolved', page: PageRequest): Promise<{ items: ReportView[]; meta: PageMeta }> {
     const { items, total } = await this.reports.list(status, canModerate(actor) ? null : actor.userId, page);
     return { items: await this.views(actor, items), meta: pageMeta(page, total) };
+  }
+
+  /**
+   * The admin panel's queue (docs/decisions/0105): moderators only; each report on a post with the
+   * post's media as it is now (`null` when the post is gone or hidden even from moderators), beside
+   * the text stored when it was reported.
+   */
+  async queue(actor: Actor, status: 'pending' | 'resolved', page: PageRequest): Promise<{ items: QueuedReport[]; meta: PageMeta }> {
+    if (!canModerate(actor)) throw new Forbidden('Only moderators see the reports queue', 'not_moderator');
+    const { items, meta } = await this.list(actor, status, page);
+    const queued = await Promise.all(items.map(async (view) => ({ ...view, media: await this.mediaOf(actor, view.report) })));
+    return { items: queued, meta };
+  }
+
+  /** Reports whose decision falls on the account, newest first: moderators only (the admin panel's user page). */
+  async aboutUser(actor: Actor, userId: number, page: PageRequest): Promise<{ items: ReportView[]; meta: PageMeta }> {
+    if (!canModerate(actor)) throw new Forbidden('Only moderators see reports about an account', 'not_moderator');
+    const { items, total } = await this.reports.aboutUser(userId, page);
+    return { items: await this.views(actor, items), meta: pageMeta(page, total) };
+  }
+
+  private async mediaOf(actor: Actor, report: ReportRecord): Promise<string[] | null> {
+    if (report.post_id === null) return [];
+    try {
+      return (await this.kind(report.post_type).find(actor, report.post_id)).media;
+    } catch (error) {
+      if (error instanceof NotFound || error instanceof Invalid) return null;
+      throw error;
+    }
   }
 
   /** A moderator's vote, or `cancel` to withdraw it; `resolved` when this vote decided the report. */

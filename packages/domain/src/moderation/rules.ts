@@ -52,8 +52,26 @@ export type ReportStatus = 'pending' | 'resolved' | 'cancelled';
 export const MODERATOR_ACTIONS = ['delete_post', 'warn_user'] as const;
 export type ModeratorAction = (typeof MODERATOR_ACTIONS)[number];
 
-/** What the action log records: a warning, or a post removed (with its author warned). */
-export type ModerationActionType = 'warning' | 'delete_post';
+/**
+ * What the action log records: a warning, a post removed (with its author warned), and the instance
+ * moderation of the admin panel (docs/decisions/0105): an account suspended or unsuspended, deleted,
+ * or its two-factor reset, each with a `reason` that says so (the app shows every type but `warning`
+ * as a removed post, with its reason).
+ */
+export const MODERATION_ACTION_TYPES = [
+  'warning',
+  'delete_post',
+  'suspend',
+  'unsuspend',
+  'delete_account',
+  'reset_two_factor',
+  // Registrations decided and invitations managed in the admin panel (docs/decisions/0104).
+  'approve_signup',
+  'reject_signup',
+  'create_invite',
+  'revoke_invite',
+] as const;
+export type ModerationActionType = (typeof MODERATION_ACTION_TYPES)[number];
 
 export const CANDIDATE_VOTES = ['for', 'against'] as const;
 export type CandidateVote = (typeof CANDIDATE_VOTES)[number];
@@ -75,6 +93,8 @@ export type SuggestionVote = 1 | -1;
 
 export const REPORT_DESCRIPTION_MAX = 1000;
 export const ACTION_REASON_MAX = 500;
+/** A suspension's reason, shown to moderators and in the log. */
+export const SUSPENSION_REASON_MAX = 500;
 export const MOTIVATION_MAX = 2000;
 export const SUGGESTION_TITLE_MIN = 5;
 export const SUGGESTION_TITLE_MAX = 200;

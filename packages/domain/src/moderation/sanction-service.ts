@@ -6,7 +6,7 @@ import { Forbidden } from '../shared/errors.js';
 import { pageMeta, pageRequest, type PageMeta, type PageRequest } from '../shared/pagination.js';
 import { addSeconds, toTimestamp } from '../shared/time.js';
 import { type BanRecord, type WarningRecord } from './model.js';
-import type { SanctionRepository } from './ports.js';
+import type { SanctionRepository, SuspensionRepository } from './ports.js';
 import type { ModerationRules } from './rules.js';
 import { userMap } from './users.js';
 
@@ -40,7 +40,8 @@ const DAY_SECONDS = 86_400;
 /**
  * Warnings and bans. A warning is issued by a moderator's decision on a report; warnings pile up into a
  * ban (temporary, then permanent after `permanentAfterBans`); a temporary ban lapses at its expiry by
- * itself. A banned account is refused everywhere except login and its own sanctions.
+ * itself. A banned account is refused everywhere except login and its own sanctions, and so is a
+ * suspended one (`admit`).
  */
 export class SanctionService {
   constructor(
@@ -48,9 +49,22 @@ export class SanctionService {
     private readonly users: UserRepository,
     private readonly clock: Clock,
     private readonly rules: ModerationRules,
+    private readonly suspensions: SuspensionRepository,
   ) {}
 
-  /** Refuses a banned account with 403 `banned`; the HTTP layer calls it after authentication. */
+  /**
+   * Refuses an account that may not use Plaza now: a suspended one with 403 `suspended` (an
+   * administrator's decision, docs/decisions/0105), a banned one with 403 `banned`. The HTTP layer
+   * calls it after authentication, except where the operation serves such accounts (login, own sanctions).
+   */
+  async admit(actor: Actor): Promise<void> {
+    if (await this.suspensions.find(actor.userId)) {
+      throw new Forbidden('Your account is suspended by the moderators of this instance', 'suspended');
+    }
+    await this.assertNotBanned(actor);
+  }
+
+  /** Refuses a banned account with 403 `banned`. */
   async assertNotBanned(actor: Actor): Promise<void> {
     const ban = await this.sanctions.activeBan(actor.userId, toTimestamp(this.clock.now()));
     if (!ban) return;

@@ -14,7 +14,7 @@ export class ReportablePagePosts implements ReportableContent {
 
   async find(actor: Actor, postId: number) {
     const { post } = await this.posts.visiblePost(actor, postId);
-    return { author_id: post.user_id, content: post.content };
+    return { author_id: post.user_id, content: post.content, media: post.media ? [post.media] : [] };
   }
 
   remove(moderator: Actor, postId: number): Promise<void> {

@@ -29,13 +29,14 @@ export interface ActorCard {
 
 /**
  * An authenticated request: its actor and, when the token lookup could tell in the same read, whether
- * a ban is in force for the account (`banned`). Admission then costs no query for the accounts that
- * are not banned, nearly all of them; `undefined` means the lookup could not tell, and admission asks
- * the moderation context as it always does.
+ * a ban is in force for the account (`banned`) and whether it is suspended (`suspended`, docs/decisions/0105).
+ * Admission then costs no query for the accounts that are neither, nearly all of them; `undefined`
+ * means the lookup could not tell, and admission asks the moderation context as it always does.
  */
 export interface Session {
   actor: Actor;
   banned?: boolean;
+  suspended?: boolean;
 }
 
 export function canModerate(actor: Actor): boolean {

@@ -61,6 +61,10 @@ export class InMemoryReportRepository implements ReportRepository, Snapshottable
     return pageOf(this.rows.filter((r) => r.status === status && (reporterId === null || r.reporter_id === reporterId)).sort(byIdDesc), page);
   }
 
+  async aboutUser(userId: number, page: PageRequest) {
+    return pageOf(this.rows.filter((r) => r.target_user_id === userId).sort(byIdDesc), page);
+  }
+
   async setVote(reportId: number, voterId: number, vote: ReportOutcome | null, at: Timestamp) {
     const report = this.rows.find((r) => r.id === reportId);
     if (!report) return null;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UserRepository } from '../../accounts/ports.js';
 import { aNewUser } from '../../accounts/testing/mothers.js';
-import type { CandidacyRepository, FeatureSuggestionRepository, ModerationLog, ModeratorRoster, ReportRepository, SanctionRepository } from '../ports.js';
+import type { CandidacyRepository, FeatureSuggestionRepository, ModerationLog, ModeratorRoster, ReportRepository, SanctionRepository, SuspensionRepository } from '../ports.js';
 
 const page = (p = 1, perPage = 20) => ({ page: p, perPage });
 
@@ -9,6 +9,7 @@ export interface ModerationPorts {
   users: UserRepository;
   reports: ReportRepository;
   sanctions: SanctionRepository;
+  suspensions: SuspensionRepository;
   log: ModerationLog;
   candidacies: CandidacyRepository;
   roster: ModeratorRoster;
@@ -105,6 +106,42 @@ export function moderationContract(name: string, make: () => Promise<ModerationP
       const resolved = await reports.list('resolved', null, page());
       expect(resolved.items.map((x) => x.id).filter((id) => id === r.id || id === sibling.id)).toEqual([sibling.id, r.id]);
       expect((await reports.list('pending', a.id, page())).total).toBe(0);
+    });
+  });
+
+  describe(`${name}: suspensions and reports about an account`, () => {
+    it('suspends an account once, finds it among others, lifts it once', async () => {
+      const { users, suspensions } = await make();
+      const [u, v, mod] = await people(users, 3);
+      const record = { user_id: u.id, suspended_by: mod.id, reason: 'spam wave', created_at: '2026-01-01 00:00:00' };
+      expect(await suspensions.find(u.id)).toBeNull();
+      expect(await suspensions.suspend(record)).toBe(true);
+      expect(await suspensions.suspend({ ...record, reason: 'again' })).toBe(false);
+      expect(await suspensions.find(u.id)).toEqual(record);
+      expect(await suspensions.suspendedAmong([u.id, v.id, u.id])).toEqual(new Set([u.id]));
+      expect(await suspensions.suspendedAmong([])).toEqual(new Set());
+      expect(await suspensions.lift(v.id)).toBeNull();
+      expect(await suspensions.lift(u.id)).toEqual(record);
+      expect(await suspensions.lift(u.id)).toBeNull();
+      expect(await suspensions.find(u.id)).toBeNull();
+    });
+
+    it('lists the reports whose decision falls on an account, of every status, newest first', async () => {
+      const { users, reports } = await make();
+      const [a, b, target, other] = await people(users, 4);
+      const base = { reason: 'spam', description: '', post_type: 'post' as const, created_at: '2026-01-01 00:00:00' };
+      const onPost = (await reports.create({ ...base, reporter_id: a.id, post_id: 11, user_id: null, target_user_id: target.id, post_content: 'x' }))!;
+      const onAccount = (await reports.create({ ...base, reporter_id: b.id, post_id: null, user_id: target.id, target_user_id: target.id, post_content: null }))!;
+      await reports.create({ ...base, reporter_id: a.id, post_id: 12, user_id: null, target_user_id: other.id, post_content: 'y' });
+      await reports.resolve(onPost.id, { resolution: 'keep', resolved_by: b.id, resolved_at: '2026-01-02 00:00:00' });
+      const about = await reports.aboutUser(target.id, page());
+      expect(about.total).toBe(2);
+      expect(about.items.map((r) => [r.id, r.status])).toEqual([
+        [onAccount.id, 'pending'],
+        [onPost.id, 'resolved'],
+      ]);
+      expect((await reports.aboutUser(target.id, page(2, 1))).items.map((r) => r.id)).toEqual([onPost.id]);
+      expect(await reports.aboutUser(a.id, page())).toEqual({ items: [], total: 0 });
     });
   });
 

@@ -17,6 +17,7 @@ import { SanctionService } from '../sanction-service.js';
 import { InMemoryCandidacyRepository, InMemoryModeratorRoster } from './in-memory-elections.js';
 import { InMemoryModerationLog, InMemoryReportRepository } from './in-memory-reports.js';
 import { InMemorySanctionRepository } from './in-memory-sanctions.js';
+import { InMemorySuspensionRepository } from './in-memory-suspensions.js';
 import { InMemoryFeatureSuggestionRepository } from './in-memory-suggestions.js';
 import { MediaReferences } from '../../media/references.js';
 import { InMemoryUploadedMedia } from '../../media/testing/in-memory-media.js';
@@ -41,10 +42,11 @@ export function moderationWorld(rules: Partial<ModerationRules> = {}) {
   const candidacies = new InMemoryCandidacyRepository();
   const roster = new InMemoryModeratorRoster(users);
   const suggestionRepo = new InMemoryFeatureSuggestionRepository();
-  const uow = new InMemoryUnitOfWork(users, follows, store, notes, reports, sanctionRepo, log, candidacies, suggestionRepo);
+  const suspensions = new InMemorySuspensionRepository();
+  const uow = new InMemoryUnitOfWork(users, follows, store, notes, reports, sanctionRepo, suspensions, log, candidacies, suggestionRepo);
   const notifications = new NotificationService(notes, push, clock);
   const posts = new PostService(postRepo, follows, users, notifications, clock, uow, new MediaReferences(new InMemoryUploadedMedia()));
-  const sanctions = new SanctionService(sanctionRepo, users, clock, r);
+  const sanctions = new SanctionService(sanctionRepo, users, clock, r, suspensions);
   const reportService = new ReportService(reports, sanctionRepo, sanctions, log, [new ReportableWallPosts(posts)], users, notifications, clock, uow, r);
   const elections = new ElectionService(candidacies, roster, log, users, notifications, clock, uow, r);
   const suggestions = new FeatureSuggestionService(suggestionRepo, users, notifications, clock, uow);
@@ -70,6 +72,7 @@ export function moderationWorld(rules: Partial<ModerationRules> = {}) {
     uow,
     reports,
     sanctionRepo,
+    suspensions,
     log,
     candidacies,
     suggestionRepo,
