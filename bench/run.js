@@ -145,7 +145,8 @@ export async function startServer(database, env = {}, workers = 1) {
       const text = chunk.toString();
       server.output = (server.output + text).slice(-20_000);
       for (const line of text.split('\n')) {
-        if (line.includes('Plaza listening on') && ++listening === workers) resolve();
+        // The start line of each worker, JSON, written whatever LOG_LEVEL (apps/server/src/main.ts).
+        if (line.includes('"msg":"Plaza ready"') && ++listening === workers) resolve();
         if (/"level":(50|60)/.test(line)) server.errorLines.push(line.slice(0, 500));
       }
     };

@@ -19,9 +19,9 @@ let drop: () => Promise<void> = async () => {};
 let url: string;
 let user: TestUser;
 
-/** The worker the first "Plaza listening" line announced is the one the primary started alone. */
-const listening = (lines: string[]) => lines.filter((l) => l.startsWith('Plaza listening on '));
 const json = (lines: string[]) => lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+/** The "Plaza ready" lines of the workers; the first is that of the worker the primary started alone. */
+const listening = (lines: string[]) => json(lines).filter((l) => l.msg === 'Plaza ready');
 /** The pid that logged the request sent with `X-Request-Id: id`. */
 const pidOf = (lines: string[], id: string) => json(lines).find((l) => l.msg === 'request' && l.req_id === id)?.pid as number | undefined;
 /** PLAZA_JOBS as the primary set it in a worker's environment: '1' for the one that migrates and runs the periodic jobs. */
@@ -80,9 +80,12 @@ beforeAll(async () => {
     API_UPLOAD_TMP_DIR: `${own.env.API_DATA_DIR}/upload-tmp`,
     API_RATE_LIMITS: RATE_LIMIT_GROUPS.map((g) => `${g}=100000`).join(','),
   });
-  const lines = await server.waitFor('two workers listening', (l) => listening(l).length >= 2 && listening(l));
-  url = /^Plaza listening on (http:\/\/\S+)/.exec(lines[0])![1];
-  expect(/^Plaza listening on (http:\/\/\S+)/.exec(lines[1])![1]).toBe(url);
+  // Each worker loads every module before it listens: seconds apiece on a busy machine.
+  const lines = await server.waitFor('two workers listening', (l) => listening(l).length >= 2 && listening(l), 60_000);
+  url = lines[0].url as string;
+  expect(lines[1].url).toBe(url);
+  // Every line the primary and the workers wrote is JSON.
+  expect(server.lines.filter((l) => !l.startsWith('{'))).toEqual([]);
   user = await aUser(new ApiClient(url));
   // Without a prior `npm run build`, building dist from scratch takes half a minute on its own.
 }, 120_000);
@@ -119,10 +122,10 @@ describe('API_WORKERS=2', () => {
 
   it('replaces a worker killed with SIGKILL, and keeps answering meanwhile', async () => {
     process.kill(jobsWorker, 'SIGKILL');
-    await server.waitFor('the primary to notice', (l) => l.some((line) => line === `worker ${jobsWorker} exited (SIGKILL); starting another`));
+    await server.waitFor('the primary to notice', (l) => json(l).some((line) => line.msg === 'worker exited; starting another' && line.worker === jobsWorker && line.exit === 'SIGKILL'));
     // The survivor answers alone until the replacement listens.
     expect(await getProfile('survivor')).toBe(200);
-    await server.waitFor('the replacement listening', (l) => listening(l).length >= 3);
+    await server.waitFor('the replacement listening', (l) => listening(l).length >= 3, 60_000);
     const distinct = [...new Set(await answeringPids('replaced', 8))];
     expect(distinct).toHaveLength(2);
     expect(distinct).toContain(otherWorker);

@@ -1,44 +1,13 @@
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { migrateToLatest, mysqlConfigFromUrl, openDatabase } from '@plaza/adapters-mysql';
 import { loadConfig, plazaMigrations, startPlaza, type RunningPlaza } from '@plaza/server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ApiClient } from '../support/client.js';
 import { openTestDatabase, TEST_DIALECT, type TestDatabase } from '../support/database.js';
-
-/**
- * A TCP relay between Plaza and MySQL that the test can cut and restore: the database "goes away"
- * without touching the real server.
- */
-class Relay {
-  private server: Server | null = null;
-  private sockets = new Set<Socket>();
-  port = 0;
-  constructor(
-    private readonly targetHost: string,
-    private readonly targetPort: number,
-  ) {}
-  async start(port = 0) {
-    this.server = createServer((client) => {
-      const upstream = connect(this.targetPort, this.targetHost);
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => s.destroy());
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((r) => this.server!.listen(port, '127.0.0.1', r));
-    this.port = (this.server!.address() as { port: number }).port;
-  }
-  async cut() {
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((r) => this.server!.close(() => r()));
-  }
-}
+import { TcpRelay } from '../support/tcp-relay.js';
 
 describe.skipIf(TEST_DIALECT !== 'mysql')('a database outage (MySQL only: SQLite is in-process)', () => {
   let database: TestDatabase;
-  let relay: Relay;
+  let relay: TcpRelay;
   let plaza: RunningPlaza;
   let api: ApiClient;
 
@@ -46,7 +15,7 @@ describe.skipIf(TEST_DIALECT !== 'mysql')('a database outage (MySQL only: SQLite
     database = await openTestDatabase();
     const base = mysqlConfigFromUrl(inject('mysqlUrl')!);
     const name = (await database.db.selectNoFrom((eb) => eb.fn<string>('database', []).as('db')).executeTakeFirstOrThrow()).db;
-    relay = new Relay(base.host, base.port);
+    relay = new TcpRelay(base.host, base.port);
     await relay.start();
     const handle = openDatabase({ ...base, host: '127.0.0.1', port: relay.port, database: name, connectionLimit: 2 });
     await migrateToLatest(handle.db, handle.dialect, plazaMigrations());
@@ -70,6 +39,11 @@ describe.skipIf(TEST_DIALECT !== 'mysql')('a database outage (MySQL only: SQLite
     const health = await api.get('/health-public.php');
     expect(health.status).toBe(503);
     expect(health.body).toMatchObject({ status: 'degraded', database: { reachable: false } });
+    // The probes: alive (a restart would not help), not ready (send traffic elsewhere).
+    expect((await api.get('/health/live')).status).toBe(200);
+    const ready = await api.get('/health/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body).toMatchObject({ success: false, code: 'database_unavailable', database: { reachable: false } });
 
     await relay.start(port);
     let back = await api.post('auth.php', { username: 'before_outage', password: 'long enough' });
@@ -78,5 +52,6 @@ describe.skipIf(TEST_DIALECT !== 'mysql')('a database outage (MySQL only: SQLite
     expect(back.status).toBe(200);
     expect(back.body.success).toBe(true);
     expect((await api.get('/health-public.php')).status).toBe(200);
+    expect((await api.get('/health/ready')).status).toBe(200);
   });
 });

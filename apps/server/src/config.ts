@@ -102,6 +102,8 @@ const envSchema = z.object({
   API_DB_PASS: z.string().optional(),
   DB_POOL_SIZE: int(1, 500).default(10),
   DB_SOCKET: z.string().regex(/^\//, 'an absolute path to the server\'s Unix socket').optional(),
+  // How long start-up waits for MySQL to answer, retrying with backoff (docs/decisions/0101).
+  DB_CONNECT_TIMEOUT_S: int(0, 86_400).default(60),
   MAIN_APP_HOST: httpUrl().optional(),
   SMTP_URL: z.string().refine((v) => /^smtps?:\/\//.test(v) && !!parseUrl(v)?.hostname, 'must be a URL starting with smtp:// or smtps://').optional(),
   MAIL_FROM: z
@@ -157,7 +159,7 @@ const envSchema = z.object({
 
 export type DatabaseSettings =
   | { kind: 'sqlite'; file: string }
-  | { kind: 'mysql'; host: string; port: number; socketPath?: string; database: string; user: string; password: string; connectionLimit: number };
+  | { kind: 'mysql'; host: string; port: number; socketPath?: string; database: string; user: string; password: string; connectionLimit: number; connectTimeoutS: number };
 
 export interface Config {
   port: number;
@@ -242,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         user: e.API_DB_USER ?? e.DB_USER ?? 'root',
         password: e.API_DB_PASS ?? e.DB_PASSWORD ?? '',
         connectionLimit: e.DB_POOL_SIZE,
+        connectTimeoutS: e.DB_CONNECT_TIMEOUT_S,
       }
     : { kind: 'sqlite', file: join(dataDir, 'plaza.sqlite') };
   const publicUrl = (e.API_PUBLIC_URL ?? localUrl(e.PORT)).replace(/\/+$/, '');

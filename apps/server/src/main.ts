@@ -1,38 +1,72 @@
 import cluster from 'node:cluster';
+import type { AddressInfo } from 'node:net';
+import { createLogger } from '@plaza/adapters-http';
+import pino from 'pino';
 import { isSecondaryWorker, runPrimary, workerReady } from './cluster.js';
-import { ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { DatabaseUnreachable } from './database-wait.js';
 import { startPlaza } from './server.js';
+
+/**
+ * Start, stop and failure lines, JSON like every other line. They are written at once (a synchronous
+ * destination: the line that explains an exit is out before the exit), and whatever LOG_LEVEL says
+ * short of `silent`: an operator quietening requests still sees where the server listens and why it
+ * stopped.
+ */
+const lifecycle = createLogger({
+  level: process.env.LOG_LEVEL === 'silent' ? 'silent' : 'info',
+  destination: pino.destination({ dest: 1, sync: true }),
+});
+
+/** Where the data lives, without the password. */
+function databaseOf(config: Config) {
+  const db = config.database;
+  if (db.kind === 'sqlite') return { dialect: 'sqlite', file: db.file };
+  return { dialect: 'mysql', ...(db.socketPath ? { socket: db.socketPath } : { host: db.host, port: db.port }), name: db.database };
+}
 
 async function main() {
   let plaza;
   try {
     const config = loadConfig();
     if (config.workers > 1 && cluster.isPrimary) {
-      runPrimary(config.workers, (line) => console.log(line));
+      runPrimary(config.workers, lifecycle);
       return;
     }
-    plaza = await startPlaza(config, { jobs: !isSecondaryWorker() });
+    plaza = await startPlaza(config, {
+      jobs: !isSecondaryWorker(),
+      onListening: ({ address, port }) => lifecycle.info({ address, port }, 'Plaza listening, starting up'),
+    });
   } catch (error) {
     // A bad variable, or an uploads folder that cannot be created (start-up checks what parsing cannot).
     if (error instanceof ConfigError) {
-      console.error(error.message);
+      lifecycle.fatal(error.message);
       process.exit(2);
     }
     throw error;
   }
   // The configuration in effect: PORT=0 and the public URL derived from it name the port actually taken.
   const { config } = plaza;
-  const where = config.database.kind === 'sqlite' ? `SQLite at ${config.database.file}` : `MySQL ${config.database.socketPath ?? config.database.host}/${config.database.database}`;
-  console.log(`Plaza listening on ${plaza.url} (public URL ${config.publicUrl}; ${where})`);
+  const { address, port } = plaza.server.address() as AddressInfo;
+  lifecycle.info({ address, port, url: plaza.url, public_url: config.publicUrl, database: databaseOf(config) }, 'Plaza ready');
   workerReady();
 
   const shutdown = (signal: string) => {
-    console.log(`${signal} received, finishing requests in flight`);
-    const force = setTimeout(() => process.exit(1), 10_000);
+    lifecycle.info({ signal }, 'Plaza stopping: finishing requests in flight');
+    const force = setTimeout(() => {
+      lifecycle.error({ signal }, 'Plaza stopped before its requests finished (grace period over)');
+      process.exit(1);
+    }, 10_000);
     force.unref();
     plaza.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
+      () => {
+        lifecycle.info({ signal }, 'Plaza stopped');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        lifecycle.error({ err, signal }, 'Plaza stopped with an error');
+        process.exit(1);
+      },
     );
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
@@ -40,6 +74,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(`Plaza failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  // An unreachable database says all in its message; anything else is a bug whose stack is wanted.
+  lifecycle.fatal(error instanceof DatabaseUnreachable ? {} : { err: error }, `Plaza failed to start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

@@ -2,12 +2,14 @@ import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHttpApp, createLogger } from '@plaza/adapters-http';
+import { createHttpApp, createLogger, type HealthCheck } from '@plaza/adapters-http';
 import { collectMigrations, type DatabaseConfig, type DatabaseHandle, migrateToLatest, openDatabase } from '@plaza/adapters-mysql';
 import type { Container } from 'inversify';
 import type { Logger } from 'pino';
 import { type Config, ConfigError, withListeningPort } from './config.js';
 import { buildContainer, type ContainerOverrides } from './container.js';
+import { waitForDatabase } from './database-wait.js';
+import { answerProbe, isProbe, type Phase } from './health-probes.js';
 import { startJobs } from './jobs.js';
 import { Accounts } from './modules/accounts.module.js';
 import { Moderation } from './modules/moderation.module.js';
@@ -29,6 +31,8 @@ export interface RunningPlaza {
 
 export interface StartOptions extends ContainerOverrides {
   logger?: Logger;
+  /** Called once the port is bound, before the database is awaited and migrated (main.ts logs it). */
+  onListening?: (address: AddressInfo) => void;
   /** Use this already-open database instead of opening one from the configuration. */
   database?: DatabaseHandle;
   /** Periodic jobs are on by default; tests run them by hand. */
@@ -66,10 +70,13 @@ export async function startPlaza(configured: Config, options: StartOptions = {})
   // its connection was cut or its answer already sent (docs/decisions/0074).
   const inFlight = new Set<Promise<unknown>>();
   let draining = false;
+  let serving = false;
+  let health: HealthCheck | null = null;
+  const phase = (): Phase => (draining ? 'draining' : serving ? 'serving' : 'starting');
   const server = createServer((req, res) => {
     // While shutting down, answers close their connection: keep-alive clients reconnect elsewhere.
     if (draining) res.shouldKeepAlive = false;
-    const running = Promise.resolve(handle(req, res)).catch(() => {});
+    const running = Promise.resolve(isProbe(req) ? answerProbe(req, res, phase, health) : handle(req, res)).catch(() => {});
     inFlight.add(running);
     void running.finally(() => inFlight.delete(running));
   });
@@ -78,13 +85,17 @@ export async function startPlaza(configured: Config, options: StartOptions = {})
     server.once('error', reject);
     server.listen(configured.port, configured.host, () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
+  const bound = server.address() as AddressInfo;
+  const { port } = bound;
   const config = withListeningPort(configured, port);
+  options.onListening?.(bound);
 
   const database = options.database ?? openDatabase(config.database as DatabaseConfig);
   let container: Container;
   let ready: typeof handle;
   try {
+    // A database handed in is the caller's; one opened here may still be starting (compose, a reboot).
+    if (!options.database) await waitForDatabase(database, config.database, logger);
     container = buildContainer(config, database, logger, options);
     const applied = await migrateToLatest(database.db, database.dialect, collectMigrations(resolveAll(container, Migrations)));
     if (applied.length) logger.info({ migrations: applied }, 'database migrated');
@@ -118,6 +129,8 @@ export async function startPlaza(configured: Config, options: StartOptions = {})
   }
   const stopJobs = options.jobs === false ? async () => {} : startJobs(container, logger);
   handle = ready;
+  health = resolve(container, Platform.Health);
+  serving = true;
 
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
 

@@ -87,9 +87,14 @@ export function mysqlConfigFromUrl(url: string): Extract<DatabaseConfig, { kind:
   };
 }
 
+/** One trivial statement; throws the driver's error (its `code`: ECONNREFUSED, ER_ACCESS_DENIED_ERROR…) when the database does not answer. */
+export async function probeDatabase(db: Kysely<Database>): Promise<void> {
+  await sql`select 1`.execute(db);
+}
+
 export async function pingDatabase(db: Kysely<Database>): Promise<boolean> {
   try {
-    await sql`select 1`.execute(db);
+    await probeDatabase(db);
     return true;
   } catch {
     return false;
