@@ -1,17 +1,37 @@
-import { isActor, lookupObject, OrderedCollection, Collection, traverseCollection } from '@fedify/fedify';
-import type { Clock } from '@plaza/domain';
+import { isActor, Object as ApObject, OrderedCollection, Collection, traverseCollection } from '@fedify/fedify';
+import { type Clock, Invalid } from '@plaza/domain';
 import type { RemoteActor, RemoteDirectory, RemotePostInput } from '@plaza/domain/federation';
 import { isJsonType } from './document-loader.js';
 import { type Loaders, noteOf, toRemoteActor, toRemotePost } from './mapping.js';
-import type { GuardedClient } from './ssrf.js';
+import { type GuardedClient, GuardRefusal } from './ssrf.js';
 import type { FederationUrls } from './urls.js';
 
 /** `@name@host` or `name@host` (host with an optional port). */
 const HANDLE = /^@?([^@\s/]+)@([a-z0-9.-]+(?::\d{1,5})?)$/i;
 
+/** Whether the guard refused a destination as such (not a timeout, size or network failure). */
+const isAddressRefusal = (error: unknown): error is GuardRefusal =>
+  error instanceof GuardRefusal && (error.reason === 'private_address' || error.reason === 'scheme');
+
+/**
+ * An ActivityStreams object by its URL, through the guarded document loader alone. (Fedify's
+ * `lookupObject` falls back to a WebFinger request of its own on the global fetch, outside the guard:
+ * that is how `[::ffff:7f00:1]` once reached a loopback listener; docs/decisions/0111.)
+ */
+async function loadObject(url: string, loaders: Loaders): Promise<ApObject | null> {
+  const { document } = await loaders.documentLoader(url);
+  try {
+    return await ApObject.fromJsonLd(document, loaders);
+  } catch (error) {
+    if (error instanceof TypeError) return null; // Not an ActivityStreams object.
+    throw error;
+  }
+}
+
 /**
  * The network side of fediverse.php: WebFinger, actor and outbox documents, all through the guarded
- * client (the document loader is the guarded one too).
+ * client (the document loader is the guarded one too). A handle or URL that leads only to addresses
+ * the guard refuses is an Invalid `remote_address_refused` (400), not a silent "not found".
  */
 export class FediverseDirectory implements RemoteDirectory {
   constructor(
@@ -24,34 +44,42 @@ export class FediverseDirectory implements RemoteDirectory {
   ) {}
 
   async resolve(q: string): Promise<RemoteActor | null> {
+    // Whether the guard refused a destination on the way: then nothing was looked at, and the caller learns why.
+    let refused = false;
+    const noteRefusal = (error: unknown) => {
+      refused ||= isAddressRefusal(error);
+    };
+    const notFound = () => {
+      if (refused) throw new Invalid('This address is not on the public internet: federation only reaches public servers', 'remote_address_refused');
+      return null;
+    };
     let actorUrl: string | null;
     if (/^https?:\/\//i.test(q)) actorUrl = q;
     else {
       const m = HANDLE.exec(q);
       if (!m) return null;
-      actorUrl = await this.webfinger(m[1], m[2]);
+      actorUrl = await this.webfinger(m[1], m[2], noteRefusal);
     }
-    if (!actorUrl) return null;
+    if (!actorUrl) return notFound();
     if (this.urls.usernameOf(actorUrl) !== null) return null; // A local account is not a remote one.
-    let object;
-    try {
-      object = await lookupObject(actorUrl, this.loaders);
-    } catch {
+    const object = await loadObject(actorUrl, this.loaders).catch((error: unknown) => {
+      noteRefusal(error);
       return null;
-    }
-    if (!isActor(object)) return null;
+    });
+    if (!isActor(object)) return notFound();
     return toRemoteActor(object, this.loaders, this.clock.now());
   }
 
   /** The actor URL a WebFinger answer names (`self` link of an ActivityPub type). */
-  private async webfinger(user: string, host: string): Promise<string | null> {
+  private async webfinger(user: string, host: string, noteRefusal: (error: unknown) => void): Promise<string | null> {
     const schemes = this.allowPlainHttp ? ['https', 'http'] : ['https'];
     for (const scheme of schemes) {
       const url = `${scheme}://${host}/.well-known/webfinger?resource=${encodeURIComponent(`acct:${user}@${host}`)}`;
       let response: Response;
       try {
         response = await this.client.fetch(url, { headers: { Accept: 'application/jrd+json, application/json' } });
-      } catch {
+      } catch (error) {
+        noteRefusal(error);
         continue;
       }
       if (!response.ok || !isJsonType(response.headers.get('content-type'))) continue;
@@ -64,7 +92,7 @@ export class FediverseDirectory implements RemoteDirectory {
 
   async recentPosts(actor: RemoteActor, limit: number): Promise<RemotePostInput[]> {
     if (!actor.outbox_url) return [];
-    const outbox = await lookupObject(actor.outbox_url, this.loaders);
+    const outbox = await loadObject(actor.outbox_url, this.loaders);
     if (!(outbox instanceof OrderedCollection || outbox instanceof Collection)) return [];
     const out: RemotePostInput[] = [];
     const now = this.clock.now();

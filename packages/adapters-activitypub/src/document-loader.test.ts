@@ -20,6 +20,6 @@ describe('guarded document loader', () => {
 
   it('fetches everything else through the guarded client, which refuses private addresses', async () => {
     const load = guardedDocumentLoader(new GuardedClient({ allowPrivate: false }));
-    await expect(load('http://127.0.0.1:9/actor')).rejects.toThrow(/non-public address/);
+    await expect(load('http://127.0.0.1:9/actor')).rejects.toThrow(/is not a public address \(loopback\)/);
   });
 });

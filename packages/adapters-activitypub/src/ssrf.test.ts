@@ -1,15 +1,23 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GuardedClient, GuardRefusal, isNonPublicAddress } from './ssrf.js';
+import { GuardedClient, GuardRefusal, refusalOf } from './ssrf.js';
 
 let server: Server;
 let base: string;
+let port: number;
+/** The paths the listener was asked for, in order. */
+const seen: string[] = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname === '/ok') {
+    seen.push(url.pathname);
+    if (url.pathname === '/to-mapped') {
+      // An allowed first hop sends the client to the hexadecimal IPv4-mapped spelling of loopback.
+      res.writeHead(302, { Location: `http://[::ffff:7f00:1]:${port}/inside` });
+      res.end();
+    } else if (url.pathname === '/ok' || url.pathname === '/inside') {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end('{"ok":true}');
     } else if (url.pathname === '/redirect') {
@@ -44,43 +52,11 @@ beforeAll(async () => {
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  port = (server.address() as AddressInfo).port;
+  base = `http://127.0.0.1:${port}`;
 });
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-
-describe('address policy', () => {
-  it.each([
-    ['127.0.0.1', true],
-    ['127.5.6.7', true],
-    ['10.1.2.3', true],
-    ['172.16.0.1', true],
-    ['172.31.255.255', true],
-    ['192.168.1.1', true],
-    ['169.254.169.254', true],
-    ['100.64.0.1', true],
-    ['0.0.0.0', true],
-    ['224.0.0.1', true],
-    ['239.255.255.250', true],
-    ['255.255.255.255', true],
-    ['::1', true],
-    ['::', true],
-    ['fe80::1', true],
-    ['fc00::1', true],
-    ['fd12:3456::1', true],
-    ['ff02::1', true],
-    ['::ffff:127.0.0.1', true],
-    ['::ffff:10.0.0.1', true],
-    ['not an address', true],
-    ['93.184.216.34', false],
-    ['172.32.0.1', false],
-    ['8.8.8.8', false],
-    ['2606:4700:4700::1111', false],
-    ['::ffff:8.8.8.8', false],
-  ])('%s is non-public: %s', (address, refused) => {
-    expect(isNonPublicAddress(address)).toBe(refused);
-  });
-});
 
 describe('GuardedClient', () => {
   const refusal = async (promise: Promise<unknown>) => {
@@ -145,5 +121,51 @@ describe('GuardedClient', () => {
     const res = await client.fetch(`${base}/echo`, { method: 'POST', headers: { Signature: 'sig', 'Content-Type': 'application/activity+json' }, body: '{"a":1}' });
     expect(res.status).toBe(202);
     expect(await res.json()).toEqual({ method: 'POST', body: '{"a":1}', signature: 'sig' });
+  });
+
+  it('judges every redirect hop: an allowed first hop that redirects to [::ffff:7f00:1] is refused before connecting', async () => {
+    // The test names one destination the policy allows (public.example, resolved to the listener);
+    // the redirect's hexadecimal IPv4-mapped loopback is judged by the real policy.
+    const onlyPublicExample = (address: string) => (address === '127.0.0.1' ? null : refusalOf(address));
+    const client = new GuardedClient({ allowPrivate: false, refusal: onlyPublicExample, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
+    seen.length = 0;
+    expect(await refusal(client.fetch(`http://public.example:${port}/to-mapped`))).toBe('private_address');
+    expect(seen).toEqual(['/to-mapped']);
+    // The second hop is live: allowed, the same redirect reaches the listener.
+    seen.length = 0;
+    const open = new GuardedClient({ allowPrivate: true, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
+    expect((await open.fetch(`http://public.example:${port}/to-mapped`)).status).toBe(200);
+    expect(seen).toEqual(['/to-mapped', '/inside']);
+    client.close();
+    open.close();
+  });
+
+  it('judges the address at connect time: a name that resolves to loopback is refused, whatever it looks like', async () => {
+    let asked = 0;
+    const client = new GuardedClient({
+      allowPrivate: false,
+      resolve: async () => {
+        asked += 1;
+        return [{ address: '::ffff:7f00:1', family: 6 }];
+      },
+    });
+    seen.length = 0;
+    expect(await refusal(client.fetch(`http://www.example.com:${port}/ok`))).toBe('private_address');
+    expect(asked).toBe(1);
+    expect(seen).toEqual([]);
+  });
+
+  it('never lends a pooled connection of one client to another', async () => {
+    // A keep-alive socket to the listener, opened by a client that may reach loopback…
+    const toLoopback = async () => [{ address: '127.0.0.1', family: 4 }];
+    const open = new GuardedClient({ allowPrivate: true, resolve: toLoopback });
+    expect((await open.fetch(`http://peer.example:${port}/ok`)).status).toBe(200);
+    // …is not reused by a guarded client for the same host and port: its own lookup refuses.
+    const strict = new GuardedClient({ allowPrivate: false, resolve: toLoopback });
+    seen.length = 0;
+    expect(await refusal(strict.fetch(`http://peer.example:${port}/ok`))).toBe('private_address');
+    expect(seen).toEqual([]);
+    open.close();
+    strict.close();
   });
 });

@@ -1,20 +1,29 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { refusalOf } from './address-policy.js';
+
+export { isNonPublicAddress, refusalOf } from './address-policy.js';
 
 /**
- * The one HTTP client of federation (DESIGN.md §1.4): every outbound request (WebFinger, actor and
- * outbox documents, the JSON-LD document loader, deliveries) goes through `GuardedClient.fetch`.
+ * The one HTTP client of federation (DESIGN.md §1.4, docs/decisions/0111): every outbound request
+ * whose destination a user or a remote server names (WebFinger, actor, outbox and collection
+ * documents, signature keys, the JSON-LD document loader, deliveries) goes through
+ * `GuardedClient.fetch`.
  *
- * - Only http(s) URLs. The host is resolved once, every address checked, and the socket connects to
- *   an address that passed (the check is the connection's own `lookup`), so a name that resolves to a
- *   public address when checked and to a private one when connecting (DNS rebinding) gets nowhere.
- * - Loopback, private, carrier-grade NAT, link-local, multicast, unspecified and reserved addresses are
- *   refused unless `allowPrivate` (API_FEDERATION_ALLOW_PRIVATE, for tests and closed networks).
- * - 10 seconds for the whole exchange, at most 2 redirects (each hop checked again), and at most 1 MB
+ * - Only http(s) URLs. A host name is resolved by the connection's own `lookup` (set on this
+ *   client's agents), which refuses unless every address it found is a global unicast one
+ *   (address-policy.ts): the address judged is the address connected to, so a name that resolves to
+ *   a public address once and to a private one later (DNS rebinding) gets nowhere. An address
+ *   literal (which Node connects to without a lookup) is judged before the request.
+ * - Refusal is lifted by `allowPrivate` (API_FEDERATION_ALLOW_PRIVATE, for tests and closed networks).
+ * - 10 seconds for the whole exchange, at most 2 redirects (each hop judged again), and at most 1 MB
  *   of response body: a longer body fails the request rather than being cut.
+ * - Sockets are pooled per client (keep-alive agents of its own), never shared with another client.
  */
+
+export type Resolver = (host: string) => Promise<{ address: string; family: number }[]>;
 
 export interface GuardOptions {
   allowPrivate: boolean;
@@ -23,7 +32,9 @@ export interface GuardOptions {
   maxBytes?: number;
   userAgent?: string;
   /** Name resolution; the system resolver by default (tests substitute one). */
-  resolve?: (host: string) => Promise<{ address: string; family: number }[]>;
+  resolve?: Resolver;
+  /** Why an address may not be connected to, or null; `refusalOf` by default (a test names one more destination it may reach). */
+  refusal?: (address: string) => string | null;
 }
 
 /** The request was refused by the policy (not a network failure): a private address, too many redirects, too large. */
@@ -35,51 +46,6 @@ export class GuardRefusal extends Error {
     super(message);
     this.name = 'GuardRefusal';
   }
-}
-
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], // "this network", unspecified
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local (cloud metadata endpoints live here)
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96], // NAT64 (may reach private IPv4)
-  ['100::', 64], // discard
-  ['2001:db8::', 32], // documentation
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local (deprecated)
-  ['ff00::', 8], // multicast
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv6');
-}
-
-/** Whether an address is one federation must not reach by default. */
-export function isNonPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return blocked.check(mapped[1], 'ipv4');
-    return blocked.check(address, 'ipv6');
-  }
-  return true;
 }
 
 const DEFAULTS = { timeoutMs: 10_000, maxRedirects: 2, maxBytes: 1024 * 1024 };
@@ -94,25 +60,56 @@ export class GuardedClient {
   private readonly timeoutMs: number;
   private readonly maxRedirects: number;
   readonly maxBytes: number;
-  private readonly resolveHost: (host: string) => Promise<{ address: string; family: number }[]>;
+  private readonly resolveHost: Resolver;
+  private readonly refusal: (address: string) => string | null;
+  private readonly agents: { http: HttpAgent; https: HttpsAgent };
 
   constructor(private readonly options: GuardOptions) {
     this.timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
     this.maxRedirects = options.maxRedirects ?? DEFAULTS.maxRedirects;
     this.maxBytes = options.maxBytes ?? DEFAULTS.maxBytes;
     this.resolveHost = options.resolve ?? ((host) => dnsLookup(host, { all: true, verbatim: true }));
+    this.refusal = options.refusal ?? refusalOf;
+    // The lookup lives on the agents: every socket they open asks it, at connect time.
+    const lookup = this.connectLookup();
+    this.agents = { http: new HttpAgent({ keepAlive: true, lookup }), https: new HttpsAgent({ keepAlive: true, lookup }) };
   }
 
-  /** The addresses of `host` that the policy allows; throws when none is allowed. */
+  /** The addresses of `host` (a name or an address literal); throws GuardRefusal unless every one is allowed. */
   async addressesOf(host: string): Promise<{ address: string; family: number }[]> {
-    const bare = host.replace(/^\[|\]$/g, '');
+    const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
     const all = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : await this.resolveHost(bare);
     if (this.options.allowPrivate) return all;
-    const refused = all.filter((a) => isNonPublicAddress(a.address));
-    if (refused.length > 0 || all.length === 0) {
-      throw new GuardRefusal(`Refused to connect to ${host}: it resolves to a non-public address`, 'private_address');
+    if (all.length === 0) throw new GuardRefusal(`Refused to connect to ${host}: it resolves to no address`, 'private_address');
+    for (const { address } of all) {
+      const why = this.refusal(address);
+      // One refused answer refuses the name: no choosing between its addresses.
+      if (why !== null) throw new GuardRefusal(`Refused to connect to ${host}: ${address} is not a public address (${why})`, 'private_address');
     }
     return all;
+  }
+
+  /** Closes the pooled sockets (keep-alive) of this client. */
+  close(): void {
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+
+  /** The `lookup` of every connection: resolves, judges, and hands the socket only addresses that passed. */
+  private connectLookup(): LookupFunction {
+    return (hostname, options, callback) => {
+      this.addressesOf(hostname).then(
+        (addresses) => {
+          const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : (options.family ?? 0);
+          const usable = family ? addresses.filter((a) => a.family === family) : addresses;
+          if (usable.length === 0) {
+            callback(Object.assign(new Error(`No IPv${family} address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
+          } else if (options.all) callback(null, usable);
+          else callback(null, usable[0].address, usable[0].family);
+        },
+        (error: Error) => callback(error, '', 0),
+      );
+    };
   }
 
   /**
@@ -148,13 +145,8 @@ export class GuardedClient {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new GuardRefusal(`Refused to fetch ${url.protocol} URLs`, 'scheme');
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw new GuardRefusal(`Timed out fetching ${url.href}`, 'timeout');
-    const addresses = await this.addressesOf(url.hostname);
-    const pinned: LookupFunction = (_host, opts, callback) => {
-      const wanted = typeof opts === 'object' && opts && 'family' in opts ? opts.family : 0;
-      const choice = addresses.find((a) => !wanted || a.family === wanted) ?? addresses[0];
-      if (typeof opts === 'object' && opts && 'all' in opts && opts.all) (callback as unknown as (e: null, a: typeof addresses) => void)(null, [choice]);
-      else callback(null, choice.address, choice.family);
-    };
+    // Node connects to an address literal without calling the agent's lookup: judge it here.
+    if (isIP(url.hostname.replace(/^\[|\]$/g, ''))) await this.addressesOf(url.hostname);
     const outgoing: Record<string, string> = {};
     new Headers(headers as ConstructorParameters<typeof Headers>[0]).forEach((v, k) => {
       outgoing[k] = v;
@@ -164,8 +156,10 @@ export class GuardedClient {
     if (payload) outgoing['content-length'] = String(payload.length);
 
     return new Promise((resolve, reject) => {
-      const requester = url.protocol === 'https:' ? httpsRequest : httpRequest;
-      const req = requester(url, { method, headers: outgoing, lookup: pinned, timeout: remaining });
+      const req =
+        url.protocol === 'https:'
+          ? httpsRequest(url, { method, headers: outgoing, agent: this.agents.https, timeout: remaining })
+          : httpRequest(url, { method, headers: outgoing, agent: this.agents.http, timeout: remaining });
       const timer = setTimeout(() => req.destroy(new GuardRefusal(`Timed out fetching ${url.href}`, 'timeout')), remaining);
       const fail = (error: Error) => {
         clearTimeout(timer);
