@@ -99,6 +99,7 @@ export function fediverseScript(federation: FederationService, fed: FederationId
         handle: async (ctx) => {
           const req = pageRequest(ctx.query.page, ctx.query.per_page);
           // One account answers a handle or a URL: the first page holds it, or nothing.
+          // An address off the public internet is not "nothing found": its 400 remote_address_refused goes through.
           let found: Awaited<ReturnType<FederationService['lookup']>> | null = null;
           try {
             found = await federation.lookup(ctx.actor, ctx.query.q);

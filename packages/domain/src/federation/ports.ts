@@ -114,7 +114,11 @@ export const FederationQueue = token<FederationQueue>('federation.FederationQueu
 
 /** The network side of the fediverse (WebFinger, actor and outbox documents), through the SSRF guard. */
 export interface RemoteDirectory {
-  /** A handle (`@name@host` or `name@host`, by WebFinger) or an actor URL; null when nothing answers as an actor. */
+  /**
+   * A handle (`@name@host` or `name@host`, by WebFinger) or an actor URL; null when nothing answers as
+   * an actor. Throws Invalid `remote_address_refused` when the only destinations on the way are ones
+   * federation may not reach (not global unicast: docs/decisions/0111); nothing was connected to.
+   */
   resolve(handleOrUrl: string): Promise<RemoteActor | null>;
   /** The latest notes of the actor's outbox (public ones), newest first. */
   recentPosts(actor: RemoteActor, limit: number): Promise<RemotePostInput[]>;
