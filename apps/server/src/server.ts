@@ -69,6 +69,11 @@ export async function startPlaza(configured: Config, options: StartOptions = {})
   // Handlers still running: the database closes only once the last of them has returned, even when
   // its connection was cut or its answer already sent (docs/decisions/0074).
   const inFlight = new Set<Promise<unknown>>();
+  const track = (work: Promise<unknown>) => {
+    const running = work.catch(() => {});
+    inFlight.add(running);
+    void running.finally(() => inFlight.delete(running));
+  };
   let draining = false;
   let serving = false;
   let health: HealthCheck | null = null;
@@ -76,9 +81,7 @@ export async function startPlaza(configured: Config, options: StartOptions = {})
   const server = createServer((req, res) => {
     // While shutting down, answers close their connection: keep-alive clients reconnect elsewhere.
     if (draining) res.shouldKeepAlive = false;
-    const running = Promise.resolve(isProbe(req) ? answerProbe(req, res, phase, health) : handle(req, res)).catch(() => {});
-    inFlight.add(running);
-    void running.finally(() => inFlight.delete(running));
+    track(Promise.resolve(isProbe(req) ? answerProbe(req, res, phase, health) : handle(req, res)));
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -145,7 +148,7 @@ export async function startPlaza(configured: Config, options: StartOptions = {})
       closing ??= (async () => {
         draining = true;
         // No job starts from now on; one in progress is waited for like a request in flight.
-        inFlight.add(stopJobs());
+        track(stopJobs());
         // Stop accepting, let requests in flight finish, and drop keep-alive connections as soon as
         // they fall idle; whatever still hangs after the grace period is cut.
         await new Promise<void>((resolve) => {
