@@ -30,6 +30,9 @@ const PORT_COVERAGE: Record<string, Coverage> = {
   MailDeliveryLog: 'no SQL adapter',
   NotificationPreferenceRepository: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'preferences' },
   DeletionRequestRepository: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'deletions' },
+  AccountHoldRepository: { suites: [`${SUITES}/accounts/testing/registration.contract.ts`], via: 'holds' },
+  InvitationRepository: { suites: [`${SUITES}/accounts/testing/registration.contract.ts`], via: 'invitations' },
+  EmailConfirmationRepository: { suites: [`${SUITES}/accounts/testing/registration.contract.ts`], via: 'confirmations' },
   // export and erasure span every context's tables: their suite runs on SQL (test/contracts/accounts.test.ts)
   AccountEraser: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'eraser' },
   AccountDataReader: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'reader' },

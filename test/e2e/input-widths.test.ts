@@ -48,6 +48,8 @@ const NOT_STORED = new Set([
   'POST auth.php action=revoke',
   'POST auth.php action=forgot_password',
   'POST auth.php action=reset_password',
+  'POST auth.php action=resend_confirmation',
+  'GET auth.php action=confirm_email',
   'GET messages.php has=user_id',
   'GET messages.php',
   'GET message_groups.php path=',

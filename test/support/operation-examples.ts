@@ -192,6 +192,9 @@ export const EXAMPLES: Record<string, (f: Fixtures) => Example> = {
     return { body: { username: name, email: `${name}@example.test`, password: 'correct horse battery', cause: 'Antifa' } };
   },
   'POST auth.php action=forgot_password': (f) => ({ body: { email: f.me.email } }),
+  'POST auth.php action=resend_confirmation': (f) => ({ body: { email: f.me.email } }),
+  // No link was mailed (confirmation is off in the sweeps' server): the token is refused, never stored.
+  'GET auth.php action=confirm_email': () => ({ query: { token: 'a-link-nobody-was-sent' } }),
   'GET users.php has=id': (f) => ({ query: { id: f.other.id } }),
   'PUT users.php': () => ({ body: { display_name: 'Someone' } }),
   'PUT notifications.php has=id': () => ({ query: { id: 1 } }),

@@ -34,6 +34,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ MODERATION_REPORT_VOTES: '5', MODERATION_VOTER_MIN_DAYS: '0', MODERATION_PERMANENT_AFTER_BANS: '0' }).moderation).toMatchObject({ reportVotes: 5, voterMinAccountDays: 0, permanentAfterBans: 0 });
   });
 
+  it('keeps registration open without e-mail confirmation unless API_REGISTRATION says otherwise (docs/decisions/0104)', () => {
+    expect(loadConfig({}).registration).toEqual({ mode: 'open', emailConfirm: false });
+    expect(loadConfig({ API_REGISTRATION: 'invite', API_REGISTRATION_EMAIL_CONFIRM: 'true' }).registration).toEqual({ mode: 'invite', emailConfirm: true });
+    for (const mode of ['approval', 'closed'] as const) expect(loadConfig({ API_REGISTRATION: mode }).registration.mode).toBe(mode);
+    expect(() => loadConfig({ API_REGISTRATION: 'invites' })).toThrow(/^Invalid configuration: API_REGISTRATION /);
+    expect(() => loadConfig({ API_REGISTRATION_EMAIL_CONFIRM: 'maybe' })).toThrow(/API_REGISTRATION_EMAIL_CONFIRM/);
+  });
+
   it('applies rate-limit overrides', () => {
     expect(loadConfig({ API_RATE_LIMITS: 'posts=500, auth=10' }).rateLimits).toMatchObject({ posts: 500, auth: 10, comments: 150 });
   });

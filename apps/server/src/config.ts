@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { trustedProxyProblem } from '@plaza/adapters-http';
 import { DEFAULT_RATE_LIMITS, type RateLimitGroup, parseRateLimitOverrides } from '@plaza/domain';
+import { REGISTRATION_MODES, type RegistrationPolicy } from '@plaza/domain/accounts';
 import { DEFAULT_MODERATION_RULES, type ModerationRules } from '@plaza/domain/moderation';
 import { z } from 'zod';
 
@@ -150,6 +151,9 @@ const envSchema = z.object({
   HOME_TIMELINE_FANOUT_IN_REQUEST: int(0, 10_000_000).default(2000),
   // Processes serving requests (node:cluster); 1 serves in this process (docs/decisions/0073).
   API_WORKERS: int(1, 64).default(1),
+  // Who may register (docs/decisions/0104): anyone, after an administrator's approval, with an invitation, nobody.
+  API_REGISTRATION: z.enum(REGISTRATION_MODES).default('open'),
+  API_REGISTRATION_EMAIL_CONFIRM: bool.default(false),
 }).superRefine((e, ctx) => {
   if (!e.WEBRTC_TURN_USERNAME !== !e.WEBRTC_TURN_CREDENTIAL) {
     const missing = e.WEBRTC_TURN_USERNAME ? 'WEBRTC_TURN_CREDENTIAL' : 'WEBRTC_TURN_USERNAME';
@@ -210,6 +214,8 @@ export interface Config {
   homeTimeline: { length: number; inRequestTimelines: number };
   /** Processes serving requests; more than 1 runs a node:cluster primary with that many workers. */
   workers: number;
+  /** API_REGISTRATION and API_REGISTRATION_EMAIL_CONFIRM (docs/decisions/0104). */
+  registration: RegistrationPolicy;
 }
 
 export class ConfigError extends Error {}
@@ -312,6 +318,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     homeTimeline: { length: e.HOME_TIMELINE_LENGTH, inRequestTimelines: e.HOME_TIMELINE_FANOUT_IN_REQUEST },
     workers: e.API_WORKERS,
+    registration: { mode: e.API_REGISTRATION, emailConfirm: e.API_REGISTRATION_EMAIL_CONFIRM },
   };
 }
 

@@ -47,6 +47,8 @@ export class ConfiguredPublicSettings implements PublicSettingsSource {
       turn_credentials_mode: ice.turn_credentials_mode,
       turn_credentials_ttl: ice.turn_credentials_ttl,
       turn_realm: relay?.realm ?? null,
+      registration: this.config.registration.mode,
+      registration_email_confirm: this.config.registration.emailConfirm,
     };
   }
 }

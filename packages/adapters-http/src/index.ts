@@ -15,5 +15,6 @@ export type { PresenterContext } from './presenters/context.js';
 export * from './http/openapi.js';
 export * from './admin/panel.js';
 export * from './admin/section.js';
+export { registrationsSection } from './admin/registrations.js';
 export * from './admin/users.js';
 export * from './admin/reports.js';

@@ -50,8 +50,19 @@ import {
   SqlUserRepository,
 } from '@plaza/adapters-mysql/accounts';
 import { join } from 'node:path';
+import {
+  AccountAdmission,
+  AccountHoldRepository,
+  EmailConfirmationRepository,
+  InvitationRepository,
+  RegistrationAdminService,
+  RegistrationService,
+} from '@plaza/domain/accounts';
+import { ModerationLog } from '@plaza/domain/moderation';
+import { registrationsSection } from '@plaza/adapters-http';
+import { SqlAccountHoldRepository, SqlEmailConfirmationRepository, SqlInvitationRepository } from '@plaza/adapters-mysql/accounts';
 import { featureModule, many } from '../wiring/feature-module.js';
-import { ConfigToken, DatabaseToken, LoggerToken } from '../wiring/tokens.js';
+import { AdminSections, ConfigToken, DatabaseToken, LoggerToken } from '../wiring/tokens.js';
 import { Media } from './media.module.js';
 import { Platform } from './platform.module.js';
 
@@ -65,6 +76,10 @@ export const Accounts = {
   PreferenceService: token<PreferenceService>('accounts.PreferenceService'),
   AccountDeletionService: token<AccountDeletionService>('accounts.AccountDeletionService'),
   ExportService: token<ExportService>('accounts.ExportService'),
+  /** Registration under the operator's control (docs/decisions/0104). */
+  Admission: token<AccountAdmission>('accounts.AccountAdmission'),
+  Registration: token<RegistrationService>('accounts.RegistrationService'),
+  RegistrationAdmin: token<RegistrationAdminService>('accounts.RegistrationAdminService'),
 };
 
 /**
@@ -106,8 +121,8 @@ export const accountsModule = featureModule((w) => {
 
   w.bind(
     Accounts.AuthService,
-    [UserRepository, AccessTokenRepository, PasswordResetRepository, PasswordHasher, Accounts.SecondFactor, SecretTokens, Accounts.MailDelivery, Clock, ConfigToken, UnitOfWork],
-    (users, tokens, resets, hasher, secondFactor, secrets, mail, clock, config, uow) =>
+    [UserRepository, AccessTokenRepository, PasswordResetRepository, PasswordHasher, Accounts.SecondFactor, SecretTokens, Accounts.MailDelivery, Clock, ConfigToken, UnitOfWork, Accounts.Admission],
+    (users, tokens, resets, hasher, secondFactor, secrets, mail, clock, config, uow, admission) =>
       new AuthService(
         users,
         tokens,
@@ -124,6 +139,7 @@ export const accountsModule = featureModule((w) => {
           technicianUserIds: config.technicianUserIds,
         },
         uow,
+        admission,
       ),
   );
   w.bind(Accounts.ProfileService, [UserRepository, ProfileStatsReader, Media.References], (users, stats, media) => new ProfileService(users, stats, media));
@@ -158,7 +174,42 @@ export const accountsModule = featureModule((w) => {
     (users, reader, preferences, clock) => new ExportService(users, reader, preferences, clock),
   );
 
-  w.script([Accounts.AuthService, Platform.Presenters], authScript);
+  // Registration under the operator's control (docs/decisions/0104): holds, invitations, confirmation links, the panel's sign-ups.
+  w.bind(AccountHoldRepository, [DatabaseToken], ({ db }) => new SqlAccountHoldRepository(db));
+  w.bind(InvitationRepository, [DatabaseToken], ({ db }) => new SqlInvitationRepository(db));
+  w.bind(EmailConfirmationRepository, [DatabaseToken], ({ db }) => new SqlEmailConfirmationRepository(db));
+  w.bind(Accounts.Admission, [AccountHoldRepository, ConfigToken], (holds, config) => new AccountAdmission(holds, config.registration));
+  w.bind(
+    Accounts.Registration,
+    [Accounts.AuthService, UserRepository, AccountHoldRepository, InvitationRepository, EmailConfirmationRepository, SecretTokens, Accounts.MailDelivery, Clock, UnitOfWork, ConfigToken],
+    (auth, users, holds, invitations, confirmations, secrets, mail, clock, uow, config) =>
+      new RegistrationService(auth, users, holds, invitations, confirmations, secrets, mail, clock, uow, {
+        policy: config.registration,
+        instanceName: config.domain,
+        confirmUrl: (secret) => `${config.publicUrl}/api/v1/auth.php?action=confirm_email&token=${encodeURIComponent(secret)}`,
+      }),
+  );
+  w.bind(
+    Accounts.RegistrationAdmin,
+    [UserRepository, AccountHoldRepository, InvitationRepository, AccountEraser, SecretTokens, Accounts.MailDelivery, Clock, UnitOfWork, ModerationLog, ConfigToken],
+    (users, holds, invitations, eraser, secrets, mail, clock, uow, log, config) =>
+      new RegistrationAdminService(
+        users,
+        holds,
+        invitations,
+        eraser,
+        secrets,
+        mail,
+        clock,
+        uow,
+        // The moderators' action log (moderators.php?type=actions): one line per decision.
+        { record: async (entry) => void (await log.record({ ...entry, report_id: null, post_id: null, by_vote: false })) },
+        { instanceName: config.domain },
+      ),
+  );
+  w.bind(AdminSections, [Accounts.RegistrationAdmin, ConfigToken, Clock], (service, config, clock) => registrationsSection(service, config.registration, clock));
+
+  w.script([Accounts.AuthService, Accounts.Registration, Platform.Presenters], authScript);
   w.script([Accounts.TwoFactorService], twoFactorScript);
   w.script([Accounts.PasswordService], changePasswordScript);
   w.script([Accounts.PreferenceService], userPreferencesScript);

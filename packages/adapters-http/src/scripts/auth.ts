@@ -1,22 +1,25 @@
-import { type Actor, Conflict, Invalid, Unauthenticated } from '@plaza/domain';
-import type { AuthService } from '@plaza/domain/accounts';
+import { type Actor, Conflict, Forbidden, Invalid, Unauthenticated } from '@plaza/domain';
+import type { Awaiting, AuthService, RegistrationService } from '@plaza/domain/accounts';
 import { z } from 'zod';
 import { op, type OperationContext, type Refusal, refuse, type Script } from '../http/operation.js';
 import { IssuedTokenPayload, presentIssuedToken, presentUserSummary, UserSummary } from '../presenters/user.js';
 import type { PresenterContext } from '../presenters/context.js';
 import { zWireId } from '../presenters/wire.js';
 
-const credentials = z.object({
+/** Also the library's check of `auth.login` and `auth.register` (docs/decisions/0113). */
+export const credentials = z.object({
   username: z.string().min(1, 'is required').max(191),
   password: z.string().min(1, 'is required').max(200),
   totp: z.union([z.string().max(16), z.number().int().transform(String)]).nullish(),
 });
 
-const registration = z.object({
+export const registration = z.object({
   username: z.string().max(64),
   email: z.string().max(191),
   password: z.string().max(200),
   cause: z.string().max(255).nullish(),
+  /** Required when API_REGISTRATION=invite; ignored otherwise. */
+  invite_code: z.string().max(64).nullish(),
 });
 
 const tokenInBody = z.object({ token: z.string().max(512).optional() });
@@ -31,14 +34,22 @@ const MessageOnly = z.object({ message: z.string() });
 const LoginRefusal = z.discriminatedUnion('code', [
   z.object({ code: z.literal('invalid_credentials'), error: z.string(), message: z.string() }),
   z.object({ code: z.literal('two_factor_required'), two_factor_required: z.literal(true), error: z.string(), message: z.string() }),
+  // The account waits for its e-mail confirmation or an administrator's approval (docs/decisions/0104).
+  z.object({ code: z.literal('email_unconfirmed'), error: z.string(), message: z.string() }),
+  z.object({ code: z.literal('approval_pending'), error: z.string(), message: z.string() }),
 ]);
+
+/** Login refusals answered 200 (the credentials were right for the last two: the account waits). */
+const LOGIN_REFUSALS = new Set(['invalid_credentials', 'email_unconfirmed', 'approval_pending']);
 
 type LoginOutcome = z.input<typeof IssuedTokenPayload> | Refusal<z.input<typeof LoginRefusal>>;
 
 /**
  * A registration the server refuses with a 200 and `success: false` (docs/decisions/0010): the mobile
  * client shows `message` only on a 200 or 201. `code` says which rule: `invalid_username`,
- * `invalid_email`, `password_too_short`, `password_too_long`, `username_taken`, `email_taken`.
+ * `invalid_email`, `password_too_short`, `password_too_long`, `username_taken`, `email_taken`, and
+ * the operator's (docs/decisions/0104): `registration_closed`, `invite_required`,
+ * `invalid_invite_code`, `invite_expired`, `invite_used_up`.
  */
 const RegisterRefusal = z.object({
   code: z.string(),
@@ -46,7 +57,14 @@ const RegisterRefusal = z.object({
   message: z.string(),
   details: z.array(z.object({ field: z.string(), problem: z.string() })).optional(),
 });
-const Registered = z.object({ message: z.string(), user_id: zWireId, user: UserSummary });
+/** `awaiting`: what the account waits for before it may sign in (empty: it may now). */
+const Registered = z.object({ message: z.string(), user_id: zWireId, user: UserSummary, awaiting: z.array(z.enum(['email_confirmation', 'approval'])) });
+
+function registeredMessage(awaiting: Awaiting[]): string {
+  if (awaiting.length === 0) return 'Account created';
+  const steps = awaiting.map((a) => (a === 'email_confirmation' ? 'confirm your e-mail address with the link we sent you' : 'wait for an administrator to approve your registration (you will get an e-mail)'));
+  return `Account created: before you can sign in, ${steps.join(', then ')}.`;
+}
 
 /** The token to refresh or revoke: the bearer header, else a `token` field of the body. */
 function presentedToken(ctx: OperationContext<unknown, { token?: string }, Actor | null>): string {
@@ -56,7 +74,7 @@ function presentedToken(ctx: OperationContext<unknown, { token?: string }, Actor
   return token;
 }
 
-export function authScript(auth: AuthService, p: PresenterContext): Script {
+export function authScript(auth: AuthService, registrar: RegistrationService, p: PresenterContext): Script {
   const login = async (ctx: OperationContext<unknown, z.output<typeof credentials>, Actor | null>): Promise<LoginOutcome> => {
     try {
       const result = await auth.login({ login: ctx.body.username, password: ctx.body.password, totp: ctx.body.totp ?? null });
@@ -69,8 +87,8 @@ export function authScript(auth: AuthService, p: PresenterContext): Script {
     } catch (error) {
       // Wrong credentials answer 200 with success false: the only failure the mobile login screen
       // displays cleanly (docs/decisions/0002-login-failures-answer-200.md).
-      if (error instanceof Unauthenticated && error.code === 'invalid_credentials') {
-        return refuse({ code: 'invalid_credentials', error: error.message, message: error.message });
+      if (error instanceof Unauthenticated && LOGIN_REFUSALS.has(error.code)) {
+        return refuse({ code: error.code as 'invalid_credentials', error: error.message, message: error.message });
       }
       throw error;
     }
@@ -86,20 +104,50 @@ export function authScript(auth: AuthService, p: PresenterContext): Script {
         auth: 'none',
         rateLimit: 'auth',
         body: registration,
-        summary: 'Create an account; a refused one (invalid or taken name, e-mail or password) answers 200 with success false',
+        summary: 'Create an account as API_REGISTRATION allows (invite_code in invite mode); a refused one (invalid or taken name, e-mail or password, closed, bad invitation) answers 200 with success false',
         response: Registered,
         refusal: RegisterRefusal,
         handle: async (ctx): Promise<z.input<typeof Registered> | Refusal<z.input<typeof RegisterRefusal>>> => {
           try {
-            const user = await auth.register(ctx.body);
-            return { message: 'Account created', user_id: user.id, user: presentUserSummary(user) };
+            const { user, awaiting } = await registrar.register(ctx.body);
+            return { message: registeredMessage(awaiting), user_id: user.id, user: presentUserSummary(user), awaiting };
           } catch (error) {
-            // The rules of the domain, and a name or address taken meanwhile by a concurrent registration.
-            if (error instanceof Invalid || error instanceof Conflict) {
+            // The rules of the domain, a name or address taken meanwhile by a concurrent registration,
+            // and the operator's (closed, invitations).
+            if (error instanceof Invalid || error instanceof Conflict || error instanceof Forbidden) {
               return refuse({ code: error.code, error: error.message, message: error.message, ...(error.details.length ? { details: error.details } : {}) });
             }
             throw error;
           }
+        },
+      }),
+      op({
+        method: 'GET',
+        select: { action: 'confirm_email' },
+        auth: 'none',
+        // A GET counts as a read (docs/decisions/0005), like delete_account.php's link: its secret cannot be guessed.
+        query: z.object({ token: z.string().min(1, 'is required').max(512) }),
+        summary: 'The e-mailed confirmation link of a new account (API_REGISTRATION_EMAIL_CONFIRM): works once, within 24 hours',
+        response: z.object({ message: z.string(), user_id: zWireId, awaiting: z.array(z.enum(['approval'])) }),
+        handle: async (ctx) => {
+          const { user_id, awaiting_approval } = await registrar.confirmEmail(ctx.query.token);
+          const message = awaiting_approval
+            ? 'Your e-mail address is confirmed. An administrator still has to approve your registration: you will get an e-mail.'
+            : 'Your e-mail address is confirmed: you can sign in now.';
+          return { message, user_id, awaiting: awaiting_approval ? ['approval' as const] : [] };
+        },
+      }),
+      op({
+        method: 'POST',
+        select: { action: 'resend_confirmation' },
+        auth: 'none',
+        rateLimit: 'auth',
+        body: z.object({ email: z.string().min(1, 'is required').max(191) }),
+        summary: 'Mail a new confirmation link to an account waiting for it (same answer whether or not the account exists)',
+        response: MessageOnly,
+        handle: async (ctx) => {
+          await registrar.resendConfirmation(ctx.body.email);
+          return { message: 'If an account with this address is waiting for its confirmation, a new link has been sent to it.' };
         },
       }),
       op({

@@ -25,6 +25,10 @@ export const PublicSettings = z.object({
   /** Lifetime of HMAC credentials in seconds; null in the other modes. */
   turn_credentials_ttl: zCount.nullable(),
   turn_realm: z.string().nullable(),
+  /** Who may register (API_REGISTRATION, docs/decisions/0104): `invite` asks for `invite_code`. */
+  registration: z.enum(['open', 'approval', 'invite', 'closed']),
+  /** Whether a new account confirms its e-mail address before it signs in. */
+  registration_email_confirm: z.boolean(),
 });
 
 export type PublicSettings = z.input<typeof PublicSettings>;

@@ -1,4 +1,5 @@
 export type * from './schema.js';
+export type * from './registration-schema.js';
 export * from './migrations.js';
 export * from './sql-access-token-repository.js';
 export * from './sql-accounts-account-data.js';
@@ -9,3 +10,4 @@ export * from './sql-single-use-token-repository.js';
 export * from './sql-profile-stats-reader.js';
 export * from './sql-recovery-code-repository.js';
 export * from './sql-user-repository.js';
+export * from './sql-registration-repositories.js';

@@ -4,9 +4,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
 
 /** The tables of e-mailed single-use secrets; they share one shape. */
-type SingleUseTokenTable = 'password_resets' | 'account_deletion_requests';
+type SingleUseTokenTable = 'password_resets' | 'account_deletion_requests' | 'email_confirmations';
 
-/** Single-use tokens stored as hashes: password resets and deletion confirmations alike. */
+/** Single-use tokens stored as hashes: password resets, deletion and e-mail confirmations alike. */
 export class SqlSingleUseTokenRepository implements SingleUseTokenRepository {
   constructor(
     private readonly db: Kysely<Database>,

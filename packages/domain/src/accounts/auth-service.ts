@@ -6,8 +6,9 @@ import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { MailDeliveryService } from './mail-outbox.js';
 import { passwordResetMail } from './mail-templates.js';
 import type { AccessTokenRepository, PasswordHasher, PasswordResetRepository, SecretTokens, UserRepository } from './ports.js';
+import type { LoginAdmission } from './registration.js';
 import type { SecondFactor } from './two-factor.js';
-import { emailTaken, MIN_PASSWORD_LENGTH, rolesOf, USERNAME_PATTERN, usernameTaken, type RoleFlags, type UserRecord } from './user.js';
+import { emailTaken, MIN_PASSWORD_LENGTH, rolesOf, USERNAME_PATTERN, usernameTaken, type NewUser, type RoleFlags, type UserRecord } from './user.js';
 
 export interface AuthSettings {
   tokenTtlDays: number;
@@ -42,6 +43,8 @@ export class AuthService {
     private readonly clock: Clock,
     private readonly settings: AuthSettings,
     private readonly uow: UnitOfWork,
+    /** Registration's holds (approval, e-mail confirmation: docs/decisions/0104); none lets every account in. */
+    private readonly admission: LoginAdmission | null = null,
   ) {}
 
   async login(input: { login: string; password: string; totp?: string | null }): Promise<LoginResult> {
@@ -54,6 +57,8 @@ export class AuthService {
     if (!(await this.hasher.verify(input.password, user.password_hash))) {
       throw new Unauthenticated(INVALID_CREDENTIALS, 'invalid_credentials');
     }
+    // Only after the password: whether an account waits tells nothing to someone who does not own it.
+    await this.admission?.assertMayLogIn(user.id);
     if (user.totp_enabled && user.totp_secret) {
       // A TOTP code not used before, or an unused recovery code (each works once).
       const code = input.totp?.trim();
@@ -63,6 +68,14 @@ export class AuthService {
   }
 
   async register(input: { username: string; email: string; password: string; cause?: string | null }): Promise<UserRecord> {
+    return this.users.create(await this.prepareRegistration(input));
+  }
+
+  /**
+   * The account a registration would create, its rules checked and its password hashed (outside any
+   * unit of work: bcrypt is slow), for `register` and for RegistrationService's modes.
+   */
+  async prepareRegistration(input: { username: string; email: string; password: string; cause?: string | null }): Promise<NewUser> {
     const username = input.username.trim();
     const email = input.email.trim().toLowerCase();
     // Each refusal has a code of its own: auth.php answers them with a 200 the client can show (docs/decisions/0010).
@@ -79,14 +92,14 @@ export class AuthService {
     if (taken.email) throw emailTaken();
     // A concurrent registration of the same name or address can still win the insert: the
     // repository then refuses with the same errors.
-    return this.users.create({
+    return {
       username,
       email,
       password_hash: await this.hasher.hash(input.password),
       cause: input.cause?.trim() || null,
       is_admin: false,
       created_at: toTimestamp(this.clock.now()),
-    });
+    };
   }
 
   /** Resolves a bearer token to the acting user, or fails with 401 for unknown, expired or revoked tokens. */

@@ -73,3 +73,27 @@ export function notificationMail(to: Recipient, text: string, instance: string):
     { p: 'You receive these e-mails because e-mail notifications are on in your preferences; turn them off there.' },
   ]);
 }
+
+export function emailConfirmationMail(to: Recipient, link: string, ttlHours: number, instance: string): MailMessage {
+  return compose(to, `${instance}: confirm your e-mail address`, [
+    { p: `Hello ${to.username},` },
+    { p: `An account was registered on ${instance} with this address. Open this link to confirm it:` },
+    { link },
+    { p: `The link works once, within ${ttlHours} hours; the app can send a new one. If you did not register, ignore this message.` },
+  ]);
+}
+
+export function registrationApprovedMail(to: Recipient, instance: string): MailMessage {
+  return compose(to, `${instance}: your registration is approved`, [
+    { p: `Hello ${to.username},` },
+    { p: `Your registration on ${instance} was approved: you can sign in now with your username and password.` },
+  ]);
+}
+
+export function registrationRejectedMail(to: Recipient, reason: string, instance: string): MailMessage {
+  return compose(to, `${instance}: your registration was not accepted`, [
+    { p: `Hello ${to.username},` },
+    { p: `Your registration on ${instance} was not accepted, and the account has been deleted.` },
+    ...(reason ? [{ p: `Reason given: ${reason}` }] : []),
+  ]);
+}
