@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { aComment, aFollow, aFriendship, aMessage, aMessageGroup, aPost, aUser, type TestUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { recordUploaded } from '../support/uploads.js';
 
 let t: TestServer;
 let uploads: string;
@@ -14,7 +15,7 @@ const IMAGE = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
 beforeAll(async () => {
   uploads = await mkdtemp(join(tmpdir(), 'plaza-export-'));
   await mkdir(join(uploads, 'posts'), { recursive: true });
-  await writeFile(join(uploads, 'posts', 'media_export1.png'), IMAGE);
+  for (const n of [1, 2]) await writeFile(join(uploads, 'posts', `media_export${n}.png`), IMAGE);
   t = await startTestServer({ env: { API_UPLOADS_PATH: uploads } });
 });
 afterAll(() => t.close());
@@ -47,10 +48,11 @@ function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
   });
 }
 
-/** A user with something in every section, and a stranger whose data must not appear. */
-async function busyUser(): Promise<{ me: TestUser; other: TestUser; stranger: TestUser; postId: number }> {
+/** A user with something in every section, and a stranger whose data must not appear; `n` numbers the user's upload (each is one account's). */
+async function busyUser(n: 1 | 2): Promise<{ me: TestUser; other: TestUser; stranger: TestUser; postId: number }> {
   const [me, other, stranger] = [await aUser(t.api), await aUser(t.api), await aUser(t.api)];
-  const post = await aPost(t.api, me, { content: 'my #plaza post', media: ['media_export1.png'] });
+  await recordUploaded(t, `media_export${n}.png`, me);
+  const post = await aPost(t.api, me, { content: 'my #plaza post', media: [`media_export${n}.png`] });
   await aPost(t.api, stranger, { content: 'STRANGER SECRET POST' });
   const theirs = await aPost(t.api, other, { content: 'other post' });
   await aComment(t.api, me, theirs, { content: 'my comment' });
@@ -68,7 +70,7 @@ async function busyUser(): Promise<{ me: TestUser; other: TestUser; stranger: Te
 
 describe('export.php', () => {
   it('downloads the user’s data as JSON, and nobody else’s', async () => {
-    const { me, other, postId } = await busyUser();
+    const { me, other, postId } = await busyUser(1);
     const res = await download('export.php', me.token);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -107,14 +109,14 @@ describe('export.php', () => {
   });
 
   it('with format=zip, streams an archive with the JSON, the media and a valid ActivityStreams outbox', async () => {
-    const { me, postId } = await busyUser();
+    const { me, postId } = await busyUser(2);
     const res = await download('export.php?format=zip', me.token);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/zip');
     expect(res.headers.get('content-disposition')).toMatch(/\.zip"$/);
     const files = await unzip(res.body);
-    expect([...files.keys()].sort()).toEqual(['actor.json', 'media_attachments/files/posts/media_export1.png', 'outbox.json', 'plaza-export.json', 'plaza-manifest.json']);
-    expect(files.get('media_attachments/files/posts/media_export1.png')).toEqual(IMAGE);
+    expect([...files.keys()].sort()).toEqual(['actor.json', 'media_attachments/files/posts/media_export2.png', 'outbox.json', 'plaza-export.json', 'plaza-manifest.json']);
+    expect(files.get('media_attachments/files/posts/media_export2.png')).toEqual(IMAGE);
     expect(JSON.parse(files.get('plaza-export.json')!.toString()).posts.map((p: { id: number }) => p.id)).toEqual([postId]);
     const actor = JSON.parse(files.get('actor.json')!.toString());
     expect(actor).toMatchObject({ type: 'Person', preferredUsername: me.username, outbox: 'outbox.json' });
@@ -124,7 +126,7 @@ describe('export.php', () => {
     const [create] = outbox.orderedItems;
     expect(create).toMatchObject({ type: 'Create', actor: actor.id, to: ['https://www.w3.org/ns/activitystreams#Public'] });
     expect(create.object).toMatchObject({ type: 'Note', attributedTo: actor.id, content: '<p>my #plaza post</p>', published: expect.stringMatching(/Z$/) });
-    expect(create.object.attachment).toEqual([{ type: 'Document', mediaType: 'image/png', url: '/media_attachments/files/posts/media_export1.png', name: null }]);
+    expect(create.object.attachment).toEqual([{ type: 'Document', mediaType: 'image/png', url: '/media_attachments/files/posts/media_export2.png', name: null }]);
     expect(create.object.tag).toEqual([expect.objectContaining({ type: 'Hashtag', name: '#plaza' })]);
     expect(JSON.parse(files.get('plaza-manifest.json')!.toString())).toEqual({ media_files: 1, missing_media: [] });
   });

@@ -19,10 +19,10 @@ const ok = (res: ApiResponse) => {
 };
 const addPhoto = (u: TestUser, albumId: number, body: Record<string, unknown>) => t.api.post('albums.php', { action: 'add_photo', album_id: albumId, ...body }, { token: u.token });
 let n = 0;
-/** A file where upload.php (type album) would have stored it; returns its bare name. */
-async function albumFile(): Promise<string> {
+/** A file where upload.php (type album) would have stored it, as `owner`'s upload; returns its bare name. */
+async function albumFile(owner: TestUser): Promise<string> {
   const name = `album_f${Date.now().toString(36)}${n++}.jpg`;
-  await placeUploaded(t.uploadsPath, name);
+  await placeUploaded(t, name, owner);
   return name;
 }
 
@@ -45,9 +45,9 @@ describe('albums.php', () => {
     const uploaded = await uploadedMedia(t.api, me, 'album');
     const first = ok(await addPhoto(me, created.id, { photo: uploaded.filename, caption: 'La banderole' }));
     expect(first.data).toEqual({ id: first.id, album_id: created.id, user_id: me.id, path: `uploads/albums/${uploaded.filename}`, caption: 'La banderole', created_at: expect.stringMatching(TIME) });
-    const second = await albumFile();
+    const second = await albumFile(me);
     ok(await addPhoto(me, created.id, { path: `uploads/albums/${second}` }));
-    ok(await addPhoto(me, created.id, { media: await albumFile() }));
+    ok(await addPhoto(me, created.id, { media: await albumFile(me) }));
     const shown = ok(await t.api.get(`albums.php?id=${created.id}&per_page=2`, { token: me.token }));
     expect(shown.data).toMatchObject({ id: created.id, photos_count: 3, cover: `uploads/albums/${uploaded.filename}` });
     expect(shown.data.photos.map((x: { path: string }) => x.path)).toEqual([`uploads/albums/${uploaded.filename}`, `uploads/albums/${second}`]);
@@ -68,14 +68,14 @@ describe('albums.php', () => {
     }
     expect(ok(await t.api.get(`albums.php?id=${album.id}`, { token: me.token })).data.photos_count).toBe(0);
     expect((await t.api.get('albums.php?id=99999999', { token: me.token })).status).toBe(404);
-    expect((await addPhoto(me, 99999999, { photo: await albumFile() })).status).toBe(404);
+    expect((await addPhoto(me, 99999999, { photo: await albumFile(me) })).status).toBe(404);
   });
 
   it('only the owner adds photos and deletes; the album goes with its photos', async () => {
     const [owner, other] = [await aUser(t.api), await aUser(t.api)];
     const album = await anAlbum(t.api, owner);
-    ok(await addPhoto(owner, album.id, { photo: await albumFile() }));
-    const refused = await addPhoto(other, album.id, { photo: await albumFile() });
+    ok(await addPhoto(owner, album.id, { photo: await albumFile(owner) }));
+    const refused = await addPhoto(other, album.id, { photo: await albumFile(other) });
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('not_album_owner');
     const del = await t.api.delete(`albums.php?id=${album.id}`, undefined, { token: other.token });
@@ -101,7 +101,7 @@ describe('albums.php', () => {
   it('20 photos added at once are counted exactly; deleting while adding leaves nothing behind', async () => {
     const owner = await aUser(t.api);
     const album = await anAlbum(t.api, owner);
-    const files = await Promise.all(Array.from({ length: 20 }, () => albumFile()));
+    const files = await Promise.all(Array.from({ length: 20 }, () => albumFile(owner)));
     const adds = await Promise.all(files.map((f) => addPhoto(owner, album.id, { photo: f })));
     expect(adds.filter((r) => r.status !== 200)).toEqual([]);
     expect(ok(await t.api.get(`albums.php?id=${album.id}`, { token: owner.token })).data.photos_count).toBe(20);

@@ -6,14 +6,14 @@ import { placeUploaded } from '../support/uploads.js';
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer();
-  // The media these tests name, stored as upload.php would have (references must name uploaded files).
-  for (const name of ['media_abc.jpg', 'media_only.mp4']) await placeUploaded(t.uploadsPath, name);
 });
 afterAll(() => t.close());
 
 describe('posts.php', () => {
   it('creates a post and answers it with the contract item shape and JSON types', async () => {
     const u = await aUser(t.api);
+    // Stored as upload.php would have, as u's upload (references must name the caller's uploads).
+    await placeUploaded(t, 'media_abc.jpg', u);
     const id = (await aPost(t.api, u, { content: 'Hello #Plaza and #solidarity_2 #x', media: ['media_abc.jpg'], media_type: 'image', tags: ['News'] })).id;
     const res = await t.api.get(`posts.php?id=${id}`, { token: u.token });
     expect(res.status).toBe(200);
@@ -61,6 +61,7 @@ describe('posts.php', () => {
     expect((await t.api.post('posts.php', {}, { token: u.token })).status).toBe(400);
     expect((await t.api.post('posts.php', { content: 5 }, { token: u.token })).status).toBe(400);
     expect((await t.api.post('posts.php', { media: ['../../etc/passwd x'] }, { token: u.token })).status).toBe(400);
+    await placeUploaded(t, 'media_only.mp4', u);
     const mediaOnly = await t.api.post('posts.php', { media: ['media_only.mp4'] }, { token: u.token });
     expect(mediaOnly.status).toBe(200);
     expect(mediaOnly.body.data.media_type).toBe('video');

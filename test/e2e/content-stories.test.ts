@@ -8,8 +8,6 @@ let t: TestServer;
 const clock = new ManualClock('2026-04-01T08:00:00Z');
 beforeAll(async () => {
   t = await startTestServer({ clock });
-  // The media these tests name, stored as upload.php would have (references must name uploaded files).
-  for (const name of ['story_abc.jpg', 'story_mine.mp4', 'story_other.jpg', 'story_x.jpg']) await placeUploaded(t.uploadsPath, name);
 });
 afterAll(() => t.close());
 
@@ -17,6 +15,10 @@ describe('stories.php', () => {
   it('shows active stories of followed accounts and own under items, hides them after 24 hours, and the job purges them', async () => {
     const [me, friend, stranger] = [await aUser(t.api), await aUser(t.api), await aUser(t.api)];
     await aFollow(t.api, me, friend);
+    // The media these tests name, stored as upload.php would have, each its sender's (docs/decisions/0114).
+    await placeUploaded(t, 'story_abc.jpg', friend);
+    await placeUploaded(t, 'story_mine.mp4', me);
+    await placeUploaded(t, 'story_other.jpg', stranger);
     const create = await t.api.post('stories.php', { media: 'story_abc.jpg', text: 'hi' }, { token: friend.token });
     expect(create.status).toBe(200);
     const storyId = create.body.id as number;
@@ -49,6 +51,7 @@ describe('stories.php', () => {
 
   it('deletes own story', async () => {
     const me = await aUser(t.api);
+    await placeUploaded(t, 'story_x.jpg', me);
     const id = (await t.api.post('stories.php', { media: 'story_x.jpg' }, { token: me.token })).body.id;
     expect((await t.api.delete(`stories.php?id=${id}`, undefined, { token: me.token })).status).toBe(200);
     expect((await t.api.get(`stories.php?user_id=${me.id}`, { token: me.token })).body.items).toEqual([]);

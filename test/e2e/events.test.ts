@@ -25,7 +25,7 @@ const count = async (table: 'event_participants' | 'event_invites', eventId: num
 describe('events.php', () => {
   it('creates an event with the contract’s keys; the organiser takes part', async () => {
     const me = await aUser(t.api);
-    await placeUploaded(t.uploadsPath, 'uploads/events/event_ab12.jpg');
+    await placeUploaded(t, 'uploads/events/event_ab12.jpg', me);
     const res = ok(
       await t.api.post(
         'events.php',

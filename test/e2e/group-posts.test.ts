@@ -11,8 +11,6 @@ import { placeUploaded } from '../support/uploads.js';
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer();
-  // The media these tests name, stored as upload.php would have (references must name uploaded files).
-  for (const name of ['group_post_ab12.jpg']) await placeUploaded(t.uploadsPath, name);
 });
 afterAll(() => t.close());
 
@@ -35,6 +33,8 @@ describe('group posts', () => {
   it('members publish (201 exactly), items under posts with type "group" and group_id', async () => {
     const [alice, bob] = [await aUser(t.api), await aUser(t.api)];
     const g = await groupWith(alice, [bob]);
+    // Stored as upload.php would have, as bob's upload (references must name the author's uploads).
+    await placeUploaded(t, 'group_post_ab12.jpg', bob);
     const res = await t.api.post('group_posts.php', { group_id: g, content: 'Meeting #Friday', media: 'group_post_ab12.jpg' }, as(bob));
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ success: true, id: expect.any(Number) });

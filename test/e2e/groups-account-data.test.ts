@@ -9,8 +9,6 @@ let t: TestServer;
 const clock = new ManualClock('2026-04-20T12:00:00Z');
 beforeAll(async () => {
   t = await startTestServer({ clock });
-  // The media these tests name, stored as upload.php would have (references must name uploaded files).
-  for (const name of ['group_post_e1.jpg']) await placeUploaded(t.uploadsPath, name);
 });
 afterAll(() => t.close());
 
@@ -30,6 +28,8 @@ describe('groups in export.php and delete_account.php', () => {
     const [me, other] = [await aUser(t.api), await aUser(t.api)];
     const g = (await aCommunityGroup(t.api, other, { name: 'Exported group' })).id;
     await aGroupMembership(t.api, g, [me]);
+    // Stored as upload.php would have, as my upload (references must name the author's uploads).
+    await placeUploaded(t, 'group_post_e1.jpg', me);
     const post = (await aGroupPost(t.api, me, g, { content: 'my group post', media: 'group_post_e1.jpg' })).id;
     const theirs = (await aGroupPost(t.api, other, g, { content: 'THEIR GROUP POST' })).id;
     await aGroupComment(t.api, me, theirs, { content: 'my group comment' });

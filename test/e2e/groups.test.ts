@@ -10,8 +10,6 @@ import { placeUploaded } from '../support/uploads.js';
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer();
-  // The media these tests name, stored as upload.php would have (references must name uploaded files).
-  for (const name of ['group_x1.png', 'uploads/group_x2.jpg', 'avatar_x.png']) await placeUploaded(t.uploadsPath, name);
 });
 afterAll(() => t.close());
 
@@ -222,6 +220,8 @@ describe('roles and removal', () => {
   it('updates a group (admins, id in the body), only the fields sent', async () => {
     const alice = await aUser(t.api);
     const g = (await aCommunityGroup(t.api, alice, { description: 'Before' })).id;
+    // Stored as upload.php would have, as alice's uploads (references must name the caller's uploads).
+    for (const name of ['group_x1.png', 'uploads/group_x2.jpg', 'avatar_x.png']) await placeUploaded(t, name, alice);
     const res = await t.api.put('groups.php', { id: g, name: 'After', avatar: 'group_x1.png', cover_image: 'uploads/group_x2.jpg', privacy: 'private' }, as(alice));
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ name: 'After', description: 'Before', avatar: 'group_x1.png', cover_image: 'uploads/group_x2.jpg', privacy: 'private', updated_at: expect.any(String) });

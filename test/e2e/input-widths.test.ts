@@ -142,9 +142,9 @@ describe('the longest accepted value of every text field fits its column', () =>
         const accepted = async (n: number): Promise<boolean | null> => {
           const value = fill(n);
           if (value === null) return null;
-          // A media reference must name a file upload.php stored: put one there, as upload would have.
-          await placeUploaded(t.uploadsPath, value);
           const example = build ? withValue(build(f), field, value) : withValue({}, field, value);
+          // A media reference must name a file the caller uploaded: put one there, as upload would have.
+          await placeUploaded(t, value, example.as ? f[example.as] : f.me);
           const { url, body } = requestOf(script, o, example);
           const res = await send(t.api, o, url, body, tokenOf(f, example));
           if (res.status >= 500) failures.push(`${name} at ${n} characters: ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`);

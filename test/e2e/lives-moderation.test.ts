@@ -11,9 +11,10 @@ let troll: TestUser;
 
 beforeAll(async () => {
   t = await startTestServer({ env: { LIVE_REPORT_SUSPEND_THRESHOLD: '2', MEDIA_SERVER_URL: 'wss://m.test', MEDIA_SERVER_API_KEY: 'k', MEDIA_SERVER_API_SECRET: 'a-secret-long-enough-for-hs256-xx' } });
-  // The media these tests name, stored as upload.php would have (references must name uploaded files).
-  for (const name of ['uploads/posts/media_bg42.jpg', 'uploads/posts/media_x1.jpg']) await placeUploaded(t.uploadsPath, name);
   [host, mod, viewer, troll] = [await aUser(t.api), await aUser(t.api), await aUser(t.api), await aUser(t.api)];
+  // The media these tests name, stored as upload.php would have, each its sender's (docs/decisions/0114).
+  await placeUploaded(t, 'uploads/posts/media_bg42.jpg', host);
+  await placeUploaded(t, 'uploads/posts/media_x1.jpg', viewer);
 });
 afterAll(() => t.close());
 

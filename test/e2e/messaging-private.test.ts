@@ -8,8 +8,6 @@ let t: TestServer;
 const clock = new ManualClock('2026-04-01T08:00:00Z');
 beforeAll(async () => {
   t = await startTestServer({ clock });
-  // The media these tests name, stored as upload.php would have (references must name uploaded files).
-  for (const name of ['messages_1.jpg']) await placeUploaded(t.uploadsPath, name);
 });
 afterAll(() => t.close());
 
@@ -171,6 +169,8 @@ describe('messages.php', () => {
     expect((await send(a, { ...b, id: 999999 }, { content: 'x' })).status).toBe(404);
     const foreign = (await aMessage(t.api, b, c, { content: 'not yours' })).id;
     expect((await send(a, b, { content: 'reply', parent_id: foreign })).status).toBe(400);
+    // Stored as upload.php would have, as a's upload (references must name the sender's uploads).
+    await placeUploaded(t, 'messages_1.jpg', a);
     const media = await send(a, b, { content: '', media: 'messages_1.jpg', media_type: 'image' });
     expect(media.status).toBe(200);
     expect((await thread(b, a)).body.data.data[0]).toMatchObject({ content: '', media: 'messages_1.jpg', media_type: 'image' });

@@ -19,17 +19,17 @@ async function deletionLink(u: TestUser): Promise<string> {
   return url.replace('http://plaza.test/api/v1/', '');
 }
 
-/** `a` with something in every section of the three contexts, and `b` around it. */
-async function busy() {
+/** `a` with something in every section of the three contexts, and `b` around it; `n` numbers a's files (each is one account's upload). */
+async function busy(n = 1) {
   const [a, b, c] = [await aUser(t.api), await aUser(t.api), await aUser(t.api)];
-  await placeUploaded(t.uploadsPath, 'uploads/posts/media_pageexport1.jpg');
-  await placeUploaded(t.uploadsPath, 'uploads/albums/album_export1.jpg');
-  await placeUploaded(t.uploadsPath, 'uploads/events/event_export1.jpg');
+  await placeUploaded(t, `uploads/posts/media_pageexport${n}.jpg`, a);
+  await placeUploaded(t, `uploads/albums/album_export${n}.jpg`, a);
+  await placeUploaded(t, `uploads/events/event_export${n}.jpg`, a);
   // a runs one page alone (it goes with a) and one with b as editor (b takes it over).
   const alone = await aPage(t.api, a, { name: 'Alone' });
   const shared = await aPage(t.api, a, { name: 'Shared' });
   await t.api.post('pages.php', { action: 'add_team_member', page_id: shared.id, username: b.username, role: 'editor' }, { token: a.token });
-  const aPost = await aPagePost(t.api, a, shared, { media: 'media_pageexport1.jpg' });
+  const aPost = await aPagePost(t.api, a, shared, { media: `media_pageexport${n}.jpg` });
   // a's traces on b's page: a follow, a reaction, a comment, a comment reaction.
   const bPage = await aPage(t.api, b, { name: 'B page' });
   const bPost = await aPagePost(t.api, b, bPage);
@@ -40,14 +40,14 @@ async function busy() {
   await t.api.post('comment_reactions.php', { comment_id: bComment.id, comment_type: 'page', reaction_type: 'like' }, { token: a.token });
   await t.api.post('comment_reactions.php', { comment_id: bComment.id, comment_type: 'page', reaction_type: 'like' }, { token: c.token });
   // Events: a organises one (b joined), and joined b's.
-  const aEvent = await anEvent(t.api, a, { image: 'uploads/events/event_export1.jpg' });
+  const aEvent = await anEvent(t.api, a, { image: `uploads/events/event_export${n}.jpg` });
   await t.api.post('events.php', { action: 'join', event_id: aEvent.id }, { token: b.token });
   const bEvent = await anEvent(t.api, b);
   await t.api.post('events.php', { action: 'join', event_id: bEvent.id }, { token: a.token });
   await t.api.post('events.php', { action: 'invite', event_id: bEvent.id, user_id: c.id }, { token: a.token });
   // An album with a photo.
   const album = await anAlbum(t.api, a, { title: 'Export album' });
-  await t.api.post('albums.php', { action: 'add_photo', album_id: album.id, photo: 'album_export1.jpg' }, { token: a.token });
+  await t.api.post('albums.php', { action: 'add_photo', album_id: album.id, photo: `album_export${n}.jpg` }, { token: a.token });
   return { a, b, c, alone, shared, aPost, bPage, bPost, bComment, aEvent, bEvent, album };
 }
 
@@ -79,7 +79,7 @@ describe('pages, events and albums in export.php and account deletion', () => {
   });
 
   it('deletes the account’s rows, repairs others’ counters and hands a shared page over', async () => {
-    const x = await busy();
+    const x = await busy(2);
     const done = await t.api.get(await deletionLink(x.a));
     expect(done.status, JSON.stringify(done.body)).toBe(200);
     const db = t.database.db;

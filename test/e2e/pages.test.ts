@@ -140,8 +140,8 @@ describe('pages.php: page posts (spec "Page post (create)", Errors 3 and 4)', ()
   it('lets admins and editors publish, with the contract’s item keys (like_count, comment_count, bare media)', async () => {
     const { admin, editor, outsider, page } = await pageWithTeam();
     const text = ok(await post(admin, { action: 'create_post', page_id: page, content: 'Assemblée jeudi' }));
-    await placeUploaded(t.uploadsPath, 'uploads/posts/media_ab12.jpg');
-    await placeUploaded(t.uploadsPath, 'uploads/posts/media_v1.mp4');
+    await placeUploaded(t, 'uploads/posts/media_ab12.jpg', editor);
+    await placeUploaded(t, 'uploads/posts/media_v1.mp4', editor);
     expect(text.id).toEqual(expect.any(Number));
     const media = ok(await post(editor, { action: 'create_post', page_id: page, media: 'uploads/posts/media_ab12.jpg' }));
     expect(media.data).toEqual({

@@ -11,8 +11,6 @@ import { placeUploaded } from '../support/uploads.js';
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer();
-  // The media these tests name, stored as upload.php would have (references must name uploaded files).
-  for (const name of ['story_private.jpg']) await placeUploaded(t.uploadsPath, name);
 });
 afterAll(() => t.close());
 
@@ -178,6 +176,8 @@ describe('every other path to a post hidden from the reader', () => {
     const [author, reader] = [await aUser(t.api), await aUser(t.api)];
     await setPrivate(author, true);
     await aFollow(t.api, reader, author);
+    // Stored as upload.php would have, as the author's upload.
+    await placeUploaded(t, 'story_private.jpg', author);
     expect((await t.api.post('stories.php', { media: 'story_private.jpg' }, { token: author.token })).status).toBe(200);
     expect((await t.api.get(`stories.php?user_id=${author.id}`, { token: reader.token })).body.items).toHaveLength(1);
     await t.api.delete(`follows.php?user_id=${author.id}`, undefined, { token: reader.token });

@@ -5,8 +5,11 @@ import { sql, type Kysely } from 'kysely';
  * change on every request by design, and the migration bookkeeping is not the application's.
  */
 const IGNORED_TABLES = /^(rate_limit_counters|kysely_migration.*)$/;
-/** Columns a request touches before it is refused, on purpose: the session's last use. */
-const IGNORED_COLUMNS = new Set(['last_used_at', 'last_active_at']);
+/**
+ * Columns a request touches before it is refused, on purpose: the session's last use, and an upload
+ * marked referenced when its reference passed the check (docs/decisions/0114: marked, never cleared).
+ */
+const IGNORED_COLUMNS = new Set(['last_used_at', 'last_active_at', 'referenced_at']);
 
 // The schema is migrated before a test starts and stays as it is: read it once per database, since
 // introspection costs ~100 ms on MySQL and the fuzz pass compares counts around thousands of requests.

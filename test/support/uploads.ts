@@ -1,8 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { parseMediaReference, UPLOAD_TYPES, type UploadType } from '@plaza/domain/media';
+import { toTimestamp } from '@plaza/domain';
+import { parseMediaReference, UPLOAD_TYPES, UploadRegistry, uploadTypeOfPath, type UploadType } from '@plaza/domain/media';
+import { resolve } from '@plaza/server';
 import sharp from 'sharp';
 import type { ApiClient, ApiResponse } from './client.js';
+import type { TestServer } from './server.js';
 
 /**
  * Files of every accepted kind, small and real enough for file-type to recognise them by their bytes
@@ -96,14 +99,29 @@ export async function uploadedMedia(api: ApiClient, who: { token: string }, type
 }
 
 /**
- * Puts a file where upload.php would have stored the one `reference` names, for the sweeps that need
- * references of a given length (test/e2e/input-widths.test.ts). Null when it is no upload reference.
+ * Puts a file where upload.php would have stored the one `reference` names, and records it as
+ * `owner`'s upload as upload.php would have (docs/decisions/0114): for names a test wants fixed, and
+ * the sweeps that need references of a given length (test/e2e/input-widths.test.ts). Placing a name
+ * again for the same owner changes nothing; for another owner it throws (a test mixing its files up).
+ * Null when it is no upload reference.
  */
-export async function placeUploaded(uploadsPath: string, reference: string): Promise<string | null> {
-  const ref = parseMediaReference(reference, Object.keys(UPLOAD_TYPES) as UploadType[]);
-  if (!ref) return null;
-  const file = join(uploadsPath, ref.path.replace(/^uploads\//, ''));
+export async function placeUploaded(t: Pick<TestServer, 'uploadsPath' | 'plaza'>, reference: string, owner: { id: number }): Promise<string | null> {
+  const path = await recordUploaded(t, reference, owner);
+  if (!path) return null;
+  const file = join(t.uploadsPath, path.replace(/^uploads\//, ''));
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, await sampleFile('jpg'));
   return file;
+}
+
+/** Records the file `reference` names as `owner`'s upload, as upload.php would have, leaving the file to the test; its path. */
+export async function recordUploaded(t: Pick<TestServer, 'plaza'>, reference: string, owner: { id: number }): Promise<string | null> {
+  const ref = parseMediaReference(reference, Object.keys(UPLOAD_TYPES) as UploadType[]);
+  const type = ref && uploadTypeOfPath(ref.path);
+  if (!ref || !type) return null;
+  const registry = resolve(t.plaza.container, UploadRegistry);
+  const recorded = await registry.findByPath(ref.path);
+  if (recorded && recorded.owner_id !== owner.id) throw new Error(`recordUploaded: ${ref.path} is user ${recorded.owner_id}'s upload, not user ${owner.id}'s`);
+  if (!recorded) await registry.record({ owner_id: owner.id, type, path: ref.path, size: null, sha256: null, created_at: toTimestamp(new Date()) });
+  return ref.path;
 }

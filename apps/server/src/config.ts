@@ -85,6 +85,8 @@ const envSchema = z.object({
   API_UPLOADS_PATH: z.string().optional(),
   // Where multipart uploads wait while their request runs; the system's temporary directory by default.
   API_UPLOAD_TMP_DIR: z.string().optional(),
+  // Uploads no record references are removed after this many hours (docs/decisions/0114); 0: kept.
+  API_UPLOAD_ORPHAN_HOURS: int(0, 24 * 365).default(24),
   // LibreTranslate-compatible translation backend (translate.php); without it, translate.php answers 503.
   TRANSLATE_URL: httpUrl().optional(),
   TRANSLATE_API_KEY: z.string().optional(),
@@ -174,6 +176,8 @@ export interface Config {
   uploadsPath: string;
   /** Where each multipart upload gets a temporary directory, removed when its request ends. */
   uploadTmpDir: string;
+  /** Hours after which an upload no reference was accepted for is removed (docs/decisions/0114); 0: never. */
+  uploadOrphanHours: number;
   /** The LibreTranslate-compatible backend of translate.php; null: translation is not offered (503). */
   translate: { url: string; apiKey: string | null } | null;
   timeZone: string;
@@ -263,6 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     uploadsPath: isAbsolute(uploads) ? uploads : resolve(uploads),
     uploadTmpDir: resolve(e.API_UPLOAD_TMP_DIR ?? join(tmpdir(), 'plaza-uploads')),
+    uploadOrphanHours: e.API_UPLOAD_ORPHAN_HOURS,
     translate: e.TRANSLATE_URL ? { url: e.TRANSLATE_URL, apiKey: e.TRANSLATE_API_KEY ?? null } : null,
     timeZone: e.API_TIMEZONE,
     tokenTtlDays: e.API_TOKEN_TTL_DAYS,

@@ -1,14 +1,16 @@
-import { token } from '@plaza/domain';
-import { MediaInspector, MediaReferences, MediaStore, TranslationCache, TranslationService, UploadedMedia, UploadService } from '@plaza/domain/media';
+import { Clock, token } from '@plaza/domain';
+import { MediaInspector, MediaReferences, MediaStore, TranslationCache, TranslationService, UploadCollector, UploadedMedia, UploadFiles, UploadRegistry, UploadsAccountData, UploadService } from '@plaza/domain/media';
 import { FileTypeMediaInspector, FsMediaStore, FsUploadedMedia } from '@plaza/adapters-integrations/media';
 import { LibreTranslateTranslator, LruTranslationCache } from '@plaza/adapters-integrations/translate';
+import { FsUploadFiles } from '@plaza/adapters-integrations/upload-files';
+import { MEDIA_MIGRATIONS, SqlUploadRegistry } from '@plaza/adapters-mysql/media';
 import { translateScript } from '@plaza/adapters-http/scripts/translate';
 import { uploadScript } from '@plaza/adapters-http/scripts/upload';
 import { featureModule } from '../wiring/feature-module.js';
-import { ConfigToken, LoggerToken } from '../wiring/tokens.js';
+import { ConfigToken, DatabaseToken, LoggerToken } from '../wiring/tokens.js';
 
 export const Media = {
-  /** The check every service that accepts a media reference makes (form, then existence). */
+  /** The check every service that accepts a media reference makes (form, owner, type, existence). */
   References: token<MediaReferences>('media.References'),
   UploadService: token<UploadService>('media.UploadService'),
   TranslationService: token<TranslationService>('media.TranslationService'),
@@ -20,8 +22,27 @@ export const mediaModule = featureModule((w) => {
   w.bind(MediaInspector, [], () => new FileTypeMediaInspector());
   w.bind(MediaStore, [ConfigToken], (config) => new FsMediaStore(config.uploadsPath));
   w.bind(TranslationCache, [], () => new LruTranslationCache());
-  w.bind(Media.References, [UploadedMedia], (uploaded) => new MediaReferences(uploaded));
-  w.bind(Media.UploadService, [MediaInspector, MediaStore], (inspector, store) => new UploadService(inspector, store));
+  // Owned uploads (docs/decisions/0114): the uploads table, the files, the references' owner check, the collection.
+  w.migrations(MEDIA_MIGRATIONS);
+  w.bind(UploadRegistry, [DatabaseToken], ({ db }) => new SqlUploadRegistry(db));
+  w.bind(UploadFiles, [ConfigToken], (config) => new FsUploadFiles(config.uploadsPath));
+  w.accountData([UploadRegistry], (registry) => new UploadsAccountData(registry));
+  w.job({ name: 'collect-uploads', everyMs: 10 * 60_000 }, [UploadRegistry, UploadFiles, Clock, ConfigToken, LoggerToken], (registry, files, clock, config, logger) => {
+    const collector = new UploadCollector(registry, files, clock, { orphanHours: config.uploadOrphanHours });
+    return async () => {
+      const report = await collector.collect();
+      // One JSON line per run that removed anything: what went, and the files that could not be deleted.
+      if (report.failures.length > 0) logger.warn({ job: 'collect-uploads', ...report }, 'uploads collected, some files not deleted');
+      else if (report.orphans + report.erased + report.missing > 0) logger.info({ job: 'collect-uploads', ...report }, 'uploads collected');
+      return report;
+    };
+  });
+  w.bind(Media.References, [UploadedMedia, UploadRegistry, Clock], (uploaded, registry, clock) => new MediaReferences(uploaded, registry, clock));
+  w.bind(
+    Media.UploadService,
+    [MediaInspector, MediaStore, UploadRegistry, UploadFiles, Clock],
+    (inspector, store, registry, files, clock) => new UploadService(inspector, store, registry, files, clock),
+  );
   w.bind(Media.TranslationService, [ConfigToken, TranslationCache, LoggerToken], (config, cache, logger) => {
     const translator = config.translate
       ? new LibreTranslateTranslator(config.translate.url, config.translate.apiKey, { log: (message, detail) => logger.warn(detail, message) })

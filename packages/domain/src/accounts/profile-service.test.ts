@@ -3,13 +3,12 @@ import { InMemoryFollowRepository } from '../social/testing/index.js';
 import { InMemoryProfileStatsReader, InMemoryUserRepository, aNewUser } from './testing/index.js';
 import { actorOf } from './auth-service.js';
 import { ProfileService } from './profile-service.js';
-import { MediaReferences } from '../media/references.js';
-import { InMemoryUploadedMedia } from '../media/testing/in-memory-media.js';
+import { InMemoryUploads } from '../media/testing/in-memory-uploads.js';
 
 function setup() {
   const users = new InMemoryUserRepository();
   const follows = new InMemoryFollowRepository();
-  return { users, follows, profiles: new ProfileService(users, new InMemoryProfileStatsReader(users, follows), new MediaReferences(new InMemoryUploadedMedia())) };
+  return { users, follows, profiles: new ProfileService(users, new InMemoryProfileStatsReader(users, follows), new InMemoryUploads().references) };
 }
 
 describe('ProfileService', () => {

@@ -91,7 +91,7 @@ export class ProfileService {
       }
       const max = PROFILE_FIELD_MAX_LENGTH[field];
       if (value.length > max) throw Invalid.field(field, `must be at most ${max} characters`);
-      if (IMAGE_FIELDS.includes(field)) clean[field] = await this.media.optional(field, value, ['avatar'], { placeholder: true });
+      if (IMAGE_FIELDS.includes(field)) clean[field] = await this.media.optional(actor, field, value, ['avatar'], { placeholder: true });
       // An empty string is how the client clears a field; it is stored as absent.
       else clean[field] = value.trim() === '' ? null : value.trim();
     }

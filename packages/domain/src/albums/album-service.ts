@@ -63,7 +63,7 @@ export class AlbumService {
 
   /** The owner adds a file upload.php stored (type album): `album_….jpg` or `uploads/albums/album_….jpg`. */
   async addPhoto(actor: Actor, albumId: number, raw: string, caption?: string | null, field = 'photo'): Promise<PhotoRecord> {
-    const ref = await this.media.require(field, raw, ['album']);
+    const ref = await this.media.require(actor, field, raw, ['album']);
     const text = (caption ?? '').trim();
     if (text.length > MAX_PHOTO_CAPTION) throw Invalid.field('caption', `must be at most ${MAX_PHOTO_CAPTION} characters`);
     return this.uow.run(async () => {

@@ -3,8 +3,7 @@ import { InMemoryUserRepository } from '../accounts/testing/in-memory-accounts.j
 import { aNewUser } from '../accounts/testing/mothers.js';
 import { PostVisibility } from '../content/visibility.js';
 import { InMemoryContentStore, InMemoryPostRepository } from '../content/testing/in-memory-content.js';
-import { MediaReferences } from '../media/references.js';
-import { InMemoryUploadedMedia } from '../media/testing/in-memory-media.js';
+import { InMemoryUploads } from '../media/testing/in-memory-uploads.js';
 import type { Actor } from '../shared/actor.js';
 import { ManualClock } from '../shared/clock.js';
 import { Forbidden, NotFound } from '../shared/errors.js';
@@ -19,9 +18,9 @@ function setup() {
   const users = new InMemoryUserRepository();
   const follows = new InMemoryFollowRepository();
   const repo = new InMemoryAlbumRepository();
-  const uploaded = new InMemoryUploadedMedia();
+  const uploaded = new InMemoryUploads();
   const visibility = new PostVisibility(new InMemoryPostRepository(new InMemoryContentStore(users, follows)), follows);
-  const albums = new AlbumService(repo, users, visibility, new ManualClock('2026-05-01T00:00:00Z'), new InMemoryUnitOfWork(users, repo), new MediaReferences(uploaded));
+  const albums = new AlbumService(repo, users, visibility, new ManualClock('2026-05-01T00:00:00Z'), new InMemoryUnitOfWork(users, repo), uploaded.references);
   const actor = async (): Promise<Actor> => {
     const u = await users.create(aNewUser());
     return { userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false };
@@ -35,8 +34,10 @@ describe('AlbumService on the fakes', () => {
     const [owner, other] = [await actor(), await actor()];
     const a = await albums.create(owner, { title: 'Manif' });
     await expect(albums.addPhoto(owner, a.album.id, 'album_p1.jpg')).rejects.toMatchObject({ code: 'invalid_media' });
-    await uploaded.place('uploads/albums/album_p1.jpg');
-    await expect(albums.addPhoto(other, a.album.id, 'album_p1.jpg')).rejects.toBeInstanceOf(Forbidden);
+    await uploaded.place('uploads/albums/album_p1.jpg', owner.userId);
+    await expect(albums.addPhoto(other, a.album.id, 'album_p1.jpg')).rejects.toMatchObject({ code: 'media_not_yours' });
+    await uploaded.place('uploads/albums/album_other1.jpg', other.userId);
+    await expect(albums.addPhoto(other, a.album.id, 'album_other1.jpg')).rejects.toBeInstanceOf(Forbidden);
     const photo = await albums.addPhoto(owner, a.album.id, 'album_p1.jpg', ' banner ');
     expect(photo).toMatchObject({ path: 'uploads/albums/album_p1.jpg', caption: 'banner' });
     expect((await albums.details(other, a.album.id, page)).album).toMatchObject({ photos_count: 1, cover: 'uploads/albums/album_p1.jpg' });

@@ -14,8 +14,7 @@ import { EngagementService } from './engagement-service.js';
 import { extractHashtags, extractMentions } from './model.js';
 import { PostService } from './post-service.js';
 import { canSeePost } from './visibility.js';
-import { MediaReferences } from '../media/references.js';
-import { InMemoryUploadedMedia } from '../media/testing/in-memory-media.js';
+import { InMemoryUploads } from '../media/testing/in-memory-uploads.js';
 
 function setup() {
   const users = new InMemoryUserRepository();
@@ -26,8 +25,8 @@ function setup() {
   const clock = new ManualClock('2026-05-01T00:00:00Z');
   const notifications = new NotificationService(notes, new RecordingPushSender(), clock);
   const uow = new InMemoryUnitOfWork(users, follows, store, notes);
-  const uploaded = new InMemoryUploadedMedia();
-  const posts = new PostService(postRepo, follows, users, notifications, clock, uow, new MediaReferences(uploaded));
+  const uploaded = new InMemoryUploads();
+  const posts = new PostService(postRepo, follows, users, notifications, clock, uow, uploaded.references);
   const engagement = new EngagementService(posts, new InMemoryPostEngagementRepository(store), notifications, clock, uow);
   const comments = new CommentService(posts, postRepo, new InMemoryCommentRepository(store), users, notifications, clock, uow);
   const actor = async (flags: Partial<Actor> = {}): Promise<Actor> => {
@@ -48,7 +47,7 @@ describe('content rules', () => {
     const a = await actor();
     await expect(posts.create(a, { content: '  ', media: [] })).rejects.toBeInstanceOf(Invalid);
     await expect(posts.create(a, { media: ['media_1.jpg'] })).rejects.toMatchObject({ code: 'invalid_media' });
-    await uploaded.place('uploads/posts/media_1.jpg');
+    await uploaded.place('uploads/posts/media_1.jpg', a.userId);
     const v = await posts.create(a, { media: ['https://x.test/uploads/posts/media_1.jpg'] });
     expect(v.post.media).toEqual(['media_1.jpg']);
     expect(v.post.media_type).toBe('image');

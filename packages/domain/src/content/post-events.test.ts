@@ -12,8 +12,7 @@ import { aNewUser } from '../accounts/testing/mothers.js';
 import { EngagementService } from './engagement-service.js';
 import { PostService } from './post-service.js';
 import { PostEvents, type PostEventListener } from './post-events.js';
-import { MediaReferences } from '../media/references.js';
-import { InMemoryUploadedMedia } from '../media/testing/in-memory-media.js';
+import { InMemoryUploads } from '../media/testing/in-memory-uploads.js';
 
 function setup(listeners: PostEventListener[]) {
   const users = new InMemoryUserRepository();
@@ -38,7 +37,7 @@ function setup(listeners: PostEventListener[]) {
       }),
     afterCommit: (effect) => inner.afterCommit(effect),
   };
-  const posts = new PostService(postRepo, follows, users, notifications, clock, uow, new MediaReferences(new InMemoryUploadedMedia()), new PostEvents(listeners));
+  const posts = new PostService(postRepo, follows, users, notifications, clock, uow, new InMemoryUploads().references, new PostEvents(listeners));
   const engagement = new EngagementService(posts, new InMemoryPostEngagementRepository(store), notifications, clock, uow);
   const actor = async (): Promise<Actor> => {
     const u = await users.create(aNewUser());

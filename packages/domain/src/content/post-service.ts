@@ -119,7 +119,7 @@ export class PostService {
   async create(actor: Actor, input: CreatePostInput): Promise<PostView> {
     const content = (input.content ?? '').trim();
     // Stored as bare names, which the display resolves to uploads/posts/ (contract §36.6).
-    const media = (await this.media.requireAll('media', (input.media ?? []).filter((m) => m.trim() !== ''), ['posts'])).map((m) => m.name);
+    const media = (await this.media.requireAll(actor, 'media', (input.media ?? []).filter((m) => m.trim() !== ''), ['posts'])).map((m) => m.name);
     if (!content && media.length === 0) throw Invalid.field('content', 'a post needs content or media', 'empty_post');
     if (content.length > POST_MAX_LENGTH) throw Invalid.field('content', `must be at most ${POST_MAX_LENGTH} characters`);
     if (media.length > 10) throw Invalid.field('media', 'at most 10 files');

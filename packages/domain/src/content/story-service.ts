@@ -39,7 +39,7 @@ export class StoryService {
 
   async create(actor: Actor, input: { media: string; text?: string }): Promise<StoryView> {
     // Stored as a bare name, which the display resolves to uploads/stories/ (contract §36.6).
-    const media = (await this.media.require('media', input.media, ['stories'])).name;
+    const media = (await this.media.require(actor, 'media', input.media, ['stories'])).name;
     const text = (input.text ?? '').trim();
     if (text.length > 500) throw Invalid.field('text', 'must be at most 500 characters');
     const now = this.clock.now();

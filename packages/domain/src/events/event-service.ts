@@ -72,7 +72,7 @@ export class EventService {
     if (location.length > MAX_EVENT_LOCATION) throw Invalid.field('location', `must be at most ${MAX_EVENT_LOCATION} characters`);
     const eventDate = parseEventDate(input.event_date);
     if (!eventDate) throw Invalid.field('event_date', 'must be a date and time, YYYY-MM-DD HH:MM:SS', 'invalid_date');
-    const image = await this.media.optional('image', input.image, ['event']);
+    const image = await this.media.optional(actor, 'image', input.image, ['event']);
     const event = await this.events.create({
       creator_id: actor.userId,
       title,

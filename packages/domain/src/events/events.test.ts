@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InMemoryUserRepository } from '../accounts/testing/in-memory-accounts.js';
 import { aNewUser } from '../accounts/testing/mothers.js';
-import { MediaReferences } from '../media/references.js';
-import { InMemoryUploadedMedia } from '../media/testing/in-memory-media.js';
+import { InMemoryUploads } from '../media/testing/in-memory-uploads.js';
 import { NotificationService } from '../notifications/notification-service.js';
 import { InMemoryNotificationRepository, RecordingPushSender } from '../notifications/testing/in-memory-notifications.js';
 import type { Actor } from '../shared/actor.js';
@@ -18,7 +17,7 @@ function setup() {
   const notes = new InMemoryNotificationRepository();
   const clock = new ManualClock('2026-05-01T15:00:00Z');
   const uow = new InMemoryUnitOfWork(users, repo, notes);
-  const events = new EventService(repo, users, new NotificationService(notes, new RecordingPushSender(), clock), clock, uow, new MediaReferences(new InMemoryUploadedMedia()));
+  const events = new EventService(repo, users, new NotificationService(notes, new RecordingPushSender(), clock), clock, uow, new InMemoryUploads().references);
   const actor = async (): Promise<Actor> => {
     const u = await users.create(aNewUser());
     return { userId: u.id, username: u.username, isAdmin: false, isModerator: true, isTechnician: false };

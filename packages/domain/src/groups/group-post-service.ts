@@ -122,7 +122,7 @@ export class GroupPostService {
     if (!relation.role) throw new Forbidden('Only members publish in this group', 'not_a_member');
     const content = (input.content ?? '').trim();
     const rawMedia = input.media === undefined || input.media === null ? [] : Array.isArray(input.media) ? input.media : [input.media];
-    const media = (await this.media.requireAll('media', rawMedia.filter((m) => m.trim() !== '').map((m) => m.trim()), ['posts'])).map((m) => m.name);
+    const media = (await this.media.requireAll(actor, 'media', rawMedia.filter((m) => m.trim() !== '').map((m) => m.trim()), ['posts'])).map((m) => m.name);
     if (!content && media.length === 0) throw Invalid.field('content', 'a post needs content or media', 'empty_post');
     if (content.length > GROUP_POST_MAX_LENGTH) throw Invalid.field('content', `must be at most ${GROUP_POST_MAX_LENGTH} characters`);
     if (media.length > MAX_MEDIA) throw Invalid.field('media', `at most ${MAX_MEDIA} files`);

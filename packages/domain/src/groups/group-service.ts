@@ -1,6 +1,6 @@
 import type { UserRepository } from '../accounts/ports.js';
 import type { PostRepository } from '../content/ports.js';
-import type { MediaReferences } from '../media/references.js';
+import type { MediaReferences, Uploader } from '../media/references.js';
 import type { NotificationService } from '../notifications/notification-service.js';
 import type { Actor } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
@@ -72,8 +72,13 @@ export class GroupService {
   ) {}
 
   /** Avatar and cover are uploads of type `group` (contract §20: only the file name is sent). */
-  private groupImage(field: 'avatar' | 'cover_image', raw: string | null | undefined): Promise<string | null> {
-    return this.media.optional(field, raw ?? null, ['group'], { placeholder: true });
+  private groupImage(uploader: Uploader, field: 'avatar' | 'cover_image', raw: string | null | undefined): Promise<string | null> {
+    return this.media.optional(uploader, field, raw ?? null, ['group'], { placeholder: true });
+  }
+
+  /** The group's admins edit it as a team: one may set an image another admin uploaded (docs/decisions/0114). */
+  private adminsOf(actor: Actor, groupId: number): Uploader {
+    return { userId: actor.userId, teammate: async (ownerId) => (await this.groups.relation(groupId, ownerId)).role === 'admin' };
   }
 
   /** The group and what the actor is to it, if the actor may see it; 404 otherwise (a private group is not revealed). */
@@ -144,8 +149,8 @@ export class GroupService {
       name: nameOf(input.name),
       description: descriptionOf(input.description),
       privacy: privacyOf(input.privacy),
-      avatar: await this.groupImage('avatar', input.avatar),
-      cover_image: await this.groupImage('cover_image', input.cover_image),
+      avatar: await this.groupImage(actor, 'avatar', input.avatar),
+      cover_image: await this.groupImage(actor, 'cover_image', input.cover_image),
       creator_id: actor.userId,
       created_at: toTimestamp(this.clock.now()),
     };
@@ -159,8 +164,9 @@ export class GroupService {
     if (input.name !== undefined && input.name !== null) changes.name = nameOf(input.name);
     if (input.description !== undefined && input.description !== null) changes.description = descriptionOf(input.description);
     if (input.privacy !== undefined && input.privacy !== null) changes.privacy = privacyOf(input.privacy);
-    if (input.avatar !== undefined) changes.avatar = await this.groupImage('avatar', input.avatar);
-    if (input.cover_image !== undefined) changes.cover_image = await this.groupImage('cover_image', input.cover_image);
+    const team = this.adminsOf(actor, groupId);
+    if (input.avatar !== undefined) changes.avatar = await this.groupImage(team, 'avatar', input.avatar);
+    if (input.cover_image !== undefined) changes.cover_image = await this.groupImage(team, 'cover_image', input.cover_image);
     await this.groups.update(groupId, changes);
     return (await this.groups.findById(groupId))!;
   }

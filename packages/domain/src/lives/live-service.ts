@@ -96,7 +96,7 @@ export class LiveService {
   async setBackground(actor: Actor, liveId: number, background: string | null): Promise<string | null> {
     const live = await this.find(liveId);
     if (live.user_id !== actor.userId) throw new Forbidden('Only the creator can change the background', 'not_live_creator');
-    const value = await this.media.optional('background_image', background, BACKGROUND_SOURCES);
+    const value = await this.media.optional(actor, 'background_image', background, BACKGROUND_SOURCES);
     await this.lives.setBackground(live.id, value);
     return value;
   }

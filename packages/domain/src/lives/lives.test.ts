@@ -15,8 +15,7 @@ import { MediaEventsService } from './media-events-service.js';
 import { LiveChatService } from './live-chat-service.js';
 import { LiveModerationService } from './live-moderation-service.js';
 import type { MediaEvent, MediaServer, MediaTokenGrant } from './ports.js';
-import { MediaReferences } from '../media/references.js';
-import { InMemoryUploadedMedia } from '../media/testing/in-memory-media.js';
+import { InMemoryUploads } from '../media/testing/in-memory-uploads.js';
 
 const actor = (u: { id: number; username: string }, roles: Partial<Actor> = {}): Actor => ({ userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false, ...roles });
 
@@ -45,7 +44,7 @@ async function setup() {
   const clock = new ManualClock('2026-03-01T10:00:00Z');
   const uow = new InMemoryUnitOfWork(lives);
   const media = new FakeMediaServer();
-  const uploaded = new InMemoryUploadedMedia();
+  const uploaded = new InMemoryUploads();
   const [a, b, c] = [await users.create(aNewUser()), await users.create(aNewUser()), await users.create(aNewUser())];
   return {
     users,
@@ -58,7 +57,7 @@ async function setup() {
     a,
     b,
     c,
-    live: new LiveService(lives, users, clock, uow, new MediaReferences(uploaded)),
+    live: new LiveService(lives, users, clock, uow, uploaded.references),
     stage: new LiveStageService(lives, users, clock, uow),
     tokens: new MediaTokenService(lives, calls, groups, media),
     events: new MediaEventsService(lives, media, clock),
@@ -82,7 +81,7 @@ describe('LiveService', () => {
     await expect(live.end(actor(b), l.id)).rejects.toThrow(Forbidden);
     await expect(live.setBackground(actor(b), l.id, 'uploads/posts/media_bg1.jpg')).rejects.toThrow(Forbidden);
     await expect(live.setBackground(actor(a), l.id, 'uploads/posts/media_bg1.jpg')).rejects.toMatchObject({ code: 'invalid_media' });
-    await uploaded.place('uploads/posts/media_bg1.jpg');
+    await uploaded.place('uploads/posts/media_bg1.jpg', a.id);
     await expect(live.setBackground(actor(a), l.id, '../../etc/passwd')).rejects.toThrow(Invalid);
     expect(await live.setBackground(actor(a), l.id, 'uploads/posts/media_bg1.jpg')).toBe('uploads/posts/media_bg1.jpg');
     expect(await live.setBackground(actor(a), l.id, null)).toBeNull();

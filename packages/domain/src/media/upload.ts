@@ -1,7 +1,10 @@
 import type { Actor } from '../shared/actor.js';
+import type { Clock } from '../shared/clock.js';
 import { Invalid, PayloadTooLarge, UnsupportedMediaType } from '../shared/errors.js';
+import { toTimestamp } from '../shared/time.js';
 import type { MediaInspector, MediaStore } from './ports.js';
 import { UPLOAD_TYPES, type UploadType } from './reference.js';
+import type { UploadFiles, UploadRegistry } from './uploads.js';
 
 /** The spec's upload-type vocabulary (the `type` field of upload.php). */
 export const UPLOAD_TYPE_NAMES = ['posts', 'stories', 'messages', 'avatar', 'banner', 'group', 'groups', 'group_post', 'page', 'pages', 'event', 'album'] as const;
@@ -94,9 +97,13 @@ export class UploadService {
   constructor(
     private readonly inspector: MediaInspector,
     private readonly store: MediaStore,
+    /** Each stored file is recorded with its owner (docs/decisions/0114). */
+    private readonly registry: UploadRegistry,
+    private readonly files: UploadFiles,
+    private readonly clock: Clock,
   ) {}
 
-  async upload(_actor: Actor, type: string, file: IncomingFile): Promise<StoredUpload> {
+  async upload(actor: Actor, type: string, file: IncomingFile): Promise<StoredUpload> {
     if (!isUploadTypeName(type)) throw Invalid.field('type', `must be one of ${UPLOAD_TYPE_NAMES.join(', ')}`, 'invalid_upload_type');
     if (file.size > MAX_UPLOAD_BYTES) throw new PayloadTooLarge('The file is larger than 100 MB', 'file_too_large');
     if (file.size === 0) throw Invalid.field('media', 'the file is empty', 'empty_file');
@@ -116,6 +123,18 @@ export class UploadService {
     const { kind, prefix } = UPLOAD_DESTINATIONS[type];
     const folder = UPLOAD_TYPES[kind].folder;
     const stored = await this.store.store(file.path, { folder, prefix, ext: sniffed.ext, image: sniffedKind === 'image' });
+    await this.record(actor, type, folder + stored.name);
     return { type, name: stored.name, path: folder + stored.name, kind: sniffedKind, mime: sniffed.mime, size: stored.size };
+  }
+
+  /** The uploads row, in the same request. A file that cannot be recorded is removed: nothing would ever collect it. */
+  private async record(actor: Actor, type: UploadTypeName, path: string): Promise<void> {
+    try {
+      const { size, sha256 } = await this.files.digest(path);
+      await this.registry.record({ owner_id: actor.userId, type, path, size, sha256, created_at: toTimestamp(this.clock.now()) });
+    } catch (error) {
+      await this.files.remove(path).catch(() => false);
+      throw error;
+    }
   }
 }

@@ -10,8 +10,7 @@ import { InMemoryTypingRepository } from '../messaging/testing/in-memory-typing.
 import { aNewUser } from '../accounts/testing/mothers.js';
 import { MessageGroupService } from './message-group-service.js';
 import { TypingService } from './typing-service.js';
-import { MediaReferences } from '../media/references.js';
-import { InMemoryUploadedMedia } from '../media/testing/in-memory-media.js';
+import { InMemoryUploads } from '../media/testing/in-memory-uploads.js';
 
 const actor = (u: { id: number; username: string }): Actor => ({ userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false });
 
@@ -21,7 +20,7 @@ async function setup() {
   const push = new RecordingPushSender();
   const clock = new ManualClock('2026-01-01T00:00:00Z');
   const uow = new InMemoryUnitOfWork(users, groups);
-  const service = new MessageGroupService(groups, users, push, clock, uow, new MediaReferences(new InMemoryUploadedMedia()));
+  const service = new MessageGroupService(groups, users, push, clock, uow, new InMemoryUploads().references);
   const [a, b, c] = [await users.create(aNewUser()), await users.create(aNewUser()), await users.create(aNewUser())];
   return { users, groups, push, clock, uow, service, a, b, c };
 }

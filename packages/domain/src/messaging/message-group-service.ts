@@ -69,8 +69,8 @@ export class MessageGroupService {
     private readonly media: MediaReferences,
   ) {}
 
-  private groupAvatar(avatar: string | null | undefined): Promise<string | null> {
-    return this.media.optional('avatar', avatar, ['group'], { placeholder: true });
+  private groupAvatar(actor: Actor, avatar: string | null | undefined): Promise<string | null> {
+    return this.media.optional(actor, 'avatar', avatar, ['group'], { placeholder: true });
   }
 
   private now() {
@@ -97,7 +97,7 @@ export class MessageGroupService {
     const missing = others.filter((id) => !found.has(id));
     if (missing.length) throw Invalid.field('member_ids', `unknown users: ${missing.join(', ')}`, 'unknown_member');
     return this.groups.create(
-      { name, avatar: await this.groupAvatar(input.avatar), creator_id: actor.userId, created_at: this.now() },
+      { name, avatar: await this.groupAvatar(actor, input.avatar), creator_id: actor.userId, created_at: this.now() },
       [{ user_id: actor.userId, role: 'admin' }, ...others.map((id) => ({ user_id: id, role: 'member' as const }))],
     );
   }
@@ -118,21 +118,21 @@ export class MessageGroupService {
   async update(actor: Actor, groupId: number, patch: GroupUpdate): Promise<MessageGroupRecord> {
     return this.locked(groupId, async () => {
       await this.adminOf(actor, groupId);
-      const clean = await this.checkUpdate(patch);
+      const clean = await this.checkUpdate(actor, patch);
       if (Object.keys(clean).length) await this.groups.update(groupId, clean);
       if (patch.make_everyone_admin) await this.groups.setEveryoneRole(groupId, 'admin');
       return (await this.groups.findById(groupId))!;
     });
   }
 
-  private async checkUpdate(patch: GroupUpdate) {
+  private async checkUpdate(actor: Actor, patch: GroupUpdate) {
     const clean: Partial<Pick<MessageGroupRecord, 'name' | 'avatar' | 'auto_delete_time'>> = {};
     if (patch.name !== undefined) {
       const name = patch.name.trim();
       if (name === '' || name.length > MAX_GROUP_NAME) throw Invalid.field('name', `must be 1 to ${MAX_GROUP_NAME} characters`);
       clean.name = name;
     }
-    if (patch.avatar !== undefined) clean.avatar = await this.groupAvatar(patch.avatar);
+    if (patch.avatar !== undefined) clean.avatar = await this.groupAvatar(actor, patch.avatar);
     if (patch.auto_delete_time !== undefined) {
       if (!(AUTO_DELETE_CHOICES as readonly number[]).includes(patch.auto_delete_time)) {
         throw Invalid.field('auto_delete_time', `must be one of ${AUTO_DELETE_CHOICES.join(', ')}`);
@@ -206,7 +206,7 @@ export class MessageGroupService {
 
   async send(actor: Actor, groupId: number, input: SendInput): Promise<GroupMessageRecord> {
     const { group } = await this.memberOf(actor, groupId);
-    const body = await checkContent(input, this.media);
+    const body = await checkContent(actor, input, this.media);
     if (input.parent_id) {
       const parent = await this.groups.findMessage(input.parent_id);
       if (!parent || parent.group_id !== groupId) throw Invalid.field('parent_id', 'must be a message of this group', 'invalid_parent');

@@ -8,8 +8,7 @@ import { InMemoryUnitOfWork } from '../shared/testing/index.js';
 import { PrivateMessageService } from './private-message-service.js';
 import { InMemoryPrivateMessageRepository } from './testing/in-memory-messaging.js';
 import { InMemoryFollowRepository, InMemoryFriendRequestRepository } from '../social/testing/in-memory-social.js';
-import { MediaReferences } from '../media/references.js';
-import { InMemoryUploadedMedia } from '../media/testing/in-memory-media.js';
+import { InMemoryUploads } from '../media/testing/in-memory-uploads.js';
 
 const actor = (u: { id: number; username: string }): Actor => ({ userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false });
 const page = { page: 1, perPage: 20 };
@@ -21,7 +20,7 @@ async function setup() {
   const service = new PrivateMessageService(messages, users, new RecordingPushSender(), new ManualClock('2026-01-01T00:00:00Z'), uow, {
     follows: new InMemoryFollowRepository(),
     friends: new InMemoryFriendRequestRepository(),
-  }, new MediaReferences(new InMemoryUploadedMedia()));
+  }, new InMemoryUploads().references);
   const [a, b] = [await users.create(aNewUser()), await users.create(aNewUser())];
   return { users, messages, uow, service, a, b };
 }

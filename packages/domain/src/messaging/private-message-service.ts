@@ -65,8 +65,8 @@ export function checkReaction(reaction: string): string {
 }
 
 /** A new message's body: its text, and media that must name a chat upload (private and group alike). */
-export async function checkContent(input: SendInput, references: MediaReferences): Promise<{ content: string; media: string | null; media_type: string | null }> {
-  const media = await references.optional('media', input.media, ['messages']);
+export async function checkContent(actor: Actor, input: SendInput, references: MediaReferences): Promise<{ content: string; media: string | null; media_type: string | null }> {
+  const media = await references.optional(actor, 'media', input.media, ['messages']);
   return { content: checkText(input.content, media !== null), media, media_type: media ? (input.media_type ?? 'image') : null };
 }
 
@@ -118,7 +118,7 @@ export class PrivateMessageService {
     if (!recipient.allow_messages && !acceptsMessageFrom(recipient, await this.relationTo(recipientId, actor.userId))) {
       throw new Forbidden('This user only accepts messages from friends and people they follow', 'messages_not_allowed');
     }
-    const body = await checkContent(input, this.media);
+    const body = await checkContent(actor, input, this.media);
     const now = this.clock.now();
     if (input.parent_id) {
       const parent = await this.messages.findById(input.parent_id);

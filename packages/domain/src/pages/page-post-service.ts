@@ -69,7 +69,7 @@ export class PagePostService {
     let media: string | null = null;
     let mediaType: string | null = null;
     if (rawMedia) {
-      const ref = await this.media.require('media', rawMedia, ['posts']);
+      const ref = await this.media.require(this.pages.teamOf(actor, input.page_id), 'media', rawMedia, ['posts']);
       media = ref.name;
       const ext = ref.name.split('.').pop()!.toLowerCase();
       mediaType = input.media_type?.trim() || ((VIDEO_EXTENSIONS as readonly string[]).includes(ext) ? 'video' : 'image');

@@ -1,7 +1,7 @@
 import type { UserRepository } from '../accounts/ports.js';
 import type { UserRecord } from '../accounts/user.js';
 import { viewerOf, viewerOfUser } from '../content/visibility.js';
-import type { MediaReferences } from '../media/references.js';
+import type { MediaReferences, Uploader } from '../media/references.js';
 import type { Actor } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
 import { Conflict, Forbidden, Invalid, NotFound } from '../shared/errors.js';
@@ -84,6 +84,14 @@ export class PageService {
     return view;
   }
 
+  /**
+   * The page's team (every role) edits it together: one may use an image or a file a teammate uploaded
+   * (docs/decisions/0114).
+   */
+  teamOf(actor: Actor, pageId: number): Uploader {
+    return { userId: actor.userId, teammate: async (ownerId) => (await this.pages.rolesOf(ownerId, [pageId])).has(pageId) };
+  }
+
   async create(actor: Actor, input: PageInput): Promise<PageRecord> {
     const name = input.name?.trim() ?? '';
     if (!name) throw Invalid.field('name', 'must not be empty');
@@ -102,14 +110,14 @@ export class PageService {
       avatar: null,
       cover_image: null,
       privacy: 'public',
-      ...(await patchOf(input, this.media)),
+      ...(await patchOf(input, this.media, actor)),
     };
     return this.pages.create({ ...fields, created_by: actor.userId, created_at: toTimestamp(this.clock.now()) });
   }
 
   async update(actor: Actor, pageId: number, input: PageInput): Promise<PageRecord> {
     await this.pageAllowing(actor, pageId, 'manage', 'Only the page’s admins can update it');
-    const patch = await patchOf(input, this.media);
+    const patch = await patchOf(input, this.media, this.teamOf(actor, pageId));
     if (input.name !== undefined && !patch.name) throw Invalid.field('name', 'must not be empty');
     await this.pages.update(pageId, patch, toTimestamp(this.clock.now()));
     return (await this.pages.findById(pageId))!;
@@ -199,7 +207,7 @@ export class PageService {
 }
 
 /** The stored form of the fields given: trimmed texts, checked media references. */
-async function patchOf(input: PageInput, media: MediaReferences): Promise<Partial<PageFields>> {
+async function patchOf(input: PageInput, media: MediaReferences, uploader: Uploader): Promise<Partial<PageFields>> {
   const patch: Partial<PageFields> = {};
   if (input.name !== undefined && input.name !== null) patch.name = input.name.trim();
   for (const f of TEXT_FIELDS) {
@@ -212,7 +220,7 @@ async function patchOf(input: PageInput, media: MediaReferences): Promise<Partia
   }
   if (input.privacy !== undefined && input.privacy !== null) patch.privacy = input.privacy as PagePrivacy;
   // Page pictures are uploaded with type page (or group, avatar): `page_…`, `group_…`, `avatar_…` under uploads/.
-  if (input.avatar !== undefined) patch.avatar = await media.optional('avatar', input.avatar, ['group', 'avatar'], { placeholder: true });
-  if (input.cover_image !== undefined) patch.cover_image = await media.optional('cover_image', input.cover_image, ['group', 'avatar'], { placeholder: true });
+  if (input.avatar !== undefined) patch.avatar = await media.optional(uploader, 'avatar', input.avatar, ['group', 'avatar'], { placeholder: true });
+  if (input.cover_image !== undefined) patch.cover_image = await media.optional(uploader, 'cover_image', input.cover_image, ['group', 'avatar'], { placeholder: true });
   return patch;
 }

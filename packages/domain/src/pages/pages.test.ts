@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InMemoryUserRepository } from '../accounts/testing/in-memory-accounts.js';
 import { aNewUser } from '../accounts/testing/mothers.js';
-import { MediaReferences } from '../media/references.js';
-import { InMemoryUploadedMedia } from '../media/testing/in-memory-media.js';
+import { InMemoryUploads } from '../media/testing/in-memory-uploads.js';
 import type { Actor } from '../shared/actor.js';
 import { ManualClock } from '../shared/clock.js';
 import { Conflict, Forbidden, Invalid, NotFound } from '../shared/errors.js';
@@ -21,8 +20,8 @@ function setup() {
   const postRepo = new InMemoryPagePostRepository();
   const clock = new ManualClock('2026-05-01T00:00:00Z');
   const uow = new InMemoryUnitOfWork(users, pageRepo, postRepo);
-  const uploaded = new InMemoryUploadedMedia();
-  const media = new MediaReferences(uploaded);
+  const uploaded = new InMemoryUploads();
+  const media = uploaded.references;
   const pages = new PageService(pageRepo, users, clock, uow, media);
   const posts = new PagePostService(pages, postRepo, users, clock, uow, media);
   const actor = async (flags: Partial<Actor> = {}): Promise<Actor> => {
@@ -53,7 +52,7 @@ describe('PageService and PagePostService on the fakes', () => {
     await expect(posts.create(admin, { page_id: p.id, content: ' ', media: '' })).rejects.toMatchObject({ code: 'empty_post' });
     await expect(posts.create(stranger, { page_id: p.id, content: 'x' })).rejects.toBeInstanceOf(Forbidden);
     await expect(posts.create(admin, { page_id: p.id, media: 'media_a1.jpg' })).rejects.toMatchObject({ code: 'invalid_media' });
-    await uploaded.place('uploads/posts/media_a1.mp4');
+    await uploaded.place('uploads/posts/media_a1.mp4', admin.userId);
     const v = await posts.create(admin, { page_id: p.id, media: 'uploads/posts/media_a1.mp4' });
     expect(v.post).toMatchObject({ media: 'media_a1.mp4', media_type: 'video', content: '' });
   });

@@ -19,8 +19,7 @@ import { InMemoryModerationLog, InMemoryReportRepository } from './in-memory-rep
 import { InMemorySanctionRepository } from './in-memory-sanctions.js';
 import { InMemorySuspensionRepository } from './in-memory-suspensions.js';
 import { InMemoryFeatureSuggestionRepository } from './in-memory-suggestions.js';
-import { MediaReferences } from '../../media/references.js';
-import { InMemoryUploadedMedia } from '../../media/testing/in-memory-media.js';
+import { InMemoryUploads } from '../../media/testing/in-memory-uploads.js';
 
 /**
  * The moderation services over in-memory fakes, with the content and notification services they use:
@@ -45,7 +44,7 @@ export function moderationWorld(rules: Partial<ModerationRules> = {}) {
   const suspensions = new InMemorySuspensionRepository();
   const uow = new InMemoryUnitOfWork(users, follows, store, notes, reports, sanctionRepo, suspensions, log, candidacies, suggestionRepo);
   const notifications = new NotificationService(notes, push, clock);
-  const posts = new PostService(postRepo, follows, users, notifications, clock, uow, new MediaReferences(new InMemoryUploadedMedia()));
+  const posts = new PostService(postRepo, follows, users, notifications, clock, uow, new InMemoryUploads(clock).references);
   const sanctions = new SanctionService(sanctionRepo, users, clock, r, suspensions);
   const reportService = new ReportService(reports, sanctionRepo, sanctions, log, [new ReportableWallPosts(posts)], users, notifications, clock, uow, r);
   const elections = new ElectionService(candidacies, roster, log, users, notifications, clock, uow, r);
