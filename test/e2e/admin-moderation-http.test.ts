@@ -209,7 +209,11 @@ describe('Users: suspend and unsuspend', () => {
       ['suspend', mod.id],
       ['unsuspend', mod.id],
     ]);
-    // The log as moderators.php?type=actions serves it to the app: each line's reason says what happened.
+    // The panel's log page, and the log as moderators.php?type=actions serves it to the app: each
+    // line's reason says what happened.
+    const logPage = text((await b.get('/admin/moderation_log.php')).html);
+    expect(logPage).toContain(`suspend @${target.username} account suspended: Spam wave &lt;b&gt;bold&lt;/b&gt;`);
+    expect(logPage).toContain(`unsuspend @${target.username} suspension lifted`);
     const actions = await t.api.get('moderators.php?type=actions', { token: mod.token });
     expect(actions.status).toBe(200);
     const mine = actions.body.actions.filter((a: { target_user_id: number }) => a.target_user_id === target.id);

@@ -153,6 +153,12 @@ describe.skipIf(!hasChromium)(`instance moderation in Chromium${hasChromium ? ''
     expect(row).toEqual({ status: 'resolved', resolution: 'remove' });
     await page.goto('/admin/reports.php?status=resolved');
     expect(await page.locator(`#report-${report.id}`).textContent()).toContain('remove');
+    // The decision is in the moderators' log.
+    await page.click('nav a:has-text("Log")');
+    const line = page.locator('#log tbody tr', { hasText: `report #${report.id}` });
+    expect(await line.textContent()).toContain('delete_post');
+    expect(await line.textContent()).toContain('No ads here');
+    await shot(page, 'moderation-log-desktop');
     const phone = await openPage(PHONE);
     await signIn(phone, mod, '/admin/reports.php?status=resolved');
     await shot(phone, 'reports-phone');

@@ -93,7 +93,7 @@ export const moderationModule = featureModule((w) => {
       new AccountModerationService(roster, profiles, users, tokens, recovery, eraser, mail, suspensions, sanctions, log, clock, uow, { instanceName: config.domain }),
   );
   w.bind(AdminSections, [Moderation.AccountModerationService, Moderation.ReportService], (accounts, reports) => usersSection(accounts, reports));
-  w.bind(AdminSections, [Moderation.ReportService], (reports) => reportsSection(reports));
+  w.bind(AdminSections, [Moderation.ReportService, Moderation.ElectionService], (reports, elections) => reportsSection(reports, elections));
 
   w.script([Moderation.ReportService, Platform.Presenters], reportsScript);
   w.script([Moderation.ElectionService, Platform.Presenters], moderatorsScript);

@@ -1,21 +1,35 @@
 import { canModerate, Conflict, Invalid, NotFound, pageRequest } from '@plaza/domain';
-import { MODERATOR_ACTIONS, type ModeratorAction, REPORT_OUTCOMES, type ReportOutcome, type ReportService } from '@plaza/domain/moderation';
+import { type ElectionService, MODERATOR_ACTIONS, type ModeratorAction, REPORT_OUTCOMES, type ReportOutcome, type ReportService } from '@plaza/domain/moderation';
 import { postMediaPath } from '../presenters/post.js';
 import type { AdminKit, AdminSection } from './section.js';
 import { idOf } from './users.js';
 
 const PER_PAGE = 20;
+const LOG_PER_PAGE = 50;
 
 /**
  * The admin panel's Reports page (docs/decisions/0105): the moderators' queue with what was reported
  * (the post's text as reported, its media as they are now, the account) and the same decisions as
  * reports.php, through the same ReportService: a vote (remove, warn, keep, or cancel one's vote), or a
- * moderator's direct action (remove the post and warn, or warn).
+ * moderator's direct action (remove the post and warn, or warn). Beside it, the moderators' log as
+ * moderators.php?type=actions serves it (the same ElectionService read): every decision and every
+ * action of the Users pages.
  */
-export function reportsSection(reports: ReportService): AdminSection {
+export function reportsSection(reports: ReportService, elections: ElectionService): AdminSection {
   return {
-    nav: [{ href: '/admin/reports.php', label: 'Reports', shownTo: canModerate }],
+    nav: [
+      { href: '/admin/reports.php', label: 'Reports', shownTo: canModerate },
+      { href: '/admin/moderation_log.php', label: 'Log', shownTo: canModerate },
+    ],
     mount(kit: AdminKit) {
+      kit.page('/admin/moderation_log.php', ['GET'], async (ctx) => {
+        const admin = await kit.signedIn(ctx);
+        if (!admin) return;
+        const pageNo = Math.min(Math.max(Number(kit.queryOf(ctx, 'page')) || 1, 1), 10_000);
+        const log = await elections.actions(admin.actor, pageRequest(pageNo, LOG_PER_PAGE));
+        kit.render(ctx, 'moderation_log', { title: 'Moderators’ log', entries: log.items, meta: log.meta, pageNo });
+      });
+
       kit.page('/admin/reports.php', ['GET', 'POST'], async (ctx) => {
         const admin = await kit.signedIn(ctx);
         if (!admin) return;
