@@ -63,6 +63,8 @@ export function registrationsSection(service: RegistrationAdminService, policy: 
           {
             title: 'Sign-ups',
             modeText,
+            // Whether an address is confirmed only says something when confirmation is asked for.
+            emailConfirm: policy.emailConfirm,
             pending: list.items,
             more: list.has_more,
             pageNo,
