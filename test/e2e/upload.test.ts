@@ -81,8 +81,8 @@ describe('upload.php', () => {
       expect(res.status, `${ext}: ${JSON.stringify(res.body)}`).toBe(200);
       expect(res.body.media_type, ext).toBe(kind);
       expect(res.body.url.endsWith(`.${ext}`), res.body.url).toBe(true);
-      // Videos and audio are stored as sent.
-      if (kind !== 'image') expect(readFileSync(storedFile(res.body.url)).equals(bytes), ext).toBe(true);
+      // Videos and audio are remuxed without their metadata (test/e2e/media-metadata.test.ts).
+      expect(statSync(storedFile(res.body.url)).size, ext).toBe(res.body.size);
     }
     // A .jpeg name is a jpg.
     const jpeg = await upload(t.api, u.token, { name: 'photo.jpeg', bytes: await sampleFile('jpg') }, 'posts');

@@ -5,11 +5,12 @@ import { parseMediaReference, UPLOAD_TYPES, UploadRegistry, uploadTypeOfPath, ty
 import { resolve } from '@plaza/server';
 import sharp from 'sharp';
 import type { ApiClient, ApiResponse } from './client.js';
+import { mediaSample } from './media-samples.js';
 import type { TestServer } from './server.js';
 
 /**
- * Files of every accepted kind, small and real enough for file-type to recognise them by their bytes
- * (images are real images sharp can decode; the others are their formats' headers).
+ * Files of every accepted kind, small and real: images sharp decodes, videos and audio ffmpeg plays
+ * (made by the server's own ffmpeg, test/support/media-samples.ts).
  */
 export async function sampleFile(ext: string): Promise<Buffer> {
   const image = () => sharp({ create: { width: 8, height: 6, channels: 3, background: { r: 200, g: 40, b: 40 } } });
@@ -23,48 +24,16 @@ export async function sampleFile(ext: string): Promise<Buffer> {
     case 'webp':
       return image().webp().toBuffer();
     case 'mp4':
-      return Buffer.concat([ftyp('isom', ['isom', 'iso2', 'avc1', 'mp41']), Buffer.alloc(64)]);
     case 'mov':
-      return Buffer.concat([ftyp('qt  ', ['qt  ']), Buffer.alloc(64)]);
     case 'm4a':
-      return Buffer.concat([ftyp('M4A ', ['M4A ', 'mp42', 'isom']), Buffer.alloc(64)]);
     case 'webm':
-      // EBML header with DocType "webm".
-      return Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0xf7, 0x81, 0x01, 0x42, 0xf2, 0x81, 0x04, 0x42, 0xf3, 0x81, 0x08, 0x42, 0x82, 0x84]), Buffer.from('webm'), Buffer.from([0x42, 0x87, 0x81, 0x04, 0x42, 0x85, 0x81, 0x02]), Buffer.alloc(64)]);
     case 'mp3':
-      return Buffer.concat([Buffer.from('ID3'), Buffer.from([0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]), Buffer.from([0xff, 0xfb, 0x90, 0x00]), Buffer.alloc(400)]);
-    case 'wav': {
-      const data = Buffer.alloc(64);
-      const header = Buffer.alloc(44);
-      header.write('RIFF', 0);
-      header.writeUInt32LE(36 + data.length, 4);
-      header.write('WAVE', 8);
-      header.write('fmt ', 12);
-      header.writeUInt32LE(16, 16);
-      header.writeUInt16LE(1, 20);
-      header.writeUInt16LE(1, 22);
-      header.writeUInt32LE(8000, 24);
-      header.writeUInt32LE(8000, 28);
-      header.writeUInt16LE(1, 32);
-      header.writeUInt16LE(8, 34);
-      header.write('data', 36);
-      header.writeUInt32LE(data.length, 40);
-      return Buffer.concat([header, data]);
-    }
+    case 'wav':
+      // Stored videos and audio are remuxed by ffmpeg (docs/decisions/0110): they must be real files.
+      return mediaSample(ext);
     default:
       throw new Error(`no sample for .${ext}`);
   }
-}
-
-function ftyp(major: string, compatible: string[]): Buffer {
-  const size = 16 + 4 * compatible.length;
-  const box = Buffer.alloc(size);
-  box.writeUInt32BE(size, 0);
-  box.write('ftyp', 4);
-  box.write(major, 8);
-  box.writeUInt32BE(0, 12);
-  compatible.forEach((c, i) => box.write(c, 16 + 4 * i));
-  return box;
 }
 
 /** POSTs upload.php as the mobile app does: multipart/form-data with `media` (the file) and `type`. */

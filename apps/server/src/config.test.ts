@@ -117,6 +117,21 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '' }).port).toBe(8080);
   });
 
+  it('serves uploads when no main application does (API_SERVE_UPLOADS=auto), or as told', () => {
+    expect(loadConfig({}).serveUploads).toBe(true);
+    expect(loadConfig({ MAIN_APP_HOST: 'https://social.example.org' }).serveUploads).toBe(false);
+    expect(loadConfig({ MAIN_APP_HOST: 'https://social.example.org', API_SERVE_UPLOADS: 'true' }).serveUploads).toBe(true);
+    expect(loadConfig({ API_SERVE_UPLOADS: 'false' }).serveUploads).toBe(false);
+    expect(() => loadConfig({ API_SERVE_UPLOADS: 'sometimes' })).toThrow(/^Invalid configuration: API_SERVE_UPLOADS /);
+  });
+
+  it('reads the remuxing of videos and audio: the packaged ffmpeg, 60 s, two at a time by default', () => {
+    expect(loadConfig({}).remux).toEqual({ ffmpegPath: null, timeoutMs: 60_000, concurrency: 2 });
+    expect(loadConfig({ API_FFMPEG_PATH: '/usr/bin/ffmpeg', API_MEDIA_REMUX_TIMEOUT_S: '5', API_MEDIA_REMUX_CONCURRENCY: '1' }).remux).toEqual({ ffmpegPath: '/usr/bin/ffmpeg', timeoutMs: 5000, concurrency: 1 });
+    expect(() => loadConfig({ API_FFMPEG_PATH: 'ffmpeg' })).toThrow(/^Invalid configuration: API_FFMPEG_PATH /);
+    expect(() => loadConfig({ API_MEDIA_REMUX_TIMEOUT_S: '0' })).toThrow(/^Invalid configuration: API_MEDIA_REMUX_TIMEOUT_S /);
+  });
+
   it('derives the public URL from the port actually taken when PORT=0', () => {
     const ephemeral = loadConfig({ PORT: '0' });
     expect(withListeningPort(ephemeral, 41234)).toMatchObject({ port: 41234, publicUrl: 'http://localhost:41234', domain: 'localhost:41234' });

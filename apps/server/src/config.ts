@@ -85,6 +85,12 @@ const envSchema = z.object({
   API_UPLOADS_PATH: z.string().optional(),
   // Where multipart uploads wait while their request runs; the system's temporary directory by default.
   API_UPLOAD_TMP_DIR: z.string().optional(),
+  // GET /uploads/... from API_UPLOADS_PATH (docs/decisions/0107); auto: when no MAIN_APP_HOST serves them.
+  API_SERVE_UPLOADS: z.enum(['auto', 'true', 'false', '1', '0', 'yes', 'no']).default('auto'),
+  // Videos and audio remuxed without metadata by ffmpeg (docs/decisions/0110); the packaged binary unless set.
+  API_FFMPEG_PATH: z.string().regex(/^\//, 'must be the absolute path of an ffmpeg binary').optional(),
+  API_MEDIA_REMUX_TIMEOUT_S: int(1, 3600).default(60),
+  API_MEDIA_REMUX_CONCURRENCY: int(1, 64).default(2),
   // Uploads no record references are removed after this many hours (docs/decisions/0114); 0: kept.
   API_UPLOAD_ORPHAN_HOURS: int(0, 24 * 365).default(24),
   // LibreTranslate-compatible translation backend (translate.php); without it, translate.php answers 503.
@@ -178,6 +184,10 @@ export interface Config {
   uploadTmpDir: string;
   /** Hours after which an upload no reference was accepted for is removed (docs/decisions/0114); 0: never. */
   uploadOrphanHours: number;
+  /** Whether GET /uploads/... streams files from `uploadsPath` (docs/decisions/0107). */
+  serveUploads: boolean;
+  /** ffmpeg remuxing of uploaded videos and audio (docs/decisions/0110); `ffmpegPath` null: the packaged binary. */
+  remux: { ffmpegPath: string | null; timeoutMs: number; concurrency: number };
   /** The LibreTranslate-compatible backend of translate.php; null: translation is not offered (503). */
   translate: { url: string; apiKey: string | null } | null;
   timeZone: string;
@@ -267,6 +277,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     uploadsPath: isAbsolute(uploads) ? uploads : resolve(uploads),
     uploadTmpDir: resolve(e.API_UPLOAD_TMP_DIR ?? join(tmpdir(), 'plaza-uploads')),
+    serveUploads: e.API_SERVE_UPLOADS === 'auto' ? !e.MAIN_APP_HOST : ['true', '1', 'yes'].includes(e.API_SERVE_UPLOADS),
+    remux: { ffmpegPath: e.API_FFMPEG_PATH ?? null, timeoutMs: e.API_MEDIA_REMUX_TIMEOUT_S * 1000, concurrency: e.API_MEDIA_REMUX_CONCURRENCY },
     uploadOrphanHours: e.API_UPLOAD_ORPHAN_HOURS,
     translate: e.TRANSLATE_URL ? { url: e.TRANSLATE_URL, apiKey: e.TRANSLATE_API_KEY ?? null } : null,
     timeZone: e.API_TIMEZONE,

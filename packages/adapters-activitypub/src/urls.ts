@@ -1,3 +1,7 @@
+import { parseMediaReference, UPLOAD_TYPES, type UploadType } from '@plaza/domain/media';
+
+const UPLOAD_TYPE_KEYS = Object.keys(UPLOAD_TYPES) as UploadType[];
+
 /**
  * Plaza's federation URLs. The spec makes `/fediverse/*.php?username=` the ids of actors and their
  * collections; inboxes are paths of our own, listed by index.php.
@@ -45,12 +49,19 @@ export class FederationUrls {
   activity(uuid: string): string {
     return `${this.origin}/fediverse/activities/${uuid}`;
   }
-  /** An uploaded media name or path as an absolute URL (avatars, banners, post media). */
+  /**
+   * An uploaded media name or path as an absolute URL (avatars, banners, post media). A bare name is
+   * where the display side finds it (contract §36.6): in its prefix's folder (`avatar_…` under
+   * `uploads/`, `media_…` under `uploads/posts/`), which is where upload.php stored it.
+   */
   media(value: string | null, kind: 'avatars' | 'banners' | 'posts'): string | null {
     if (!value || value === 'default.svg') return null;
     if (/^https?:\/\//i.test(value)) return value;
-    const path = value.startsWith('uploads/') ? value : `uploads/${kind}/${value}`;
-    return `${this.origin}/${path.replace(/^\/+/, '')}`;
+    const relative = value.replace(/^\/+/, '');
+    const path = relative.includes('/')
+      ? relative
+      : (parseMediaReference(relative, UPLOAD_TYPE_KEYS)?.path ?? (kind === 'posts' ? `uploads/posts/${relative}` : `uploads/${relative}`));
+    return `${this.origin}/${path}`;
   }
 
   /** The username a local actor, outbox or followers URL names; null for anything else. */

@@ -9,6 +9,7 @@ export * from './http/errors.js';
 export { trustedProxyProblem } from './http/client-info.js';
 export * from './http/health.js';
 export type { HttpMount } from './http/mount.js';
+export { uploadsMount } from './http/uploads-mount.js';
 export * from './http/logging.js';
 export * from './http/time-format.js';
 export type { PresenterContext } from './presenters/context.js';

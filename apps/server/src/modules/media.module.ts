@@ -1,26 +1,38 @@
 import { Clock, token } from '@plaza/domain';
 import { MediaInspector, MediaReferences, MediaStore, TranslationCache, TranslationService, UploadCollector, UploadedMedia, UploadFiles, UploadRegistry, UploadsAccountData, UploadService } from '@plaza/domain/media';
-import { FileTypeMediaInspector, FsMediaStore, FsUploadedMedia } from '@plaza/adapters-integrations/media';
+import { FfmpegRemuxer, FileTypeMediaInspector, FsMediaStore, FsUploadedMedia, packagedFfmpeg } from '@plaza/adapters-integrations/media';
 import { LibreTranslateTranslator, LruTranslationCache } from '@plaza/adapters-integrations/translate';
 import { FsUploadFiles } from '@plaza/adapters-integrations/upload-files';
 import { MEDIA_MIGRATIONS, SqlUploadRegistry } from '@plaza/adapters-mysql/media';
 import { translateScript } from '@plaza/adapters-http/scripts/translate';
 import { uploadScript } from '@plaza/adapters-http/scripts/upload';
+import { uploadsMount } from '@plaza/adapters-http';
 import { featureModule } from '../wiring/feature-module.js';
-import { ConfigToken, DatabaseToken, LoggerToken } from '../wiring/tokens.js';
+import { ConfigToken, DatabaseToken, LoggerToken, Mounts } from '../wiring/tokens.js';
 
 export const Media = {
   /** The check every service that accepts a media reference makes (form, owner, type, existence). */
   References: token<MediaReferences>('media.References'),
   UploadService: token<UploadService>('media.UploadService'),
   TranslationService: token<TranslationService>('media.TranslationService'),
+  Remuxer: token<FfmpegRemuxer>('media.Remuxer'),
 };
 
 /** Uploads under API_UPLOADS_PATH (docs/decisions/0040), media references (0043) and translation (0041). */
 export const mediaModule = featureModule((w) => {
   w.bind(UploadedMedia, [ConfigToken], (config) => new FsUploadedMedia(config.uploadsPath));
   w.bind(MediaInspector, [], () => new FileTypeMediaInspector());
-  w.bind(MediaStore, [ConfigToken], (config) => new FsMediaStore(config.uploadsPath));
+  // Videos and audio remuxed without metadata (docs/decisions/0110); without a usable ffmpeg they answer 503.
+  w.bind(Media.Remuxer, [ConfigToken, LoggerToken], (config, logger) => {
+    const binary = config.remux.ffmpegPath ?? packagedFfmpeg();
+    const usable = binary !== null && FfmpegRemuxer.usable(binary);
+    if (!usable) logger.warn({ ffmpeg: binary }, 'no usable ffmpeg binary: video and audio uploads answer 503 (see API_FFMPEG_PATH)');
+    const log = (details: Record<string, unknown>, message: string) => logger.warn(details, message);
+    return new FfmpegRemuxer({ binary: usable ? binary : null, timeoutMs: config.remux.timeoutMs, concurrency: config.remux.concurrency, log });
+  });
+  w.bind(MediaStore, [ConfigToken, Media.Remuxer], (config, remuxer) => new FsMediaStore(config.uploadsPath, remuxer));
+  // GET /uploads/... when no main application serves them (docs/decisions/0107).
+  w.bind(Mounts, [ConfigToken], (config) => uploadsMount(config.uploadsPath, config.serveUploads));
   w.bind(TranslationCache, [], () => new LruTranslationCache());
   // Owned uploads (docs/decisions/0114): the uploads table, the files, the references' owner check, the collection.
   w.migrations(MEDIA_MIGRATIONS);

@@ -1,5 +1,6 @@
 import type { RateLimitGroup } from '@plaza/domain';
 import type { Context, Next } from 'koa';
+import { Readable } from 'node:stream';
 import { readRawBody } from './raw-body.js';
 
 /**
@@ -42,8 +43,20 @@ export function mountsMiddleware(mounts: HttpMount[], count: (ctx: Context, grou
     response.headers.forEach((value, key) => {
       if (key !== 'content-length' && key !== 'transfer-encoding') ctx.set(key, value);
     });
+    const length = response.headers.get('content-length');
+    if (ctx.method === 'HEAD') {
+      // The GET's status and headers, its length included (a player sizes a video by it), no body.
+      if (length !== null) ctx.set('Content-Length', length);
+      await response.body?.cancel();
+      return;
+    }
+    if (response.body && length !== null) {
+      // A body of declared length (a served upload) streams as it is read, never held whole.
+      ctx.body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
+      ctx.length = Number(length);
+      return;
+    }
     const bytes = Buffer.from(await response.arrayBuffer());
-    ctx.body = ctx.method === 'HEAD' ? null : bytes;
-    if (bytes.length === 0 && ctx.method !== 'HEAD') ctx.body = '';
+    ctx.body = bytes.length === 0 ? '' : bytes;
   };
 }

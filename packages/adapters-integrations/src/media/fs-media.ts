@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, rename, stat, unlink } from 'node:fs/promises';
 import { join, relative, resolve, isAbsolute } from 'node:path';
 import { UnsupportedMediaType } from '@plaza/domain';
 import type { MediaInspector, MediaReference, MediaStore, SniffedType, UploadedMedia, UploadTarget } from '@plaza/domain/media';
 import { fileTypeFromFile } from 'file-type';
 import sharp from 'sharp';
+import type { FfmpegRemuxer } from './ffmpeg-remuxer.js';
 
 /**
  * The file under the uploads root that a relative `uploads/...` path names (the root is
@@ -47,14 +48,24 @@ const IMAGE_OUTPUT: Record<string, (s: sharp.Sharp) => sharp.Sharp> = {
 };
 
 /**
+ * How strictly sharp decodes (docs/decisions/0110). `error` accepts what libjpeg and libpng only warn
+ * about (extraneous bytes before a marker, as cameras and editors write), and still refuses a
+ * truncated file or a serious decoding error; `truncated` would let a corrupt image through.
+ */
+const DECODE = { failOn: 'error' } as const;
+
+/**
  * Stores uploads under `API_UPLOADS_PATH`. Images are decoded and encoded again by sharp in their own
  * format: the EXIF orientation is applied first (`rotate()`), then every metadata block (EXIF with its
  * GPS position and device, XMP, IPTC, ICC) is left behind, as sharp does unless told to keep it.
- * Videos and audio are moved as sent. A file appears under its final name only once complete (written
- * to a hidden `.part` name first, then renamed).
+ * Videos and audio are remuxed by ffmpeg without their metadata (ffmpeg-remuxer.ts). A file appears
+ * under its final name only once complete (written to a hidden `.part` name first, then renamed).
  */
 export class FsMediaStore implements MediaStore {
-  constructor(private readonly uploadsPath: string) {}
+  constructor(
+    private readonly uploadsPath: string,
+    private readonly remuxer: FfmpegRemuxer,
+  ) {}
 
   async store(file: string, target: UploadTarget): Promise<{ name: string; size: number }> {
     const name = `${target.prefix}${randomBytes(16).toString('hex')}.${target.ext}`;
@@ -66,7 +77,7 @@ export class FsMediaStore implements MediaStore {
     const part = join(folder, `.${name}.part`);
     try {
       if (target.image) await this.reencode(file, part, target.ext);
-      else await moveFile(file, part);
+      else await this.remuxer.remux(file, part, target.ext);
       await rename(part, final);
     } catch (error) {
       await unlink(part).catch(() => {});
@@ -79,25 +90,15 @@ export class FsMediaStore implements MediaStore {
     const encode = IMAGE_OUTPUT[ext];
     if (!encode) throw new UnsupportedMediaType(`Images of type ${ext} are not stored`, 'unsupported_file_type');
     try {
-      const { pages = 1 } = await sharp(file).metadata();
+      const { pages = 1 } = await sharp(file, DECODE).metadata();
       const animated = pages > 1;
       // An animation keeps its frames; orientation tags belong to still photos.
-      let image = sharp(file, { animated });
+      let image = sharp(file, { ...DECODE, animated });
       if (!animated) image = image.rotate();
       await encode(image).toFile(out);
     } catch (error) {
       if (error instanceof UnsupportedMediaType) throw error;
       throw new UnsupportedMediaType(`The image could not be decoded: ${(error as Error).message.slice(0, 120)}`, 'invalid_image');
     }
-  }
-}
-
-/** Renames, or copies across file systems (the temporary directory may be on another one). */
-async function moveFile(from: string, to: string): Promise<void> {
-  try {
-    await rename(from, to);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-    await copyFile(from, to);
   }
 }

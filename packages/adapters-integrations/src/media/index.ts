@@ -1,1 +1,2 @@
 export * from './fs-media.js';
+export * from './ffmpeg-remuxer.js';

@@ -31,16 +31,21 @@ export interface UploadTarget {
   folder: string;
   prefix: string;
   ext: string;
-  /** Re-encode as an image of the same format, orientation applied and every metadata block (EXIF, XMP, IPTC) dropped. */
+  /**
+   * Re-encode as an image of the same format, orientation applied and every metadata block (EXIF, XMP,
+   * IPTC) dropped; otherwise (video, audio) remux into the same container without its tags.
+   */
   image: boolean;
 }
 
 /** Moves received files into the uploads directory. */
 export interface MediaStore {
   /**
-   * Stores the temporary file `file` at a new random name under `target`, re-encoding images, and
-   * returns that name and its stored size. An image that cannot be decoded is refused
-   * (UnsupportedMediaType). The temporary file is left for the caller to remove.
+   * Stores the temporary file `file` at a new random name under `target`, re-encoding images and
+   * remuxing videos and audio without their metadata (docs/decisions/0040, 0110), and returns that name
+   * and its stored size. A file that cannot be decoded or remuxed is refused (UnsupportedMediaType);
+   * when the server cannot process that kind of file at all, Unavailable. The temporary file is left
+   * for the caller to remove.
    */
   store(file: string, target: UploadTarget): Promise<{ name: string; size: number }>;
 }
