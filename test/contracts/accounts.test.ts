@@ -4,8 +4,11 @@ import {
   InMemoryDeletionRequestRepository,
   InMemoryMailOutbox,
   InMemoryNotificationPreferenceRepository,
+  InMemoryAccessTokenRepository,
+  InMemoryReauthenticationAttempts,
   InMemoryRecoveryCodeRepository,
   InMemoryUserRepository,
+  reauthenticationContract,
 } from '@plaza/domain/accounts/testing';
 import {
   SqlAccessTokenRepository,
@@ -14,6 +17,7 @@ import {
   SqlDeletionRequestRepository,
   SqlMailOutbox,
   SqlNotificationPreferenceRepository,
+  SqlReauthenticationAttempts,
   SqlRecoveryCodeRepository,
   SqlUserRepository,
 } from '@plaza/adapters-mysql/accounts';
@@ -56,3 +60,13 @@ accountDataContract(`sql (${TEST_DIALECT})`, async () => {
     eraser: new SqlAccountEraser(db, dialect, parts),
   };
 });
+
+reauthenticationContract('in-memory', async () => {
+  const users = new InMemoryUserRepository();
+  return { users, tokens: new InMemoryAccessTokenRepository(users), attempts: new InMemoryReauthenticationAttempts() };
+});
+reauthenticationContract(`sql (${TEST_DIALECT})`, async () => ({
+  users: new SqlUserRepository(database().db),
+  tokens: new SqlAccessTokenRepository(database().db),
+  attempts: new SqlReauthenticationAttempts(database().db),
+}));

@@ -19,6 +19,7 @@ import { createLogger } from '@plaza/adapters-http';
 import { collectMigrations, migrateToLatest, openDatabase, type DatabaseHandle } from '@plaza/adapters-mysql';
 import type { Logger } from 'pino';
 import { loadConfig, type Config } from './config.js';
+import { checkedInput, LIBRARY_INPUT_RULES as rules } from './library-input.js';
 import { buildContainer, type ContainerOverrides } from './container.js';
 import { Accounts } from './modules/accounts.module.js';
 import { Calls } from './modules/calls.module.js';
@@ -44,6 +45,9 @@ export interface PlazaLibraryOptions extends ContainerOverrides {
  * Plaza's use cases for other Node tools: the same services the HTTP API calls, on the same
  * database (MySQL/MariaDB with `DB_HOST`, else SQLite under `API_DATA_DIR`), with the same rules.
  * Each method takes the acting user (`actorOf(user)` from `@plaza/domain/accounts`) and plain input.
+ * No use case returns a secret: accounts are `UserRecord`s, without password hash or TOTP secret
+ * (docs/decisions/0113); the use cases of `LIBRARY_INPUT_RULES` check their input with the HTTP
+ * operations' schemas and refuse bad input with `Invalid`, as HTTP does.
  */
 export interface Plaza {
   config: Config;
@@ -81,23 +85,23 @@ export async function createPlaza(options: PlazaLibraryOptions = {}): Promise<Pl
     return {
       config,
       accounts: {
-        auth: get(Accounts.AuthService),
-        profiles: get(Accounts.ProfileService),
-        twoFactor: get(Accounts.TwoFactorService),
-        passwords: get(Accounts.PasswordService),
+        auth: checkedInput(get(Accounts.AuthService), rules.auth),
+        profiles: checkedInput(get(Accounts.ProfileService), rules.profiles),
+        twoFactor: checkedInput(get(Accounts.TwoFactorService), rules.twoFactor),
+        passwords: checkedInput(get(Accounts.PasswordService), rules.passwords),
         preferences: get(Accounts.PreferenceService),
-        deletion: get(Accounts.AccountDeletionService),
+        deletion: checkedInput(get(Accounts.AccountDeletionService), rules.deletion),
         export: get(Accounts.ExportService),
       },
-      social: { follows: get(Social.FollowService), friends: get(Social.FriendService) },
+      social: { follows: checkedInput(get(Social.FollowService), rules.follows), friends: get(Social.FriendService) },
       content: {
-        posts: get(Content.PostService),
+        posts: checkedInput(get(Content.PostService), rules.posts),
         engagement: get(Content.EngagementService),
-        comments: get(Content.CommentService),
+        comments: checkedInput(get(Content.CommentService), rules.comments),
         stories: get(Content.StoryService),
       },
       messaging: {
-        privateMessages: get(Messaging.PrivateMessageService),
+        privateMessages: checkedInput(get(Messaging.PrivateMessageService), rules.privateMessages),
         groups: get(Messaging.MessageGroupService),
         typing: get(Messaging.TypingService),
       },

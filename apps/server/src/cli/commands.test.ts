@@ -25,7 +25,7 @@ describe('CLI commands', () => {
     const made = await createUserCommand(['--username', 'root_admin', '--email', 'root@example.test', '--password', 'long enough pw', '--admin'], env);
     expect(made).toMatchObject({ code: 0, message: expect.stringContaining('root_admin (admin)') });
     const handle = openDatabase({ kind: 'sqlite', file: join(env.API_DATA_DIR, 'plaza.sqlite') });
-    const user = await new SqlUserRepository(handle.db).findByLogin('root_admin');
+    const user = await new SqlUserRepository(handle.db).findByLoginWithSecrets('root_admin');
     await handle.close();
     expect(user?.is_admin).toBe(true);
     expect(user?.password_hash.startsWith('$2y$')).toBe(true);

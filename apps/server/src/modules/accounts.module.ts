@@ -21,6 +21,8 @@ import {
   PreferenceService,
   ProfileService,
   ProfileStatsReader,
+  Reauthentication,
+  ReauthenticationAttempts,
   RecoveryCodeRepository,
   SecondFactor,
   SecretTokens,
@@ -46,6 +48,7 @@ import {
   SqlNotificationPreferenceRepository,
   SqlPasswordResetRepository,
   SqlProfileStatsReader,
+  SqlReauthenticationAttempts,
   SqlRecoveryCodeRepository,
   SqlUserRepository,
 } from '@plaza/adapters-mysql/accounts';
@@ -71,6 +74,7 @@ export const Accounts = {
   ProfileService: token<ProfileService>('accounts.ProfileService'),
   MailDelivery: token<MailDeliveryService>('accounts.MailDeliveryService'),
   SecondFactor: token<SecondFactor>('accounts.SecondFactor'),
+  Reauthentication: token<Reauthentication>('accounts.Reauthentication'),
   TwoFactorService: token<TwoFactorService>('accounts.TwoFactorService'),
   PasswordService: token<PasswordService>('accounts.PasswordService'),
   PreferenceService: token<PreferenceService>('accounts.PreferenceService'),
@@ -100,6 +104,7 @@ export const accountsModule = featureModule((w) => {
   );
 
   w.bind(RecoveryCodeRepository, [DatabaseToken], ({ db }) => new SqlRecoveryCodeRepository(db));
+  w.bind(ReauthenticationAttempts, [DatabaseToken], ({ db }) => new SqlReauthenticationAttempts(db));
   w.bind(MailOutbox, [DatabaseToken], ({ db }) => new SqlMailOutbox(db));
   w.bind(NotificationPreferenceRepository, [DatabaseToken], ({ db, dialect }) => new SqlNotificationPreferenceRepository(db, dialect));
   w.bind(DeletionRequestRepository, [DatabaseToken], ({ db }) => new SqlDeletionRequestRepository(db));
@@ -117,6 +122,11 @@ export const accountsModule = featureModule((w) => {
     Accounts.SecondFactor,
     [UserRepository, RecoveryCodeRepository, TotpVerifier, SecretTokens, Clock],
     (users, recovery, totp, secrets, clock) => new SecondFactor(users, recovery, totp, secrets, clock),
+  );
+  w.bind(
+    Accounts.Reauthentication,
+    [AccessTokenRepository, ReauthenticationAttempts, PasswordHasher, Accounts.SecondFactor, SecretTokens, Clock],
+    (tokens, attempts, hasher, secondFactor, secrets, clock) => new Reauthentication(tokens, attempts, hasher, secondFactor, secrets, clock),
   );
 
   w.bind(
@@ -142,12 +152,17 @@ export const accountsModule = featureModule((w) => {
         admission,
       ),
   );
-  w.bind(Accounts.ProfileService, [UserRepository, ProfileStatsReader, Media.References], (users, stats, media) => new ProfileService(users, stats, media));
+  w.bind(
+    Accounts.ProfileService,
+    [UserRepository, ProfileStatsReader, Media.References, Accounts.Reauthentication],
+    (users, stats, media, reauthentication) => new ProfileService(users, stats, media, reauthentication),
+  );
 
   w.bind(
     Accounts.TwoFactorService,
-    [UserRepository, RecoveryCodeRepository, TotpVerifier, SecretTokens, Accounts.MailDelivery, Clock, UnitOfWork, ConfigToken],
-    (users, recovery, totp, secrets, mail, clock, uow, config) => new TwoFactorService(users, recovery, totp, secrets, mail, clock, uow, { issuer: config.domain }),
+    [UserRepository, RecoveryCodeRepository, TotpVerifier, SecretTokens, Accounts.MailDelivery, Clock, UnitOfWork, ConfigToken, Accounts.Reauthentication],
+    (users, recovery, totp, secrets, mail, clock, uow, config, reauthentication) =>
+      new TwoFactorService(users, recovery, totp, secrets, mail, clock, uow, { issuer: config.domain }, reauthentication),
   );
   w.bind(
     Accounts.PasswordService,

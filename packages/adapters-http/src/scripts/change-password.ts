@@ -4,6 +4,12 @@ import { z } from 'zod';
 import { op, type Script } from '../http/operation.js';
 import { zCount } from '../presenters/wire.js';
 
+/** Also the library's check of `passwords.change` (docs/decisions/0113). */
+export const changePasswordBody = z.object({
+  current_password: z.string().min(1, 'is required').max(200),
+  new_password: z.string().max(200, 'must be at most 200 characters'),
+});
+
 export function changePasswordScript(passwords: PasswordService): Script {
   return {
     name: 'change_password',
@@ -11,10 +17,7 @@ export function changePasswordScript(passwords: PasswordService): Script {
       op({
         method: 'POST',
         auth: 'required',
-        body: z.object({
-          current_password: z.string().min(1, 'is required').max(200),
-          new_password: z.string().max(200, 'must be at most 200 characters'),
-        }),
+        body: changePasswordBody,
         summary: 'Change the password (at least 8 characters), proving the current one; every other session ends',
         response: z.object({ message: z.string(), revoked_sessions: zCount }),
         handle: async (ctx) => {

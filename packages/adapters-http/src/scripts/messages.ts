@@ -17,7 +17,8 @@ import {
 } from '../presenters/messaging.js';
 import { PageMetaWire, zWireId } from '../presenters/wire.js';
 
-const messageBody = {
+/** Also the library's check of `privateMessages.send` (docs/decisions/0113). */
+export const messageBody = {
   content: z.string().max(10_000).nullish(),
   media: z.string().max(512).nullish(),
   media_type: z.enum(MEDIA_TYPES).nullish(),

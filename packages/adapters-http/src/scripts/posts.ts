@@ -8,7 +8,8 @@ import { zWireId } from '../presenters/wire.js';
 
 const tagList = z.union([z.array(z.string().max(64)).max(30), z.string().max(2000).transform((s) => s.split(/[\s,]+/).filter(Boolean))]);
 
-const createBody = z.object({
+/** Also the library's check of `posts.create` (docs/decisions/0113). */
+export const createBody = z.object({
   content: z.string().max(10_000).optional().nullable(),
   media: z.union([z.array(z.string().max(255)).max(10), z.string().max(255).transform((s) => (s ? [s] : []))]).optional().nullable(),
   media_type: z.enum(['image', 'video']).optional().nullable(),

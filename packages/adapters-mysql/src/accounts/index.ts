@@ -11,3 +11,4 @@ export * from './sql-profile-stats-reader.js';
 export * from './sql-recovery-code-repository.js';
 export * from './sql-user-repository.js';
 export * from './sql-registration-repositories.js';
+export * from './sql-reauthentication-attempts.js';

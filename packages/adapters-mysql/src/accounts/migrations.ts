@@ -80,6 +80,22 @@ export const ACCOUNTS_MIGRATIONS: PlazaMigrations = {
       }
     },
   },
+  /**
+   * Re-authentication (docs/decisions/0112): how and when the login behind each token authenticated
+   * (sudo mode; null on tokens no login issued, those of before included), and the wrong proofs
+   * counted per account for the lock.
+   */
+  '20261127_accounts_reauthentication': {
+    async up(db, dialect) {
+      await db.schema.alterTable('access_tokens').addColumn('authenticated_at', TIMESTAMP).execute();
+      await db.schema.alterTable('access_tokens').addColumn('authenticated_with', 'varchar(16)').execute();
+      await tableOptions(db.schema.createTable('reauthentication_attempts'), dialect)
+        .addColumn('user_id', 'integer', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+        .addColumn('attempts', 'integer', flag)
+        .addColumn('last_attempt_at', TIMESTAMP, (c) => c.notNull())
+        .execute();
+    },
+  },
   /** Registration under the operator's control (docs/decisions/0104). */
   '20261127_accounts_registration': registrationMigration,
   /** Single-use links confirming an account's deletion. */

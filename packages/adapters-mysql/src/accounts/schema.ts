@@ -46,6 +46,15 @@ export interface AccessTokensTable {
   expires_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** How its login authenticated (docs/decisions/0112): null for tokens no login issued. */
+  authenticated_at: string | null;
+  authenticated_with: 'password' | 'second_factor' | null;
+}
+
+export interface ReauthenticationAttemptsTable {
+  user_id: number;
+  attempts: number;
+  last_attempt_at: string;
 }
 
 export interface PasswordResetsTable {
@@ -105,6 +114,7 @@ export interface AccountsTables {
   mail_outbox: MailOutboxTable;
   user_preferences: UserPreferencesTable;
   account_deletion_requests: AccountDeletionRequestsTable;
+  reauthentication_attempts: ReauthenticationAttemptsTable;
 }
 
 declare module '../database.js' {

@@ -1,5 +1,5 @@
 import type { Timestamp } from '@plaza/domain';
-import type { AccessTokenRepository, ActiveToken, ListedToken, TokenSession } from '@plaza/domain/accounts';
+import type { AccessTokenRepository, ActiveToken, ListedToken, TokenAuthentication, TokenSession } from '@plaza/domain/accounts';
 import { toUserRecord } from './sql-user-repository.js';
 import type { Kysely } from 'kysely';
 import { insertedId } from '../dialect.js';
@@ -10,8 +10,9 @@ import { hasBanInForce, isSuspended } from '../moderation/ban-in-force.js';
 export class SqlAccessTokenRepository implements AccessTokenRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async create(token: { user_id: number; token_hash: string; created_at: Timestamp; expires_at: Timestamp }) {
-    return insertedId(await this.db.insertInto('access_tokens').values(token).executeTakeFirstOrThrow());
+  async create({ authentication, ...token }: { user_id: number; token_hash: string; created_at: Timestamp; expires_at: Timestamp; authentication?: TokenAuthentication | null }) {
+    const row = { ...token, authenticated_at: authentication?.at ?? null, authenticated_with: authentication?.factors ?? null };
+    return insertedId(await this.db.insertInto('access_tokens').values(row).executeTakeFirstOrThrow());
   }
 
   private readonly findActiveQuery = prepared((tokenHash: string, now: string) =>
@@ -19,7 +20,7 @@ export class SqlAccessTokenRepository implements AccessTokenRepository {
       .selectFrom('access_tokens as t')
       .innerJoin('users as u', 'u.id', 't.user_id')
       .selectAll('u')
-      .select(['t.id as token_id', 't.expires_at as token_expires_at', 't.last_used_at as token_last_used_at'])
+      .select(['t.id as token_id', 't.expires_at as token_expires_at', 't.last_used_at as token_last_used_at', 't.authenticated_at as token_authenticated_at', 't.authenticated_with as token_authenticated_with'])
       .where('t.token_hash', '=', tokenHash)
       .where('t.revoked_at', 'is', null)
       .where('t.expires_at', '>', now)
@@ -29,8 +30,9 @@ export class SqlAccessTokenRepository implements AccessTokenRepository {
   async findActive(tokenHash: string, now: Timestamp): Promise<ActiveToken | null> {
     const [row] = await this.findActiveQuery(this.db, tokenHash, now);
     if (!row) return null;
-    const { token_id, token_expires_at, token_last_used_at, ...user } = row;
-    return { id: token_id, user_id: user.id, expires_at: token_expires_at, last_used_at: token_last_used_at, user: toUserRecord(user) };
+    const { token_id, token_expires_at, token_last_used_at, token_authenticated_at, token_authenticated_with, ...user } = row;
+    const authentication = token_authenticated_at && token_authenticated_with ? { at: token_authenticated_at, factors: token_authenticated_with } : null;
+    return { id: token_id, user_id: user.id, expires_at: token_expires_at, last_used_at: token_last_used_at, user: toUserRecord(user), authentication };
   }
 
   /**

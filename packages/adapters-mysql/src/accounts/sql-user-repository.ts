@@ -1,12 +1,18 @@
 import type { Timestamp } from '@plaza/domain';
-import { emailTaken, type NewUser, type ProfilePatch, type UserRecord, type UserRepository, usernameTaken } from '@plaza/domain/accounts';
+import { emailTaken, type NewUser, type ProfilePatch, type UserRecord, type UserRepository, usernameTaken, type UserWithSecrets, withoutSecrets } from '@plaza/domain/accounts';
 import type { Kysely, Selectable } from 'kysely';
 import { DuplicateKey, insertedId } from '../dialect.js';
 import type { Database } from '../database.js';
 import type { UsersTable } from './schema.js';
 import { prepared } from '../prepared.js';
 
+/** The account as use cases hand it out: its secrets are left here (docs/decisions/0113). */
 export function toUserRecord(row: Selectable<UsersTable>): UserRecord {
+  const { password_hash: _hash, totp_secret: _secret, ...rest } = toUserWithSecrets(row);
+  return rest;
+}
+
+export function toUserWithSecrets(row: Selectable<UsersTable>): UserWithSecrets {
   const { updated_at: _updated, totp_last_step: _step, ...rest } = row;
   return {
     ...rest,
@@ -48,6 +54,11 @@ export class SqlUserRepository implements UserRepository {
     return row ? toUserRecord(row) : null;
   }
 
+  async findWithSecrets(id: number) {
+    const [row] = await this.findByIdQuery(this.db, id);
+    return row ? toUserWithSecrets(row) : null;
+  }
+
   async findByIds(ids: number[]) {
     if (ids.length === 0) return [];
     const rows = await this.db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
@@ -55,9 +66,14 @@ export class SqlUserRepository implements UserRepository {
   }
 
   async findByLogin(login: string) {
+    const user = await this.findByLoginWithSecrets(login);
+    return user && withoutSecrets(user);
+  }
+
+  async findByLoginWithSecrets(login: string) {
     const column = login.includes('@') ? 'email' : 'username';
     const row = await this.db.selectFrom('users').selectAll().where(column, '=', login).executeTakeFirst();
-    return row ? toUserRecord(row) : null;
+    return row ? toUserWithSecrets(row) : null;
   }
 
   async findByEmail(email: string) {
@@ -84,6 +100,16 @@ export class SqlUserRepository implements UserRepository {
 
   async updatePasswordHash(id: number, hash: string) {
     await this.db.updateTable('users').set({ password_hash: hash }).where('id', '=', id).execute();
+  }
+
+  async updateEmail(id: number, email: string) {
+    try {
+      await this.db.updateTable('users').set({ email }).where('id', '=', id).execute();
+    } catch (error) {
+      // Another account took the address between the service's check and here.
+      if (error instanceof DuplicateKey) throw emailTaken();
+      throw error;
+    }
   }
 
   async setTwoFactor(id: number, secret: string | null, enabled: boolean) {

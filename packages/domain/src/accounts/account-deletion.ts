@@ -42,7 +42,7 @@ export class AccountDeletionService {
 
   /** A wrong password is a 403 and sends nothing. */
   async request(actor: Actor, password: string): Promise<{ expires_at: Timestamp }> {
-    const user = await this.users.findById(actor.userId);
+    const user = await this.users.findWithSecrets(actor.userId);
     if (!user) throw new NotFound('User not found', 'user_not_found');
     if (!(await this.hasher.verify(password, user.password_hash))) throw new Forbidden('The password is wrong', 'wrong_password');
     const secret = this.secrets.generate();

@@ -101,7 +101,7 @@ describe('PasswordService', () => {
     await expect(service.change(actorOf(u), { current_password: 'nope', new_password: 'a new password' }, 'mine')).rejects.toMatchObject({ kind: 'forbidden', code: 'wrong_password' });
     await expect(service.change(actorOf(u), { current_password: 'old password', new_password: 'short' }, 'mine')).rejects.toMatchObject({ code: 'password_too_short' });
     expect(await service.change(actorOf(u), { current_password: 'old password', new_password: 'a new password' }, 'mine')).toEqual({ revoked_sessions: 1 });
-    expect((await w.users.findById(u.id))?.password_hash).toBe('plain:a new password');
+    expect((await w.users.findWithSecrets(u.id))?.password_hash).toBe('plain:a new password');
     expect(await w.tokens.findActive(w.secrets.hash('mine'), '2026-05-02 00:00:00')).toMatchObject({ id: mine });
     expect(await w.tokens.findActive(w.secrets.hash('other'), '2026-05-02 00:00:00')).toBeNull();
   });

@@ -6,9 +6,10 @@ import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { MailDeliveryService } from './mail-outbox.js';
 import { passwordResetMail } from './mail-templates.js';
 import type { AccessTokenRepository, PasswordHasher, PasswordResetRepository, SecretTokens, UserRepository } from './ports.js';
+import type { TokenAuthentication } from './reauthentication.js';
 import type { LoginAdmission } from './registration.js';
 import type { SecondFactor } from './two-factor.js';
-import { emailTaken, MIN_PASSWORD_LENGTH, rolesOf, USERNAME_PATTERN, usernameTaken, type NewUser, type RoleFlags, type UserRecord } from './user.js';
+import { EMAIL_PATTERN, emailTaken, MIN_PASSWORD_LENGTH, rolesOf, USERNAME_PATTERN, usernameTaken, type NewUser, type RoleFlags, type UserRecord, withoutSecrets } from './user.js';
 
 export interface AuthSettings {
   tokenTtlDays: number;
@@ -48,7 +49,7 @@ export class AuthService {
   ) {}
 
   async login(input: { login: string; password: string; totp?: string | null }): Promise<LoginResult> {
-    const user = await this.users.findByLogin(input.login.trim());
+    const user = await this.users.findByLoginWithSecrets(input.login.trim());
     if (!user) {
       // Spend the same time as a real check so response time does not reveal which accounts exist.
       await this.hasher.verify(input.password, DUMMY_HASH);
@@ -59,12 +60,15 @@ export class AuthService {
     }
     // Only after the password: whether an account waits tells nothing to someone who does not own it.
     await this.admission?.assertMayLogIn(user.id);
-    if (user.totp_enabled && user.totp_secret) {
+    const secondFactor = user.totp_enabled && user.totp_secret !== null;
+    if (secondFactor) {
       // A TOTP code not used before, or an unused recovery code (each works once).
       const code = input.totp?.trim();
       if (!code || !(await this.secondFactor.accepts(user, code))) return { kind: 'two_factor_required' };
     }
-    return { kind: 'token', issued: await this.issue(user) };
+    // Recorded on the token: re-authentication's sudo mode reads how and when this login proved itself.
+    const authentication: TokenAuthentication = { at: toTimestamp(this.clock.now()), factors: secondFactor ? 'second_factor' : 'password' };
+    return { kind: 'token', issued: await this.issue(withoutSecrets(user), authentication) };
   }
 
   async register(input: { username: string; email: string; password: string; cause?: string | null }): Promise<UserRecord> {
@@ -82,7 +86,7 @@ export class AuthService {
     if (!USERNAME_PATTERN.test(username)) {
       throw Invalid.field('username', '3 to 30 letters, digits, dots, dashes or underscores', 'invalid_username');
     }
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw Invalid.field('email', 'not a valid e-mail address', 'invalid_email');
+    if (!EMAIL_PATTERN.test(email)) throw Invalid.field('email', 'not a valid e-mail address', 'invalid_email');
     // Deleted accounts become `deleted_<id>` with a `.invalid` address (docs/decisions/0090): both are reserved.
     if (/^deleted_/i.test(username)) throw Invalid.field('username', 'names starting with deleted_ are reserved', 'invalid_username');
     if (/\.invalid$/i.test(email)) throw Invalid.field('email', 'not a valid e-mail address', 'invalid_email');
@@ -132,7 +136,8 @@ export class AuthService {
     return this.uow.run(async () => {
       const stored = await this.activeToken(token);
       if (!(await this.tokens.revoke(stored.id, toTimestamp(this.clock.now())))) throw new Unauthenticated('Invalid or expired token', 'invalid_token');
-      return this.issue(stored.user);
+      // The original login's authentication carries over: a refresh never extends sudo mode.
+      return this.issue(stored.user, stored.authentication);
     });
   }
 
@@ -187,8 +192,11 @@ export class AuthService {
     return stored;
   }
 
-  /** A new access token for the user, with the configured lifetime (login, refresh, the admin panel's tokens page). */
-  async issue(user: UserRecord): Promise<IssuedToken> {
+  /**
+   * A new access token for the user, with the configured lifetime (login, refresh, the admin panel's
+   * tokens page); `authentication` is how its login proved itself, none for a token no login issued.
+   */
+  async issue(user: UserRecord, authentication: TokenAuthentication | null = null): Promise<IssuedToken> {
     const token = this.secrets.generate();
     const now = this.clock.now();
     const expires_at = toTimestamp(addSeconds(now, this.settings.tokenTtlDays * 86_400));
@@ -197,6 +205,7 @@ export class AuthService {
       token_hash: this.secrets.hash(token),
       created_at: toTimestamp(now),
       expires_at,
+      authentication,
     });
     return { token, expires_at, user };
   }

@@ -91,9 +91,9 @@ async function* chunked(parts: AsyncIterable<string>, size = 64 * 1024): AsyncGe
   if (buffer) yield buffer;
 }
 
-/** The account's own fields, without secrets (password hash, TOTP secret). */
+/** The account's own fields (a `UserRecord` holds no secret: docs/decisions/0113). */
 export function exportedProfile(user: UserRecord): ExportRow {
-  const { password_hash: _p, totp_secret: _t, deleted_at: _d, ...rest } = user;
+  const { deleted_at: _d, ...rest } = user;
   return rest;
 }
 

@@ -5,6 +5,7 @@ export * from './profile-service.js';
 export * from './mail-outbox.js';
 export * from './mail-templates.js';
 export * from './two-factor.js';
+export * from './reauthentication.js';
 export * from './password-service.js';
 export * from './preferences.js';
 export * from './account-deletion.js';

@@ -24,7 +24,7 @@ export class PasswordService {
    */
   async change(actor: Actor, input: { current_password: string; new_password: string }, presentedToken: string): Promise<{ revoked_sessions: number }> {
     assertPasswordStrength(input.new_password);
-    const user = await this.users.findById(actor.userId);
+    const user = await this.users.findWithSecrets(actor.userId);
     if (!user) throw new NotFound('User not found', 'user_not_found');
     if (!(await this.hasher.verify(input.current_password, user.password_hash))) {
       throw new Forbidden('The current password is wrong', 'wrong_password');

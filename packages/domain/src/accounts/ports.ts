@@ -1,20 +1,27 @@
 import { token } from '../shared/token.js';
 import type { Timestamp } from '../shared/time.js';
 import type { ActorCard } from '../shared/actor.js';
-import type { NewUser, ProfilePatch, RoleFlags, UserRecord } from './user.js';
+import type { TokenAuthentication } from './reauthentication.js';
+import type { NewUser, ProfilePatch, RoleFlags, UserRecord, UserWithSecrets } from './user.js';
 
 export interface UserRepository {
   /** Fails with `usernameTaken()` or `emailTaken()` (case-insensitive), also against a concurrent create. */
   create(user: NewUser): Promise<UserRecord>;
   findById(id: number): Promise<UserRecord | null>;
+  /** The account with its password hash and TOTP secret, for the use cases that check them (never to return). */
+  findWithSecrets(id: number): Promise<UserWithSecrets | null>;
   findByIds(ids: number[]): Promise<UserRecord[]>;
   /** Finds by username, or by e-mail when the login contains an `@`; both compared case-insensitively. */
   findByLogin(login: string): Promise<UserRecord | null>;
+  /** `findByLogin` with the account's secrets, for login. */
+  findByLoginWithSecrets(login: string): Promise<UserWithSecrets | null>;
   findByEmail(email: string): Promise<UserRecord | null>;
   /** Which of the two identifiers is already taken (case-insensitive). */
   taken(username: string, email: string): Promise<{ username: boolean; email: boolean }>;
   updateProfile(id: number, patch: ProfilePatch): Promise<void>;
   updatePasswordHash(id: number, hash: string): Promise<void>;
+  /** Sets the e-mail address; fails with `emailTaken()` when another account uses it (case-insensitive). */
+  updateEmail(id: number, email: string): Promise<void>;
   setTwoFactor(id: number, secret: string | null, enabled: boolean): Promise<void>;
   /** Stores a pending TOTP secret only if the account has none and two-factor is off; false otherwise. */
   setPendingTotpSecret(id: number, secret: string): Promise<boolean>;
@@ -52,6 +59,8 @@ export interface ListedToken extends StoredToken {
 /** A live token with its owner, read together because every authenticated request needs both. */
 export interface ActiveToken extends StoredToken {
   user: UserRecord;
+  /** How its login authenticated (re-authentication's sudo mode); null for tokens no login issued. */
+  authentication: TokenAuthentication | null;
 }
 
 /**
@@ -74,7 +83,7 @@ export interface TokenSession {
 }
 
 export interface AccessTokenRepository {
-  create(token: { user_id: number; token_hash: string; created_at: Timestamp; expires_at: Timestamp }): Promise<number>;
+  create(token: { user_id: number; token_hash: string; created_at: Timestamp; expires_at: Timestamp; authentication?: TokenAuthentication | null }): Promise<number>;
   /** The token with this hash and its user, if it is neither revoked nor expired at `now`. */
   findActive(tokenHash: string, now: Timestamp): Promise<ActiveToken | null>;
   /** `findActive` for authenticating a request: the same rule, the least of the account (`TokenSession`). */

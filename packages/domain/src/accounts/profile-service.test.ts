@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InMemoryFollowRepository } from '../social/testing/index.js';
-import { InMemoryProfileStatsReader, InMemoryUserRepository, aNewUser } from './testing/index.js';
+import { InMemoryProfileStatsReader, InMemoryUserRepository, aNewUser, reauthenticationOf } from './testing/index.js';
 import { actorOf } from './auth-service.js';
 import { ProfileService } from './profile-service.js';
 import { InMemoryUploads } from '../media/testing/in-memory-uploads.js';
@@ -8,7 +8,7 @@ import { InMemoryUploads } from '../media/testing/in-memory-uploads.js';
 function setup() {
   const users = new InMemoryUserRepository();
   const follows = new InMemoryFollowRepository();
-  return { users, follows, profiles: new ProfileService(users, new InMemoryProfileStatsReader(users, follows), new InMemoryUploads().references) };
+  return { users, follows, profiles: new ProfileService(users, new InMemoryProfileStatsReader(users, follows), new InMemoryUploads().references, reauthenticationOf(users)) };
 }
 
 describe('ProfileService', () => {

@@ -4,7 +4,8 @@ import type { Actor } from '../shared/actor.js';
 import { Invalid, NotFound } from '../shared/errors.js';
 import type { UserRepository } from './ports.js';
 import { asSeenBy } from './preferences.js';
-import { EDITABLE_PROFILE_FIELDS, type EditableProfileField, type ProfilePatch, type UserRecord } from './user.js';
+import type { Reauthentication, ReauthenticationProof } from './reauthentication.js';
+import { EDITABLE_PROFILE_FIELDS, EMAIL_PATTERN, emailTaken, type EditableProfileField, type ProfilePatch, type UserRecord } from './user.js';
 
 /** What one user sees of their relation to another, and the counters of a profile. */
 export interface ProfileStats {
@@ -71,6 +72,8 @@ export class ProfileService {
     private readonly stats: ProfileStatsReader,
     /** Checks that avatar and banner name uploaded images. */
     private readonly media: MediaReferences,
+    /** A new e-mail address needs the password or sudo mode (docs/decisions/0112). */
+    private readonly reauthentication: Reauthentication,
   ) {}
 
   async view(viewer: Actor, userId: number = viewer.userId): Promise<ProfileView> {
@@ -80,7 +83,11 @@ export class ProfileService {
     return { user: asSeenBy(found.user, viewer.userId), stats: found.stats, is_self: userId === viewer.userId };
   }
 
-  async update(actor: Actor, patch: ProfilePatch): Promise<ProfileView> {
+  /**
+   * Applies the patch; a new `email` also needs `proof` (the password, or sudo mode), checked after
+   * every field is valid and before anything is written, so that a refusal changes nothing.
+   */
+  async update(actor: Actor, patch: ProfilePatch & { email?: string }, proof: ReauthenticationProof = {}): Promise<ProfileView> {
     const clean: ProfilePatch = {};
     for (const field of EDITABLE_PROFILE_FIELDS) {
       if (!(field in patch)) continue;
@@ -95,7 +102,23 @@ export class ProfileService {
       // An empty string is how the client clears a field; it is stored as absent.
       else clean[field] = value.trim() === '' ? null : value.trim();
     }
+    const email = patch.email === undefined ? null : await this.newEmail(actor, patch.email, proof);
+    if (email !== null) await this.users.updateEmail(actor.userId, email);
     if (Object.keys(clean).length > 0) await this.users.updateProfile(actor.userId, clean);
     return this.view(actor);
+  }
+
+  /** The address to store after the proof holds; null when it is the current one (nothing to prove). */
+  private async newEmail(actor: Actor, input: string, proof: ReauthenticationProof): Promise<string | null> {
+    const email = input.trim().toLowerCase();
+    if (!EMAIL_PATTERN.test(email) || /\.invalid$/i.test(email) || email.length > 191) throw Invalid.field('email', 'not a valid e-mail address', 'invalid_email');
+    const user = await this.users.findWithSecrets(actor.userId);
+    if (!user) throw new NotFound('User not found', 'user_not_found');
+    if (user.email.toLowerCase() === email) return null;
+    await this.reauthentication.confirm(user, proof, { secondFactor: false });
+    // Checked here for a clear answer; the unique key refuses an address taken meanwhile the same way.
+    const owner = await this.users.findByEmail(email);
+    if (owner && owner.id !== user.id) throw emailTaken();
+    return email;
   }
 }

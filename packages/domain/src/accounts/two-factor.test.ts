@@ -4,6 +4,9 @@ import { InMemoryUnitOfWork } from '../shared/testing/index.js';
 import { MailDeliveryService } from './mail-outbox.js';
 import {
   FakeTotpVerifier,
+  InMemoryAccessTokenRepository,
+  InMemoryReauthenticationAttempts,
+  PlainPasswordHasher,
   InMemoryMailOutbox,
   InMemoryRecoveryCodeRepository,
   InMemoryUserRepository,
@@ -13,6 +16,7 @@ import {
   aNewUser,
 } from './testing/index.js';
 import { normalizeRecoveryCode, recoveryCodeFrom, SecondFactor, TwoFactorService } from './two-factor.js';
+import { Reauthentication } from './reauthentication.js';
 import type { Actor } from '../shared/actor.js';
 
 async function setup() {
@@ -25,8 +29,9 @@ async function setup() {
   const mailer = new RecordingMailer();
   const mail = new MailDeliveryService(outbox, mailer, clock, new RecordingDeliveryLog());
   const uow = new InMemoryUnitOfWork(users, recovery, outbox);
-  const service = new TwoFactorService(users, recovery, totp, secrets, mail, clock, uow, { issuer: 'plaza.test' });
   const second = new SecondFactor(users, recovery, totp, secrets, clock);
+  const reauthentication = new Reauthentication(new InMemoryAccessTokenRepository(users), new InMemoryReauthenticationAttempts(), new PlainPasswordHasher(), second, secrets, clock);
+  const service = new TwoFactorService(users, recovery, totp, secrets, mail, clock, uow, { issuer: 'plaza.test' }, reauthentication);
   const user = await users.create(aNewUser({ username: 'tina' }));
   const actor: Actor = { userId: user.id, username: user.username, isAdmin: false, isModerator: false, isTechnician: false };
   return { users, recovery, outbox, totp, mailer, mail, uow, service, second, user, actor };
@@ -62,7 +67,7 @@ describe('TwoFactorService', () => {
     const { secret } = await service.status(actor);
     totp.accept(secret!, '111111', 100);
     const { recovery_codes } = await service.enable(actor, '111111');
-    const user = (await users.findById(actor.userId))!;
+    const user = (await users.findWithSecrets(actor.userId))!;
     expect(await second.accepts(user, '111111')).toBe(false);
     totp.accept(secret!, '222222', 101);
     expect(await second.accepts(user, '222222')).toBe(true);
@@ -78,7 +83,13 @@ describe('TwoFactorService', () => {
     const { secret } = await service.status(actor);
     totp.accept(secret!, '123456', 7);
     await service.enable(actor, '123456');
-    expect(await service.disable(actor)).toEqual({ disabled: true });
+    // No token in sudo mode and no password: refused, nothing changed.
+    await expect(service.disable(actor, {})).rejects.toMatchObject({ code: 'reauthentication_required' });
+    await expect(service.disable(actor, { password: 'password123' })).rejects.toMatchObject({ code: 'two_factor_code_required' });
+    totp.accept(secret!, '654321', 8);
+    await expect(service.disable(actor, { password: 'wrong password', code: '654321' })).rejects.toMatchObject({ code: 'wrong_password' });
+    expect(await service.status(actor)).toMatchObject({ enabled: true, recovery_codes_remaining: 10 });
+    expect(await service.disable(actor, { password: 'password123', code: '654321' })).toEqual({ disabled: true });
     await mail.idle();
     expect(mailer.sent).toHaveLength(1);
     expect(mailer.sent[0]).toMatchObject({ to: expect.stringContaining('@example.test'), subject: expect.stringContaining('two-factor') });
@@ -86,10 +97,25 @@ describe('TwoFactorService', () => {
     expect(await recovery.countUnused(actor.userId)).toBe(0);
     expect(await service.status(actor)).toMatchObject({ enabled: false, secret: expect.any(String) });
     expect((await service.status(actor)).secret).not.toBe(secret);
-    // Already off: nothing to tell.
-    expect(await service.disable(actor)).toEqual({ disabled: false });
+    // Already off: nothing to tell, nothing to prove.
+    expect(await service.disable(actor, {})).toEqual({ disabled: false });
     await mail.idle();
     expect(mailer.sent).toHaveLength(1);
+  });
+});
+
+describe('TwoFactorService.regenerateRecoveryCodes', () => {
+  it('replaces every code with the password, refuses without it or while two-factor is off', async () => {
+    const { service, actor, totp } = await setup();
+    await expect(service.regenerateRecoveryCodes(actor, { password: 'password123' })).rejects.toMatchObject({ code: 'two_factor_not_enabled' });
+    const { secret } = await service.status(actor);
+    totp.accept(secret!, '123456', 7);
+    const first = (await service.enable(actor, '123456')).recovery_codes;
+    await expect(service.regenerateRecoveryCodes(actor, {})).rejects.toMatchObject({ code: 'reauthentication_required' });
+    await expect(service.regenerateRecoveryCodes(actor, { password: 'nope nope' })).rejects.toMatchObject({ code: 'wrong_password' });
+    const { recovery_codes } = await service.regenerateRecoveryCodes(actor, { password: 'password123' });
+    expect(recovery_codes).toHaveLength(10);
+    expect(recovery_codes.filter((c) => first.includes(c))).toEqual([]);
   });
 });
 

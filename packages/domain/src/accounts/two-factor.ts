@@ -7,7 +7,8 @@ import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { MailDeliveryService } from './mail-outbox.js';
 import { twoFactorDisabledMail } from './mail-templates.js';
 import type { SecretTokens, TotpVerifier, UserRepository } from './ports.js';
-import type { UserRecord } from './user.js';
+import type { Reauthentication, ReauthenticationProof } from './reauthentication.js';
+import type { UserWithSecrets } from './user.js';
 
 /** Single-use codes that replace a TOTP code when the authenticator is lost; stored as hashes only. */
 export interface RecoveryCodeRepository {
@@ -56,7 +57,7 @@ export class SecondFactor {
     private readonly clock: Clock,
   ) {}
 
-  async accepts(user: UserRecord, input: string): Promise<boolean> {
+  async accepts(user: UserWithSecrets, input: string): Promise<boolean> {
     if (!user.totp_secret) return false;
     const code = input.replace(/\s/g, '');
     const now = this.clock.now();
@@ -78,7 +79,7 @@ export interface TwoFactorStatus {
   recovery_codes_remaining: number;
 }
 
-/** two_factor.php: set-up secret, enabling with a first code, disabling. */
+/** two_factor.php: set-up secret, enabling with a first code, new recovery codes, disabling. */
 export class TwoFactorService {
   constructor(
     private readonly users: UserRepository,
@@ -89,6 +90,7 @@ export class TwoFactorService {
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
     private readonly settings: { issuer: string },
+    private readonly reauthentication: Reauthentication,
   ) {}
 
   async status(actor: Actor): Promise<TwoFactorStatus> {
@@ -113,7 +115,7 @@ export class TwoFactorService {
     const digits = code.replace(/\s/g, '');
     const step = /^\d{6}$/.test(digits) ? await this.totp.match(user.totp_secret, digits, this.clock.now()) : null;
     if (step === null) throw Invalid.field('code', 'wrong or expired code', 'invalid_totp_code');
-    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => recoveryCodeFrom(this.secrets.generate()));
+    const codes = this.newRecoveryCodes();
     const now = toTimestamp(this.clock.now());
     await this.uow.run(async () => {
       // Conditional on the secret the code was checked against: of concurrent enablings one wins.
@@ -127,9 +129,28 @@ export class TwoFactorService {
     return { recovery_codes: codes };
   }
 
-  /** Turns two-factor off and tells the owner by e-mail; `false` when it already was off (nothing mailed). */
-  async disable(actor: Actor): Promise<{ disabled: boolean }> {
+  /**
+   * A new set of recovery codes replacing every previous one, shown this once. Needs the password or
+   * sudo mode (docs/decisions/0112): whoever holds them can turn two-factor off.
+   */
+  async regenerateRecoveryCodes(actor: Actor, proof: ReauthenticationProof): Promise<{ recovery_codes: string[] }> {
     const user = await this.account(actor);
+    if (!user.totp_enabled) throw new Conflict('Two-factor authentication is off: there are no recovery codes to renew', 'two_factor_not_enabled');
+    await this.reauthentication.confirm(user, proof, { secondFactor: false });
+    const codes = this.newRecoveryCodes();
+    const now = toTimestamp(this.clock.now());
+    await this.uow.run(() => this.recovery.replace(user.id, codes.map((c) => this.secrets.hash(c)), now));
+    return { recovery_codes: codes };
+  }
+
+  /**
+   * Turns two-factor off and tells the owner by e-mail; `false` when it already was off (nothing
+   * mailed, nothing asked). Needs the password and a code, or sudo mode (docs/decisions/0112).
+   */
+  async disable(actor: Actor, proof: ReauthenticationProof): Promise<{ disabled: boolean }> {
+    const user = await this.account(actor);
+    if (!user.totp_enabled) return { disabled: false };
+    await this.reauthentication.confirm(user, proof, { secondFactor: true });
     const now = this.clock.now();
     const mailId = await this.uow.run(async () => {
       if (!(await this.users.disableTotp(user.id))) return null;
@@ -141,8 +162,13 @@ export class TwoFactorService {
     return { disabled: true };
   }
 
-  private async account(actor: Actor): Promise<UserRecord> {
-    const user = await this.users.findById(actor.userId);
+  private newRecoveryCodes(): string[] {
+    return Array.from({ length: RECOVERY_CODE_COUNT }, () => recoveryCodeFrom(this.secrets.generate()));
+  }
+
+  /** With its secrets: the set-up secret is what status shows while two-factor is off. */
+  private async account(actor: Actor): Promise<UserWithSecrets> {
+    const user = await this.users.findWithSecrets(actor.userId);
     if (!user) throw new NotFound('User not found', 'user_not_found');
     return user;
   }

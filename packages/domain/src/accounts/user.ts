@@ -2,14 +2,15 @@ import { Conflict } from '../shared/errors.js';
 import type { Timestamp } from '../shared/time.js';
 
 /**
- * A stored account. Field names follow the database and wire vocabulary (snake_case) so that
- * repositories and presenters pass records through without renaming every column.
+ * A stored account, as every use case hands it out: without its secrets (`UserSecrets`), which only
+ * the use cases that check them read (docs/decisions/0113). Field names follow the database and wire
+ * vocabulary (snake_case) so that repositories and presenters pass records through without renaming
+ * every column.
  */
 export interface UserRecord {
   id: number;
   username: string;
   email: string;
-  password_hash: string;
   display_name: string | null;
   avatar: string | null;
   banner: string | null;
@@ -31,7 +32,6 @@ export interface UserRecord {
   is_technician: boolean;
   is_moderator: boolean;
   is_private: boolean;
-  totp_secret: string | null;
   totp_enabled: boolean;
   /** Privacy preferences that other contexts' reads apply, kept on the account so no list needs another query. */
   show_online_status: boolean;
@@ -41,6 +41,21 @@ export interface UserRecord {
   deleted_at: Timestamp | null;
   last_active_at: Timestamp | null;
   created_at: Timestamp;
+}
+
+/** What proves an account's identity: read by login, re-authentication and two-factor set-up, never returned. */
+export interface UserSecrets {
+  password_hash: string;
+  /** The TOTP secret: pending while two-factor is off and being set up, in force while it is on. */
+  totp_secret: string | null;
+}
+
+export type UserWithSecrets = UserRecord & UserSecrets;
+
+/** The account without its secrets, for repositories that hold both. */
+export function withoutSecrets<T extends UserSecrets>(user: T): Omit<T, keyof UserSecrets> {
+  const { password_hash: _hash, totp_secret: _secret, ...rest } = user;
+  return rest;
 }
 
 export interface NewUser {
@@ -81,6 +96,8 @@ export type ProfilePatch = Partial<Record<EditableProfileField, string | null>>;
 /** Usernames appear in @mentions and URLs, so they are restricted to a safe alphabet. */
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]{3,30}$/;
 export const MIN_PASSWORD_LENGTH = 8;
+/** An e-mail address as registration and an address change accept it (a deleted account's `.invalid` one aside). */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * The refusals of a taken identifier. Registration checks first, and the repository raises the same

@@ -17,7 +17,7 @@ export class PasswordConfirmation {
   ) {}
 
   async confirm(actor: Actor, password: string): Promise<void> {
-    const user = await this.users.findById(actor.userId);
+    const user = await this.users.findWithSecrets(actor.userId);
     if (!user || !password || !(await this.hasher.verify(password, user.password_hash))) {
       throw new Forbidden('The password is wrong: nothing was saved', 'wrong_password');
     }

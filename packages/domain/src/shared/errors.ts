@@ -98,8 +98,9 @@ export class RateLimited extends DomainError {
     /** The figures for the X-RateLimit-* headers of the refusal. */
     readonly decision?: { limit: number; remaining: number; reset: number },
     message = 'Rate limit exceeded, try again later',
+    code = 'rate_limited',
   ) {
-    super(message, 'rate_limited');
+    super(message, code);
   }
 }
 

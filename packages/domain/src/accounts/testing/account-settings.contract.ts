@@ -148,7 +148,7 @@ export function accountDataContract(name: string, make: () => Promise<AccountDat
       await tokens.create({ user_id: a.id, token_hash: 'f'.repeat(64), created_at: '2026-01-01 00:00:00', expires_at: '2027-01-01 00:00:00' });
       await eraser.erase(a.id, '2026-02-01 00:00:00');
       await eraser.erase(a.id, '2026-02-02 00:00:00');
-      expect(await users.findById(a.id)).toMatchObject({ username: `deleted_${a.id}`, password_hash: '', deleted_at: '2026-02-01 00:00:00', bio: null });
+      expect(await users.findWithSecrets(a.id)).toMatchObject({ username: `deleted_${a.id}`, password_hash: '', deleted_at: '2026-02-01 00:00:00', bio: null });
       expect(await users.findByLogin(a.username)).toBeNull();
       expect(await tokens.findActive('f'.repeat(64), '2026-02-03 00:00:00')).toBeNull();
       expect(await posts.countByUser(a.id)).toBe(0);

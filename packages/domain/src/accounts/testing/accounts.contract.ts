@@ -54,12 +54,32 @@ export function accountsContract(name: string, make: () => Promise<AccountsPorts
       expect(after?.website).toBeNull();
     });
 
+    it('changes the e-mail address, refusing one another account uses', async () => {
+      const u = await ports.users.create(aNewUser());
+      const other = await ports.users.create(aNewUser());
+      await ports.users.updateEmail(u.id, 'new.address@example.test');
+      expect((await ports.users.findByEmail('NEW.address@example.test'))?.id).toBe(u.id);
+      await expect(ports.users.updateEmail(u.id, other.email.toUpperCase())).rejects.toMatchObject({ kind: 'conflict', code: 'email_taken' });
+      expect((await ports.users.findById(u.id))?.email).toBe('new.address@example.test');
+    });
+
+    it('hands accounts out without their secrets, except to the readers named for them', async () => {
+      const u = await ports.users.create(aNewUser({ password_hash: 'hash-of-the-password' }));
+      await ports.users.setTwoFactor(u.id, 'TOTPSECRET', true);
+      const secrets = ['password_hash', 'totp_secret', 'totp_last_step'];
+      for (const user of [u, await ports.users.findById(u.id), await ports.users.findByLogin(u.username), await ports.users.findByEmail(u.email), ...(await ports.users.findByIds([u.id]))]) {
+        expect(Object.keys(user!).filter((k) => secrets.includes(k))).toEqual([]);
+      }
+      expect(await ports.users.findWithSecrets(u.id)).toMatchObject({ id: u.id, password_hash: 'hash-of-the-password', totp_secret: 'TOTPSECRET' });
+      expect(await ports.users.findByLoginWithSecrets(u.email)).toMatchObject({ id: u.id, password_hash: 'hash-of-the-password', totp_secret: 'TOTPSECRET' });
+    });
+
     it('stores two-factor settings, admin flag and password hash', async () => {
       const u = await ports.users.create(aNewUser());
       await ports.users.setTwoFactor(u.id, 'SECRET', true);
       await ports.users.setAdmin(u.id, true);
       await ports.users.updatePasswordHash(u.id, 'new-hash');
-      const after = await ports.users.findById(u.id);
+      const after = await ports.users.findWithSecrets(u.id);
       expect(after).toMatchObject({ totp_secret: 'SECRET', totp_enabled: true, is_admin: true, password_hash: 'new-hash' });
       expect((await ports.users.findByIds([u.id, 999_999])).map((x) => x.id)).toEqual([u.id]);
     });
@@ -72,14 +92,14 @@ export function accountsContract(name: string, make: () => Promise<AccountsPorts
       expect(await ports.users.enableTotp(u.id, 'S2')).toBe(false);
       expect(await ports.users.enableTotp(u.id, 'S1')).toBe(true);
       expect(await ports.users.enableTotp(u.id, 'S1')).toBe(false);
-      expect(await ports.users.findById(u.id)).toMatchObject({ totp_secret: 'S1', totp_enabled: true });
+      expect(await ports.users.findWithSecrets(u.id)).toMatchObject({ totp_secret: 'S1', totp_enabled: true });
       expect(await ports.users.advanceTotpStep(u.id, 100)).toBe(true);
       expect(await ports.users.advanceTotpStep(u.id, 100)).toBe(false);
       expect(await ports.users.advanceTotpStep(u.id, 99)).toBe(false);
       expect(await ports.users.advanceTotpStep(u.id, 101)).toBe(true);
       expect(await ports.users.disableTotp(u.id)).toBe(true);
       expect(await ports.users.disableTotp(u.id)).toBe(false);
-      expect(await ports.users.findById(u.id)).toMatchObject({ totp_secret: null, totp_enabled: false });
+      expect(await ports.users.findWithSecrets(u.id)).toMatchObject({ totp_secret: null, totp_enabled: false });
     });
 
     it('replaces a password hash only if it is still the expected one, and stores the privacy flags', async () => {
@@ -87,7 +107,7 @@ export function accountsContract(name: string, make: () => Promise<AccountsPorts
       expect(await ports.users.replacePasswordHash(u.id, 'other', 'h1')).toBe(false);
       expect(await ports.users.replacePasswordHash(u.id, 'h0', 'h1')).toBe(true);
       expect(await ports.users.replacePasswordHash(u.id, 'h0', 'h2')).toBe(false);
-      expect((await ports.users.findById(u.id))?.password_hash).toBe('h1');
+      expect((await ports.users.findWithSecrets(u.id))?.password_hash).toBe('h1');
       expect(u).toMatchObject({ is_private: false, show_online_status: true, read_receipts: true, allow_messages: true, deleted_at: null });
       await ports.users.setPrivacy(u.id, { is_private: true, read_receipts: false });
       await ports.users.setPrivacy(u.id, { allow_messages: false, show_online_status: false });

@@ -10,14 +10,15 @@ import type {
   UserRepository,
 } from '../ports.js';
 import type { ProfileStats, ProfileStatsReader } from '../profile-service.js';
-import { emailTaken, type NewUser, type ProfilePatch, type UserRecord, usernameTaken } from '../user.js';
+import type { ReauthenticationAttempts, TokenAuthentication } from '../reauthentication.js';
+import { emailTaken, type NewUser, type ProfilePatch, type UserRecord, usernameTaken, type UserWithSecrets, withoutSecrets } from '../user.js';
 import type { Timestamp } from '../../shared/time.js';
 import { captureState, type Snapshottable } from '../../shared/testing/snapshot.js';
 import type { InMemoryContentStore } from '../../content/testing/in-memory-content.js';
 import type { InMemoryFollowRepository, InMemoryFriendRequestRepository } from '../../social/testing/in-memory-social.js';
 
 export class InMemoryUserRepository implements UserRepository, Snapshottable {
-  readonly rows = new Map<number, UserRecord>();
+  readonly rows = new Map<number, UserWithSecrets>();
   /** Last TOTP time step used per account (replay protection). */
   readonly totpSteps = new Map<number, number>();
   private nextId = 1;
@@ -39,7 +40,7 @@ export class InMemoryUserRepository implements UserRepository, Snapshottable {
     const taken = this.takenNow(user.username, user.email);
     if (taken.username) throw usernameTaken();
     if (taken.email) throw emailTaken();
-    const record: UserRecord = {
+    const record: UserWithSecrets = {
       id: this.nextId++,
       ...user,
       display_name: null,
@@ -70,16 +71,24 @@ export class InMemoryUserRepository implements UserRepository, Snapshottable {
       last_active_at: null,
     };
     this.rows.set(record.id, record);
-    return { ...record };
+    return withoutSecrets(record);
   }
-  async findById(id: number) {
+  async findById(id: number): Promise<UserRecord | null> {
+    const u = this.rows.get(id);
+    return u ? withoutSecrets(u) : null;
+  }
+  async findWithSecrets(id: number) {
     const u = this.rows.get(id);
     return u ? { ...u } : null;
   }
   async findByIds(ids: number[]) {
-    return ids.flatMap((id) => (this.rows.has(id) ? [{ ...this.rows.get(id)! }] : []));
+    return ids.flatMap((id) => (this.rows.has(id) ? [withoutSecrets(this.rows.get(id)!)] : []));
   }
   async findByLogin(login: string) {
+    const u = await this.findByLoginWithSecrets(login);
+    return u && withoutSecrets(u);
+  }
+  async findByLoginWithSecrets(login: string) {
     const l = login.toLowerCase();
     const field = l.includes('@') ? 'email' : 'username';
     const u = [...this.rows.values()].find((r) => r[field].toLowerCase() === l);
@@ -87,7 +96,7 @@ export class InMemoryUserRepository implements UserRepository, Snapshottable {
   }
   async findByEmail(email: string) {
     const u = [...this.rows.values()].find((r) => r.email.toLowerCase() === email.toLowerCase());
-    return u ? { ...u } : null;
+    return u ? withoutSecrets(u) : null;
   }
   async taken(username: string, email: string) {
     return this.takenNow(username, email);
@@ -106,6 +115,11 @@ export class InMemoryUserRepository implements UserRepository, Snapshottable {
   async updatePasswordHash(id: number, hash: string) {
     const u = this.rows.get(id);
     if (u) u.password_hash = hash;
+  }
+  async updateEmail(id: number, email: string) {
+    const u = this.rows.get(id);
+    if ([...this.rows.values()].some((r) => r.id !== id && r.email.toLowerCase() === email.toLowerCase())) throw emailTaken();
+    if (u) u.email = email;
   }
   async setTwoFactor(id: number, secret: string | null, enabled: boolean) {
     const u = this.rows.get(id);
@@ -157,6 +171,7 @@ export class InMemoryUserRepository implements UserRepository, Snapshottable {
 
 interface TokenRow extends StoredToken {
   token_hash: string;
+  authentication: TokenAuthentication | null;
   created_at: Timestamp;
   revoked_at: Timestamp | null;
 }
@@ -167,16 +182,16 @@ export class InMemoryAccessTokenRepository implements AccessTokenRepository, Sna
   snapshot() {
     return captureState(this.rows);
   }
-  async create(t: { user_id: number; token_hash: string; created_at: Timestamp; expires_at: Timestamp }) {
+  async create(t: { user_id: number; token_hash: string; created_at: Timestamp; expires_at: Timestamp; authentication?: TokenAuthentication | null }) {
     const id = this.rows.length + 1;
-    this.rows.push({ id, user_id: t.user_id, token_hash: t.token_hash, created_at: t.created_at, expires_at: t.expires_at, last_used_at: null, revoked_at: null });
+    this.rows.push({ id, user_id: t.user_id, token_hash: t.token_hash, created_at: t.created_at, expires_at: t.expires_at, last_used_at: null, revoked_at: null, authentication: t.authentication ?? null });
     return id;
   }
   async findActive(tokenHash: string, now: Timestamp) {
     const row = this.rows.find((r) => r.token_hash === tokenHash && r.revoked_at === null && r.expires_at > now);
     const user = row ? await this.users.findById(row.user_id) : null;
     if (!row || !user) return null;
-    return { id: row.id, user_id: row.user_id, expires_at: row.expires_at, last_used_at: row.last_used_at, user };
+    return { id: row.id, user_id: row.user_id, expires_at: row.expires_at, last_used_at: row.last_used_at, user, authentication: row.authentication && { ...row.authentication } };
   }
   async findSession(tokenHash: string, now: Timestamp) {
     // No bans here (they are the moderation context's): `banned` stays unknown, and admission asks.
@@ -211,6 +226,28 @@ export class InMemoryAccessTokenRepository implements AccessTokenRepository, Sna
       .filter((r) => r.user_id === userId && r.revoked_at === null && r.expires_at > now)
       .sort((a, b) => b.id - a.id)
       .map((r) => ({ id: r.id, user_id: r.user_id, created_at: r.created_at, expires_at: r.expires_at, last_used_at: r.last_used_at }));
+  }
+}
+
+/** Re-authentication attempts in memory: each call runs without an await, as one conditional write. */
+export class InMemoryReauthenticationAttempts implements ReauthenticationAttempts, Snapshottable {
+  readonly rows = new Map<number, { attempts: number; last_attempt_at: Timestamp }>();
+  snapshot() {
+    return captureState(this.rows);
+  }
+  async claim(userId: number, now: Timestamp, windowStart: Timestamp, limit: number) {
+    const row = this.rows.get(userId);
+    const stale = !row || row.last_attempt_at <= windowStart;
+    if (!stale && row.attempts >= limit) return false;
+    this.rows.set(userId, { attempts: stale ? 1 : row.attempts + 1, last_attempt_at: now });
+    return true;
+  }
+  async lockedSince(userId: number, windowStart: Timestamp, limit: number) {
+    const row = this.rows.get(userId);
+    return row && row.attempts >= limit && row.last_attempt_at > windowStart ? row.last_attempt_at : null;
+  }
+  async clear(userId: number) {
+    this.rows.delete(userId);
   }
 }
 

@@ -4,5 +4,7 @@ export * from './mothers.js';
 export * from './profile-stats.contract.js';
 export * from './in-memory-account-settings.js';
 export * from './account-settings.contract.js';
+export * from './reauthentication.contract.js';
+export * from './in-memory-reauthentication.js';
 export * from './in-memory-registration.js';
 export * from './registration.contract.js';

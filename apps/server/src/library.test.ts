@@ -1,0 +1,112 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Invalid, ManualClock } from '@plaza/domain';
+import { actorOf, UserRepository } from '@plaza/domain/accounts';
+import { RecordingMailer } from '@plaza/domain/accounts/testing';
+import { OtplibTotp } from '@plaza/adapters-integrations';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, type TestDatabase } from '../../../test/support/database.js';
+import { createPlaza, type Plaza } from './library.js';
+
+/** Issue 27 item 5, docs/decisions/0113: what the library hands out, and what it accepts from plain JavaScript. */
+let database: TestDatabase;
+let plaza: Plaza;
+const clock = new ManualClock('2026-06-01T09:00:00Z');
+const totp = new OtplibTotp();
+beforeAll(async () => {
+  database = await openTestDatabase();
+  plaza = await createPlaza({ env: { API_DATA_DIR: mkdtempSync(join(tmpdir(), 'plaza-library-')), BCRYPT_COST: '4' }, database, mailer: new RecordingMailer(), clock });
+});
+afterAll(async () => {
+  await plaza.close();
+  await database.drop();
+});
+
+const SECRET_KEYS = /^(password_hash|totp_secret|totp_last_step|token_hash|code_hash)$/;
+/** bcrypt hashes, and the hex digests tokens and recovery codes are stored under. */
+const HASH_LIKE = /^\$2[aby]\$\d\d\$|^[0-9a-f]{64}$/i;
+
+/** Every key and string value reachable from `value`, with its path, for a deep scan. */
+function* walk(value: unknown, path = '$', seen = new Set<unknown>()): Generator<{ path: string; key: string | null; value: unknown }> {
+  if (value === null || typeof value !== 'object' || seen.has(value)) return;
+  seen.add(value);
+  for (const [key, inner] of Object.entries(value)) {
+    yield { path: `${path}.${key}`, key, value: inner };
+    yield* walk(inner, `${path}.${key}`, seen);
+  }
+}
+
+/** The places in `value` that hold a secret: a secret's key, a hash-like string, or one of `known` (the TOTP secret). */
+function secretsIn(value: unknown, known: string[] = []): string[] {
+  return [...walk(value)].flatMap(({ path, key, value: v }) =>
+    (key !== null && SECRET_KEYS.test(key)) || (typeof v === 'string' && (HASH_LIKE.test(v) || known.includes(v))) ? [path] : [],
+  );
+}
+
+describe('the library boundary', () => {
+  it('registers, logs in, refreshes and shows profiles without a secret anywhere in what it returns', async () => {
+    const { accounts } = plaza;
+    const ada = await accounts.auth.register({ username: 'ada_lib', email: 'ada@example.test', password: 'a long password' });
+    expect(ada).toMatchObject({ id: expect.any(Number), username: 'ada_lib', email: 'ada@example.test', totp_enabled: false });
+    expect(secretsIn(ada)).toEqual([]);
+    const actor = actorOf(ada);
+
+    // Two-factor on: its secret exists in the database from now on, and must appear in no answer.
+    const { secret } = await accounts.twoFactor.status(actor);
+    await accounts.twoFactor.enable(actor, await totp.current(secret!, clock.now()));
+    clock.advance(30_000);
+    const login = await accounts.auth.login({ login: 'ada_lib', password: 'a long password', totp: await totp.current(secret!, clock.now()) });
+    expect(login.kind).toBe('token');
+    const issued = login.kind === 'token' ? login.issued : null;
+    const refreshed = await accounts.auth.refresh(issued!.token);
+    const answers = {
+      login,
+      refreshed,
+      view: await accounts.profiles.view(actor),
+      update: await accounts.profiles.update(actor, { bio: 'Counting engines' }),
+      status: await accounts.twoFactor.status(actor),
+      post: await plaza.content.posts.create(actor, { content: 'Hello from a script', media: [], media_type: null, tags: [] }),
+    };
+    expect(secretsIn(answers, [secret!])).toEqual([]);
+
+    const bob = await accounts.auth.register({ username: 'bob_lib', email: 'bob@example.test', password: 'another long password' });
+    await plaza.social.follows.follow(actorOf(bob), ada.id);
+    const followers = await plaza.social.follows.list(actorOf(bob), ada.id, 'followers', { page: 1, perPage: 20 });
+    expect(followers.users.map((u) => u.id)).toEqual([bob.id]);
+    expect(secretsIn(followers, [secret!])).toEqual([]);
+    // The scan sees a secret where there is one: the repository reader named for it.
+    expect(secretsIn(await plaza.get(UserRepository).findWithSecrets(ada.id), [secret!]).length).toBeGreaterThan(0);
+  });
+
+  it('answers bad input from plain JavaScript with the Invalid HTTP answers, and changes nothing', async () => {
+    const user = await plaza.accounts.auth.register({ username: 'cy_lib', email: 'cy@example.test', password: 'a long password' });
+    const actor = actorOf(user);
+    const untyped = plaza as unknown as Record<string, Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>>>;
+    const refusal = async (call: Promise<unknown>) => {
+      const error = await call.then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(Invalid);
+      return error as Invalid;
+    };
+
+    const post = await refusal(untyped.content.posts.create(actor, { content: 42 }));
+    expect(post).toMatchObject({ code: 'invalid_input', details: [{ field: 'content', problem: expect.any(String) }] });
+    expect((await refusal(untyped.accounts.auth.register({ username: 5, email: 'x@example.test', password: 'a long password' }))).details[0].field).toBe('username');
+    expect((await refusal(untyped.accounts.profiles.update(actor, { bio: { no: 'object' } }))).details[0].field).toBe('bio');
+    expect((await refusal(untyped.messaging.privateMessages.send(actor, 'someone', { content: 'hi' }))).details[0].field).toBe('recipientId');
+    expect((await refusal(untyped.content.posts.create({ userId: '1' }, { content: 'hi' }))).details.map((d) => d.field)).toContain('actor.userId');
+    expect((await refusal(untyped.accounts.twoFactor.enable(actor, null))).details[0].field).toBe('code');
+    expect((await refusal(untyped.social.follows.follow(actor))).details[0].field).toBe('userId');
+    // The same rule as HTTP, not a looser one: 10,001 characters are refused before the service.
+    expect((await refusal(untyped.content.posts.create(actor, { content: 'x'.repeat(10_001) }))).details[0].field).toBe('content');
+
+    const rows = await database.db.selectFrom('posts').select('id').where('user_id', '=', user.id).execute();
+    expect(rows).toEqual([]);
+    // Good input still goes through, with the HTTP schema's coercions (a numeric string id).
+    const dee = await plaza.accounts.auth.register({ username: 'dee_lib', email: 'dee@example.test', password: 'a long password' });
+    expect(await untyped.social.follows.follow(actor, String(dee.id))).toEqual({ followed: true });
+  });
+});
