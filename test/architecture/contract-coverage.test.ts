@@ -26,6 +26,7 @@ const PORT_COVERAGE: Record<string, Coverage> = {
   SecretTokens: 'no SQL adapter',
   Mailer: 'no SQL adapter',
   RecoveryCodeRepository: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'recovery' },
+  ReauthenticationAttempts: { suites: [`${SUITES}/accounts/testing/reauthentication.contract.ts`], via: 'attempts' },
   MailOutbox: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'outbox' },
   MailDeliveryLog: 'no SQL adapter',
   NotificationPreferenceRepository: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'preferences' },

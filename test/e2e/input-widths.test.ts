@@ -56,6 +56,8 @@ const NOT_STORED = new Set([
   // Passwords are hashed or only compared, links and tokens only hashed: never stored as sent.
   'POST change_password.php',
   'POST delete_account.php',
+  'DELETE two_factor.php',
+  'POST two_factor.php action=regenerate_recovery_codes',
   'GET delete_account.php has=token',
   'GET export.php',
   // Searched and translated, never stored.
