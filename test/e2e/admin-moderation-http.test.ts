@@ -1,5 +1,6 @@
 import { OtplibTotp } from '@plaza/adapters-integrations';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Moderation, resolve } from '@plaza/server';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FormClient, text } from '../support/form-client.js';
 import { aPost, aReport, aUser, type TestUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -221,6 +222,26 @@ describe('Users: suspend and unsuspend', () => {
       ['unsuspend', 'suspension lifted (it said: Spam wave <b>bold</b>)'],
       ['suspend', 'account suspended: Spam wave <b>bold</b>'],
     ]);
+  });
+
+  it('admits a normal account without asking the moderation context: the token lookup told it in the same read', async () => {
+    const mod = await withRole('moderator');
+    const [normal, target] = [await aUser(t.api), await aUser(t.api)];
+    const admit = vi.spyOn(resolve(t.plaza.container, Moderation.SanctionService), 'admit');
+    try {
+      expect((await t.api.get('users.php', { token: normal.token })).status).toBe(200);
+      expect(admit).not.toHaveBeenCalled();
+      const b = await signedIn(mod);
+      expect((await act(b, target.id, { action: 'suspend', reason: 'spam' })).status).toBe(303);
+      const token = (await login(target)).body.token as string;
+      expect((await t.api.get('users.php', { token })).body.code).toBe('suspended');
+      // The panel's pages ask for every request (their session is read otherwise); the API asked once, for the suspended account.
+      const asked = admit.mock.calls.map(([actor]) => actor.userId);
+      expect(asked.filter((id) => id === target.id)).toHaveLength(1);
+      expect(asked).not.toContain(normal.id);
+    } finally {
+      admit.mockRestore();
+    }
   });
 
   it('suspends once when twenty clicks arrive at once: one change, one log line', async () => {
