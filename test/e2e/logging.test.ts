@@ -41,6 +41,22 @@ describe('logs', () => {
     expect(requests.every((r) => typeof r.req_id === 'string' && typeof r.status === 'number')).toBe(true);
     expect(requests.some((r) => String(r.url).includes('token=[redacted]'))).toBe(true);
   });
+
+  it('carry the client address as the trusted-proxy rule resolved it, and the user agent cut to 200 characters', async () => {
+    // Loopback is a trusted proxy by default: the nearest untrusted X-Forwarded-For hop is the client.
+    await api.get('settings.php', { headers: { 'X-Request-Id': 'log-client-1', 'X-Forwarded-For': '203.0.113.9, 127.0.0.1', 'User-Agent': `militant-flutter ${'x'.repeat(500)}` } });
+    await api.get('settings.php', { headers: { 'X-Request-Id': 'log-client-2', 'User-Agent': 'curl/8.0' } });
+    const byId = (id: string) => lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'request' && l.req_id === id);
+    // The lines are written asynchronously: wait for the second one.
+    for (let i = 0; i < 100 && !byId('log-client-2'); i++) await new Promise((r) => setTimeout(r, 20));
+    const proxied = byId('log-client-1');
+    expect(proxied.ip).toBe('203.0.113.9');
+    expect(proxied.user_agent).toHaveLength(200);
+    expect(proxied.user_agent.startsWith('militant-flutter xxx')).toBe(true);
+    const direct = byId('log-client-2');
+    expect(direct.ip).toBe('127.0.0.1');
+    expect(direct.user_agent).toBe('curl/8.0');
+  });
 });
 
 describe('graceful shutdown', () => {

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { trustedProxyProblem } from '@plaza/adapters-http';
-import { DEFAULT_RATE_LIMITS, type RateLimitGroup, parseRateLimitOverrides } from '@plaza/domain';
+import { DEFAULT_LOGIN_ACCOUNT_LIMIT, DEFAULT_RATE_LIMITS, type RateLimitGroup, parseRateLimitOverrides } from '@plaza/domain';
 import { REGISTRATION_MODES, type RegistrationPolicy } from '@plaza/domain/accounts';
 import { DEFAULT_MODERATION_RULES, type ModerationRules } from '@plaza/domain/moderation';
 import { z } from 'zod';
@@ -76,6 +76,11 @@ const envSchema = z.object({
   API_MOBILE_APP_MARKER: z.string().regex(/^[!-~]([ -~]*[!-~])?$/, 'must be printable ASCII without surrounding blanks').default('militant-flutter-v1'),
   API_RATE_LIMITS: z.string().optional(),
   API_RATE_LIMIT_STORE: z.enum(['memory', 'database']).optional(),
+  // Login attempts per hour against one account, from any address (docs/decisions/0102).
+  API_LOGIN_ACCOUNT_LIMIT: int(1, 1_000_000).default(DEFAULT_LOGIN_ACCOUNT_LIMIT),
+  // GET /metrics (docs/decisions/0103): on with API_METRICS=true, or with a bearer token it then requires.
+  API_METRICS: bool.default(false),
+  API_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').regex(/^[!-~]+$/, 'must be printable ASCII without blanks').optional(),
   API_CORS_ORIGINS: list(originProblem)
     .refine((origins) => !origins.includes('*') || origins.length === 1, 'mixes * with origins: * alone allows every origin')
     .default(['*']),
@@ -196,6 +201,10 @@ export interface Config {
   mobileAppMarker: string;
   rateLimits: Record<RateLimitGroup, number>;
   rateLimitStore: 'memory' | 'database';
+  /** Login attempts per hour against one account, whatever the address; `rateLimits.auth` limits each address. */
+  loginAccountLimit: number;
+  /** GET /metrics: off unless enabled; with a token, only requests bearing it are answered. */
+  metrics: { enabled: boolean; token: string | null };
   corsOrigins: string[];
   requireHttps: boolean;
   trustedProxies: string[];
@@ -288,6 +297,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...overrides },
     // Several instances share one database, so that is where their counters must live.
     rateLimitStore: e.API_RATE_LIMIT_STORE ?? (database.kind === 'mysql' ? 'database' : 'memory'),
+    loginAccountLimit: e.API_LOGIN_ACCOUNT_LIMIT,
+    metrics: { enabled: e.API_METRICS || e.API_METRICS_TOKEN !== undefined, token: e.API_METRICS_TOKEN ?? null },
     corsOrigins: e.API_CORS_ORIGINS,
     requireHttps: e.API_REQUIRE_HTTPS,
     trustedProxies: e.API_TRUSTED_PROXIES,

@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
-import { createLogger } from '@plaza/adapters-http';
+import { createLogger, serveClusterMetrics } from '@plaza/adapters-http';
 import pino from 'pino';
 import { isSecondaryWorker, runPrimary, workerReady } from './cluster.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
@@ -30,11 +30,14 @@ async function main() {
   try {
     const config = loadConfig();
     if (config.workers > 1 && cluster.isPrimary) {
+      // One scrape of any worker sees the whole instance: the primary gathers every worker's figures.
+      if (config.metrics.enabled) serveClusterMetrics();
       runPrimary(config.workers, lifecycle);
       return;
     }
     plaza = await startPlaza(config, {
       jobs: !isSecondaryWorker(),
+      queueMetrics: !isSecondaryWorker(),
       onListening: ({ address, port }) => lifecycle.info({ address, port }, 'Plaza listening, starting up'),
     });
   } catch (error) {

@@ -11,6 +11,7 @@ import { buildContainer, type ContainerOverrides } from './container.js';
 import { waitForDatabase } from './database-wait.js';
 import { answerProbe, isProbe, type Phase } from './health-probes.js';
 import { startJobs } from './jobs.js';
+import { watchMetrics } from './metrics.js';
 import { Accounts } from './modules/accounts.module.js';
 import { Moderation } from './modules/moderation.module.js';
 import { Platform } from './modules/platform.module.js';
@@ -37,6 +38,8 @@ export interface StartOptions extends ContainerOverrides {
   database?: DatabaseHandle;
   /** Periodic jobs are on by default; tests run them by hand. */
   jobs?: boolean;
+  /** Whether /metrics reports the instance's work queues here: not in a cluster worker without the jobs. */
+  queueMetrics?: boolean;
   /** Check each success payload against its operation's response schema (the test servers do). */
   validateResponses?: boolean;
 }
@@ -113,6 +116,7 @@ export async function startPlaza(configured: Config, options: StartOptions = {})
       admit: (actor) => sanctions.admit(actor),
       health: resolve(container, Platform.Health),
       rateLimiter: resolve(container, Platform.RateLimiter),
+      metrics: watchMetrics(config, container, database, options.queueMetrics ?? true),
       logger,
       options: {
         corsOrigins: config.corsOrigins,

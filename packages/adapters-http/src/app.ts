@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import {
   type Actor,
@@ -16,7 +16,7 @@ import Koa, { type Context } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import { clientIp, compileProxyTrust, isSecure, type ProxyPolicy } from './http/client-info.js';
 import { cors } from './http/cors.js';
-import { assertUnambiguous, MethodNotAllowed, parseInput, rateLimitGroupOf, resolveOperation } from './http/dispatcher.js';
+import { assertUnambiguous, MethodNotAllowed, parseInput, rateLimitGroupBeforeBody, rateLimitGroupOf, resolveOperation } from './http/dispatcher.js';
 import { bodyReadError, toErrorResponse } from './http/errors.js';
 import { redactUrl, type Logger } from './http/logging.js';
 import { type AnyOperation, Download, Refusal, type Script } from './http/operation.js';
@@ -31,6 +31,8 @@ import { readMultipart } from './http/multipart.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { answerJson } from './http/json-body.js';
+import { metricsEndpoint, type MetricsEndpoint } from './monitoring/metrics-endpoint.js';
+import type { RequestMetrics, RequestSeries } from './monitoring/metrics.js';
 
 export interface HttpOptions extends ProxyPolicy {
   corsOrigins: string[];
@@ -68,6 +70,8 @@ export interface HttpDependencies {
   options: HttpOptions;
   /** Handlers of non-script URLs (federation), given the raw request before any body parsing. */
   mounts?: HttpMount[];
+  /** GET /metrics and the request counters behind it (docs/decisions/0103); none when it is off. */
+  metrics?: MetricsEndpoint | null;
 }
 
 /** Browser pages (the admin panel): they add their routes to the app's router with the app's request helpers. */
@@ -82,6 +86,8 @@ export interface PageKit {
   isSecure(ctx: Context): boolean;
   /** Counts the request in `group`: per user once `ctx.state.actor` is set, else per client address; throws RateLimited past the limit. */
   count(ctx: Context, group: RateLimitGroup): Promise<void>;
+  /** Counts a login attempt against the account `login` names (as typed), as auth.php's logins do; throws RateLimited past the limit. */
+  countLogin(login: string): Promise<void>;
   /** Refuses an account that may not use Plaza now (banned or suspended), as the scripts do. */
   admit?(actor: Actor): Promise<void>;
 }
@@ -96,6 +102,20 @@ interface PlazaState {
   ip: string;
   rateLimit?: RateLimitDecision;
   actor?: Actor | null;
+  /** Where the request is counted in /metrics, once its script and operation are known. */
+  series?: RequestSeries;
+}
+
+/** Longest user agent a log line carries: enough to tell clients apart, too short to flood a log. */
+const USER_AGENT_LOGGED = 200;
+
+/**
+ * The series of a request that reached no script: a few fixed categories, never the path itself, so
+ * that scanning random URLs cannot grow the metrics.
+ */
+function seriesOfPath(requests: RequestMetrics, path: string): RequestSeries {
+  const category = path === '/metrics' ? '(metrics)' : path.startsWith('/admin') ? '(admin)' : path.startsWith('/health') ? '(health)' : path.startsWith('/uploads/') ? '(uploads)' : '(other)';
+  return requests.of(category, '(none)');
 }
 
 export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Script[] } {
@@ -105,6 +125,7 @@ export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Scri
   scripts.push(indexScript(() => scripts, () => Object.assign({}, ...(deps.mounts ?? []).map((m) => m.publicPaths ?? {}))), ...deps.scripts);
   const trust = compileProxyTrust(options);
   const refused = new RefusedAddresses();
+  const requestMetrics = deps.metrics?.metrics.requests;
 
   /** Counts the request in `group`: per user once authenticated, else per address, remembering refused addresses. */
   const count = async (state: PlazaState, group: RateLimitGroup): Promise<void> => {
@@ -115,7 +136,7 @@ export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Scri
     try {
       state.rateLimit = await rateLimiter.consume(group, `ip:${state.ip}`);
     } catch (error) {
-      if (error instanceof RateLimited) refused.remember(state.ip, error);
+      if (error instanceof RateLimited) refused.remember(group, state.ip, error);
       throw error;
     }
   };
@@ -148,14 +169,19 @@ export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Scri
         ctx.set('X-RateLimit-Remaining', String(rl.remaining));
         ctx.set('X-RateLimit-Reset', String(rl.reset));
       }
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (requestMetrics) (state.series ?? seriesOfPath(requestMetrics, ctx.path)).observe(ctx.status, ms / 1000);
       logger.info(
         {
           req_id: state.requestId,
           method: ctx.method,
           url: redactUrl(ctx.originalUrl),
           status: ctx.status,
-          ms: Number(process.hrtime.bigint() - started) / 1e6,
+          ms,
           user_id: state.actor?.userId ?? null,
+          // The address the trusted-proxy rule resolved (the one rate limits count), and the client's own word.
+          ip: state.ip,
+          user_agent: ctx.get('User-Agent').slice(0, USER_AGENT_LOGGED),
         },
         'request',
       );
@@ -171,16 +197,22 @@ export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Scri
     await next();
   });
 
+  // Prometheus's scrape: not rate-limited (like the health checks), except a wrong token, counted by address.
+  if (deps.metrics) app.use(metricsEndpoint(deps.metrics, (ctx) => count(ctx.state as PlazaState, 'default')));
+
   // Federation (WebFinger, actor documents, inboxes) reads its own raw bodies: before the parser.
   app.use(mountsMiddleware(deps.mounts ?? [], (ctx, group) => count(ctx.state as PlazaState, group)));
 
   // Bodies are read last, and only from clients the rate limiter may still serve. A request is counted
   // once its operation is known (scriptHandler), since its group depends on the operation, which a body
   // `action` may choose: so it cannot be counted before its body is read. What can be known before is
-  // whether its address was already refused (429) in this window; for a request that would be counted
-  // by address, i.e. without a valid token, that refusal is answered here and the body never read. A
-  // valid token passes, because its requests are counted per user and many users may share one address
-  // (an auth: 'none' operation such as login still counts it by address, after reading).
+  // the group its path and query select (`groupBeforeBody`), and whether its address was already
+  // refused (429) in that group in this window; for a request that would be counted by address, i.e.
+  // without a valid token, that refusal is answered here and the body never read. A refusal in another
+  // group is no reason to refuse it, and a request whose group a body `action` chooses is read and
+  // counted (docs/decisions/0102). A valid token passes, because its requests are counted per user and
+  // many users may share one address (an auth: 'none' operation such as login still counts it by
+  // address, after reading).
   // A body that cannot be read (malformed JSON, too large, bad Content-Encoding) is counted by address
   // in `default`, like an unknown script, so that refusals are limited too and carry the headers.
   const parseBody = koaBody({
@@ -196,9 +228,19 @@ export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Scri
   // Multipart bodies only for the scripts that declare them (upload.php), streamed to disk (http/multipart.ts).
   const multipartPaths = multipartRoutes(scripts);
   const uploadTmpDir = options.uploadTmpDir ?? join(tmpdir(), 'plaza-uploads');
+  const router = new Router();
+  const scriptsByPath = new Map<string, Script>(scripts.flatMap((script) => API_PREFIXES.map((prefix) => [`${prefix}/${script.name}.php`, script] as const)));
+  /** The group a request counts in as far as its path and query tell: null for a page, a mount or a body-chosen action. */
+  const groupBeforeBody = (ctx: Context): RateLimitGroup | null => {
+    const script = scriptsByPath.get(ctx.path);
+    if (script) return rateLimitGroupBeforeBody(script, { method: ctx.method, query: ctx.query });
+    // No route at all: the unknown-URL answer below counts it in `default`. Pages count for themselves.
+    return router.match(ctx.path, ctx.method).route ? null : 'default';
+  };
   app.use(async (ctx, next) => {
     const state = ctx.state as PlazaState;
-    const refusal = bodyFollows(ctx) ? refused.refusalOf(state.ip) : null;
+    const group = bodyFollows(ctx) ? groupBeforeBody(ctx) : null;
+    const refusal = group ? refused.refusalOf(group, state.ip) : null;
     if (refusal && !(await hasValidToken(ctx, deps))) throw refusal;
     const multipart = multipartPaths.get(ctx.path);
     if (multipart && ctx.method === 'POST' && ctx.is('multipart/form-data')) {
@@ -230,14 +272,21 @@ export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Scri
     await next();
   });
 
-  const router = new Router();
   for (const script of scripts) assertUnambiguous(script); // Refuse to start rather than let order decide.
   for (const script of scripts) {
     const handler = scriptHandler(script, deps, count);
     for (const prefix of API_PREFIXES) router.all(`${prefix}/${script.name}.php`, handler);
   }
   registerApiDocs(router, () => scripts, { publicUrl: options.publicUrl, prefixes: API_PREFIXES });
-  const kit: PageKit = { app, isSecure: (ctx) => isSecure(ctx, trust), count: (ctx, group) => count(ctx.state as PlazaState, group), admit: deps.admit };
+  const kit: PageKit = {
+    app,
+    isSecure: (ctx) => isSecure(ctx, trust),
+    count: (ctx, group) => count(ctx.state as PlazaState, group),
+    countLogin: async (login) => {
+      await rateLimiter.consumeLogin(accountKey(login));
+    },
+    admit: deps.admit,
+  };
   for (const pages of deps.pages ?? []) pages.mount(router, kit);
   router.get('/health-public.php', async (ctx) => {
     const health = await deps.health.check();
@@ -318,6 +367,15 @@ function allowsBanned(operation: AnyOperation, query: Record<string, string | st
 
 type Count = (state: PlazaState, group: RateLimitGroup) => Promise<void>;
 
+/**
+ * The per-account counter's name for a login as typed: trimmed and lower-cased as the account lookup
+ * matches it, then digested, so that an unknown login counts exactly like a known one and no e-mail
+ * address is stored among the counters.
+ */
+function accountKey(login: unknown): string {
+  return createHash('sha256').update(String(login ?? '').trim().toLowerCase()).digest('base64url');
+}
+
 function scriptHandler(script: Script, deps: HttpDependencies, count: Count) {
   return async (ctx: Context) => {
     const state = ctx.state as PlazaState;
@@ -326,10 +384,12 @@ function scriptHandler(script: Script, deps: HttpDependencies, count: Count) {
     try {
       resolved = resolveOperation(script, raw);
     } catch (error) {
+      state.series = deps.metrics?.metrics.requests.of(script.name, '(unresolved)');
       await count(state, 'default');
       throw error;
     }
     const { operation } = resolved;
+    state.series = deps.metrics?.metrics.requests.ofDeclared(script.name, operation);
 
     // Authenticate first so that the limit is counted per user; a bad token still counts by address.
     let session: Session | null = null;
@@ -352,6 +412,7 @@ function scriptHandler(script: Script, deps: HttpDependencies, count: Count) {
     if (actor && deps.admit && !admitted && !allowsBanned(operation, ctx.query)) await deps.admit(actor);
 
     const { query, body } = parseInput(resolved, raw);
+    if (operation.limitPerAccount) await deps.rateLimiter.consumeLogin(accountKey((body as Record<string, unknown>)[operation.limitPerAccount]));
     const result = await operation.handle({
       actor: actor as Actor,
       query: query as never,

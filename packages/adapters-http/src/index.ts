@@ -3,6 +3,7 @@
  * presenter context. Each script is its own entry point (`@plaza/adapters-http/scripts/posts`).
  */
 export * from './app.js';
+export * from './monitoring/index.js';
 export * from './http/operation.js';
 export * from './http/fields.js';
 export * from './http/errors.js';

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, MysqlDialect, sql } from 'kysely';
-import { createPool } from 'mysql2';
+import { createPool, type Pool } from 'mysql2';
 import { type SqlDialect, withDomainConstraintErrors } from './dialect.js';
 import { fairSqliteDialect } from './fair-sqlite.js';
 import { countingQueries, type QueryCounter } from './query-counter.js';
@@ -36,7 +36,24 @@ export interface DatabaseHandle {
   dialect: SqlDialect;
   /** Statements run so far (every query and transaction command): what the query-count test reads. */
   readonly queries: QueryCounter;
+  /** Connections now, for monitoring: SQLite's one connection counts as a pool of one. */
+  poolUse(): PoolUse;
   close(): Promise<void>;
+}
+
+export interface PoolUse {
+  inUse: number;
+  free: number;
+  /** Requests for a connection waiting until one is free. */
+  queued: number;
+}
+
+/** The figures of mysql2's pool, from its own (unexported) lists: the driver offers no public count. */
+function mysqlPoolUse(pool: Pool): PoolUse {
+  const lists = pool as unknown as { _allConnections?: { length: number }; _freeConnections?: { length: number }; _connectionQueue?: { length: number } };
+  const all = lists._allConnections?.length ?? 0;
+  const free = lists._freeConnections?.length ?? 0;
+  return { inUse: all - free, free, queued: lists._connectionQueue?.length ?? 0 };
 }
 
 export function openDatabase(config: DatabaseConfig): DatabaseHandle {
@@ -47,9 +64,10 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
     // One connection, handed over first come first served with a turn of the event loop in between.
-    const queries = { executed: 0 };
-    const root = new Kysely<Database>({ dialect: withDomainConstraintErrors(countingQueries(fairSqliteDialect(database), queries)) });
-    return { db: routedDatabase(root), root, dialect: 'sqlite', queries, close: () => root.destroy() };
+    const queries = { executed: 0, failed: 0 };
+    const fair = fairSqliteDialect(database);
+    const root = new Kysely<Database>({ dialect: withDomainConstraintErrors(countingQueries(fair, queries)) });
+    return { db: routedDatabase(root), root, dialect: 'sqlite', queries, poolUse: () => fair.use(), close: () => root.destroy() };
   }
   // Kysely's MysqlDialect needs the callback pool: with mysql2/promise its queries never settle.
   const pool = createPool({
@@ -68,10 +86,10 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     charset: 'utf8mb4',
     connectTimeout: 5000,
   });
-  const queries = { executed: 0 };
+  const queries = { executed: 0, failed: 0 };
   const dialect = new MysqlDialect({ pool: serverPreparedPool(pool, PREPARED_STATEMENTS) });
   const root = new Kysely<Database>({ dialect: withDomainConstraintErrors(countingQueries(dialect, queries)) });
-  return { db: routedDatabase(root), root, dialect: 'mysql', queries, close: () => root.destroy() };
+  return { db: routedDatabase(root), root, dialect: 'mysql', queries, poolUse: () => mysqlPoolUse(pool), close: () => root.destroy() };
 }
 
 /** Parses `mysql://user:pass@host:port/database`. */

@@ -29,6 +29,10 @@ export class FairMutex {
   get waiting(): number {
     return this.waiters.length;
   }
+
+  get held(): boolean {
+    return this.locked;
+  }
 }
 
 /** Prepared statements kept per SQL text: preparing is most of a small query's cost on SQLite. */
@@ -73,20 +77,27 @@ class CachingSqliteConnection implements DatabaseConnection {
  * Kysely's SQLite dialect with the fair hand-over above and a statement cache. Transactions, savepoints
  * and closing are Kysely's own (its driver's lock is then always free: this one is taken first).
  */
-export function fairSqliteDialect(database: BetterSqlite3.Database): Dialect {
+export function fairSqliteDialect(database: BetterSqlite3.Database): Dialect & { use(): { inUse: number; free: number; queued: number } } {
   const base = new SqliteDialect({ database });
+  let mutex: FairMutex | null = null;
   return {
+    /** The one connection as a pool of one: in use while held, and the queries waiting their turn. */
+    use() {
+      const inUse = mutex?.held ? 1 : 0;
+      return { inUse, free: 1 - inUse, queued: mutex?.waiting ?? 0 };
+    },
     createAdapter: () => base.createAdapter(),
     createIntrospector: (db) => base.createIntrospector(db),
     createQueryCompiler: () => base.createQueryCompiler(),
     createDriver: (): Driver => {
       const inner = base.createDriver();
-      const mutex = new FairMutex();
+      const lock = new FairMutex();
+      mutex = lock;
       const connection = new CachingSqliteConnection(database);
       return {
         init: () => inner.init(),
         async acquireConnection() {
-          await mutex.lock();
+          await lock.lock();
           // Kysely's driver keeps its transaction bookkeeping on its own connection object: take it
           // too (free, since ours is held), and answer with the caching connection.
           await inner.acquireConnection();
@@ -100,7 +111,7 @@ export function fairSqliteDialect(database: BetterSqlite3.Database): Dialect {
         releaseSavepoint: (c, name, compile) => inner.releaseSavepoint!(c, name, compile),
         async releaseConnection(c) {
           await inner.releaseConnection(c);
-          mutex.unlock();
+          lock.unlock();
         },
         destroy: () => inner.destroy(),
       };

@@ -23,7 +23,7 @@ export const platformModule = featureModule((w) => {
   w.bind(RateLimitStore, [ConfigToken, DatabaseToken], (config, { db, dialect }) =>
     config.rateLimitStore === 'database' ? new SqlRateLimitStore(db, dialect) : new InMemoryRateLimitStore(),
   );
-  w.bind(Platform.RateLimiter, [RateLimitStore, ConfigToken, Clock], (store, config, clock) => new RateLimiter(store, config.rateLimits, clock));
+  w.bind(Platform.RateLimiter, [RateLimitStore, ConfigToken, Clock], (store, config, clock) => new RateLimiter(store, config.rateLimits, clock, config.loginAccountLimit));
   w.bind(Platform.Presenters, [ConfigToken, Clock], (config, clock) => ({
     formatTime: createTimeFormatter(config.timeZone),
     now: () => clock.now(),

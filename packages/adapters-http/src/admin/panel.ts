@@ -247,6 +247,8 @@ export function adminPanel(services: AdminPanelServices): Pages {
         if (!login || !password) {
           return render(ctx, 'login', { title: 'Sign in', login, needCode: !!totp, error: 'Enter your username or e-mail and your password.', notice: null, next }, 400);
         }
+        // Per account as well as per address, as auth.php's logins (docs/decisions/0102).
+        await kit.countLogin(login);
         let result;
         try {
           result = await accounts.signIn({ login, password, totp });

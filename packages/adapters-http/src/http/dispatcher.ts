@@ -212,6 +212,22 @@ function parseWith(schema: z.ZodType, value: unknown, where: 'query' | 'body'): 
   throw new Invalid(details.map((d) => `${d.field}: ${d.problem}`).join('; '), 'invalid_input', details);
 }
 
+/**
+ * The group a request of `script` counts in, from its method and query alone: the group of the operation
+ * they select, `default` when they select none (resolution errors count there). Null when a body
+ * `action` may still choose the operation, so that only the body tells (docs/decisions/0102).
+ */
+export function rateLimitGroupBeforeBody(script: Script, req: Omit<RawRequest, 'body'>): RateLimitGroup | null {
+  const requested = req.method.toUpperCase();
+  const method = requested === 'HEAD' ? 'GET' : requested;
+  if (!firstString(req.query.action) && script.operations.some((o) => o.select?.action && o.method === method)) return null;
+  try {
+    return rateLimitGroupOf(resolveOperation(script, { ...req, body: undefined }).operation);
+  } catch {
+    return 'default';
+  }
+}
+
 /** The declared group, else `reads` for GET and `default` for writes. */
 export function rateLimitGroupOf(operation: AnyOperation | undefined): RateLimitGroup {
   return operation?.rateLimit ?? (operation?.method === 'GET' ? 'reads' : 'default');

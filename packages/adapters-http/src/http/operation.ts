@@ -90,6 +90,11 @@ interface OperationBase<
   summary: string;
   /** Endpoint group of the spec's rate-limit table; when absent, `reads` for GET and `default` otherwise. */
   rateLimit?: RateLimitGroup;
+  /**
+   * A login: also counted against the account that this body field names (user name or e-mail, as
+   * typed), whatever the address, once the body is read (docs/decisions/0102).
+   */
+  limitPerAccount?: string;
   query?: QS;
   body?: BS;
   /** The success payload, without `success`. */

@@ -96,8 +96,8 @@ export function authScript(auth: AuthService, registrar: RegistrationService, p:
   return {
     name: 'auth',
     operations: [
-      op({ method: 'POST', auth: 'none', rateLimit: 'auth', body: credentials, summary: 'Log in with username or e-mail, password and optional TOTP code', response: IssuedTokenPayload, refusal: LoginRefusal, handle: login }),
-      op({ method: 'POST', select: { action: 'login' }, auth: 'none', rateLimit: 'auth', body: credentials, summary: 'Log in (explicit action form)', response: IssuedTokenPayload, refusal: LoginRefusal, handle: login }),
+      op({ method: 'POST', auth: 'none', rateLimit: 'auth', limitPerAccount: 'username', body: credentials, summary: 'Log in with username or e-mail, password and optional TOTP code', response: IssuedTokenPayload, refusal: LoginRefusal, handle: login }),
+      op({ method: 'POST', select: { action: 'login' }, auth: 'none', rateLimit: 'auth', limitPerAccount: 'username', body: credentials, summary: 'Log in (explicit action form)', response: IssuedTokenPayload, refusal: LoginRefusal, handle: login }),
       op({
         method: 'POST',
         select: { action: 'register' },

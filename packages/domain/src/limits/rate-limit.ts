@@ -39,6 +39,13 @@ export const DEFAULT_RATE_LIMITS: Record<RateLimitGroup, number> = {
 
 export const RATE_LIMIT_WINDOW_SECONDS = 3600;
 
+/**
+ * Login attempts per hour against one account, known or not, whatever the address (docs/decisions/0102):
+ * beside the `auth` group's per-address limit, so that guessing one account's password neither goes on
+ * from many addresses nor locks everyone behind the guesser's address out of their own accounts.
+ */
+export const DEFAULT_LOGIN_ACCOUNT_LIMIT = 10;
+
 /** Counts hits per key and fixed window. One process may keep them in memory; several share a database. */
 export interface RateLimitStore {
   /** Adds one hit to `key` in the window starting at `windowStart` (unix seconds) and returns the new count. */
@@ -60,18 +67,31 @@ export class RateLimiter {
     private readonly store: RateLimitStore,
     private readonly limits: Record<RateLimitGroup, number>,
     private readonly clock: Clock,
+    private readonly loginAccountLimit: number = DEFAULT_LOGIN_ACCOUNT_LIMIT,
   ) {}
 
   /**
    * Counts one request of `subject` (a user id or a client address) in `group`. Throws RateLimited
    * past the limit; either way returns the figures for the response headers.
    */
-  async consume(group: RateLimitGroup, subject: string): Promise<RateLimitDecision> {
-    const limit = this.limits[group];
+  consume(group: RateLimitGroup, subject: string): Promise<RateLimitDecision> {
+    return this.count(`${group}:${subject}`, this.limits[group]);
+  }
+
+  /**
+   * Counts one login attempt against an account, whether it exists or not: `account` names the login as
+   * typed (user name or e-mail), normalised and digested by the caller so that every spelling of one
+   * login shares a counter and no e-mail address is stored. Throws RateLimited past the limit.
+   */
+  consumeLogin(account: string): Promise<RateLimitDecision> {
+    return this.count(`login_account:${account}`, this.loginAccountLimit);
+  }
+
+  private async count(key: string, limit: number): Promise<RateLimitDecision> {
     const nowSeconds = Math.floor(this.clock.now().getTime() / 1000);
     const windowStart = nowSeconds - (nowSeconds % RATE_LIMIT_WINDOW_SECONDS);
     const reset = windowStart + RATE_LIMIT_WINDOW_SECONDS;
-    const count = await this.store.hit(`${group}:${subject}`, windowStart);
+    const count = await this.store.hit(key, windowStart);
     const decision = { limit, remaining: Math.max(0, limit - count), reset };
     if (count > limit) throw new RateLimited(reset - nowSeconds, decision);
     return decision;

@@ -1,0 +1,3 @@
+export * from './metrics.js';
+export type { MetricsEndpoint } from './metrics-endpoint.js';
+export { serveClusterMetrics } from './cluster-metrics.js';
