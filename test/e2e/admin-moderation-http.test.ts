@@ -190,7 +190,10 @@ describe('Users: suspend and unsuspend', () => {
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ success: false, code: 'suspended' });
     expect((await t.api.post('posts.php', { content: 'still here' }, { token })).body.code).toBe('suspended');
-    expect((await t.api.get('sanctions.php?type=mine', { token })).status).toBe(200);
+    // The app's ban screen tells them why (sanctions.php?type=mine is its only source).
+    const own = await t.api.get('sanctions.php?type=mine', { token });
+    expect(own.status).toBe(200);
+    expect(own.body).toMatchObject({ is_banned: true, ban: { reason: 'Suspended by the moderators: Spam wave <b>bold</b>', is_permanent: true, expires_at: null } });
     expect((await t.api.get('sanctions.php?type=all', { token })).status).toBe(403);
     // The admin panel refuses them too.
     const theirPanel = await signedIn(target);
@@ -204,6 +207,7 @@ describe('Users: suspend and unsuspend', () => {
     const lifted = await act(b, target.id, { action: 'unsuspend' });
     expect(lifted.status).toBe(303);
     expect((await t.api.get('users.php', { token })).status).toBe(200);
+    expect((await t.api.get('sanctions.php?type=mine', { token })).body).toMatchObject({ is_banned: false, ban: null });
     expect(await suspensionOf(target.id)).toBeUndefined();
     expect((await act(b, target.id, { action: 'unsuspend' })).status).toBe(409);
     expect((await logOf(target.id)).map((l) => [l.action_type, l.moderator_id])).toEqual([

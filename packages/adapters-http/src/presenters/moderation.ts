@@ -8,6 +8,7 @@ import {
   type BanView,
   type CandidateView,
   type ReportView,
+  type SuspensionRecord,
   type WarningRecord,
   type WarningView,
 } from '@plaza/domain/moderation';
@@ -203,6 +204,15 @@ export const MyBan = z.object({
 
 export function presentMyBan(ban: BanRecord, p: PresenterContext): z.input<typeof MyBan> {
   return { reason: ban.reason, is_permanent: ban.is_permanent, expires_at: p.formatTime(ban.expires_at), created_at: wireTime(p, ban.created_at) };
+}
+
+/**
+ * A suspension as type=mine's `ban` (docs/decisions/0105): the app's only screen for an account it may
+ * not use is the ban screen, so a suspended account reads there why, with no end date (it lasts until
+ * a moderator lifts it).
+ */
+export function presentSuspensionAsBan(s: SuspensionRecord, p: PresenterContext): z.input<typeof MyBan> {
+  return { reason: `Suspended by the moderators: ${s.reason}`, is_permanent: true, expires_at: null, created_at: wireTime(p, s.created_at) };
 }
 
 /** One of one's own warnings. */

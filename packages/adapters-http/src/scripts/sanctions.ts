@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { paginationQuery } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
-import { BanItem, MyBan, MyWarning, presentBan, presentMyBan, presentMyWarning, presentWarning, WarningItem } from '../presenters/moderation.js';
+import { BanItem, MyBan, MyWarning, presentBan, presentMyBan, presentMyWarning, presentSuspensionAsBan, presentWarning, WarningItem } from '../presenters/moderation.js';
 import { PageMetaWire, zCount } from '../presenters/wire.js';
 
 /** type=mine (contract §27): `is_banned` must be a JSON boolean, the app compares it with `true`. */
@@ -22,7 +22,7 @@ export function sanctionsScript(sanctions: SanctionService, p: PresenterContext)
         method: 'GET',
         auth: 'required',
         query: z.object({ type: z.enum(['mine', 'all', '']).optional(), ...paginationQuery }),
-        // A banned account reads why it is banned here (and only here): the app's ban screen.
+        // A banned or suspended account reads why here (and only here): the app's ban screen.
         allowBanned: (query) => OWN.has(query.type),
         summary: 'Own sanctions (type=mine, the default: is_banned, the ban in force, own warnings); type=all: public warnings and bans, newest first',
         response: z.union([Mine, All]),
@@ -39,8 +39,9 @@ export function sanctionsScript(sanctions: SanctionService, p: PresenterContext)
           }
           const mine = await sanctions.mine(ctx.actor, page);
           return {
-            is_banned: mine.ban !== null,
-            ban: mine.ban ? presentMyBan(mine.ban, p) : null,
+            // A suspension is what admission refuses first: the ban screen shows it (docs/decisions/0105).
+            is_banned: mine.ban !== null || mine.suspension !== null,
+            ban: mine.suspension ? presentSuspensionAsBan(mine.suspension, p) : mine.ban ? presentMyBan(mine.ban, p) : null,
             warnings: mine.warnings.map((w) => presentMyWarning(w, p)),
             warning_count: mine.warning_count,
           };

@@ -5,7 +5,7 @@ import type { Clock } from '../shared/clock.js';
 import { Forbidden } from '../shared/errors.js';
 import { pageMeta, pageRequest, type PageMeta, type PageRequest } from '../shared/pagination.js';
 import { addSeconds, toTimestamp } from '../shared/time.js';
-import { type BanRecord, type WarningRecord } from './model.js';
+import { type BanRecord, type SuspensionRecord, type WarningRecord } from './model.js';
 import type { SanctionRepository, SuspensionRepository } from './ports.js';
 import type { ModerationRules } from './rules.js';
 import { userMap } from './users.js';
@@ -25,6 +25,8 @@ export interface BanView {
 export interface MySanctions {
   /** The ban in force, if any. */
   ban: BanRecord | null;
+  /** The account's suspension, if any (docs/decisions/0105): the app shows it on its ban screen. */
+  suspension: SuspensionRecord | null;
   warnings: WarningRecord[];
   warning_count: number;
 }
@@ -72,11 +74,12 @@ export class SanctionService {
     throw new Forbidden(`Your account is banned ${until}: ${ban.reason}`, 'banned');
   }
 
-  /** sanctions.php?type=mine: the ban in force and the first page of one's own warnings. */
+  /** sanctions.php?type=mine: the ban in force, the suspension, and the first page of one's own warnings. */
   async mine(actor: Actor, page: PageRequest = pageRequest()): Promise<MySanctions> {
     const ban = await this.sanctions.activeBan(actor.userId, toTimestamp(this.clock.now()));
     const warnings = await this.sanctions.warnings(actor.userId, page);
-    return { ban, warnings: warnings.items, warning_count: warnings.total };
+    const suspension = await this.suspensions.find(actor.userId);
+    return { ban, suspension, warnings: warnings.items, warning_count: warnings.total };
   }
 
   /** sanctions.php?type=all: warnings and bans are public, newest first, a page of each. */
