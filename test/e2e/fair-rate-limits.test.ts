@@ -1,5 +1,6 @@
 import { ManualClock } from '@plaza/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FormClient, text } from '../support/form-client.js';
 import { aComment, aPost, aUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -78,6 +79,19 @@ describe('fair rate limits', () => {
     // The address that met the locked accounts is not refused for a third one.
     const c = await aUser(t.api);
     expect((await login(c.username, c.password, '198.51.100.31')).body.success).toBe(true);
+  });
+
+  it('counts the admin panel\'s sign-ins against the same account counter', async () => {
+    const a = await aUser(t.api); // one auth.php login of A already
+    const b = new FormClient(t.url);
+    const address = { 'X-Forwarded-For': '198.51.100.60' };
+    await b.get('/admin/login.php', address);
+    for (let i = 1; i < ACCOUNT_LIMIT; i++) expect((await b.post('/admin/login.php', { login: a.username, password: 'wrong' }, address)).status).toBe(401);
+    const locked = await b.post('/admin/login.php', { login: a.username, password: a.password }, address);
+    expect(locked.status).toBe(429);
+    expect(text(locked.html)).toContain('Too many requests');
+    // And the API's login of that account too, from anywhere.
+    expect((await login(a.username, a.password, '198.51.100.61')).status).toBe(429);
   });
 
   it('counts simultaneous failed logins of one account exactly', async () => {
