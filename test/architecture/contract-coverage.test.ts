@@ -68,6 +68,7 @@ const PORT_COVERAGE: Record<string, Coverage> = {
   RemotePostRepository: { suites: [`${SUITES}/federation/testing/federation.contract.ts`], via: 'posts' },
   FederationKeyValues: { suites: [`${SUITES}/federation/testing/federation.contract.ts`], via: 'kv' },
   FederationQueue: { suites: [`${SUITES}/federation/testing/federation.contract.ts`], via: 'queue' },
+  DomainBlockRepository: { suites: [`${SUITES}/federation/testing/federation.contract.ts`], via: 'blocks' },
   RemoteDirectory: 'no SQL adapter',
   FederationOutbox: 'no SQL adapter',
   // moderation

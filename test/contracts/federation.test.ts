@@ -2,6 +2,7 @@ import { InMemoryUserRepository } from '@plaza/domain/accounts/testing';
 import {
   federationContract,
   InMemoryActorKeyRepository,
+  InMemoryDomainBlockRepository,
   InMemoryFederationKeyValues,
   InMemoryFederationQueue,
   InMemoryRemoteActorRepository,
@@ -11,6 +12,7 @@ import {
 import { SqlUserRepository } from '@plaza/adapters-mysql/accounts';
 import {
   SqlActorKeyRepository,
+  SqlDomainBlockRepository,
   SqlFederationKeyValues,
   SqlFederationQueue,
   SqlRemoteActorRepository,
@@ -32,6 +34,7 @@ federationContract('in-memory', async () => {
     posts: new InMemoryRemotePostRepository(follows),
     kv: new InMemoryFederationKeyValues(),
     queue: new InMemoryFederationQueue(),
+    blocks: new InMemoryDomainBlockRepository(),
   };
 });
 
@@ -45,5 +48,6 @@ federationContract(`sql (${TEST_DIALECT})`, async () => {
     posts: new SqlRemotePostRepository(db),
     kv: new SqlFederationKeyValues(db, dialect),
     queue: new SqlFederationQueue(db),
+    blocks: new SqlDomainBlockRepository(db),
   };
 });

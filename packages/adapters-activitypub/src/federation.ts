@@ -63,6 +63,8 @@ export interface PlazaFederationOptions {
   clock: Clock;
   log: FederationLog;
   software: { name: string; version: string };
+  /** Suspended domains (docs/decisions/0106): their signed deliveries are refused before verification. */
+  suspended?: { isSuspended(url: string): Promise<boolean> };
 }
 
 /** Collections are paged by 20 (followers.php?page=N). */
@@ -267,6 +269,11 @@ export class PlazaFederation {
       if (!headers.includes(required)) return errorResponse(401, 'signature_incomplete', `The signature must cover ${required}`);
     }
     if (!request.headers.get('digest')) return errorResponse(401, 'digest_required', 'Inbox deliveries must carry a Digest header');
+    // The signer's server, from its key id: a suspended one is refused before its key is fetched or
+    // anything is stored (Fedify then checks that this key is the activity's actor's).
+    const keyId = /(?:^|,)\s*keyId="([^"]*)"/.exec(signature)?.[1];
+    if (!keyId) return errorResponse(401, 'signature_incomplete', 'The signature must name its keyId');
+    if (await this.o.suspended?.isSuspended(keyId)) return errorResponse(403, 'domain_blocked', 'This server is blocked by the administrators of this instance');
     return null;
   }
 

@@ -174,6 +174,13 @@ export class QueuedFederationOutbox implements FederationOutbox {
 export interface WorkerLog {
   delivered(inbox: string, status: number): void;
   failed(message: QueuedMessage, error: unknown, retryAt: string | null): void;
+  /** A delivery to a suspended domain, dropped (docs/decisions/0106). */
+  dropped?(inbox: string): void;
+}
+
+/** Which destinations are suspended (the cached domain blocks, docs/decisions/0106). */
+export interface SuspendedDomains {
+  isSuspended(url: string): Promise<boolean>;
 }
 
 /** Statuses a retry will not change: the remote refused the activity itself (a 4xx other than 408 and 429). */
@@ -206,6 +213,7 @@ export class FederationWorker {
     private readonly client: GuardedClient,
     private readonly clock: Clock,
     private readonly log: WorkerLog,
+    private readonly suspended: SuspendedDomains = { isSuspended: async () => false },
   ) {}
 
   /** Works due messages until none is left (or `max` were handled); returns how many were handled. */
@@ -240,7 +248,11 @@ export class FederationWorker {
       const attempts = message.attempts + 1;
       const retry = !(error instanceof DeliveryFailure && !error.retry) && attempts < DELIVERY_MAX_ATTEMPTS;
       if (!retry) {
-        await this.queue.complete(message.id);
+        // An outbound delivery given up on stays, dead, for the admin panel's queue (retry or discard);
+        // Fedify's inbox tasks have their own retries and leave.
+        const outbound = message.channel === DELIVER_CHANNEL || message.channel === FANOUT_CHANNEL;
+        if (outbound) await this.queue.bury(message.id, attempts, error instanceof Error ? error.message : String(error), toTimestamp(this.clock.now()));
+        else await this.queue.complete(message.id);
         this.log.failed(message, error, null);
         return;
       }
@@ -251,7 +263,9 @@ export class FederationWorker {
   }
 
   private async fanOut(fan: FanOut): Promise<void> {
-    const inboxes = await this.follows.followerInboxes(fan.user_id);
+    const all = await this.follows.followerInboxes(fan.user_id);
+    const suspended = await Promise.all(all.map((inbox) => this.suspended.isSuspended(inbox)));
+    const inboxes = all.filter((_, i) => !suspended[i]);
     const due = toTimestamp(this.clock.now());
     await this.queue.enqueue(
       inboxes.map((inbox) => ({ channel: DELIVER_CHANNEL, payload: { user_id: fan.user_id, username: fan.username, inbox, activity: fan.activity } satisfies Delivery, due_at: due })),
@@ -259,6 +273,11 @@ export class FederationWorker {
   }
 
   private async deliver(d: Delivery): Promise<void> {
+    // Queued before the block (or by a fan-out expanded before it): dropped, not retried.
+    if (await this.suspended.isSuspended(d.inbox)) {
+      this.log.dropped?.(d.inbox);
+      return;
+    }
     const { privateKey } = await this.keys.of(d.user_id);
     const unsigned = new Request(d.inbox, {
       method: 'POST',

@@ -20,3 +20,4 @@ export * from './admin/section.js';
 export { registrationsSection } from './admin/registrations.js';
 export * from './admin/users.js';
 export * from './admin/reports.js';
+export { federationSection } from './admin/federation.js';

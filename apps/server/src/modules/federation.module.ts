@@ -1,8 +1,12 @@
 import { Clock, token, toTimestamp, UnitOfWork } from '@plaza/domain';
 import { UserRepository } from '@plaza/domain/accounts';
 import { PostEventListeners, PostRepository } from '@plaza/domain/content';
+import { ModerationLog } from '@plaza/domain/moderation';
 import {
   ActorKeyRepository,
+  DomainBlockRepository,
+  DomainPolicy,
+  FederationAdminService,
   FederationKeyValues,
   FederationOutbox,
   FederationPostListener,
@@ -22,6 +26,8 @@ import {
   FederationUrls,
   type FederationLoaders,
   FederationWorker,
+  DELIVER_CHANNEL,
+  FANOUT_CHANNEL,
   FediverseDirectory,
   federationLoaders,
   GuardedClient,
@@ -29,10 +35,12 @@ import {
   PlazaFederation,
   QueuedFederationOutbox,
 } from '@plaza/adapters-activitypub';
+import { federationSection } from '@plaza/adapters-http';
 import { fediverseScript } from '@plaza/adapters-http/scripts/fediverse';
 import {
   FEDERATION_MIGRATIONS,
   SqlActorKeyRepository,
+  SqlDomainBlockRepository,
   SqlFederationAccountData,
   SqlFederationKeyValues,
   SqlFederationQueue,
@@ -42,7 +50,7 @@ import {
   SqlRemotePostRepository,
 } from '@plaza/adapters-mysql/federation';
 import { featureModule } from '../wiring/feature-module.js';
-import { ConfigToken, DatabaseToken, LoggerToken, Mounts } from '../wiring/tokens.js';
+import { AdminSections, ConfigToken, DatabaseToken, LoggerToken, Mounts } from '../wiring/tokens.js';
 import { Platform } from './platform.module.js';
 
 const SOFTWARE = { name: 'plaza', version: '0.1.0' };
@@ -57,6 +65,8 @@ export const Federation = {
   Service: token<FederationService>('federation.Service'),
   App: token<PlazaFederation>('federation.App'),
   Worker: token<FederationWorker>('federation.Worker'),
+  Policy: token<DomainPolicy>('federation.Policy'),
+  Admin: token<FederationAdminService>('federation.Admin'),
 };
 
 /**
@@ -71,6 +81,9 @@ export const federationModule = featureModule((w) => {
   w.bind(RemotePostRepository, [DatabaseToken], ({ db }) => new SqlRemotePostRepository(db));
   w.bind(FederationKeyValues, [DatabaseToken], ({ db, dialect }) => new SqlFederationKeyValues(db, dialect));
   w.bind(FederationQueue, [DatabaseToken], ({ db }) => new SqlFederationQueue(db));
+  w.bind(DomainBlockRepository, [DatabaseToken], ({ db }) => new SqlDomainBlockRepository(db));
+  // One cached copy of the block list per process (read again every 30 s, and at once after a change here).
+  w.bind(Federation.Policy, [DomainBlockRepository, Clock], (blocks, clock) => new DomainPolicy(blocks, clock));
 
   w.bind(Federation.Urls, [ConfigToken], (config) => new FederationUrls(config.publicUrl));
   // The one outbound client of federation: SSRF policy, 10 s, 2 redirects, 1 MB.
@@ -88,16 +101,16 @@ export const federationModule = featureModule((w) => {
   );
   w.bind(
     Federation.Service,
-    [UserRepository, RemoteActorRepository, RemoteFollowRepository, RemotePostRepository, RemoteDirectory, FederationOutbox, Clock, UnitOfWork],
-    (users, actors, follows, posts, directory, outbox, clock, uow) => new FederationService(users, actors, follows, posts, directory, outbox, clock, uow),
+    [UserRepository, RemoteActorRepository, RemoteFollowRepository, RemotePostRepository, RemoteDirectory, FederationOutbox, Clock, UnitOfWork, Federation.Policy],
+    (users, actors, follows, posts, directory, outbox, clock, uow, policy) => new FederationService(users, actors, follows, posts, directory, outbox, clock, uow, policy),
   );
   // Create, Update and Delete of wall posts, queued in the post's own unit of work.
   w.bind(PostEventListeners, [UserRepository, RemoteFollowRepository, FederationOutbox], (users, follows, outbox) => new FederationPostListener(users, follows, outbox));
 
   w.bind(
     Federation.App,
-    [Federation.Urls, Federation.Service, Federation.Keys, RemoteFollowRepository, PostRepository, DatabaseToken, Federation.KvStore, Federation.Loaders, FederationQueue, Federation.Activities, Clock, LoggerToken],
-    (urls, service, keys, follows, posts, { db }, kvStore, loaders, queue, activities, clock, logger) =>
+    [Federation.Urls, Federation.Service, Federation.Keys, RemoteFollowRepository, PostRepository, DatabaseToken, Federation.KvStore, Federation.Loaders, FederationQueue, Federation.Activities, Clock, LoggerToken, Federation.Policy],
+    (urls, service, keys, follows, posts, { db }, kvStore, loaders, queue, activities, clock, logger, policy) =>
       new PlazaFederation({
         urls,
         service,
@@ -119,6 +132,7 @@ export const federationModule = featureModule((w) => {
         clock,
         log: { warn: (details, message) => logger.warn(details, message) },
         software: SOFTWARE,
+        suspended: policy,
       }),
   );
   w.bind(Mounts, [Federation.App], (app) => ({
@@ -130,17 +144,37 @@ export const federationModule = featureModule((w) => {
 
   w.bind(
     Federation.Worker,
-    [FederationQueue, Federation.App, RemoteFollowRepository, Federation.Keys, Federation.Urls, Federation.Client, Clock, LoggerToken],
-    (queue, app, follows, keys, urls, client, clock, logger) =>
-      new FederationWorker(queue, { queue: app.fedifyQueue, start: () => app.startQueue() }, follows, keys, urls, client, clock, {
-        delivered: (inbox, status) => logger.debug({ inbox, status }, 'activity delivered'),
-        failed: (message, error, retryAt) =>
-          logger.warn({ queue_id: message.id, channel: message.channel, attempts: message.attempts + 1, retry_at: retryAt, err: error }, retryAt ? 'federation task failed, will retry' : 'federation task failed, giving up'),
-      }),
+    [FederationQueue, Federation.App, RemoteFollowRepository, Federation.Keys, Federation.Urls, Federation.Client, Clock, LoggerToken, Federation.Policy],
+    (queue, app, follows, keys, urls, client, clock, logger, policy) =>
+      new FederationWorker(
+        queue,
+        { queue: app.fedifyQueue, start: () => app.startQueue() },
+        follows,
+        keys,
+        urls,
+        client,
+        clock,
+        {
+          delivered: (inbox, status) => logger.debug({ inbox, status }, 'activity delivered'),
+          failed: (message, error, retryAt) =>
+            logger.warn({ queue_id: message.id, channel: message.channel, attempts: message.attempts + 1, retry_at: retryAt, err: error }, retryAt ? 'federation task failed, will retry' : 'federation task failed, giving up'),
+          dropped: (inbox) => logger.info({ inbox }, 'delivery to a suspended domain dropped'),
+        },
+        policy,
+      ),
   );
   // Deliveries and inbound activities: every 2 s in every instance (leases keep them from running twice).
   w.job({ name: 'federation-queue', everyMs: 2_000 }, [Federation.Worker], (worker) => () => worker.drain());
   w.job({ name: 'federation-cache-purge', everyMs: 60 * 60_000 }, [FederationKeyValues, Clock], (kv, clock) => () => kv.purgeExpired(toTimestamp(clock.now())));
+
+  // The admin panel's Federation and Deliveries pages (docs/decisions/0106); decisions go to the moderators' log.
+  w.bind(
+    Federation.Admin,
+    [DomainBlockRepository, Federation.Policy, RemoteFollowRepository, RemotePostRepository, FederationQueue, ModerationLog, Clock, UnitOfWork],
+    (blocks, policy, follows, posts, queue, log, clock, uow) =>
+      new FederationAdminService(blocks, policy, follows, posts, queue, { record: async (e) => void (await log.record({ ...e, report_id: null, post_id: null, by_vote: false })) }, clock, uow, [DELIVER_CHANNEL, FANOUT_CHANNEL]),
+  );
+  w.bind(AdminSections, [Federation.Admin], (admin) => federationSection(admin));
 
   w.script([Federation.Service, ConfigToken, Platform.Presenters], (federation, config, p) => fediverseScript(federation, { publicUrl: config.publicUrl, domain: config.domain }, p));
   w.accountData([DatabaseToken], ({ db }) => new SqlFederationAccountData(db));

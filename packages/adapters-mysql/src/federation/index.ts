@@ -2,3 +2,4 @@ export type * from './schema.js';
 export * from './migrations.js';
 export * from './sql-federation.js';
 export * from './sql-federation-account-data.js';
+export * from './sql-domain-blocks.js';

@@ -93,7 +93,27 @@ const federationTables: PlazaMigration = {
   },
 };
 
+/**
+ * Domain blocks (docs/decisions/0106), and dead deliveries: a message the worker gave up on stays,
+ * with `dead_at`, for an administrator to retry or discard. Workers claim live messages through an
+ * index that starts with `dead_at`, so dead rows never slow the claim down.
+ */
+const domainBlocks: PlazaMigration = {
+  async up(db, dialect) {
+    await tableOptions(db.schema.createTable('domain_blocks'), dialect)
+      .addColumn('domain', 'varchar(253)', (c) => c.primaryKey())
+      .addColumn('severity', 'varchar(8)', (c) => c.notNull())
+      .addColumn('reason', 'varchar(500)', (c) => c.notNull())
+      .addColumn('created_by', 'integer', (c) => c.references('users.id').onDelete('set null'))
+      .addColumn('created_at', TIMESTAMP, (c) => c.notNull())
+      .execute();
+    await db.schema.alterTable('federation_queue').addColumn('dead_at', TIMESTAMP).execute();
+    await db.schema.createIndex('federation_queue_live_due').on('federation_queue').columns(['dead_at', 'due_at', 'id']).execute();
+  },
+};
+
 /** The federation context's migrations, contributed by its feature module (docs/decisions/0008). */
 export const FEDERATION_MIGRATIONS: PlazaMigrations = {
   '20261122_federation_tables': federationTables,
+  '20261127_federation_domain_blocks': domainBlocks,
 };

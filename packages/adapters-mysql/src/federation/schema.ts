@@ -64,6 +64,15 @@ export interface FederationQueueTable {
   due_at: string;
   leased_until: string | null;
   last_error: string | null;
+  dead_at: string | null;
+}
+
+export interface DomainBlocksTable {
+  domain: string;
+  severity: string;
+  reason: string;
+  created_by: number | null;
+  created_at: string;
 }
 
 export interface FederationTables {
@@ -74,6 +83,7 @@ export interface FederationTables {
   remote_posts: RemotePostsTable;
   federation_kv: FederationKvTable;
   federation_queue: FederationQueueTable;
+  domain_blocks: DomainBlocksTable;
 }
 
 declare module '../database.js' {

@@ -8,7 +8,9 @@ import type {
   FederationKeyValues,
   FederationQueue,
   NewQueuedMessage,
+  QueueEntry,
   QueuedMessage,
+  QueueState,
   RemoteActor,
   RemoteActorRepository,
   RemoteFollower,
@@ -22,6 +24,7 @@ import type { Database } from '../database.js';
 import { insertIfAbsent, insertOrUpdate, type SqlDialect } from '../dialect.js';
 import type { RemoteFollowingTable, RemotePostsTable } from './schema.js';
 import { prepared } from '../prepared.js';
+import { actorsOnDomain } from './sql-domain-blocks.js';
 
 export class SqlActorKeyRepository implements ActorKeyRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -203,6 +206,12 @@ export class SqlRemoteFollowRepository implements RemoteFollowRepository {
   async isFollowedLocally(actorUrl: string): Promise<boolean> {
     return !!(await this.db.selectFrom('remote_following').select('user_id').where('actor_url', '=', actorUrl).limit(1).executeTakeFirst());
   }
+
+  async removeAllOfDomain(domain: string): Promise<number> {
+    const followers = await this.db.deleteFrom('remote_followers').where('actor_url', 'in', actorsOnDomain(this.db, domain)).executeTakeFirst();
+    const following = await this.db.deleteFrom('remote_following').where('actor_url', 'in', actorsOnDomain(this.db, domain)).executeTakeFirst();
+    return Number(followers.numDeletedRows) + Number(following.numDeletedRows);
+  }
 }
 
 const remotePost = (r: Omit<RemotePostsTable, 'id'> & { id: number }): RemotePost => ({ ...r, media_type: r.media_type === 'image' || r.media_type === 'video' ? r.media_type : null });
@@ -238,6 +247,11 @@ export class SqlRemotePostRepository implements RemotePostRepository {
   async ofActor(actorUrl: string, limit: number): Promise<RemotePost[]> {
     const rows = await this.db.selectFrom('remote_posts').selectAll().where('actor_url', '=', actorUrl).orderBy('published_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
     return rows.map(remotePost);
+  }
+
+  async deleteOfDomain(domain: string): Promise<number> {
+    const r = await this.db.deleteFrom('remote_posts').where('actor_url', 'in', actorsOnDomain(this.db, domain)).executeTakeFirst();
+    return Number(r.numDeletedRows);
   }
 }
 
@@ -290,6 +304,7 @@ export class SqlFederationQueue implements FederationQueue {
     const candidates = await this.db
       .selectFrom('federation_queue')
       .select('id')
+      .where('dead_at', 'is', null)
       .where('due_at', '<=', now)
       .where((eb) => eb.or([eb('leased_until', 'is', null), eb('leased_until', '<=', now)]))
       .orderBy('due_at')
@@ -319,10 +334,55 @@ export class SqlFederationQueue implements FederationQueue {
     await this.db.updateTable('federation_queue').set({ attempts, due_at: dueAt, leased_until: null, last_error: error.slice(0, 1000) }).where('id', '=', id).execute();
   }
 
+  async bury(id: number, attempts: number, error: string, at: Timestamp): Promise<void> {
+    await this.db.updateTable('federation_queue').set({ attempts, leased_until: null, last_error: error.slice(0, 1000), dead_at: at }).where('id', '=', id).execute();
+  }
+
   async pending(channel?: string): Promise<number> {
-    let q = this.db.selectFrom('federation_queue').select((eb) => eb.fn.countAll<number>().as('n'));
+    let q = this.db.selectFrom('federation_queue').select((eb) => eb.fn.countAll<number>().as('n')).where('dead_at', 'is', null);
     if (channel !== undefined) q = q.where('channel', '=', channel);
     return Number((await q.executeTakeFirstOrThrow()).n);
+  }
+
+  async list(state: QueueState, channels: string[], page: PageRequest): Promise<Counted<QueueEntry>> {
+    if (channels.length === 0) return { items: [], total: 0 };
+    let base = this.db.selectFrom('federation_queue').where('channel', 'in', channels);
+    base =
+      state === 'dead'
+        ? base.where('dead_at', 'is not', null)
+        : base.where('dead_at', 'is', null).where('attempts', state === 'pending' ? '=' : '>', 0);
+    const [rows, count] = await Promise.all([
+      base
+        .select(['id', 'channel', 'payload', 'attempts', 'due_at', 'leased_until', 'last_error', 'dead_at'])
+        .orderBy('due_at')
+        .orderBy('id')
+        .limit(page.perPage)
+        .offset(offsetOf(page))
+        .execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { items: rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) as unknown })), total: Number(count.n) };
+  }
+
+  async retry(id: number, now: Timestamp): Promise<boolean> {
+    // In place, and only while no worker holds it: a retry never makes a second copy of a delivery.
+    const r = await this.db
+      .updateTable('federation_queue')
+      .set({ due_at: now, dead_at: null, leased_until: null })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('dead_at', 'is not', null), eb('attempts', '>', 0)]))
+      .where((eb) => eb.or([eb('leased_until', 'is', null), eb('leased_until', '<=', now)]))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  async discard(id: number, now: Timestamp): Promise<boolean> {
+    const r = await this.db
+      .deleteFrom('federation_queue')
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('leased_until', 'is', null), eb('leased_until', '<=', now)]))
+      .executeTakeFirst();
+    return Number(r.numDeletedRows) === 1;
   }
 }
 

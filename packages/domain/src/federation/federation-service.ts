@@ -4,7 +4,7 @@ import type { PostRecord } from '../content/model.js';
 import type { PostEventListener } from '../content/post-events.js';
 import type { Actor } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
-import { Invalid, NotFound } from '../shared/errors.js';
+import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
 import type { PageRequest } from '../shared/pagination.js';
 import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
@@ -18,6 +18,7 @@ import type {
   RemotePostRepository,
 } from './ports.js';
 import { federationAudienceOf } from './rules.js';
+import type { DomainBlock, DomainPolicy } from './domain-blocks.js';
 
 export interface FederationProfile {
   user: UserRecord;
@@ -70,7 +71,21 @@ export class FederationService {
     private readonly outbox: FederationOutbox,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    /** Domain blocks (docs/decisions/0106); none without it. */
+    private readonly policy?: DomainPolicy,
   ) {}
+
+  private blockOf(urlOrHost: string): Promise<DomainBlock | null> {
+    return this.policy ? this.policy.blockOf(urlOrHost) : Promise.resolve(null);
+  }
+
+  private async suspended(urlOrHost: string): Promise<boolean> {
+    return (await this.blockOf(urlOrHost))?.severity === 'suspend';
+  }
+
+  private async refuseSuspended(urlOrHost: string): Promise<void> {
+    if (await this.suspended(urlOrHost)) throw new Forbidden('This server is blocked by the administrators of this instance', 'domain_blocked');
+  }
 
   private async liveUser(id: number): Promise<UserRecord> {
     const user = await this.users.findById(id);
@@ -141,7 +156,9 @@ export class FederationService {
   async remoteProfile(actor: Actor, q: string, postsLimit: number): Promise<RemoteAccountView & { recent_posts: RemotePostInput[] }> {
     const view = await this.lookup(actor, q);
     let recent: RemotePostInput[] = [];
-    if (postsLimit > 0) {
+    // A silenced server's notes are shown to the accounts that follow their author only.
+    const silenced = (await this.blockOf(view.actor.actor_url))?.severity === 'silence';
+    if (postsLimit > 0 && (!silenced || view.is_following)) {
       try {
         recent = await this.directory.recentPosts(view.actor, postsLimit);
       } catch {
@@ -186,8 +203,13 @@ export class FederationService {
   }
 
   private async resolve(q: string): Promise<RemoteActor> {
+    // A suspended server is not asked (its host is in the URL, or after the last @ of a handle), nor
+    // is an answer from one kept (WebFinger may name an actor on another host).
+    const named = /^https?:\/\//i.test(q.trim()) ? q.trim() : q.trim().slice(q.trim().lastIndexOf('@') + 1);
+    await this.refuseSuspended(named);
     const remote = await this.directory.resolve(q.trim());
     if (!remote) throw new NotFound('No fediverse account answers at this address', 'remote_actor_not_found');
+    await this.refuseSuspended(remote.actor_url);
     await this.actors.upsert(remote);
     return remote;
   }
@@ -197,7 +219,7 @@ export class FederationService {
   /** Follow of a local user: stores the follower and queues Accept(Follow). Null when the user is unknown. */
   async remoteFollowed(username: string, remote: RemoteActor, followId: string): Promise<UserRecord | null> {
     const user = await this.localUser(username);
-    if (!user) return null;
+    if (!user || (await this.suspended(remote.actor_url))) return null;
     await this.uow.run(async () => {
       await this.actors.upsert(remote);
       await this.follows.addFollower({ user_id: user.id, actor_url: remote.actor_url, follow_id: followId, followed_at: toTimestamp(this.clock.now()) });
@@ -223,6 +245,8 @@ export class FederationService {
 
   /** Create or Update of a Note: kept when a local user follows its author. */
   async noteReceived(note: RemotePostInput): Promise<boolean> {
+    // An activity accepted before its server was suspended, handled after: nothing is stored.
+    if (await this.suspended(note.actor_url)) return false;
     if (!(await this.follows.isFollowedLocally(note.actor_url))) return false;
     return (await this.posts.upsert(note, toTimestamp(this.clock.now()))) !== null;
   }

@@ -86,3 +86,18 @@ export interface NewQueuedMessage {
   payload: unknown;
   due_at: Timestamp;
 }
+
+/**
+ * Where an outbound message stands (the admin panel's delivery queue): `pending` (not tried yet),
+ * `failing` (tried, will be retried at `due_at`), `dead` (given up: kept until retried or discarded).
+ */
+export const QUEUE_STATES = ['pending', 'failing', 'dead'] as const;
+export type QueueState = (typeof QUEUE_STATES)[number];
+
+/** A queue row as the delivery queue page shows it. */
+export interface QueueEntry extends QueuedMessage {
+  /** A worker holds it until then (it is being delivered). */
+  leased_until: Timestamp | null;
+  last_error: string | null;
+  dead_at: Timestamp | null;
+}

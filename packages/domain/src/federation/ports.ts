@@ -7,7 +7,9 @@ import type { FederationAudience } from './rules.js';
 import type {
   ActorKeyPair,
   NewQueuedMessage,
+  QueueEntry,
   QueuedMessage,
+  QueueState,
   RemoteActor,
   RemoteFollower,
   RemoteFollowing,
@@ -68,6 +70,8 @@ export interface RemoteFollowRepository {
   followingAmong(userId: number, actorUrls: string[]): Promise<Set<string>>;
   /** Whether any local user follows the actor: only then are its notes kept. */
   isFollowedLocally(actorUrl: string): Promise<boolean>;
+  /** Removes every follow, both ways, of the known actors on this domain or its subdomains; returns how many. */
+  removeAllOfDomain(domain: string): Promise<number>;
 }
 export const RemoteFollowRepository = token<RemoteFollowRepository>('federation.RemoteFollowRepository');
 
@@ -81,6 +85,8 @@ export interface RemotePostRepository {
   feed(userId: number, page: PageRequest): Promise<Counted<RemotePost>>;
   /** An actor's stored posts, newest first. */
   ofActor(actorUrl: string, limit: number): Promise<RemotePost[]>;
+  /** Deletes the stored notes of the known actors on this domain or its subdomains; returns how many. */
+  deleteOfDomain(domain: string): Promise<number>;
 }
 export const RemotePostRepository = token<RemotePostRepository>('federation.RemotePostRepository');
 
@@ -107,8 +113,19 @@ export interface FederationQueue {
   complete(id: number): Promise<void>;
   /** Gives the message back, due at `dueAt`, with its attempt count and last error. */
   reschedule(id: number, attempts: number, dueAt: Timestamp, error: string): Promise<void>;
-  /** How many messages wait (leased or not), for tests and health. */
+  /** Gives up on the message: it stays, dead (never claimed), for an administrator to retry or discard. */
+  bury(id: number, attempts: number, error: string, at: Timestamp): Promise<void>;
+  /** How many messages wait (leased or not, dead ones left out), for tests and health. */
   pending(channel?: string): Promise<number>;
+  /** The messages of these channels in this state, oldest first (the admin panel's delivery queue). */
+  list(state: QueueState, channels: string[], page: PageRequest): Promise<Counted<QueueEntry>>;
+  /**
+   * Makes a failing or dead message due at `now`, in place (one conditional update): false when it
+   * is gone, not yet tried, or leased by a worker that is delivering it (so it is never sent twice).
+   */
+  retry(id: number, now: Timestamp): Promise<boolean>;
+  /** Deletes a message no worker holds (one conditional delete); false when it is gone or leased. */
+  discard(id: number, now: Timestamp): Promise<boolean>;
 }
 export const FederationQueue = token<FederationQueue>('federation.FederationQueue');
 

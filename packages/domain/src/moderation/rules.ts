@@ -70,6 +70,11 @@ export const MODERATION_ACTION_TYPES = [
   'reject_signup',
   'create_invite',
   'revoke_invite',
+  // Domain blocks and the delivery queue in the admin panel (docs/decisions/0106).
+  'block_domain',
+  'unblock_domain',
+  'retry_delivery',
+  'discard_delivery',
 ] as const;
 export type ModerationActionType = (typeof MODERATION_ACTION_TYPES)[number];
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UserRepository } from '../../accounts/ports.js';
 import { aNewUser } from '../../accounts/testing/mothers.js';
+import type { DomainBlock, DomainBlockRepository } from '../domain-blocks.js';
 import type { RemoteActor, RemotePostInput } from '../model.js';
 import type {
   ActorKeyRepository,
@@ -19,6 +20,7 @@ export interface FederationPorts {
   posts: RemotePostRepository;
   kv: FederationKeyValues;
   queue: FederationQueue;
+  blocks: DomainBlockRepository;
 }
 
 const page = (p = 1, perPage = 20) => ({ page: p, perPage });
@@ -196,6 +198,93 @@ export function federationContract(name: string, make: () => Promise<FederationP
       // An expired lease makes the message claimable again (a worker that died).
       expect((await queue.claim('2026-01-01 00:07:00', 1, '2026-01-01 00:09:00')).length).toBe(1);
       expect(await queue.pending()).toBe(2);
+    });
+  });
+
+  describe(`${name}: domain blocks`, () => {
+    const aBlock = (domain: string, over: Partial<DomainBlock> = {}): DomainBlock => ({ domain, severity: 'suspend', reason: 'spam', created_by: null, created_at: '2026-01-01 00:00:00', ...over });
+
+    it('stores a domain once, lists every block by domain, and removes it once', async () => {
+      const { blocks } = await make();
+      const tag = Math.random().toString(36).slice(2, 8);
+      expect(await blocks.add(aBlock(`b-${tag}.example`, { severity: 'silence', reason: 'noisy' }))).toBe(true);
+      expect(await blocks.add(aBlock(`a-${tag}.example`))).toBe(true);
+      expect(await blocks.add(aBlock(`a-${tag}.example`, { reason: 'again' }))).toBe(false);
+      const mine = (await blocks.all()).filter((b) => b.domain.endsWith(`${tag}.example`));
+      expect(mine).toEqual([aBlock(`a-${tag}.example`), aBlock(`b-${tag}.example`, { severity: 'silence', reason: 'noisy' })]);
+      expect(await blocks.remove(`a-${tag}.example`)).toEqual(aBlock(`a-${tag}.example`));
+      expect(await blocks.remove(`a-${tag}.example`)).toBeNull();
+      expect((await blocks.all()).map((b) => b.domain)).not.toContain(`a-${tag}.example`);
+    });
+
+    it('removes the follows both ways and the notes of a domain’s known actors, subdomains and ports included, and nothing else', async () => {
+      const { users, actors, follows, posts } = await make();
+      const u = await users.create(aNewUser());
+      const tag = Math.random().toString(36).slice(2, 8);
+      const on = (host: string, n: number) => {
+        const base = `https://${host}/users/u${n}`;
+        return aRemoteActor(n, { actor_url: base, inbox_url: `${base}/inbox`, shared_inbox_url: null, outbox_url: null, domain: host, profile_url: base });
+      };
+      const blocked = [on(`${tag}.example`, 1), on(`a.${tag}.example`, 2), on(`${tag}.example:8443`, 3)];
+      const spared = [on(`not${tag}.example`, 4), on(`${tag}.example.org`, 5)];
+      for (const a of [...blocked, ...spared]) {
+        await actors.upsert(a);
+        await follows.addFollower({ user_id: u.id, actor_url: a.actor_url, follow_id: `${a.actor_url}#f`, followed_at: '2026-01-01 00:00:00' });
+        await follows.addFollowing({ user_id: u.id, actor_url: a.actor_url, follow_id: `${a.actor_url}#g`, accepted: true, followed_at: '2026-01-01 00:00:00' });
+        await posts.upsert(aNote(a, 1, '2026-01-01 00:00:00'), '2026-01-01 00:00:00');
+      }
+      expect(await posts.deleteOfDomain(`${tag}.example`)).toBe(3);
+      expect(await follows.removeAllOfDomain(`${tag}.example`)).toBe(6);
+      expect(await follows.removeAllOfDomain(`${tag}.example`)).toBe(0);
+      expect((await follows.followers(u.id, page())).items.map((f) => f.actor_url).sort()).toEqual(spared.map((a) => a.actor_url).sort());
+      expect((await follows.following(u.id, page())).items.map((f) => f.actor_url).sort()).toEqual(spared.map((a) => a.actor_url).sort());
+      expect((await posts.feed(u.id, page())).items.map((p) => p.actor_url).sort()).toEqual(spared.map((a) => a.actor_url).sort());
+    });
+  });
+
+  describe(`${name}: queue states`, () => {
+    it('buries a message it gives up on (never claimed again), lists pending, failing and dead, and retries or discards only what no worker holds', async () => {
+      const { queue } = await make();
+      const channel = `admin-${Math.random().toString(36).slice(2, 8)}`;
+      await queue.enqueue([
+        { channel, payload: { n: 1 }, due_at: '2026-02-01 00:00:00' },
+        { channel, payload: { n: 2 }, due_at: '2026-02-01 00:00:01' },
+        { channel, payload: { n: 3 }, due_at: '2026-02-01 00:00:02' },
+      ]);
+      const mine = async (state: 'pending' | 'failing' | 'dead') => (await queue.list(state, [channel], page())).items.map((e) => (e.payload as { n: number }).n);
+      expect(await mine('pending')).toEqual([1, 2, 3]);
+      expect(await queue.list('pending', [channel], page(2, 2))).toMatchObject({ total: 3, items: [{ payload: { n: 3 }, attempts: 0, dead_at: null }] });
+      const claimed = (await queue.claim('2026-02-01 00:00:10', 100, '2026-02-01 00:05:00')).filter((m) => m.channel === channel);
+      expect(claimed.map((m) => (m.payload as { n: number }).n)).toEqual([1, 2, 3]);
+      const [one, two, three] = claimed;
+      await queue.reschedule(one.id, 1, '2026-02-01 00:01:00', 'HTTP 503');
+      await queue.bury(two.id, 10, 'HTTP 500', '2026-02-01 00:00:20');
+      // Three is being delivered for the first time: still pending.
+      expect(await mine('pending')).toEqual([3]);
+      expect(await mine('failing')).toEqual([1]);
+      expect(await queue.list('dead', [channel], page())).toMatchObject({ total: 1, items: [{ id: two.id, attempts: 10, last_error: 'HTTP 500', dead_at: '2026-02-01 00:00:20', leased_until: null }] });
+      expect(await queue.pending(channel)).toBe(2);
+      // Dead is never claimed; three is still held by its worker.
+      expect((await queue.claim('2026-02-01 00:01:00', 100, '2026-02-01 00:06:00')).filter((m) => m.channel === channel).map((m) => m.id)).toEqual([one.id]);
+      // Held (one just claimed, three leased): neither retried nor discarded.
+      expect(await queue.retry(one.id, '2026-02-01 00:01:30')).toBe(false);
+      expect(await queue.discard(three.id, '2026-02-01 00:01:30')).toBe(false);
+      // Not tried yet: nothing to retry.
+      await queue.enqueue([{ channel, payload: { n: 4 }, due_at: '2026-02-01 00:00:00' }]);
+      const four = (await queue.list('pending', [channel], page())).items[0];
+      expect(await queue.retry(four.id, '2026-02-01 00:01:30')).toBe(false);
+      // A dead one comes back due now, with its attempts, and is claimed once.
+      expect(await queue.retry(two.id, '2026-02-01 00:01:50')).toBe(true);
+      // Now failing, not held: a second retry moves the same row again, never copies it.
+      expect(await queue.retry(two.id, '2026-02-01 00:02:00')).toBe(true);
+      expect(await mine('dead')).toEqual([]);
+      expect(await queue.list('failing', [channel], page())).toMatchObject({ total: 2, items: [{ id: one.id }, { id: two.id, due_at: '2026-02-01 00:02:00', dead_at: null, attempts: 10 }] });
+      const again = (await queue.claim('2026-02-01 00:02:00', 100, '2026-02-01 00:07:00')).filter((m) => m.channel === channel);
+      expect(again.map((m) => m.id)).toEqual([four.id, two.id]);
+      // Leases over: discarded once.
+      expect(await queue.discard(three.id, '2026-02-01 00:10:00')).toBe(true);
+      expect(await queue.discard(three.id, '2026-02-01 00:10:00')).toBe(false);
+      expect(await queue.list('pending', ['no-such-channel'], page())).toEqual({ items: [], total: 0 });
     });
   });
 }

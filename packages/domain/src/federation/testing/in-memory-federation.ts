@@ -1,6 +1,7 @@
 import { offsetOf, type PageRequest } from '../../shared/pagination.js';
 import type { Timestamp } from '../../shared/time.js';
-import type { ActorKeyPair, NewQueuedMessage, QueuedMessage, RemoteActor, RemoteFollower, RemoteFollowing, RemotePost, RemotePostInput } from '../model.js';
+import { type DomainBlock, type DomainBlockRepository, domainCovers, hostOf } from '../domain-blocks.js';
+import type { ActorKeyPair, NewQueuedMessage, QueueEntry, QueuedMessage, QueueState, RemoteActor, RemoteFollower, RemoteFollowing, RemotePost, RemotePostInput } from '../model.js';
 import type {
   ActorKeyRepository,
   Counted,
@@ -45,6 +46,10 @@ export class InMemoryRemoteActorRepository implements RemoteActorRepository {
       if (row) out.set(url, clone(row));
     }
     return out;
+  }
+  /** The known actors whose host is the domain or one of its subdomains. */
+  onDomain(domain: string): Set<string> {
+    return new Set([...this.rows.values()].filter((a) => domainCovers(domain, hostOf(a.domain) ?? '')).map((a) => a.actor_url));
   }
 }
 
@@ -130,6 +135,23 @@ export class InMemoryRemoteFollowRepository implements RemoteFollowRepository {
   async isFollowedLocally(actorUrl: string) {
     return this.followingRows.some((r) => r.actor_url === actorUrl);
   }
+  async removeAllOfDomain(domain: string) {
+    const actors = this.actors.onDomain(domain);
+    let n = 0;
+    for (const rows of [this.followerRows, this.followingRows] as { actor_url: string }[][]) {
+      for (let i = rows.length - 1; i >= 0; i--) {
+        if (actors.has(rows[i].actor_url)) {
+          rows.splice(i, 1);
+          n += 1;
+        }
+      }
+    }
+    return n;
+  }
+  /** The known actors on a domain (for the posts' fake). */
+  actorsOnDomain(domain: string): Set<string> {
+    return this.actors.onDomain(domain);
+  }
   /** For the feed: the actors a user follows. */
   followedBy(userId: number): Set<string> {
     return new Set(this.followingRows.filter((r) => r.user_id === userId).map((r) => r.actor_url));
@@ -167,6 +189,12 @@ export class InMemoryRemotePostRepository implements RemotePostRepository {
   async ofActor(actorUrl: string, limit: number) {
     return this.sorted(this.rows.filter((r) => r.actor_url === actorUrl)).slice(0, limit).map(clone);
   }
+  async deleteOfDomain(domain: string) {
+    const actors = this.follows.actorsOnDomain(domain);
+    const before = this.rows.length;
+    for (let i = this.rows.length - 1; i >= 0; i--) if (actors.has(this.rows[i].actor_url)) this.rows.splice(i, 1);
+    return before - this.rows.length;
+  }
 }
 
 export class InMemoryFederationKeyValues implements FederationKeyValues {
@@ -196,19 +224,19 @@ export class InMemoryFederationKeyValues implements FederationKeyValues {
 
 export class InMemoryFederationQueue implements FederationQueue {
   private nextId = 1;
-  private readonly rows: (QueuedMessage & { leased_until: Timestamp | null; last_error: string | null })[] = [];
+  private readonly rows: QueueEntry[] = [];
   async enqueue(messages: NewQueuedMessage[]) {
     for (const m of messages) {
-      this.rows.push({ id: this.nextId++, channel: m.channel, payload: JSON.parse(JSON.stringify(m.payload)), attempts: 0, due_at: m.due_at, leased_until: null, last_error: null });
+      this.rows.push({ id: this.nextId++, channel: m.channel, payload: JSON.parse(JSON.stringify(m.payload)), attempts: 0, due_at: m.due_at, leased_until: null, last_error: null, dead_at: null });
     }
   }
   async claim(now: Timestamp, limit: number, leaseUntil: Timestamp) {
     const due = this.rows
-      .filter((r) => r.due_at <= now && (r.leased_until === null || r.leased_until <= now))
+      .filter((r) => r.dead_at === null && r.due_at <= now && (r.leased_until === null || r.leased_until <= now))
       .sort((a, b) => (a.due_at === b.due_at ? a.id - b.id : a.due_at < b.due_at ? -1 : 1))
       .slice(0, limit);
     for (const r of due) r.leased_until = leaseUntil;
-    return due.map(({ leased_until: _l, last_error: _e, ...m }) => clone(m));
+    return due.map(({ leased_until: _l, last_error: _e, dead_at: _d, ...m }): QueuedMessage => clone(m));
   }
   async complete(id: number) {
     const i = this.rows.findIndex((r) => r.id === id);
@@ -218,7 +246,49 @@ export class InMemoryFederationQueue implements FederationQueue {
     const row = this.rows.find((r) => r.id === id);
     if (row) Object.assign(row, { attempts, due_at: dueAt, leased_until: null, last_error: error });
   }
+  async bury(id: number, attempts: number, error: string, at: Timestamp) {
+    const row = this.rows.find((r) => r.id === id);
+    if (row) Object.assign(row, { attempts, leased_until: null, last_error: error.slice(0, 1000), dead_at: at });
+  }
   async pending(channel?: string) {
-    return this.rows.filter((r) => channel === undefined || r.channel === channel).length;
+    return this.rows.filter((r) => r.dead_at === null && (channel === undefined || r.channel === channel)).length;
+  }
+  async list(state: QueueState, channels: string[], page: PageRequest) {
+    const inState = (r: QueueEntry) => (state === 'dead' ? r.dead_at !== null : r.dead_at === null && (state === 'pending' ? r.attempts === 0 : r.attempts > 0));
+    const rows = this.rows.filter((r) => channels.includes(r.channel) && inState(r)).sort((a, b) => (a.due_at === b.due_at ? a.id - b.id : a.due_at < b.due_at ? -1 : 1));
+    return paged(rows, page);
+  }
+  private free(now: Timestamp) {
+    return (r: QueueEntry) => r.leased_until === null || r.leased_until <= now;
+  }
+  async retry(id: number, now: Timestamp) {
+    const row = this.rows.find((r) => r.id === id && (r.dead_at !== null || r.attempts > 0) && this.free(now)(r));
+    if (!row) return false;
+    Object.assign(row, { due_at: now, dead_at: null, leased_until: null });
+    return true;
+  }
+  async discard(id: number, now: Timestamp) {
+    const i = this.rows.findIndex((r) => r.id === id && this.free(now)(r));
+    if (i < 0) return false;
+    this.rows.splice(i, 1);
+    return true;
+  }
+}
+
+export class InMemoryDomainBlockRepository implements DomainBlockRepository {
+  private readonly rows = new Map<string, DomainBlock>();
+  async add(block: DomainBlock) {
+    if (this.rows.has(block.domain)) return false;
+    this.rows.set(block.domain, clone(block));
+    return true;
+  }
+  async remove(domain: string) {
+    const row = this.rows.get(domain);
+    if (!row) return null;
+    this.rows.delete(domain);
+    return clone(row);
+  }
+  async all() {
+    return [...this.rows.values()].sort((a, b) => (a.domain < b.domain ? -1 : 1)).map(clone);
   }
 }
