@@ -19,8 +19,8 @@ const Uploaded = z.object({
 
 /**
  * upload.php (contract §12): multipart/form-data with the file in `media` and the upload type in
- * `type` (docs/decisions/0040). Images are stored re-encoded without their metadata; videos and audio
- * as sent.
+ * `type` (docs/decisions/0040). Images are stored re-encoded, videos and audio remuxed, without their
+ * metadata (0110); the answer's `url` is served under `/uploads/` (0107).
  */
 export function uploadScript(uploads: UploadService): Script {
   return {

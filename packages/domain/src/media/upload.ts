@@ -90,8 +90,8 @@ function sameFamily(a: MediaKind, b: MediaKind): boolean {
 
 /**
  * upload.php: takes a received file, checks its claimed extension and its sniffed content against the
- * upload type, and stores it under a fresh random name (images re-encoded without their metadata;
- * videos and audio as sent). The temporary file is the HTTP adapter's to remove, whatever happens here.
+ * upload type, and stores it under a fresh random name (images re-encoded, videos and audio remuxed,
+ * without their metadata). The temporary file is the HTTP adapter's to remove, whatever happens here.
  */
 export class UploadService {
   constructor(
