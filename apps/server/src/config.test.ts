@@ -142,6 +142,23 @@ describe('loadConfig', () => {
   });
 });
 
+describe('monitoring and login limits', () => {
+  it('serves /metrics only when asked to, and with a token only to its bearer (docs/decisions/0103)', () => {
+    expect(loadConfig({}).metrics).toEqual({ enabled: false, token: null });
+    expect(loadConfig({ API_METRICS: 'true' }).metrics).toEqual({ enabled: true, token: null });
+    expect(loadConfig({ API_METRICS_TOKEN: 'sixteen-chars-ok' }).metrics).toEqual({ enabled: true, token: 'sixteen-chars-ok' });
+    expect(() => loadConfig({ API_METRICS_TOKEN: 'short' })).toThrow(/API_METRICS_TOKEN must be at least 16 characters/);
+    expect(() => loadConfig({ API_METRICS_TOKEN: 'sixteen chars no' })).toThrow(/API_METRICS_TOKEN/);
+  });
+
+  it('limits logins per account apart from the auth group\'s per-address limit (docs/decisions/0102)', () => {
+    expect(loadConfig({}).loginAccountLimit).toBe(10);
+    const c = loadConfig({ API_LOGIN_ACCOUNT_LIMIT: '25', API_RATE_LIMITS: 'auth=500' });
+    expect([c.loginAccountLimit, c.rateLimits.auth]).toEqual([25, 500]);
+    expect(() => loadConfig({ API_LOGIN_ACCOUNT_LIMIT: '0' })).toThrow(/API_LOGIN_ACCOUNT_LIMIT/);
+  });
+});
+
 describe('federation settings', () => {
   it('keeps private addresses out of reach unless API_FEDERATION_ALLOW_PRIVATE is true', () => {
     expect(loadConfig({}).federation.allowPrivateAddresses).toBe(false);
