@@ -23,7 +23,8 @@ export class SqlQueueDepths {
     const [mail, push, federation, fanout] = await Promise.all([
       this.count(this.db.selectFrom('mail_outbox').select('id').where('status', '=', 'pending')),
       this.count(this.db.selectFrom('push_outbox').select('id')),
-      this.count(this.db.selectFrom('federation_queue').select('id')),
+      // Dead deliveries (given up, kept for the admin panel: docs/decisions/0106) wait for nobody; federation_queue_live_due starts with dead_at.
+      this.count(this.db.selectFrom('federation_queue').select('id').where('dead_at', 'is', null)),
       this.count(this.db.selectFrom('home_timeline_fanout').select('entry_id')),
     ]);
     return { mail, push, federation, timeline_fanout: fanout };
