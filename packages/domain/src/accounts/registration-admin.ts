@@ -44,7 +44,7 @@ export class RegistrationAdminService {
     private readonly settings: { instanceName: string },
   ) {}
 
-  pending(actor: Actor, page: PageRequest): Promise<ListPage<PendingRegistration>> {
+  async pending(actor: Actor, page: PageRequest): Promise<ListPage<PendingRegistration>> {
     assertModerator(actor);
     return this.holds.awaitingApproval(page);
   }
@@ -88,7 +88,7 @@ export class RegistrationAdminService {
     this.mail.sendSoon([mailId]);
   }
 
-  invitationList(actor: Actor, page: PageRequest): Promise<ListPage<Invitation>> {
+  async invitationList(actor: Actor, page: PageRequest): Promise<ListPage<Invitation>> {
     assertAdmin(actor);
     return this.invitations.list(page);
   }

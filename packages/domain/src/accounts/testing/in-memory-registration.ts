@@ -2,13 +2,18 @@ import { listPage, type PageRequest } from '../../shared/pagination.js';
 import type { Timestamp } from '../../shared/time.js';
 import type { UserRepository } from '../ports.js';
 import type { AccountHold, AccountHoldRepository, EmailConfirmationRepository, Invitation, InvitationRepository, PendingRegistration } from '../registration-ports.js';
+import { captureState, type Snapshottable } from '../../shared/testing/snapshot.js';
 import { InMemorySingleUseTokenRepository } from './in-memory-accounts.js';
 
 /** Registration's holds in memory; the pending list reads the accounts from the user fake, as SQL joins them. */
-export class InMemoryAccountHoldRepository implements AccountHoldRepository {
+export class InMemoryAccountHoldRepository implements AccountHoldRepository, Snapshottable {
   readonly rows = new Map<number, AccountHold>();
 
   constructor(private readonly users: UserRepository) {}
+
+  snapshot() {
+    return captureState(this.rows);
+  }
 
   async create(hold: AccountHold) {
     if (this.rows.has(hold.user_id)) throw new Error(`account ${hold.user_id} already has a hold`);
@@ -47,8 +52,12 @@ export class InMemoryAccountHoldRepository implements AccountHoldRepository {
   }
 }
 
-export class InMemoryInvitationRepository implements InvitationRepository {
+export class InMemoryInvitationRepository implements InvitationRepository, Snapshottable {
   readonly rows: (Invitation & { code_hash: string })[] = [];
+
+  snapshot() {
+    return captureState(this.rows);
+  }
 
   async create(invitation: { code_hash: string; code_hint: string; max_uses: number; expires_at: Timestamp | null; created_by: number; created_at: Timestamp }) {
     const row = { id: this.rows.length + 1, ...invitation, uses: 0, revoked_at: null };
