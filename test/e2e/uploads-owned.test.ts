@@ -127,6 +127,27 @@ describe('the collect-uploads job', () => {
     expect((await t.api.get(`posts.php?user_id=${u.id}`, as(u))).status).toBe(200);
   });
 
+  it('a reference racing the collection either wins (the file stays) or is refused (the file goes), 20 at once', async () => {
+    const u = await aUser(t.api);
+    const files = [];
+    for (let i = 0; i < 20; i++) files.push(await uploadedMedia(t.api, u, 'posts'));
+    clock.advance(25 * 3600_000);
+    const [, ...posts] = await Promise.all([t.runJob('collect-uploads'), ...files.map((f) => t.api.post('posts.php', { media: [f.filename] }, as(u)))]);
+    for (const [i, res] of posts.entries()) {
+      const file = files[i];
+      if (res.status === 200) {
+        expect(onDisk(file.url), file.url).toBe(true);
+        expect(await uploadRow(file.url)).toMatchObject({ referenced_at: expect.any(String) });
+      } else {
+        expect(res.body, file.url).toMatchObject({ code: 'invalid_media' });
+        expect(onDisk(file.url), file.url).toBe(false);
+      }
+    }
+    // Whatever was left unreferenced goes with the next run; nothing referenced ever does.
+    await t.runJob('collect-uploads');
+    for (const [i, res] of posts.entries()) expect(onDisk(files[i].url)).toBe(res.status === 200);
+  });
+
   it('removes the files of a deleted account, referenced or not, once the deletion committed', async () => {
     const [leaving, stays] = [await aUser(t.api), await aUser(t.api)];
     const posted = await uploadedMedia(t.api, leaving, 'posts');
