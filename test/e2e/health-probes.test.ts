@@ -71,15 +71,15 @@ describe('health probes', () => {
     expect(first.headers.get('x-ratelimit-remaining')).toBe('1');
   });
 
+  // Last: it shuts the server down.
   it('readiness answers 503 shutting_down while the server drains, liveness still 200', async () => {
-    const draining = await startTestServer();
+    const draining = server;
     // Two requests whose heads arrived before the shutdown began; they end once it is under way.
     const ready = await unfinishedRequest(draining.url, 'GET /health/ready HTTP/1.1\r\nHost: plaza.test\r\n');
     const live = await unfinishedRequest(draining.url, 'GET /health/live HTTP/1.1\r\nHost: plaza.test\r\n');
     const closing = draining.plaza.close();
     const [readyAnswer, liveAnswer] = await Promise.all([ready.finish(), live.finish()]);
     await closing;
-    await draining.close();
 
     expect(readyAnswer).toMatch(/^HTTP\/1\.1 503 /);
     expect(readyAnswer).toMatch(/\r\nConnection: close\r\n/i);
