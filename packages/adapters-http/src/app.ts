@@ -239,7 +239,7 @@ export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Scri
   };
   app.use(async (ctx, next) => {
     const state = ctx.state as PlazaState;
-    const group = bodyFollows(ctx) ? groupBeforeBody(ctx) : null;
+    const group = bodyFollows(ctx) && refused.knows(state.ip) ? groupBeforeBody(ctx) : null;
     const refusal = group ? refused.refusalOf(group, state.ip) : null;
     if (refusal && !(await hasValidToken(ctx, deps))) throw refusal;
     const multipart = multipartPaths.get(ctx.path);

@@ -1,7 +1,12 @@
 import { type RateLimitDecision, RateLimited, type RateLimitGroup } from '@plaza/domain';
 
-/** Forget expired entries once the map holds this many, so a flood of addresses cannot grow it forever. */
+/** Forget expired entries once this many addresses are held, so a flood of addresses cannot grow it forever. */
 const SWEEP_AT = 10_000;
+
+interface Refusal {
+  deadline: number;
+  decision?: RateLimitDecision;
+}
 
 /**
  * Client addresses that the rate limiter refused in one group, for a request counted by address, until
@@ -14,24 +19,39 @@ const SWEEP_AT = 10_000;
  * monotonic clock, from the limiter's own Retry-After, so a test's manual clock and ours never mix.
  */
 export class RefusedAddresses {
-  private readonly until = new Map<string, { deadline: number; decision?: RateLimitDecision }>();
+  private readonly byAddress = new Map<string, Map<RateLimitGroup, Refusal>>();
 
   remember(group: RateLimitGroup, address: string, refusal: RateLimited): void {
     const now = performance.now();
-    if (this.until.size >= SWEEP_AT) for (const [key, entry] of this.until) if (entry.deadline <= now) this.until.delete(key);
-    this.until.set(`${group} ${address}`, { deadline: now + refusal.retryAfterSeconds * 1000, decision: refusal.decision });
+    if (this.byAddress.size >= SWEEP_AT) this.sweep(now);
+    let groups = this.byAddress.get(address);
+    if (!groups) this.byAddress.set(address, (groups = new Map()));
+    groups.set(group, { deadline: now + refusal.retryAfterSeconds * 1000, decision: refusal.decision });
+  }
+
+  /** Whether `address` was refused in some group lately: when not, nobody needs to work out a request's group. */
+  knows(address: string): boolean {
+    return this.byAddress.has(address);
   }
 
   /** The refusal to answer a request of `group` from `address` with, while its window lasts; null once it has reset. */
   refusalOf(group: RateLimitGroup, address: string): RateLimited | null {
-    const key = `${group} ${address}`;
-    const entry = this.until.get(key);
-    if (!entry) return null;
+    const groups = this.byAddress.get(address);
+    const entry = groups?.get(group);
+    if (!groups || !entry) return null;
     const left = entry.deadline - performance.now();
     if (left <= 0) {
-      this.until.delete(key);
+      groups.delete(group);
+      if (groups.size === 0) this.byAddress.delete(address);
       return null;
     }
     return new RateLimited(Math.ceil(left / 1000), entry.decision);
+  }
+
+  private sweep(now: number): void {
+    for (const [address, groups] of this.byAddress) {
+      for (const [group, entry] of groups) if (entry.deadline <= now) groups.delete(group);
+      if (groups.size === 0) this.byAddress.delete(address);
+    }
   }
 }
