@@ -149,6 +149,8 @@ describe('API_REGISTRATION=approval', () => {
     const row = await t.database.db.selectFrom('users').select(['username', 'deleted_at']).where('id', '=', a.id).executeTakeFirstOrThrow();
     expect(row.deleted_at).not.toBeNull();
     expect(row.username).toBe(`deleted_${a.id}`);
+    // The eraser forgets the hold with the rest (registration's account-data part).
+    expect(await t.database.db.selectFrom('account_holds').select('user_id').where('user_id', '=', a.id).executeTakeFirst()).toBeUndefined();
     await t.mailSettled();
     const mail = t.mailer.sent.findLast((m) => m.to === a.email)!;
     expect(mail.subject).toMatch(/not accepted/);

@@ -63,7 +63,7 @@ import {
 } from '@plaza/domain/accounts';
 import { ModerationLog } from '@plaza/domain/moderation';
 import { registrationsSection } from '@plaza/adapters-http';
-import { SqlAccountHoldRepository, SqlEmailConfirmationRepository, SqlInvitationRepository } from '@plaza/adapters-mysql/accounts';
+import { SqlAccountHoldRepository, SqlEmailConfirmationRepository, SqlInvitationRepository, SqlRegistrationAccountData } from '@plaza/adapters-mysql/accounts';
 import { featureModule, many } from '../wiring/feature-module.js';
 import { AdminSections, ConfigToken, DatabaseToken, LoggerToken } from '../wiring/tokens.js';
 import { Media } from './media.module.js';
@@ -193,6 +193,7 @@ export const accountsModule = featureModule((w) => {
   w.bind(AccountHoldRepository, [DatabaseToken], ({ db }) => new SqlAccountHoldRepository(db));
   w.bind(InvitationRepository, [DatabaseToken], ({ db }) => new SqlInvitationRepository(db));
   w.bind(EmailConfirmationRepository, [DatabaseToken], ({ db }) => new SqlEmailConfirmationRepository(db));
+  w.accountData([DatabaseToken], ({ db }) => new SqlRegistrationAccountData(db));
   w.bind(Accounts.Admission, [AccountHoldRepository, ConfigToken], (holds, config) => new AccountAdmission(holds, config.registration));
   w.bind(
     Accounts.Registration,

@@ -1,5 +1,5 @@
 import { listPage, offsetOf, type PageRequest, type Timestamp } from '@plaza/domain';
-import type { AccountHold, AccountHoldRepository, EmailConfirmationRepository, Invitation, InvitationRepository } from '@plaza/domain/accounts';
+import type { AccountDataPart, AccountHold, AccountHoldRepository, EmailConfirmationRepository, Invitation, InvitationRepository, StoredMedia } from '@plaza/domain/accounts';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../database.js';
 import { insertedId } from '../dialect.js';
@@ -28,10 +28,6 @@ export class SqlAccountHoldRepository implements AccountHoldRepository {
 
   clearEmail(userId: number) {
     return this.clear(userId, 'awaiting_email');
-  }
-
-  async remove(userId: number) {
-    await this.db.deleteFrom('account_holds').where('user_id', '=', userId).execute();
   }
 
   async awaitingApproval(page: PageRequest) {
@@ -111,5 +107,31 @@ function invitationOf(row: Selectable<RegistrationInvitationsTable>): Invitation
 export class SqlEmailConfirmationRepository extends SqlSingleUseTokenRepository implements EmailConfirmationRepository {
   constructor(db: Kysely<Database>) {
     super(db, 'email_confirmations');
+  }
+}
+
+/**
+ * Registration's share of an account's deletion (docs/decisions/0090, 0093): its hold and its
+ * confirmation links go; nothing of it is exported. Invitations an administrator created stay: they
+ * are the instance's.
+ */
+export class SqlRegistrationAccountData implements AccountDataPart {
+  readonly sections = [] as const;
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  // eslint-disable-next-line require-yield
+  async *rows(_userId: number, _section: string): AsyncGenerator<never> {
+    return;
+  }
+
+  // eslint-disable-next-line require-yield
+  async *media(_userId: number): AsyncGenerator<StoredMedia> {
+    return;
+  }
+
+  async erase(userId: number): Promise<void> {
+    await this.db.deleteFrom('account_holds').where('user_id', '=', userId).execute();
+    await this.db.deleteFrom('email_confirmations').where('user_id', '=', userId).execute();
   }
 }

@@ -73,7 +73,7 @@ export class RegistrationAdminService {
     const mailId = await this.uow.run(async () => {
       const user = await this.liveApplicant(userId);
       if (!(await this.holds.clearApproval(userId))) throw decided();
-      await this.holds.remove(userId);
+      // The eraser also forgets the hold and the confirmation links (registration's account-data part).
       await this.eraser.erase(userId, now);
       await this.log.record({
         moderator_id: actor.userId,

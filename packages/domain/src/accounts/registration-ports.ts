@@ -36,8 +36,6 @@ export interface AccountHoldRepository {
   clearApproval(userId: number): Promise<boolean>;
   /** The same for the e-mail confirmation. */
   clearEmail(userId: number): Promise<boolean>;
-  /** Forgets the account's hold (a rejected registration). */
-  remove(userId: number): Promise<void>;
   /** Live accounts awaiting approval, oldest first. */
   awaitingApproval(page: PageRequest): Promise<ListPage<PendingRegistration>>;
 }

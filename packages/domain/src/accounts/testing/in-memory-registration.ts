@@ -29,9 +29,6 @@ export class InMemoryAccountHoldRepository implements AccountHoldRepository, Sna
   async clearEmail(userId: number) {
     return this.clear(userId, 'awaiting_email');
   }
-  async remove(userId: number) {
-    this.rows.delete(userId);
-  }
   async awaitingApproval(page: PageRequest) {
     const waiting = [...this.rows.values()].filter((h) => h.awaiting_approval).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.user_id - b.user_id);
     const items: PendingRegistration[] = [];
