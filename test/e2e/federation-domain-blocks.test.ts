@@ -109,7 +109,7 @@ describe('suspend, then unblock', () => {
     expect(text(log.html)).toContain('block_domain');
   });
 
-  it('its signed deliveries answer 403 and store nothing, before its key is fetched', async () => {
+  it('its signed deliveries (the strict verifier’s and the Fedify peer’s) answer 403 and store nothing', async () => {
     const tasksBefore = await db().selectFrom('federation_queue').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const follow = { '@context': 'https://www.w3.org/ns/activitystreams', id: newActivityId(strict.origin), type: 'Follow', actor: strict.actorUrl, object: actorOf(alice) };
     const refused = await strict.signedPost(inboxOf(alice), follow);

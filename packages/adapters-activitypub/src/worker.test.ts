@@ -1,4 +1,5 @@
 import { ManualClock, toTimestamp } from '@plaza/domain';
+import { domainCovers } from '@plaza/domain/federation';
 import { aRemoteActor, InMemoryActorKeyRepository, InMemoryFederationQueue, InMemoryRemoteActorRepository, InMemoryRemoteFollowRepository } from '@plaza/domain/federation/testing';
 import { describe, expect, it } from 'vitest';
 import { DatabaseMessageQueue } from './fedify-store.js';
@@ -19,20 +20,28 @@ class ScriptedClient extends GuardedClient {
   }
 }
 
-function setup(statuses: number[]) {
+function setup(statuses: number[], suspended: string[] = []) {
   const clock = new ManualClock('2026-03-01T10:00:00Z');
   const queue = new InMemoryFederationQueue();
   const actors = new InMemoryRemoteActorRepository();
   const follows = new InMemoryRemoteFollowRepository(actors);
   const client = new ScriptedClient(statuses);
   const urls = new FederationUrls('https://plaza.example');
-  const worker = new FederationWorker(queue, { queue: new DatabaseMessageQueue(queue, clock), start: () => {} }, follows, new ActorKeys(new InMemoryActorKeyRepository(), clock), urls, client, clock, {
-    delivered: () => {},
-    failed: () => {},
-  });
+  const dropped: string[] = [];
+  const worker = new FederationWorker(
+    queue,
+    { queue: new DatabaseMessageQueue(queue, clock), start: () => {} },
+    follows,
+    new ActorKeys(new InMemoryActorKeyRepository(), clock),
+    urls,
+    client,
+    clock,
+    { delivered: () => {}, failed: () => {}, dropped: (inbox) => void dropped.push(inbox) },
+    { isSuspended: async (url) => suspended.some((d) => domainCovers(d, new URL(url).hostname)) },
+  );
   const deliver = (inbox = 'https://remote.example/inbox') =>
     queue.enqueue([{ channel: DELIVER_CHANNEL, payload: { user_id: 1, username: 'alice', inbox, activity: { type: 'Create', actor: urls.actor('alice') } }, due_at: toTimestamp(clock.now()) }]);
-  return { clock, queue, actors, follows, client, worker, deliver };
+  return { clock, queue, actors, follows, client, worker, deliver, dropped };
 }
 
 describe('FederationWorker', () => {
@@ -72,6 +81,26 @@ describe('FederationWorker', () => {
     }
     expect(down.client.sent).toHaveLength(10);
     expect(await down.queue.pending()).toBe(0);
+    // Given up, kept dead for the admin panel (never claimed again).
+    expect((await down.queue.list('dead', [DELIVER_CHANNEL], { page: 1, perPage: 20 })).items).toEqual([
+      expect.objectContaining({ attempts: 10, last_error: 'HTTP 500 from https://remote.example/inbox', dead_at: expect.any(String) }),
+    ]);
+    expect((await refused.queue.list('dead', [DELIVER_CHANNEL], { page: 1, perPage: 20 })).items).toEqual([expect.objectContaining({ attempts: 1 })]);
+  });
+
+  it('drops a delivery to a suspended domain (queued before the block) and leaves suspended followers out of a fan-out', async () => {
+    const { clock, queue, actors, follows, client, worker, deliver, dropped } = setup([], ['remote1.example']);
+    await deliver('https://a.remote1.example/inbox');
+    for (const n of [1, 2]) {
+      await actors.upsert(aRemoteActor(n));
+      await follows.addFollower({ user_id: 1, actor_url: aRemoteActor(n).actor_url, follow_id: `f${n}`, followed_at: '2026-03-01 09:00:00' });
+    }
+    await queue.enqueue([{ channel: FANOUT_CHANNEL, payload: { user_id: 1, username: 'alice', activity: { type: 'Create' } }, due_at: toTimestamp(clock.now()) }]);
+    await worker.drain();
+    expect(client.sent.map((s) => s.url)).toEqual(['https://remote0.example/inbox']);
+    expect(dropped).toEqual(['https://a.remote1.example/inbox']);
+    expect(await queue.pending()).toBe(0);
+    expect((await queue.list('dead', [DELIVER_CHANNEL, FANOUT_CHANNEL], { page: 1, perPage: 20 })).total).toBe(0);
   });
 
   it('fans an activity out to one delivery per follower inbox (shared inboxes once)', async () => {

@@ -130,7 +130,10 @@ export class FederationService {
     let synced = 0;
     if (refresh) {
       const followed = await this.follows.following(actor.userId, { page: 1, perPage: REFRESH_ACTORS });
-      const actors = [...(await this.actors.findMany(followed.items.map((f) => f.actor_url))).values()];
+      const known = [...(await this.actors.findMany(followed.items.map((f) => f.actor_url))).values()];
+      // A suspended server is not asked (a follow may have slipped in on another instance within the cache's TTL).
+      const reachable = await Promise.all(known.map(async (remote) => !(await this.suspended(remote.actor_url))));
+      const actors = known.filter((_, i) => reachable[i]);
       // The outboxes are read at once (each bounded by the client's timeout); one unreachable server does not fail the feed.
       const pulled = await Promise.allSettled(actors.map((remote) => this.directory.recentPosts(remote, REFRESH_POSTS)));
       for (const [i, result] of pulled.entries()) {
