@@ -1,5 +1,5 @@
 import { Invalid } from '@plaza/domain';
-import { validationProblems, zId } from '@plaza/adapters-http';
+import { validationProblems, zId, zPage, zPerPage } from '@plaza/adapters-http';
 import { credentials, registration } from '@plaza/adapters-http/scripts/auth';
 import { changePasswordBody } from '@plaza/adapters-http/scripts/change-password';
 import { newCommentBody } from '@plaza/adapters-http/scripts/comments';
@@ -43,6 +43,8 @@ const arg = (name: string, schema: z.ZodType): Argument => ({ name, schema, pars
 const login = credentials.omit({ username: true }).extend({ login: credentials.shape.username });
 const proof = proofBody.extend({ session: z.string().max(512).nullish() });
 const id = (name: string) => arg(name, zId);
+/** `page` and `per_page` of the paged reads, as their query declares them. */
+const page = [arg('page', zPage), arg('perPage', zPerPage)];
 
 /** The checked use cases, by group and service as `Plaza` exposes them, argument by argument. */
 export const LIBRARY_INPUT_RULES = {
@@ -56,21 +58,44 @@ export const LIBRARY_INPUT_RULES = {
   },
   passwords: { change: [ACTOR, arg('input', changePasswordBody), arg('presentedToken', z.string().min(1).max(512))] },
   deletion: { request: [ACTOR, arg('password', z.string().min(1, 'is required').max(200))] },
-  posts: { create: [ACTOR, arg('input', createBody)], view: [ACTOR, id('postId')], delete: [ACTOR, id('postId')] },
-  comments: { create: [ACTOR, arg('input', newCommentBody(COMMENT_MAX_LENGTH))], delete: [ACTOR, id('commentId')] },
-  privateMessages: { send: [ACTOR, id('recipientId'), arg('input', z.object(messageBody))] },
+  posts: {
+    create: [ACTOR, arg('input', createBody)],
+    view: [ACTOR, id('postId')],
+    delete: [ACTOR, id('postId')],
+    wall: [ACTOR, id('userId'), ...page],
+    bookmarks: [ACTOR, ...page],
+  },
+  engagement: {
+    unreact: [ACTOR, id('postId')],
+    reactions: [ACTOR, id('postId')],
+    share: [ACTOR, id('postId')],
+    bookmark: [ACTOR, id('postId')],
+    unbookmark: [ACTOR, id('postId')],
+  },
+  comments: { create: [ACTOR, arg('input', newCommentBody(COMMENT_MAX_LENGTH))], list: [ACTOR, id('postId'), ...page], delete: [ACTOR, id('commentId')] },
+  stories: { active: [ACTOR], ofUser: [ACTOR, id('userId')], delete: [ACTOR, id('storyId')] },
+  privateMessages: { send: [ACTOR, id('recipientId'), arg('input', z.object(messageBody))], delete: [ACTOR, id('messageId')], unreact: [ACTOR, id('messageId')] },
+  messageGroups: {
+    details: [ACTOR, id('groupId')],
+    leave: [ACTOR, id('groupId')],
+    addMember: [ACTOR, id('groupId'), id('userId')],
+    removeMember: [ACTOR, id('groupId'), id('userId')],
+    deleteMessage: [ACTOR, id('messageId')],
+  },
   follows: { follow: [ACTOR, id('userId')], unfollow: [ACTOR, id('userId')] },
+  friends: { send: [ACTOR, id('userId')], accept: [ACTOR, id('requestId')], reject: [ACTOR, id('requestId')], remove: [ACTOR, id('userId')] },
 } satisfies Record<string, Record<string, Argument[]>>;
 
 /**
  * The service with the named methods checking their arguments first; a refusal is the `Invalid`
  * HTTP would answer, and the service is not called. Other methods are the service's own.
  */
-export function checkedInput<S extends object>(service: S, rules: { [M in keyof S]?: Argument[] }): S {
+export function checkedInput<S extends object, R extends { [M in keyof R]: M extends keyof S ? Argument[] : never }>(service: S, rules: R): S {
   return new Proxy(service, {
     get(target, property, receiver) {
       const original = Reflect.get(target, property, receiver);
-      const argumentsOf = rules[property as keyof S];
+      // A rule names a method of the service: the type above refuses any other name.
+      const argumentsOf = (rules as Record<PropertyKey, Argument[] | undefined>)[property];
       if (!argumentsOf || typeof original !== 'function') return original;
       return (...args: unknown[]) => {
         let checked: unknown[];

@@ -100,6 +100,9 @@ describe('the library boundary', () => {
     expect((await refusal(untyped.content.posts.create({ userId: '1' }, { content: 'hi' }))).details.map((d) => d.field)).toContain('actor.userId');
     expect((await refusal(untyped.accounts.twoFactor.enable(actor, null))).details[0].field).toBe('code');
     expect((await refusal(untyped.social.follows.follow(actor))).details[0].field).toBe('userId');
+    expect((await refusal(untyped.content.engagement.share(actor, { id: 1 }))).details[0].field).toBe('postId');
+    expect((await refusal(untyped.content.posts.wall(actor, user.id, 0))).details[0].field).toBe('page');
+    expect((await refusal(untyped.messaging.groups.addMember(actor, 1, -3))).details[0].field).toBe('userId');
     // The same rule as HTTP, not a looser one: 10,001 characters are refused before the service.
     expect((await refusal(untyped.content.posts.create(actor, { content: 'x'.repeat(10_001) }))).details[0].field).toBe('content');
 
