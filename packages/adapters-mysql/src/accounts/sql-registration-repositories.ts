@@ -105,8 +105,17 @@ function invitationOf(row: Selectable<RegistrationInvitationsTable>): Invitation
 }
 
 export class SqlEmailConfirmationRepository extends SqlSingleUseTokenRepository implements EmailConfirmationRepository {
-  constructor(db: Kysely<Database>) {
-    super(db, 'email_confirmations');
+  constructor(private readonly database: Kysely<Database>) {
+    super(database, 'email_confirmations');
+  }
+
+  async lastSentAt(userId: number) {
+    const row = await this.database
+      .selectFrom('email_confirmations')
+      .select((eb) => eb.fn.max('created_at').as('last'))
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return (row?.last as Timestamp | null | undefined) ?? null;
   }
 }
 

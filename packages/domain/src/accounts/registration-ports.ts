@@ -71,5 +71,8 @@ export interface InvitationRepository {
 export const InvitationRepository = token<InvitationRepository>('InvitationRepository');
 
 /** Single-use links confirming a new account's e-mail address (docs/decisions/0090's token store). */
-export interface EmailConfirmationRepository extends SingleUseTokenRepository {}
+export interface EmailConfirmationRepository extends SingleUseTokenRepository {
+  /** When the account's newest link was made, used or not; null when it has none. */
+  lastSentAt(userId: number): Promise<Timestamp | null>;
+}
 export const EmailConfirmationRepository = token<EmailConfirmationRepository>('EmailConfirmationRepository');

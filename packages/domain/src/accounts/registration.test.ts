@@ -100,6 +100,19 @@ describe('RegistrationService', () => {
     expect((await auth.login({ login: 'ann', password: 'password123' })).kind).toBe('token');
   });
 
+  it('mails a new link at most every five minutes per account, and nothing to an address that does not wait', async () => {
+    const { registration, mailer, mail, clock } = setup({ mode: 'open', emailConfirm: true });
+    await registration.register(person('dan'));
+    await registration.resendConfirmation('DAN@example.test');
+    await registration.resendConfirmation('nobody@example.test');
+    await mail.idle();
+    expect(mailer.sent.map((m) => m.to)).toEqual(['dan@example.test']);
+    clock.advance(301_000);
+    await registration.resendConfirmation('dan@example.test');
+    await mail.idle();
+    expect(mailer.sent.map((m) => m.to)).toEqual(['dan@example.test', 'dan@example.test']);
+  });
+
   it('forgets the e-mail hold once the operator turns confirmation off', async () => {
     const on = setup({ mode: 'open', emailConfirm: true });
     const { user } = await on.registration.register(person('bob'));

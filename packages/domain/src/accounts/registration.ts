@@ -21,6 +21,8 @@ export interface RegistrationPolicy {
 
 /** How long the e-mailed confirmation link works; `resend_confirmation` mails a new one. */
 export const EMAIL_CONFIRMATION_TTL_HOURS = 24;
+/** `resend_confirmation` mails an account at most this often, whoever asks: it cannot flood an inbox. */
+export const CONFIRMATION_RESEND_INTERVAL_SECONDS = 300;
 
 /** What a new account waits for before it may sign in, as register answers it. */
 export type Awaiting = 'email_confirmation' | 'approval';
@@ -148,6 +150,9 @@ export class RegistrationService {
     if (!user || user.deleted_at !== null) return;
     const hold = await this.holds.find(user.id);
     if (!hold?.awaiting_email) return;
+    const last = await this.confirmations.lastSentAt(user.id);
+    const now = this.clock.now();
+    if (last !== null && last > toTimestamp(addSeconds(now, -CONFIRMATION_RESEND_INTERVAL_SECONDS))) return;
     const secret = this.secrets.generate();
     const mailId = await this.uow.run(() => this.queueConfirmation(user, secret));
     this.mail.sendSoon([mailId]);

@@ -87,4 +87,22 @@ function shown({ code_hash: _hash, ...invitation }: Invitation & { code_hash: st
   return { ...invitation };
 }
 
-export class InMemoryEmailConfirmationRepository extends InMemorySingleUseTokenRepository implements EmailConfirmationRepository {}
+export class InMemoryEmailConfirmationRepository extends InMemorySingleUseTokenRepository implements EmailConfirmationRepository {
+  private readonly sent = new Map<number, Timestamp>();
+  override snapshot() {
+    const restoreRows = super.snapshot();
+    const restoreSent = captureState(this.sent);
+    return () => {
+      restoreRows();
+      restoreSent();
+    };
+  }
+  override async create(r: { user_id: number; token_hash: string; created_at: Timestamp; expires_at: Timestamp }) {
+    await super.create(r);
+    const last = this.sent.get(r.user_id);
+    if (!last || r.created_at > last) this.sent.set(r.user_id, r.created_at);
+  }
+  async lastSentAt(userId: number) {
+    return this.sent.get(userId) ?? null;
+  }
+}

@@ -98,6 +98,10 @@ export function registrationContract(name: string, make: () => Promise<Registrat
       expect(await confirmations.consume('e'.repeat(64), NOW)).toBe(u.id);
       expect(await confirmations.consume('e'.repeat(64), NOW)).toBeNull();
       expect(await confirmations.consume('f'.repeat(64), NOW)).toBe(u.id);
+      expect(await confirmations.lastSentAt(u.id)).toBe(NOW);
+      await confirmations.create({ user_id: u.id, token_hash: '9'.repeat(64), created_at: '2026-11-27 12:05:00', expires_at: '2026-11-28 12:05:00' });
+      expect(await confirmations.lastSentAt(u.id)).toBe('2026-11-27 12:05:00');
+      expect(await confirmations.lastSentAt(999_999)).toBeNull();
     });
   });
 }
