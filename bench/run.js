@@ -132,6 +132,8 @@ export async function startServer(database, env = {}, workers = 1) {
       BCRYPT_COST: '4',
       API_DATA_DIR: join(tmpdir(), 'plaza-bench-data'),
       API_RATE_LIMITS: RAISED_LIMITS,
+      // The login scenario signs one account in at full speed (docs/decisions/0102 limits that per account).
+      API_LOGIN_ACCOUNT_LIMIT: '100000000',
       API_RATE_LIMIT_STORE: 'memory',
       API_WORKERS: String(workers),
       ...env,
