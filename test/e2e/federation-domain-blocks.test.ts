@@ -250,8 +250,17 @@ describe('the delivery queue', () => {
     const retried = await admin.post('/admin/deliveries.php?state=failing', { action: 'retry', id: String(row.id) });
     expect(retried.status).toBe(303);
     expect(await db().selectFrom('federation_queue').selectAll().where('payload', 'like', `%${downInbox}%`).execute()).toHaveLength(1);
+    // Twenty retries while the worker runs: each one moves the same row or is refused, none copies it.
+    const [statuses] = await Promise.all([
+      Promise.all(Array.from({ length: 20 }, () => admin.post('/admin/deliveries.php?state=failing', { action: 'retry', id: String(row.id) }).then((r) => r.status))),
+      drain(),
+    ]);
+    expect(statuses.every((s) => s === 303 || s === 409)).toBe(true);
+    await drain();
+    const rows = await db().selectFrom('federation_queue').selectAll().where('payload', 'like', `%${downInbox}%`).execute();
+    expect(rows.map((r) => r.id)).toEqual([row.id]);
     // The last attempt: the worker gives up and the delivery is dead, kept.
-    await db().updateTable('federation_queue').set({ attempts: 9 }).where('id', '=', row.id).execute();
+    await db().updateTable('federation_queue').set({ attempts: 9, due_at: '2000-01-01 00:00:00' }).where('id', '=', row.id).execute();
     await drain();
     expect(await db().selectFrom('federation_queue').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow()).toMatchObject({ attempts: 10, dead_at: expect.any(String) });
     const dead = await admin.get('/admin/deliveries.php?state=dead');
