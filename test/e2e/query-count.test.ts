@@ -11,7 +11,9 @@ import { startTestServer } from '../support/server.js';
  * one query per item. Queries are counted by the database handle (adapters-mysql query-counter.ts)
  * between sending a request and reading its answer; requests go one at a time and jobs are off.
  */
-const t = await startTestServer();
+// The guard lifted so that search_remote's example (an actor URL on 127.0.0.1, where nothing listens)
+// is looked up and found missing, a list of none, rather than refused before any query (decision 0111).
+const t = await startTestServer({ env: { API_FEDERATION_ALLOW_PRIVATE: 'true' } });
 afterAll(() => t.close());
 const f = await seedFixtures(t.api);
 
