@@ -132,6 +132,14 @@ export async function startPlaza(configured: Config, options: StartOptions = {})
   } catch (error) {
     server.close();
     if (!options.database) await database.close();
+    // The lines so far (each database attempt) are out before the caller logs why the start failed.
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 1000);
+      logger.flush(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
     throw error;
   }
   const stopJobs = options.jobs === false ? async () => {} : startJobs(container, logger);
