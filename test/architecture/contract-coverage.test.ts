@@ -97,6 +97,9 @@ const PORT_COVERAGE: Record<string, Coverage> = {
   RateLimitStore: { suites: [`${SUITES}/limits/testing/rate-limit-store.contract.ts`], via: 'store' },
   // media (UploadedMedia's adapter is the file system; its suite runs on it and the fake, test/contracts/media.test.ts)
   UploadedMedia: { suites: [`${SUITES}/media/testing/media.contract.ts`], via: 'uploaded' },
+  UploadRegistry: { suites: [`${SUITES}/media/testing/uploads.contract.ts`], via: 'registry' },
+  // the file system's digests and removals (adapters-integrations/upload-files), exercised by the e2e collection tests
+  UploadFiles: 'no SQL adapter',
   MediaInspector: 'no SQL adapter',
   MediaStore: 'no SQL adapter',
   Translator: 'no SQL adapter',
