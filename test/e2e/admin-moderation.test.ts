@@ -1,8 +1,6 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { OtplibTotp } from '@plaza/adapters-integrations';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdminBrowser, chromiumSkipped, DESKTOP, hasChromium, PHONE, shot, signIn, warnIfNoChromium } from '../support/admin-browser.js';
 import { aPost, aReport, aUser, type TestUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -12,52 +10,21 @@ import { startTestServer, type TestServer } from '../support/server.js';
  * an administrator resets a user's two-factor, and a moderator resolves a report. Screenshots of each
  * page go to test-artifacts/admin/ (gitignored), at phone and desktop sizes.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`admin-moderation.test.ts skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`);
-const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'admin');
-
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 800 };
+warnIfNoChromium('admin-moderation.test.ts');
 
 let t: TestServer;
-let browser: Browser;
+const browser = new AdminBrowser();
 
-describe.skipIf(!hasChromium)(`instance moderation in Chromium${hasChromium ? '' : ` (skipped: ${CHROMIUM} is absent)`}`, () => {
+describe.skipIf(!hasChromium)(`instance moderation in Chromium${chromiumSkipped}`, () => {
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    [t, browser] = await Promise.all([
-      startTestServer(),
-      chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      }),
-    ]);
+    [t] = await Promise.all([startTestServer(), browser.launch()]);
   });
   afterAll(async () => {
-    await browser?.close();
+    await browser.close();
     await t?.close();
   });
 
-  const contexts: BrowserContext[] = [];
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-  });
-
-  async function openPage(viewport = DESKTOP): Promise<Page> {
-    const context = await browser.newContext({ viewport, baseURL: t.url, javaScriptEnabled: false });
-    contexts.push(context);
-    return context.newPage();
-  }
-
-  const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
-
-  async function signIn(page: Page, u: TestUser, next: string) {
-    await page.goto(`/admin/login.php?next=${encodeURIComponent(next)}`);
-    await page.fill('#login', u.username);
-    await page.fill('#password', u.password);
-    await Promise.all([page.waitForURL((url) => !url.pathname.endsWith('/login.php')), page.click('button[type=submit]:has-text("Sign in")')]);
-  }
+  const openPage = (viewport = DESKTOP) => browser.openPage(t.url, viewport);
 
   async function withRole(role: 'admin' | 'moderator'): Promise<TestUser> {
     const u = await aUser(t.api);

@@ -1,11 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jwtVerify } from 'jose';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aUser, type TestUser } from '../support/mothers.js';
+import { AdminBrowser, chromiumSkipped, DESKTOP, hasChromium, PHONE, type PageOptions, shot, signIn, warnIfNoChromium } from '../support/admin-browser.js';
+import { aUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
@@ -13,58 +13,28 @@ import { startTestServer, type TestServer } from '../support/server.js';
  * with a screenshot of each page saved under test-artifacts/admin/ (gitignored) at phone and desktop
  * sizes. One browser for the whole file; each scenario gets a fresh context (its own cookies).
  */
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`admin-panel.test.ts skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`);
-const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'admin');
-
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 800 };
+warnIfNoChromium('admin-panel.test.ts');
 
 let t: TestServer;
-let browser: Browser;
+const browser = new AdminBrowser();
 let configDir: string;
 
-describe.skipIf(!hasChromium)(`admin panel in Chromium${hasChromium ? '' : ` (skipped: ${CHROMIUM} is absent)`}`, () => {
+describe.skipIf(!hasChromium)(`admin panel in Chromium${chromiumSkipped}`, () => {
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     configDir = mkdtempSync(join(tmpdir(), 'plaza-admin-panel-'));
     // No MEDIA_SERVER_* and no WEBRTC_TURN_*: the files the panel writes are what is in effect.
-    [t, browser] = await Promise.all([
+    [t] = await Promise.all([
       startTestServer({ env: { API_CONFIG_DIR: configDir, MEDIA_SERVER_URL: '', MEDIA_SERVER_API_KEY: '', MEDIA_SERVER_API_SECRET: '' } }),
-      chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      }),
+      browser.launch(),
     ]);
   });
   afterAll(async () => {
-    await browser?.close();
+    await browser.close();
     await t?.close();
     if (configDir) rmSync(configDir, { recursive: true, force: true });
   });
 
-  const contexts: BrowserContext[] = [];
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-  });
-
-  async function openPage(viewport = DESKTOP): Promise<Page> {
-    const context = await browser.newContext({ viewport, baseURL: t.url, javaScriptEnabled: false });
-    contexts.push(context);
-    return context.newPage();
-  }
-
-  async function shot(page: Page, name: string) {
-    await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
-  }
-
-  async function signIn(page: Page, u: TestUser, next = '/admin/tokens.php') {
-    await page.goto(`/admin/login.php?next=${encodeURIComponent(next)}`);
-    await page.fill('#login', u.username);
-    await page.fill('#password', u.password);
-    await Promise.all([page.waitForURL((url) => !url.pathname.endsWith('/login.php')), page.click('button[type=submit]:has-text("Sign in")')]);
-  }
+  const openPage = (viewport = DESKTOP, options?: PageOptions) => browser.openPage(t.url, viewport, options);
 
   const technician = async () => {
     const u = await aUser(t.api);
@@ -165,9 +135,7 @@ describe.skipIf(!hasChromium)(`admin panel in Chromium${hasChromium ? '' : ` (sk
     const file = join(configDir, 'media_server.local.php');
     const written = existsSync(file) ? readFileSync(file, 'utf8') : null;
     // Scripts are off in the other contexts (the pages need none); this one tampers with the form.
-    const context = await browser.newContext({ viewport: DESKTOP, baseURL: t.url });
-    contexts.push(context);
-    const page = await context.newPage();
+    const page = await openPage(DESKTOP, { javaScriptEnabled: true });
     await signIn(page, tech, '/admin/media_server.php');
     await page.fill('#url', 'wss://evil.example.org');
     await page.fill('#api_key', 'APIevil');

@@ -1,8 +1,6 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { Accounts, resolve } from '@plaza/server';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdminBrowser, chromiumSkipped, DESKTOP, hasChromium, PHONE, shot, signIn, warnIfNoChromium } from '../support/admin-browser.js';
 import type { TestUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -11,17 +9,11 @@ import { startTestServer, type TestServer } from '../support/server.js';
  * headless Chromium, as admin-panel.test.ts drives the rest of the panel: one server with
  * API_REGISTRATION=approval, one with invite; screenshots under test-artifacts/admin/ (gitignored).
  */
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`admin-registrations.test.ts skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`);
-const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'admin');
-
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 800 };
+warnIfNoChromium('admin-registrations.test.ts');
 
 let approval: TestServer;
 let invite: TestServer;
-let browser: Browser;
+const browser = new AdminBrowser();
 
 let seq = 0;
 const fresh = (prefix: string) => {
@@ -38,45 +30,22 @@ async function staff(t: TestServer, role: 'is_admin' | 'is_moderator'): Promise<
   return { id: user.id, ...who, token: '' };
 }
 
-describe.skipIf(!hasChromium)(`admin panel sign-ups and invitations in Chromium${hasChromium ? '' : ` (skipped: ${CHROMIUM} is absent)`}`, () => {
+describe.skipIf(!hasChromium)(`admin panel sign-ups and invitations in Chromium${chromiumSkipped}`, () => {
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    [approval, invite, browser] = await Promise.all([
+    [approval, invite] = await Promise.all([
       startTestServer({ env: { API_REGISTRATION: 'approval' } }),
       startTestServer({ env: { API_REGISTRATION: 'invite' } }),
-      chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      }),
+      browser.launch(),
     ]);
   });
   afterAll(async () => {
-    await browser?.close();
+    await browser.close();
     await approval?.close();
     await invite?.close();
   });
 
-  const contexts: BrowserContext[] = [];
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-  });
-
-  async function openPage(t: TestServer, viewport = DESKTOP): Promise<Page> {
-    const context = await browser.newContext({ viewport, baseURL: t.url, javaScriptEnabled: false });
-    contexts.push(context);
-    return context.newPage();
-  }
-
-  async function shot(page: Page, name: string) {
-    await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
-  }
-
-  async function signIn(page: Page, u: TestUser, next = '/admin/tokens.php') {
-    await page.goto(`/admin/login.php?next=${encodeURIComponent(next)}`);
-    await page.fill('#login', u.username);
-    await page.fill('#password', u.password);
-    await Promise.all([page.waitForURL((url) => !url.pathname.endsWith('/login.php')), page.click('button[type=submit]:has-text("Sign in")')]);
-  }
+  /** Two servers here, so a page is opened on the one named. */
+  const openPage = (t: TestServer, viewport = DESKTOP) => browser.openPage(t.url, viewport);
 
   async function apply(cause: string) {
     const who = fresh('appl');
