@@ -46,8 +46,8 @@ export interface PlazaLibraryOptions extends ContainerOverrides {
  * database (MySQL/MariaDB with `DB_HOST`, else SQLite under `API_DATA_DIR`), with the same rules.
  * Each method takes the acting user (`actorOf(user)` from `@plaza/domain/accounts`) and plain input.
  * No use case returns a secret: accounts are `UserRecord`s, without password hash or TOTP secret
- * (docs/decisions/0113); the use cases of `LIBRARY_INPUT_RULES` check their input with the HTTP
- * operations' schemas and refuse bad input with `Invalid`, as HTTP does.
+ * (docs/decisions/0113); every use case checks its input with its HTTP operation's schema
+ * (`LIBRARY_INPUT_RULES`, one rule per method or it does not compile) and refuses bad input with `Invalid`, as HTTP does.
  */
 export interface Plaza {
   config: Config;
@@ -85,34 +85,45 @@ export async function createPlaza(options: PlazaLibraryOptions = {}): Promise<Pl
     return {
       config,
       accounts: {
-        auth: checkedInput(get(Accounts.AuthService), rules.auth),
-        profiles: checkedInput(get(Accounts.ProfileService), rules.profiles),
-        twoFactor: checkedInput(get(Accounts.TwoFactorService), rules.twoFactor),
-        passwords: checkedInput(get(Accounts.PasswordService), rules.passwords),
-        preferences: get(Accounts.PreferenceService),
-        deletion: checkedInput(get(Accounts.AccountDeletionService), rules.deletion),
-        export: get(Accounts.ExportService),
+        auth: checkedInput(get(Accounts.AuthService), rules.accounts.auth),
+        profiles: checkedInput(get(Accounts.ProfileService), rules.accounts.profiles),
+        twoFactor: checkedInput(get(Accounts.TwoFactorService), rules.accounts.twoFactor),
+        passwords: checkedInput(get(Accounts.PasswordService), rules.accounts.passwords),
+        preferences: checkedInput(get(Accounts.PreferenceService), rules.accounts.preferences),
+        deletion: checkedInput(get(Accounts.AccountDeletionService), rules.accounts.deletion),
+        export: checkedInput(get(Accounts.ExportService), rules.accounts.export),
       },
-      social: { follows: checkedInput(get(Social.FollowService), rules.follows), friends: checkedInput(get(Social.FriendService), rules.friends) },
+      social: {
+        follows: checkedInput(get(Social.FollowService), rules.social.follows),
+        friends: checkedInput(get(Social.FriendService), rules.social.friends),
+      },
       content: {
-        posts: checkedInput(get(Content.PostService), rules.posts),
-        engagement: checkedInput(get(Content.EngagementService), rules.engagement),
-        comments: checkedInput(get(Content.CommentService), rules.comments),
-        stories: checkedInput(get(Content.StoryService), rules.stories),
+        posts: checkedInput(get(Content.PostService), rules.content.posts),
+        engagement: checkedInput(get(Content.EngagementService), rules.content.engagement),
+        comments: checkedInput(get(Content.CommentService), rules.content.comments),
+        stories: checkedInput(get(Content.StoryService), rules.content.stories),
       },
       messaging: {
-        privateMessages: checkedInput(get(Messaging.PrivateMessageService), rules.privateMessages),
-        groups: checkedInput(get(Messaging.MessageGroupService), rules.messageGroups),
-        typing: get(Messaging.TypingService),
+        privateMessages: checkedInput(get(Messaging.PrivateMessageService), rules.messaging.privateMessages),
+        groups: checkedInput(get(Messaging.MessageGroupService), rules.messaging.groups),
+        typing: checkedInput(get(Messaging.TypingService), rules.messaging.typing),
       },
-      notifications: { notifications: get(Notifications.NotificationService), inbox: get(Notifications.NotificationInboxService) },
-      calls: { calls: get(Calls.CallService), talk: get(Calls.TalkInviteService) },
-      lives: { lives: get(Lives.LiveService), stage: get(Lives.LiveStageService), chat: get(Lives.LiveChatService), moderation: get(Lives.LiveModerationService) },
+      notifications: {
+        notifications: checkedInput(get(Notifications.NotificationService), rules.notifications.notifications),
+        inbox: checkedInput(get(Notifications.NotificationInboxService), rules.notifications.inbox),
+      },
+      calls: { calls: checkedInput(get(Calls.CallService), rules.calls.calls), talk: checkedInput(get(Calls.TalkInviteService), rules.calls.talk) },
+      lives: {
+        lives: checkedInput(get(Lives.LiveService), rules.lives.lives),
+        stage: checkedInput(get(Lives.LiveStageService), rules.lives.stage),
+        chat: checkedInput(get(Lives.LiveChatService), rules.lives.chat),
+        moderation: checkedInput(get(Lives.LiveModerationService), rules.lives.moderation),
+      },
       moderation: {
-        reports: get(Moderation.ReportService),
-        elections: get(Moderation.ElectionService),
-        sanctions: get(Moderation.SanctionService),
-        suggestions: get(Moderation.FeatureSuggestionService),
+        reports: checkedInput(get(Moderation.ReportService), rules.moderation.reports),
+        elections: checkedInput(get(Moderation.ElectionService), rules.moderation.elections),
+        sanctions: checkedInput(get(Moderation.SanctionService), rules.moderation.sanctions),
+        suggestions: checkedInput(get(Moderation.FeatureSuggestionService), rules.moderation.suggestions),
       },
       get,
       async close() {

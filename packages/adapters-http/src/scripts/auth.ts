@@ -22,7 +22,7 @@ export const registration = z.object({
   invite_code: z.string().max(64).nullish(),
 });
 
-const tokenInBody = z.object({ token: z.string().max(512).optional() });
+export const tokenInBody = z.object({ token: z.string().max(512).optional() });
 
 /** The answer of the calls whose only payload is a human confirmation. */
 const MessageOnly = z.object({ message: z.string() });
@@ -73,6 +73,12 @@ function presentedToken(ctx: OperationContext<unknown, { token?: string }, Actor
   if (!token) throw new Unauthenticated('Send the token as Authorization: Bearer <token>', 'missing_token');
   return token;
 }
+
+/** Also the library's check (docs/decisions/0113). */
+export const resetBody = z.object({ token: z.string().min(1, 'is required').max(512), password: z.string().max(200) });
+
+/** Also the library's check (docs/decisions/0113). */
+export const emailBody = z.object({ email: z.string().min(1, 'is required').max(191) });
 
 export function authScript(auth: AuthService, registrar: RegistrationService, p: PresenterContext): Script {
   const login = async (ctx: OperationContext<unknown, z.output<typeof credentials>, Actor | null>): Promise<LoginOutcome> => {
@@ -142,7 +148,7 @@ export function authScript(auth: AuthService, registrar: RegistrationService, p:
         select: { action: 'resend_confirmation' },
         auth: 'none',
         rateLimit: 'auth',
-        body: z.object({ email: z.string().min(1, 'is required').max(191) }),
+        body: emailBody,
         summary: 'Mail a new confirmation link to an account waiting for it (same answer whether or not the account exists)',
         response: MessageOnly,
         handle: async (ctx) => {
@@ -178,7 +184,7 @@ export function authScript(auth: AuthService, registrar: RegistrationService, p:
         select: { action: 'forgot_password' },
         auth: 'none',
         rateLimit: 'auth',
-        body: z.object({ email: z.string().min(1, 'is required').max(191) }),
+        body: emailBody,
         summary: 'Send a password-reset code by e-mail (same answer whether or not the account exists)',
         response: MessageOnly,
         handle: async (ctx) => {
@@ -191,7 +197,7 @@ export function authScript(auth: AuthService, registrar: RegistrationService, p:
         select: { action: 'reset_password' },
         auth: 'none',
         rateLimit: 'auth',
-        body: z.object({ token: z.string().min(1, 'is required').max(512), password: z.string().max(200) }),
+        body: resetBody,
         summary: 'Set a new password (at least 8 characters) with the code received by e-mail',
         response: MessageOnly,
         handle: async (ctx) => {

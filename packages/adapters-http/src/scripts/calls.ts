@@ -31,7 +31,7 @@ const callRef = { call_id: zId };
 const LAST_POLL = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d+)?Z?$/;
 
 /** The candidate object the clients send, or its JSON text; stored and returned as JSON text. */
-const IceCandidateInput = z.union([
+export const IceCandidateInput = z.union([
   z.object({
     candidate: z.string().max(MAX_CANDIDATE_LENGTH),
     sdpMid: z.string().max(64).nullish(),
@@ -69,6 +69,21 @@ const CallAnswer = z.object({ data: CallData });
  * except `reject`, which the Android notification's decline button sends without it (contract §34;
  * docs/decisions/0020).
  */
+/** Also the library's check (docs/decisions/0113). */
+export const initiateBody = z.object({ recipient_id: zId.nullish(), group_id: zId.nullish(), call_type: z.enum(CALL_TYPES).default('audio'), offer: sdp.nullish() });
+export const talkInviteBody = z.object({
+          group_id: zId,
+          room_token: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, - or _'),
+          call_type: z.enum(CALL_TYPES).optional(),
+          room_url: z.string().max(2048).regex(/^https:\/\/\S+$/, 'must be an https:// URL').nullish(),
+        });
+export const answerBody = z.object({ ...callRef, answer: sdp.optional(), answer_sdp: sdp.optional() });
+export const joinBody = z.object({ ...callRef, offer: sdp.nullish() });
+export const peerOfferBody = z.object({ ...callRef, to_user_id: zId, offer: sdp.optional(), offer_sdp: sdp.optional() });
+export const iceCandidateBody = z.object({ ...callRef, candidate: IceCandidateInput, to_user_id: zId.nullish() });
+export const iceRestartBody = z.object({ ...callRef, offer: sdp.optional(), offer_sdp: sdp.optional(), to_user_id: zId.nullish() });
+export const pollQuery = z.object({ ...callRef, last_poll: z.string().max(40).regex(LAST_POLL, 'must be a timestamp YYYY-MM-DD HH:MM:SS').optional() });
+
 export function callsScript(calls: CallService, talk: TalkInviteService, p: PresenterContext, options: CallsOptions): Script {
   const rl = 'calls' as const;
   const requireApp = (ctx: Pick<OperationContext<unknown, unknown, Actor>, 'request'>) => {
@@ -111,7 +126,7 @@ export function callsScript(calls: CallService, talk: TalkInviteService, p: Pres
         select: { action: 'initiate' },
         auth: 'required',
         rateLimit: rl,
-        body: z.object({ recipient_id: zId.nullish(), group_id: zId.nullish(), call_type: z.enum(CALL_TYPES).default('audio'), offer: sdp.nullish() }),
+        body: initiateBody,
         summary: 'Start a one-to-one call (recipient_id) or a group call (group_id) with call_type and offer; answers data.call_id as a string',
         response: CallAnswer,
         handle: async (ctx) => {
@@ -124,12 +139,7 @@ export function callsScript(calls: CallService, talk: TalkInviteService, p: Pres
         select: { action: 'initiate_talk' },
         auth: 'required',
         rateLimit: rl,
-        body: z.object({
-          group_id: zId,
-          room_token: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, - or _'),
-          call_type: z.enum(CALL_TYPES).optional(),
-          room_url: z.string().max(2048).regex(/^https:\/\/\S+$/, 'must be an https:// URL').nullish(),
-        }),
+        body: talkInviteBody,
         summary: "Invite a group to an external conference room: the link is posted in the group's chat and pushed (talk_invite)",
         response: z.object({
           data: z.object({
@@ -152,7 +162,7 @@ export function callsScript(calls: CallService, talk: TalkInviteService, p: Pres
         select: { action: 'answer' },
         auth: 'required',
         rateLimit: rl,
-        body: z.object({ ...callRef, answer: sdp.optional(), answer_sdp: sdp.optional() }),
+        body: answerBody,
         summary: 'Answer a ringing one-to-one call (or answer a renegotiated offer)',
         response: CallAnswer,
         handle: async (ctx) => {
@@ -165,7 +175,7 @@ export function callsScript(calls: CallService, talk: TalkInviteService, p: Pres
         select: { action: 'join' },
         auth: 'required',
         rateLimit: rl,
-        body: z.object({ ...callRef, offer: sdp.nullish() }),
+        body: joinBody,
         summary: 'Join a group call; answers the other participants already in it',
         response: z.object({ data: CallData.extend({ other_participants: z.array(z.number().int().positive()) }) }),
         handle: async (ctx) => {
@@ -179,7 +189,7 @@ export function callsScript(calls: CallService, talk: TalkInviteService, p: Pres
         select: { action: 'peer_offer' },
         auth: 'required',
         rateLimit: rl,
-        body: z.object({ ...callRef, to_user_id: zId, offer: sdp.optional(), offer_sdp: sdp.optional() }),
+        body: peerOfferBody,
         summary: 'Send a WebRTC offer to one participant of a group call',
         response: z.object({ data: z.object({ call_id: z.string(), signal_id: z.number().int().positive() }) }),
         handle: async (ctx) => {
@@ -207,7 +217,7 @@ export function callsScript(calls: CallService, talk: TalkInviteService, p: Pres
         select: { action: 'ice_candidate' },
         auth: 'required',
         rateLimit: rl,
-        body: z.object({ ...callRef, candidate: IceCandidateInput, to_user_id: zId.nullish() }),
+        body: iceCandidateBody,
         summary: 'Send an ICE candidate ({candidate, sdpMid, sdpMLineIndex}) to the other side, or to to_user_id',
         response: z.object({ data: z.object({ call_id: z.string(), candidate_id: z.number().int().positive() }) }),
         handle: async (ctx) => {
@@ -221,7 +231,7 @@ export function callsScript(calls: CallService, talk: TalkInviteService, p: Pres
         select: { action: 'ice_restart' },
         auth: 'required',
         rateLimit: rl,
-        body: z.object({ ...callRef, offer: sdp.optional(), offer_sdp: sdp.optional(), to_user_id: zId.nullish() }),
+        body: iceRestartBody,
         summary: 'Restart ICE after a network change: a new offer (the callee answers it again)',
         response: CallAnswer,
         handle: async (ctx) => {
@@ -236,7 +246,7 @@ export function callsScript(calls: CallService, talk: TalkInviteService, p: Pres
         method: 'GET',
         select: { action: 'poll' },
         auth: 'required',
-        query: z.object({ ...callRef, last_poll: z.string().max(40).regex(LAST_POLL, 'must be a timestamp YYYY-MM-DD HH:MM:SS').optional() }),
+        query: pollQuery,
         summary: 'Call status, SDPs, participants, and the signals sent to me since last_poll; echo timestamp back as last_poll',
         response: z.object({
           data: z.object({

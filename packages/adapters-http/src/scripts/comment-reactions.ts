@@ -6,7 +6,10 @@ import type { PresenterContext } from '../presenters/context.js';
 import { CommentReactionItem, presentCommentReaction } from '../presenters/post.js';
 import { zCount, zWireId } from '../presenters/wire.js';
 
-const commentType = z.enum(COMMENT_TYPES).default('post');
+export const commentType = z.enum(COMMENT_TYPES).default('post');
+
+/** Also the library's check (docs/decisions/0113). */
+export const commentReactBody = z.object({ comment_id: zId, comment_type: commentType, reaction_type: z.enum(REACTION_TYPES).default('like') });
 
 export function commentReactionsScript(comments: CommentService, p: PresenterContext): Script {
   return {
@@ -28,7 +31,7 @@ export function commentReactionsScript(comments: CommentService, p: PresenterCon
         method: 'POST',
         auth: 'required',
         rateLimit: 'comment_reactions',
-        body: z.object({ comment_id: zId, comment_type: commentType, reaction_type: z.enum(REACTION_TYPES).default('like') }),
+        body: commentReactBody,
         summary: 'React to a comment of any kind (one reaction per user)',
         response: z.object({ message: z.string(), comment_id: zWireId, reaction_type: z.enum(REACTION_TYPES), reactions_count: zCount, has_reacted: z.literal(true) }),
         handle: async (ctx) => ({ message: 'Reaction added', ...(await comments.react(ctx.actor, ctx.body.comment_type, ctx.body.comment_id, ctx.body.reaction_type)), has_reacted: true as const }),

@@ -9,6 +9,9 @@ import { ListPagination } from '../presenters/wire.js';
 /** A comment, or a reply to a comment of the same post: POST comments.php and group_posts.php?action=comment. */
 export const newCommentBody = (maxLength: number) => z.object({ post_id: zId, content: z.string().max(maxLength), parent_id: zId.optional().nullable() });
 
+/** Also the library's check (docs/decisions/0113). */
+export const editCommentBody = z.object({ content: z.string().max(5000) });
+
 export function commentsScript(comments: CommentService, p: PresenterContext): Script {
   return {
     name: 'comments',
@@ -35,7 +38,7 @@ export function commentsScript(comments: CommentService, p: PresenterContext): S
         auth: 'required',
         rateLimit: 'comments',
         query: z.object({ id: zId }),
-        body: z.object({ content: z.string().max(5000) }),
+        body: editCommentBody,
         summary: 'Edit own comment',
         response: z.object({ message: z.string(), data: CommentRecordItem }),
         handle: async (ctx) => ({ message: 'Comment updated', data: presentCommentRecord(await comments.edit(ctx.actor, ctx.query.id, ctx.body.content), p) }),

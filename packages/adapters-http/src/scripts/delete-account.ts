@@ -4,6 +4,9 @@ import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
 import { wireTime, zTimestamp, zWireId } from '../presenters/wire.js';
 
+/** Also the library's check (docs/decisions/0113). */
+export const confirmQuery = z.object({ token: z.string().min(1, 'is required').max(512) });
+
 export function deleteAccountScript(deletion: AccountDeletionService, p: PresenterContext): Script {
   return {
     name: 'delete_account',
@@ -23,7 +26,7 @@ export function deleteAccountScript(deletion: AccountDeletionService, p: Present
         method: 'GET',
         select: { has: ['token'] },
         auth: 'none',
-        query: z.object({ token: z.string().min(1, 'is required').max(512) }),
+        query: confirmQuery,
         summary: 'The e-mailed confirmation link: deletes the account, its sessions and its content (docs/decisions/0090)',
         response: z.object({ message: z.string(), user_id: zWireId }),
         handle: async (ctx) => {

@@ -15,7 +15,7 @@ import { presentSuggestion, presentSuggestionComment, SuggestionCommentItem, Sug
 import { PageMetaWire, zCount } from '../presenters/wire.js';
 
 /** The app sends 1 or -1 as JSON numbers; their string forms are taken too. */
-const zVote = z.union([z.literal(1), z.literal(-1), z.literal('1'), z.literal('-1')]).transform((v) => (Number(v) === 1 ? 1 : -1) as 1 | -1);
+export const zVote = z.union([z.literal(1), z.literal(-1), z.literal('1'), z.literal('-1')]).transform((v) => (Number(v) === 1 ? 1 : -1) as 1 | -1);
 
 /** The longest text accepted; the domain checks the contract's minimums, after trimming. */
 const text = (max: number) => z.string().max(max);
@@ -25,6 +25,13 @@ const Stats = z.object({ total: zCount, pending: zCount, planned: zCount, in_pro
 /** Comments of the detail: the app reads them all at once, so a page holds up to 100 unless asked otherwise. */
 const DETAIL_COMMENTS = 100;
 
+/** Also the library's check (docs/decisions/0113). */
+export const listQuery = z.object({ filter: z.enum(['popular', 'recent', 'planned', 'done', '']).optional(), ...paginationQuery });
+export const suggestionBody = z.object({ title: text(SUGGESTION_TITLE_MAX), description: text(SUGGESTION_DESCRIPTION_MAX) });
+export const suggestionVoteBody = z.object({ suggestion_id: zId, vote: zVote });
+export const suggestionCommentBody = z.object({ suggestion_id: zId, content: text(SUGGESTION_COMMENT_MAX) });
+export const statusBody = z.object({ suggestion_id: zId, status: z.enum(SUGGESTION_STATUSES), admin_response: text(ADMIN_RESPONSE_MAX).optional().nullable() });
+
 export function featureSuggestionsScript(suggestions: FeatureSuggestionService, p: PresenterContext): Script {
   return {
     name: 'feature_suggestions',
@@ -32,7 +39,7 @@ export function featureSuggestionsScript(suggestions: FeatureSuggestionService, 
       op({
         method: 'GET',
         auth: 'required',
-        query: z.object({ filter: z.enum(['popular', 'recent', 'planned', 'done', '']).optional(), ...paginationQuery }),
+        query: listQuery,
         summary: 'Suggestions: filter=popular (by score), recent (the default), planned (with in progress) or done',
         response: z.object({ suggestions: z.array(SuggestionItem), meta: PageMetaWire }),
         handle: async (ctx) => {
@@ -63,7 +70,7 @@ export function featureSuggestionsScript(suggestions: FeatureSuggestionService, 
       op({
         method: 'POST',
         auth: 'required',
-        body: z.object({ title: text(SUGGESTION_TITLE_MAX), description: text(SUGGESTION_DESCRIPTION_MAX) }),
+        body: suggestionBody,
         summary: 'Suggest a feature (title at least 5 characters, description at least 20)',
         response: z.object({ message: z.string(), suggestion: SuggestionItem }),
         handle: async (ctx) => ({ message: 'Suggestion created', suggestion: presentSuggestion(await suggestions.create(ctx.actor, ctx.body), p) }),
@@ -72,7 +79,7 @@ export function featureSuggestionsScript(suggestions: FeatureSuggestionService, 
         method: 'POST',
         select: { action: 'vote' },
         auth: 'required',
-        body: z.object({ suggestion_id: zId, vote: zVote }),
+        body: suggestionVoteBody,
         summary: 'Vote 1 or -1: the same vote again withdraws it, the other replaces it; answers the updated suggestion',
         response: z.object({ message: z.string(), suggestion: SuggestionItem }),
         handle: async (ctx) => {
@@ -84,7 +91,7 @@ export function featureSuggestionsScript(suggestions: FeatureSuggestionService, 
         method: 'POST',
         select: { action: 'comment' },
         auth: 'required',
-        body: z.object({ suggestion_id: zId, content: text(SUGGESTION_COMMENT_MAX) }),
+        body: suggestionCommentBody,
         summary: 'Comment on a suggestion (at least 3 characters)',
         response: z.object({ message: z.string(), comment: SuggestionCommentItem }),
         handle: async (ctx) => ({
@@ -96,7 +103,7 @@ export function featureSuggestionsScript(suggestions: FeatureSuggestionService, 
         method: 'POST',
         select: { action: 'update_status' },
         auth: 'required',
-        body: z.object({ suggestion_id: zId, status: z.enum(SUGGESTION_STATUSES), admin_response: text(ADMIN_RESPONSE_MAX).optional().nullable() }),
+        body: statusBody,
         summary: 'Moderators and admins: set the status (pending, planned, in_progress, done, rejected) with an answer',
         response: z.object({ message: z.string(), suggestion: SuggestionItem }),
         handle: async (ctx) => ({ message: 'Status updated', suggestion: presentSuggestion(await suggestions.updateStatus(ctx.actor, ctx.body.suggestion_id, ctx.body), p) }),

@@ -16,6 +16,9 @@ const optionalUserId = z
 const Followed = z.object({ message: z.string(), is_following: z.literal(true) });
 const Unfollowed = z.object({ message: z.string(), is_following: z.literal(false) });
 
+/** Also the library's check (docs/decisions/0113). */
+export const listQuery = z.object({ user_id: optionalUserId, type: z.enum(['followers', 'following']).default('followers'), ...paginationQuery });
+
 export function followsScript(follows: FollowService, p: PresenterContext): Script {
   return {
     name: 'follows',
@@ -23,7 +26,7 @@ export function followsScript(follows: FollowService, p: PresenterContext): Scri
       op({
         method: 'GET',
         auth: 'required',
-        query: z.object({ user_id: optionalUserId, type: z.enum(['followers', 'following']).default('followers'), ...paginationQuery }),
+        query: listQuery,
         summary: 'Followers or followed accounts of a user (me when user_id is absent or empty)',
         response: z.object({ data: z.array(UserListItem), meta: PageMetaWire }),
         handle: async (ctx) => {

@@ -51,6 +51,19 @@ const WEBHOOK_BODY_LIMIT = 1024 * 1024;
  * lives.php: live broadcasts, routed by `?path=` (contract §30), the media-server token (§31) and the
  * media server's signed webhook (`POST ?path=webhook`, docs/decisions/0021).
  */
+/** Also the library's check (docs/decisions/0113). */
+export const startBody = z.object({
+        title: z.string().max(1000),
+        description: z.string().max(MAX_LIVE_DESCRIPTION * 2).nullish(),
+        is_public: zFlag.optional(),
+        max_guests: z.union([z.number().int(), z.string().regex(/^\d{1,3}$/).transform(Number)]).optional(),
+      });
+export const guestQuery = z.object({ id: zId, status: z.enum(GUEST_STATUSES).optional(), ...paginationQuery });
+export const guestRequestBody = z.object({ message: z.string().max(MAX_GUEST_MESSAGE * 2).nullish() });
+export const liveCommentBody = z.object({ content: z.string().max(MAX_LIVE_COMMENT * 2) });
+export const liveReportBody = z.object({ reason: z.enum(LIVE_REPORT_REASONS), description: z.string().max(MAX_REPORT_DESCRIPTION * 2).nullish() });
+export const backgroundBody = z.object({ background_image: z.string().max(1024).nullable() });
+
 export function livesScript(s: LivesServices, p: PresenterContext): Script {
   const endLive = async (actor: Parameters<LiveService['end']>[0], id: number) => {
     const live = await s.lives.end(actor, id);
@@ -73,12 +86,7 @@ export function livesScript(s: LivesServices, p: PresenterContext): Script {
     op({
       method: 'POST',
       auth: 'required',
-      body: z.object({
-        title: z.string().max(1000),
-        description: z.string().max(MAX_LIVE_DESCRIPTION * 2).nullish(),
-        is_public: zFlag.optional(),
-        max_guests: z.union([z.number().int(), z.string().regex(/^\d{1,3}$/).transform(Number)]).optional(),
-      }),
+      body: startBody,
       summary: 'Start a live (my earlier active lives end); answers live_id',
       response: z.object({ live_id: zWireId, live: LiveItem }),
       handle: async (ctx) => {
@@ -132,7 +140,7 @@ export function livesScript(s: LivesServices, p: PresenterContext): Script {
       method: 'GET',
       select: { path: ':id/guests' },
       auth: 'required',
-      query: z.object({ id: zId, status: z.enum(GUEST_STATUSES).optional(), ...paginationQuery }),
+      query: guestQuery,
       summary: 'Guest requests of the live (status=pending for the waiting ones)',
       response: z.object({ guests: z.array(GuestItem), meta: PageMetaWire }),
       handle: async (ctx) => {
@@ -145,7 +153,7 @@ export function livesScript(s: LivesServices, p: PresenterContext): Script {
       select: { path: ':id/request-guest' },
       auth: 'required',
       query: idParam,
-      body: z.object({ message: z.string().max(MAX_GUEST_MESSAGE * 2).nullish() }),
+      body: guestRequestBody,
       summary: 'Ask to go on stage; status "accepted" means publish now, else wait',
       response: z.object({ status: z.enum(['accepted', 'pending', 'rejected']), guest: GuestItem }),
       handle: async (ctx) => {
@@ -186,7 +194,7 @@ export function livesScript(s: LivesServices, p: PresenterContext): Script {
       auth: 'required',
       rateLimit: 'comments',
       query: idParam,
-      body: z.object({ content: z.string().max(MAX_LIVE_COMMENT * 2) }),
+      body: liveCommentBody,
       summary: 'Comment on a live; answers comment_id',
       response: z.object({ comment_id: zWireId, comment: LiveCommentItem }),
       handle: async (ctx) => {
@@ -240,7 +248,7 @@ export function livesScript(s: LivesServices, p: PresenterContext): Script {
       select: { path: ':id/report' },
       auth: 'required',
       query: idParam,
-      body: z.object({ reason: z.enum(LIVE_REPORT_REASONS), description: z.string().max(MAX_REPORT_DESCRIPTION * 2).nullish() }),
+      body: liveReportBody,
       summary: 'Report the live (once per user); suspended past the configured number of reporters',
       response: z.object({ live_id: zWireId, title: z.string(), report_count: zCount, is_suspended: z.boolean(), already_reported: z.boolean() }),
       handle: async (ctx) => {
@@ -265,7 +273,7 @@ export function livesScript(s: LivesServices, p: PresenterContext): Script {
       select: { path: ':id/background' },
       auth: 'required',
       query: idParam,
-      body: z.object({ background_image: z.string().max(1024).nullable() }),
+      body: backgroundBody,
       summary: 'Set the live’s background image (an uploaded file), or remove it with null',
       response: z.object({ background_image: z.string().nullable() }),
       handle: async (ctx) => ({ background_image: await s.lives.setBackground(ctx.actor, ctx.query.id, ctx.body.background_image) }),

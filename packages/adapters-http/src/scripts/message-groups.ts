@@ -20,7 +20,7 @@ import {
 import { PageMetaWire, zWireId } from '../presenters/wire.js';
 
 const idParam = z.object({ id: zId });
-const messageBody = z.object({
+export const groupMessageBody = z.object({
   content: z.string().max(10_000).nullish(),
   media: z.string().max(512).nullish(),
   media_type: z.enum(MEDIA_TYPES).nullish(),
@@ -32,6 +32,23 @@ const intFlexible = z.union([z.number().int(), z.string().regex(/^\d{1,6}$/).tra
 const reactionResponse = z.object({ message_id: zWireId, reactions_summary: ReactionsSummary, user_reaction: z.enum(MESSAGE_REACTIONS).nullable() });
 const confirmation = z.object({ message: z.string() });
 
+/** Also the library's check (docs/decisions/0113). */
+export const newGroupBody = z.object({ name: zText(MAX_GROUP_NAME), avatar: z.string().max(512).nullish(), member_ids: z.array(zId).max(500).optional() });
+export const groupUpdateBody = z.object({
+  name: zText(MAX_GROUP_NAME).optional(),
+  avatar: z.string().max(512).nullish(),
+  auto_delete_time: intFlexible.optional(),
+  make_everyone_admin: zFlag.optional(),
+});
+export const editGroupMessageBody = z.object({ content: z.string().max(10_000) });
+
+/** Also the library's check (docs/decisions/0113). */
+export const groupListQuery = z.object({ q: z.string().trim().max(100).optional(), ...paginationQuery });
+export const groupTypingBody = z.object({ is_typing: zFlag.default(true) });
+export const groupReactionBody = z
+          .object({ reaction_type: z.enum(MESSAGE_REACTIONS).optional(), reaction: z.enum(MESSAGE_REACTIONS).optional() })
+          .refine((b) => b.reaction_type !== undefined || b.reaction !== undefined, { message: 'reaction_type is required', path: ['reaction_type'] });
+
 export function messageGroupsScript(groups: MessageGroupService, typing: TypingService, p: PresenterContext): Script {
   const rl = 'messages' as const;
   return {
@@ -41,7 +58,7 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         method: 'GET',
         select: { path: '' },
         auth: 'required',
-        query: z.object({ q: z.string().trim().max(100).optional(), ...paginationQuery }),
+        query: groupListQuery,
         summary: 'My group chats, most recent activity first',
         response: z.object({ groups: z.array(GroupListEntry), meta: PageMetaWire }),
         handle: async (ctx) => {
@@ -54,7 +71,7 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         select: { path: '' },
         auth: 'required',
         rateLimit: rl,
-        body: z.object({ name: zText(MAX_GROUP_NAME), avatar: z.string().max(512).nullish(), member_ids: z.array(zId).max(500).optional() }),
+        body: newGroupBody,
         summary: 'Create a group chat; I become its admin and member_ids its members',
         response: z.object({ group_id: zWireId }),
         handle: async (ctx) => ({ group_id: await groups.create(ctx.actor, ctx.body) }),
@@ -74,12 +91,7 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         auth: 'required',
         rateLimit: rl,
         query: idParam,
-        body: z.object({
-          name: zText(MAX_GROUP_NAME).optional(),
-          avatar: z.string().max(512).nullish(),
-          auto_delete_time: intFlexible.optional(),
-          make_everyone_admin: zFlag.optional(),
-        }),
+        body: groupUpdateBody,
         summary: 'Update the group (admins)',
         response: z.object({ group: GroupRecordItem }),
         handle: async (ctx) => ({ group: presentGroupRecord(await groups.update(ctx.actor, ctx.query.id, ctx.body), p) }),
@@ -115,7 +127,7 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         auth: 'required',
         rateLimit: rl,
         query: idParam,
-        body: messageBody,
+        body: groupMessageBody,
         summary: 'Send a group message (content and/or media, optional parent_id)',
         response: z.object({ message_id: zWireId, id: zWireId, data: GroupMessageItem }),
         handle: async (ctx) => {
@@ -139,7 +151,7 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         auth: 'required',
         rateLimit: rl,
         query: idParam,
-        body: z.object({ is_typing: zFlag.default(true) }),
+        body: groupTypingBody,
         summary: 'Signal typing (or stop) in the group',
         response: z.object({ is_typing: z.boolean() }),
         handle: async (ctx) => {
@@ -206,7 +218,7 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         auth: 'required',
         rateLimit: rl,
         query: idParam,
-        body: z.object({ content: z.string().max(10_000) }),
+        body: editGroupMessageBody,
         summary: 'Edit one of my group messages',
         response: z.object({ data: GroupMessageItem }),
         handle: async (ctx) => ({ data: presentGroupMessage(await groups.editMessage(ctx.actor, ctx.query.id, ctx.body.content), ctx.actor, p) }),
@@ -230,9 +242,7 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         auth: 'required',
         rateLimit: rl,
         query: idParam,
-        body: z
-          .object({ reaction_type: z.enum(MESSAGE_REACTIONS).optional(), reaction: z.enum(MESSAGE_REACTIONS).optional() })
-          .refine((b) => b.reaction_type !== undefined || b.reaction !== undefined, { message: 'reaction_type is required', path: ['reaction_type'] }),
+        body: groupReactionBody,
         summary: 'Add or replace my reaction on a group message',
         response: reactionResponse,
         handle: async (ctx) => {

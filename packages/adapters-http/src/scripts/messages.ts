@@ -30,19 +30,23 @@ const sendBody = z
   .object({ user_id: zId.optional(), recipient_id: zId.optional(), ...messageBody })
   .refine((b) => b.user_id !== undefined || b.recipient_id !== undefined, { message: 'user_id or recipient_id is required', path: ['user_id'] });
 
-const typingBody = z
+export const typingBody = z
   .object({ recipient_id: zId.optional(), user_id: zId.optional(), is_typing: zFlag.default(true) })
   .refine((b) => b.user_id !== undefined || b.recipient_id !== undefined, { message: 'recipient_id is required', path: ['recipient_id'] });
 
-const reactionBody = z
+export const reactionBody = z
   .object({ message_id: zId, reaction_type: z.enum(MESSAGE_REACTIONS).optional(), reaction: z.enum(MESSAGE_REACTIONS).optional() })
   .refine((b) => b.reaction_type !== undefined || b.reaction !== undefined, { message: 'reaction_type is required', path: ['reaction_type'] });
 
-const search = z.string().trim().max(100).optional();
+export const search = z.string().trim().max(100).optional();
 
 /** The answer to a reaction change: the message's counts and my reaction now. */
 const reactionResponse = z.object({ message_id: zWireId, reactions_summary: ReactionsSummary, user_reaction: z.enum(MESSAGE_REACTIONS).nullable() });
 const confirmation = z.object({ message: z.string() });
+
+/** Also the library's check (docs/decisions/0113). */
+export const editMessageBody = z.object({ content: z.string().max(10_000) });
+export const autoDeleteBody = z.object({ auto_delete_time: z.union([z.number().int(), z.string().regex(/^\d{1,6}$/).transform(Number)]) });
 
 export function messagesScript(messages: PrivateMessageService, typing: TypingService, p: PresenterContext): Script {
   return {
@@ -143,7 +147,7 @@ export function messagesScript(messages: PrivateMessageService, typing: TypingSe
         auth: 'required',
         rateLimit: 'messages',
         query: z.object({ id: zId }),
-        body: z.object({ content: z.string().max(10_000) }),
+        body: editMessageBody,
         summary: 'Edit one of my messages',
         response: z.object({ data: PrivateMessageItem }),
         handle: async (ctx) => ({ data: presentPrivateMessage(await messages.edit(ctx.actor, ctx.query.id, ctx.body.content), ctx.actor, p) }),
@@ -154,7 +158,7 @@ export function messagesScript(messages: PrivateMessageService, typing: TypingSe
         auth: 'required',
         rateLimit: 'messages',
         query: z.object({ user_id: zId }),
-        body: z.object({ auto_delete_time: z.union([z.number().int(), z.string().regex(/^\d{1,6}$/).transform(Number)]) }),
+        body: autoDeleteBody,
         summary: 'Conversation settings: auto_delete_time in minutes (0, 1, 5, 60, 1440, 10080), shared by both sides',
         response: z.object({ conversation: ConversationSettings }),
         handle: async (ctx) => {

@@ -15,8 +15,8 @@ const Voted = z.object({ message: z.string(), elected: z.boolean(), revoked: z.b
  */
 const AlreadyRefusal = z.object({ error: z.string(), message: z.string(), code: z.enum(['already_moderator', 'already_candidate']) });
 
-const applyBody = z.object({ motivation: z.string().max(MOTIVATION_MAX) });
-const voteBody = z.object({ candidate_id: zId, vote: z.enum(['for', 'against']) });
+export const applyBody = z.object({ motivation: z.string().max(MOTIVATION_MAX) });
+export const voteBody = z.object({ candidate_id: zId, vote: z.enum(['for', 'against']) });
 
 const Lists = {
   candidates: z.object({ candidates: z.array(CandidateItem), meta: PageMetaWire }),

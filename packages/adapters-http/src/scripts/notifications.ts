@@ -11,6 +11,11 @@ import { ListPagination, presentPagination, zCount, zWireId } from '../presenter
 const UnreadCount = z.object({ unread_count: zCount });
 const Marked = UnreadCount.extend({ message: z.string() });
 
+/** Also the library's check (docs/decisions/0113). */
+export const listQuery = z.object({ unread: zFlag.optional(), ...paginationQuery });
+export const markBody = z.object({ mark_all: zFlag.optional(), id: zId.optional() });
+export const testBody = z.object({ provider: z.enum(['ntfy', 'onesignal', 'both', 'none']).optional() });
+
 export function notificationsScript(inbox: NotificationInboxService, p: PresenterContext): Script {
   return {
     name: 'notifications',
@@ -26,7 +31,7 @@ export function notificationsScript(inbox: NotificationInboxService, p: Presente
       op({
         method: 'GET',
         auth: 'required',
-        query: z.object({ unread: zFlag.optional(), ...paginationQuery }),
+        query: listQuery,
         summary: 'Notifications, newest first (unread=true for unread only)',
         response: UnreadCount.extend({ notifications: z.array(NotificationItem), pagination: ListPagination }),
         handle: async (ctx) => {
@@ -54,7 +59,7 @@ export function notificationsScript(inbox: NotificationInboxService, p: Presente
       op({
         method: 'PUT',
         auth: 'required',
-        body: z.object({ mark_all: zFlag.optional(), id: zId.optional() }),
+        body: markBody,
         summary: 'Mark all notifications read ({mark_all: true}) or one ({id})',
         response: Marked,
         handle: async (ctx) => {
@@ -68,7 +73,7 @@ export function notificationsScript(inbox: NotificationInboxService, p: Presente
         method: 'POST',
         select: { action: 'test' },
         auth: 'required',
-        body: z.object({ provider: z.enum(['ntfy', 'onesignal', 'both', 'none']).optional() }),
+        body: testBody,
         summary: 'Send a test push notification to own devices',
         response: z.object({ message: z.string(), notification_id: zWireId.nullable() }),
         handle: async (ctx) => {

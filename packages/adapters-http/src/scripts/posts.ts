@@ -16,6 +16,12 @@ export const createBody = z.object({
   tags: tagList.optional().nullable(),
 });
 
+/** Also the library's check (docs/decisions/0113). */
+export const editBody = z.object({ content: z.string().max(10_000), tags: tagList.optional().nullable() });
+
+/** Also the library's check (docs/decisions/0113). */
+export const feedQuery = z.object({ feed_type: z.enum(['following', 'global', '']).optional(), ...paginationQuery });
+
 export function postsScript(posts: PostService, p: PresenterContext): Script {
   return {
     name: 'posts',
@@ -41,7 +47,7 @@ export function postsScript(posts: PostService, p: PresenterContext): Script {
       op({
         method: 'GET',
         auth: 'required',
-        query: z.object({ feed_type: z.enum(['following', 'global', '']).optional(), ...paginationQuery }),
+        query: feedQuery,
         summary: 'Feed: posts and shares of followed accounts and own (default), or feed_type=global',
         response: PostList,
         handle: async (ctx) =>
@@ -70,7 +76,7 @@ export function postsScript(posts: PostService, p: PresenterContext): Script {
         auth: 'required',
         rateLimit: 'posts',
         query: z.object({ id: zId }),
-        body: z.object({ content: z.string().max(10_000), tags: tagList.optional().nullable() }),
+        body: editBody,
         summary: 'Edit own post',
         response: z.object({ message: z.string(), data: PostItem }),
         handle: async (ctx) => {

@@ -8,6 +8,9 @@ import { zCount, zWireId } from '../presenters/wire.js';
 const reacted = z.object({ message: z.string(), post_id: zWireId, reaction_type: z.enum(REACTION_TYPES), likes_count: zCount, is_liked: z.literal(true) });
 const unreacted = z.object({ message: z.string(), post_id: zWireId, removed: z.boolean(), likes_count: zCount, is_liked: z.literal(false) });
 
+/** Also the library's check (docs/decisions/0113). */
+export const reactBody = z.object({ post_id: zId, reaction_type: z.enum(REACTION_TYPES).default('like') });
+
 export function reactionsScript(engagement: EngagementService): Script {
   return {
     name: 'reactions',
@@ -28,7 +31,7 @@ export function reactionsScript(engagement: EngagementService): Script {
         method: 'POST',
         auth: 'required',
         rateLimit: 'reactions',
-        body: z.object({ post_id: zId, reaction_type: z.enum(REACTION_TYPES).default('like') }),
+        body: reactBody,
         summary: 'React to a post; a new reaction replaces the previous one',
         response: reacted,
         handle: async (ctx) => ({ message: 'Reaction saved', ...(await engagement.react(ctx.actor, ctx.body.post_id, ctx.body.reaction_type)), is_liked: true as const }),

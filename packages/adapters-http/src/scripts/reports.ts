@@ -17,7 +17,7 @@ import { PageMetaWire, zWireId } from '../presenters/wire.js';
 /** Which kind of post `post_id` names; the clients' post card sends none: a wall post. */
 const postType = z.enum(REPORTED_POST_TYPES).default('post');
 
-const postBody = z.object({
+export const postBody = z.object({
   post_id: zId.optional().nullable(),
   post_type: postType,
   user_id: zId.optional().nullable(),
@@ -49,6 +49,12 @@ function refuseTargets(b: { post_id?: number | null; user_id?: number | null }):
   }
 }
 
+/** Also the library's check (docs/decisions/0113). */
+export const cancelBody = z.object({ report_id: zId.optional(), post_id: zId.optional(), post_type: postType, user_id: zId.optional() });
+
+/** Also the library's check (docs/decisions/0113). */
+export const listQuery = z.object({ status: z.enum(['pending', 'resolved', '']).optional(), ...paginationQuery });
+
 export function reportsScript(reports: ReportService, p: PresenterContext): Script {
   return {
     name: 'reports',
@@ -56,7 +62,7 @@ export function reportsScript(reports: ReportService, p: PresenterContext): Scri
       op({
         method: 'GET',
         auth: 'required',
-        query: z.object({ status: z.enum(['pending', 'resolved', '']).optional(), ...paginationQuery }),
+        query: listQuery,
         summary: 'Reports, newest first: status=pending (default) or resolved; the whole queue for moderators, one’s own reports for everyone else',
         response: z.object({ reports: z.array(ReportItem), meta: PageMetaWire }),
         handle: async (ctx) => {
@@ -94,7 +100,7 @@ export function reportsScript(reports: ReportService, p: PresenterContext): Scri
       op({
         method: 'DELETE',
         auth: 'required',
-        body: z.object({ report_id: zId.optional(), post_id: zId.optional(), post_type: postType, user_id: zId.optional() }),
+        body: cancelBody,
         summary: 'Cancel one’s own pending report, named by report_id, or by the post_id (with its post_type) or user_id it is about (JSON body)',
         response: z.object({ message: z.string() }),
         handle: async (ctx) => {

@@ -6,6 +6,9 @@ import type { PresenterContext } from '../presenters/context.js';
 import { presentStory, StoryItem } from '../presenters/post.js';
 import { zWireId } from '../presenters/wire.js';
 
+/** Also the library's check (docs/decisions/0113). */
+export const storyBody = z.object({ media: z.string().min(1).max(255), text: z.string().max(500).optional().nullable() });
+
 export function storiesScript(stories: StoryService, p: PresenterContext): Script {
   return {
     name: 'stories',
@@ -29,7 +32,7 @@ export function storiesScript(stories: StoryService, p: PresenterContext): Scrip
       op({
         method: 'POST',
         auth: 'required',
-        body: z.object({ media: z.string().min(1).max(255), text: z.string().max(500).optional().nullable() }),
+        body: storyBody,
         summary: 'Create a story (media: bare uploaded file name), visible 24 hours',
         response: z.object({ message: z.string(), id: zWireId, story_id: zWireId, data: StoryItem }),
         handle: async (ctx) => {

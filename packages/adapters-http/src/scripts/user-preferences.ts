@@ -10,11 +10,12 @@ const zPreferenceValue = z
 const ALL_KEYS = [...PREFERENCE_KEYS, ...Object.keys(PREFERENCE_ALIASES)];
 
 /** Unknown keys are refused (400) rather than ignored: a typo must not look like a saved setting. */
-const patch = z.strictObject(Object.fromEntries(ALL_KEYS.map((k) => [k, zPreferenceValue.optional()]))) as unknown as z.ZodType<Partial<Record<string, boolean>>>;
+export const patch = z.strictObject(Object.fromEntries(ALL_KEYS.map((k) => [k, zPreferenceValue.optional()]))) as unknown as z.ZodType<Partial<Record<string, boolean>>>;
 
 const PreferencesPayload = z.object(Object.fromEntries(PREFERENCE_KEYS.map((k) => [k, z.boolean()])) as Record<PreferenceKey, z.ZodBoolean>);
 
-function canonical(body: Partial<Record<string, boolean>>): Partial<Preferences> {
+/** The clients' other spellings under the service's keys; the library's check applies it too (docs/decisions/0113). */
+export function canonical(body: Partial<Record<string, boolean>>): Partial<Preferences> {
   const out: Partial<Preferences> = {};
   for (const [key, value] of Object.entries(body)) {
     if (value === undefined) continue;
