@@ -1,8 +1,7 @@
-import { Accounts, resolve } from '@plaza/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminBrowser, chromiumSkipped, DESKTOP, hasChromium, PHONE, shot, signIn, warnIfNoChromium } from '../support/admin-browser.js';
-import type { TestUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { aStaffMember, freshAccount } from '../support/registration.js';
 
 /**
  * The admin panel's sign-ups and invitations (issue 26 items 3 and 4, docs/decisions/0104) in
@@ -15,20 +14,6 @@ let approval: TestServer;
 let invite: TestServer;
 const browser = new AdminBrowser();
 
-let seq = 0;
-const fresh = (prefix: string) => {
-  seq += 1;
-  const username = `${prefix}${seq}_${Math.random().toString(36).slice(2, 7)}`;
-  return { username, email: `${username}@example.test`, password: 'correct horse battery' };
-};
-
-/** An account made behind the operator's rules (AuthService.register), with a role set in the database. */
-async function staff(t: TestServer, role: 'is_admin' | 'is_moderator'): Promise<TestUser> {
-  const who = fresh(role === 'is_admin' ? 'adm' : 'mod');
-  const user = await resolve(t.plaza.container, Accounts.AuthService).register(who);
-  await t.database.db.updateTable('users').set({ [role]: 1 }).where('id', '=', user.id).execute();
-  return { id: user.id, ...who, token: '' };
-}
 
 describe.skipIf(!hasChromium)(`admin panel sign-ups and invitations in Chromium${chromiumSkipped}`, () => {
   beforeAll(async () => {
@@ -48,7 +33,7 @@ describe.skipIf(!hasChromium)(`admin panel sign-ups and invitations in Chromium$
   const openPage = (t: TestServer, viewport = DESKTOP) => browser.openPage(t.url, viewport);
 
   async function apply(cause: string) {
-    const who = fresh('appl');
+    const who = freshAccount('appl');
     const res = await approval.api.post('auth.php?action=register', { ...who, cause });
     expect(res.body).toMatchObject({ success: true, awaiting: ['approval'] });
     return { ...who, id: res.body.user_id as number };
@@ -57,7 +42,7 @@ describe.skipIf(!hasChromium)(`admin panel sign-ups and invitations in Chromium$
   const logIn = (t: TestServer, who: { username: string; password: string }) => t.api.post('auth.php', { username: who.username, password: who.password });
 
   it('lets an administrator approve one applicant and reject another with a reason, at desktop and phone sizes', async () => {
-    const admin = await staff(approval, 'is_admin');
+    const admin = await aStaffMember(approval, 'is_admin');
     const [kept, refused] = [await apply('Community gardens'), await apply('Cheap watches')];
     const page = await openPage(approval);
     await signIn(page, admin);
@@ -92,7 +77,7 @@ describe.skipIf(!hasChromium)(`admin panel sign-ups and invitations in Chromium$
 
   it('shows a moderator the sign-ups but not the invitations, and a plain account neither', async () => {
     const applicant = await apply('Birdwatching');
-    const mod = await staff(approval, 'is_moderator');
+    const mod = await aStaffMember(approval, 'is_moderator');
     const page = await openPage(approval);
     await signIn(page, mod);
     expect(await page.locator('nav a:has-text("Sign-ups")').count()).toBe(1);
@@ -103,7 +88,7 @@ describe.skipIf(!hasChromium)(`admin panel sign-ups and invitations in Chromium$
     await Promise.all([page.waitForURL('**/admin/registrations.php?done=approve'), page.click(`tr[data-user="${applicant.username}"] button:has-text("Approve")`)]);
     expect((await logIn(approval, applicant)).body.token).toBeTruthy();
 
-    const plain = await staff(approval, 'is_moderator');
+    const plain = await aStaffMember(approval, 'is_moderator');
     await approval.database.db.updateTable('users').set({ is_moderator: 0 }).where('id', '=', plain.id).execute();
     const other = await openPage(approval);
     await signIn(other, plain);
@@ -114,7 +99,7 @@ describe.skipIf(!hasChromium)(`admin panel sign-ups and invitations in Chromium$
   });
 
   it('creates an invitation shown once, counts its uses as people register with it, and revokes it', async () => {
-    const admin = await staff(invite, 'is_admin');
+    const admin = await aStaffMember(invite, 'is_admin');
     const page = await openPage(invite);
     await signIn(page, admin);
     await Promise.all([page.waitForURL('**/admin/invitations.php'), page.click('nav a:has-text("Invitations")')]);
@@ -132,7 +117,7 @@ describe.skipIf(!hasChromium)(`admin panel sign-ups and invitations in Chromium$
     expect(code).toHaveLength(16);
     await shot(page, 'invitations-created');
 
-    const first = fresh('guest');
+    const first = freshAccount('guest');
     expect((await invite.api.post('auth.php?action=register', { ...first, invite_code: code })).body.success).toBe(true);
     expect((await logIn(invite, first)).body.token).toBeTruthy();
     await page.goto('/admin/invitations.php');
@@ -150,7 +135,7 @@ describe.skipIf(!hasChromium)(`admin panel sign-ups and invitations in Chromium$
     await Promise.all([page.waitForURL('**/admin/invitations.php?revoked=*'), row.locator('button:has-text("Revoke")').click()]);
     expect(await page.textContent('.alert.success')).toContain('revoked');
     expect(await page.locator('#invitations tbody tr').first().textContent()).toContain('revoked');
-    const late = await invite.api.post('auth.php?action=register', { ...fresh('guest'), invite_code: code });
+    const late = await invite.api.post('auth.php?action=register', { ...freshAccount('guest'), invite_code: code });
     expect(late.body).toMatchObject({ success: false, code: 'invalid_invite_code' });
   });
 });

@@ -1,8 +1,8 @@
-import { Accounts, resolve } from '@plaza/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FormClient, text } from '../support/form-client.js';
 import { aUser, type TestUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { aStaffMember, freshAccount } from '../support/registration.js';
 
 /**
  * Registration under the operator's control (issue 26 item 3, docs/decisions/0104), over HTTP: each
@@ -10,22 +10,6 @@ import { startTestServer, type TestServer } from '../support/server.js';
  * panel's sign-ups and invitations driven as forms (the Chromium walk is admin-registrations.test.ts).
  */
 
-let seq = 0;
-const fresh = (prefix: string) => {
-  seq += 1;
-  const username = `${prefix}${seq}_${Math.random().toString(36).slice(2, 7)}`;
-  return { username, email: `${username}@example.test`, password: 'correct horse battery' };
-};
-
-/** An account made behind the operator's rules (AuthService.register), with roles set in the database. */
-async function staff(t: TestServer, role: 'is_admin' | 'is_moderator'): Promise<TestUser> {
-  const who = fresh(role === 'is_admin' ? 'adm' : 'mod');
-  const user = await resolve(t.plaza.container, Accounts.AuthService).register(who);
-  await t.database.db.updateTable('users').set({ [role]: 1 }).where('id', '=', user.id).execute();
-  const login = await t.api.post('auth.php', { username: who.username, password: who.password });
-  expect(login.body.token).toBeTruthy();
-  return { id: user.id, ...who, token: login.body.token };
-}
 
 async function panel(t: TestServer, u: TestUser): Promise<FormClient> {
   const b = new FormClient(t.url);
@@ -49,7 +33,7 @@ describe('API_REGISTRATION=open (the default)', () => {
   afterAll(() => t?.close());
 
   it('registers and signs in at once, publishes the mode in settings.php and ignores an invitation code', async () => {
-    const who = fresh('open');
+    const who = freshAccount('open');
     const res = await t.api.post('auth.php?action=register', { ...who, invite_code: 'whatever' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, message: 'Account created', awaiting: [] });
@@ -78,14 +62,14 @@ describe('API_REGISTRATION=closed', () => {
   afterAll(() => t?.close());
 
   it('refuses every registration with 200, success false, registration_closed and a message; accounts of before still sign in', async () => {
-    const who = fresh('closed');
+    const who = freshAccount('closed');
     const res = await t.api.post('auth.php?action=register', who);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: false, code: 'registration_closed', message: expect.stringMatching(/closed/i), error: expect.any(String) });
     expect(await t.database.db.selectFrom('users').select('id').where('username', '=', who.username).executeTakeFirst()).toBeUndefined();
     // Malformed input is still a 400, as in every mode.
     expect((await t.api.post('auth.php?action=register', { username: who.username })).status).toBe(400);
-    const admin = await staff(t, 'is_admin');
+    const admin = await aStaffMember(t, 'is_admin');
     expect((await login(t, admin)).body.token).toBeTruthy();
     expect((await t.api.get('settings.php')).body).toMatchObject({ registration: 'closed', registration_email_confirm: false });
   });
@@ -96,12 +80,12 @@ describe('API_REGISTRATION=approval', () => {
   let admin: TestUser;
   beforeAll(async () => {
     t = await startTestServer({ env: { API_REGISTRATION: 'approval' } });
-    admin = await staff(t, 'is_admin');
+    admin = await aStaffMember(t, 'is_admin');
   });
   afterAll(() => t?.close());
 
   async function applicant() {
-    const who = fresh('appl');
+    const who = freshAccount('appl');
     const res = await t.api.post('auth.php?action=register', { ...who, cause: 'Gardening' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, awaiting: ['approval'], message: expect.stringMatching(/administrator/) });
@@ -163,14 +147,14 @@ describe('API_REGISTRATION=approval', () => {
 
   it('lets a moderator decide, but not a plain user; a form without its CSRF token changes nothing', async () => {
     const a = await applicant();
-    const plain = await staff(t, 'is_admin');
+    const plain = await aStaffMember(t, 'is_admin');
     await t.database.db.updateTable('users').set({ is_admin: 0 }).where('id', '=', plain.id).execute();
     const p = await panel(t, plain);
     expect((await p.get('/admin/registrations.php')).status).toBe(403);
     expect((await p.post('/admin/registrations.php', { action: 'approve', user_id: String(a.id) })).status).toBe(403);
     expect((await login(t, a)).body.code).toBe('approval_pending');
 
-    const mod = await staff(t, 'is_moderator');
+    const mod = await aStaffMember(t, 'is_moderator');
     const m = await panel(t, mod);
     const page = await m.get('/admin/registrations.php');
     expect(page.status).toBe(200);
@@ -197,7 +181,7 @@ describe('API_REGISTRATION=approval', () => {
 
   it('decides a registration once when two administrators approve and reject it at the same time', async () => {
     const a = await applicant();
-    const [one, two] = await Promise.all([panel(t, admin), panel(t, await staff(t, 'is_admin'))]);
+    const [one, two] = await Promise.all([panel(t, admin), panel(t, await aStaffMember(t, 'is_admin'))]);
     await Promise.all([one.get('/admin/registrations.php'), two.get('/admin/registrations.php')]);
     const results = await Promise.all([
       one.post('/admin/registrations.php', { action: 'approve', user_id: String(a.id) }),
@@ -214,7 +198,7 @@ describe('API_REGISTRATION=invite', () => {
   let admin: TestUser;
   beforeAll(async () => {
     t = await startTestServer({ env: { API_REGISTRATION: 'invite' } });
-    admin = await staff(t, 'is_admin');
+    admin = await aStaffMember(t, 'is_admin');
   });
   afterAll(() => t?.close());
 
@@ -229,7 +213,7 @@ describe('API_REGISTRATION=invite', () => {
     return { code: code!, id: Number(id) };
   }
 
-  const register = (who: ReturnType<typeof fresh>, invite_code?: string) => t.api.post('auth.php?action=register', { ...who, ...(invite_code === undefined ? {} : { invite_code }) });
+  const register = (who: ReturnType<typeof freshAccount>, invite_code?: string) => t.api.post('auth.php?action=register', { ...who, ...(invite_code === undefined ? {} : { invite_code }) });
 
   it('refuses a missing or unknown code with 200, success false and its code', async () => {
     for (const [code, expected] of [
@@ -237,7 +221,7 @@ describe('API_REGISTRATION=invite', () => {
       ['', 'invite_required'],
       ['not-a-real-code-x', 'invalid_invite_code'],
     ] as const) {
-      const who = fresh('inv');
+      const who = freshAccount('inv');
       const res = await register(who, code);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ success: false, code: expected, message: expect.any(String), details: [{ field: 'invite_code' }] });
@@ -248,7 +232,7 @@ describe('API_REGISTRATION=invite', () => {
 
   it('admits as many registrations as the code has uses, then answers invite_used_up; the panel shows the uses left', async () => {
     const { code, id } = await invitation(2);
-    const [a, b, c] = [fresh('inv'), fresh('inv'), fresh('inv')];
+    const [a, b, c] = [freshAccount('inv'), freshAccount('inv'), freshAccount('inv')];
     expect((await register(a, code)).body).toMatchObject({ success: true, awaiting: [] });
     expect((await login(t, a)).body.token).toBeTruthy();
     // A registration refused for its own reasons spends no use.
@@ -267,14 +251,14 @@ describe('API_REGISTRATION=invite', () => {
   it('refuses an expired code with invite_expired and a revoked one with invalid_invite_code', async () => {
     const expiring = await invitation(5, '1');
     await t.database.db.updateTable('registration_invitations').set({ expires_at: '2020-01-01 00:00:00' }).where('id', '=', expiring.id).execute();
-    expect((await register(fresh('inv'), expiring.code)).body).toMatchObject({ success: false, code: 'invite_expired' });
+    expect((await register(freshAccount('inv'), expiring.code)).body).toMatchObject({ success: false, code: 'invite_expired' });
 
     const revoked = await invitation(5, '');
     const b = await panel(t, admin);
     await b.get('/admin/invitations.php');
     const res = await b.post('/admin/invitations.php', { action: 'revoke', invitation_id: String(revoked.id) });
     expect(res.status).toBe(303);
-    expect((await register(fresh('inv'), revoked.code)).body).toMatchObject({ success: false, code: 'invalid_invite_code' });
+    expect((await register(freshAccount('inv'), revoked.code)).body).toMatchObject({ success: false, code: 'invalid_invite_code' });
     expect((await b.post('/admin/invitations.php', { action: 'revoke', invitation_id: String(revoked.id) })).status).toBe(404);
     expect((await actionLog(t, admin)).find((l) => l.action_type === 'revoke_invite')?.reason).toContain(`#${revoked.id}`);
   });
@@ -295,7 +279,7 @@ describe('API_REGISTRATION=invite', () => {
 
   it('creates exactly one account when 20 registrations race for a code of one use', async () => {
     const { code, id } = await invitation(1);
-    const people = Array.from({ length: 20 }, () => fresh('race'));
+    const people = Array.from({ length: 20 }, () => freshAccount('race'));
     const results = await Promise.all(people.map((who) => register(who, code)));
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
     const won = results.filter((r) => r.body.success === true);
@@ -324,7 +308,7 @@ describe('API_REGISTRATION_EMAIL_CONFIRM=true', () => {
   afterAll(() => t?.close());
 
   async function registered() {
-    const who = fresh('conf');
+    const who = freshAccount('conf');
     const res = await t.api.post('auth.php?action=register', who);
     expect(res.body).toMatchObject({ success: true, awaiting: ['email_confirmation'], message: expect.stringMatching(/confirm your e-mail/) });
     await t.mailSettled();
@@ -401,12 +385,12 @@ describe('API_REGISTRATION=approval with API_REGISTRATION_EMAIL_CONFIRM=true', (
   let admin: TestUser;
   beforeAll(async () => {
     t = await startTestServer({ env: { API_REGISTRATION: 'approval', API_REGISTRATION_EMAIL_CONFIRM: 'true' } });
-    admin = await staff(t, 'is_admin');
+    admin = await aStaffMember(t, 'is_admin');
   });
   afterAll(() => t?.close());
 
   it('asks for the e-mail first, then the approval, and the panel shows whether the address is confirmed', async () => {
-    const who = fresh('both');
+    const who = freshAccount('both');
     const res = await t.api.post('auth.php?action=register', who);
     expect(res.body.awaiting).toEqual(['email_confirmation', 'approval']);
     expect((await login(t, who)).body.code).toBe('email_unconfirmed');
