@@ -5,3 +5,4 @@ export * from './pagination.js';
 export * from './actor.js';
 export * from './token.js';
 export * from './unit-of-work.js';
+export * from './reaction-rule.js';
