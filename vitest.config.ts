@@ -11,13 +11,25 @@ export default defineConfig({
       // Each package's kernel is its root entry; contexts are subpaths (`@plaza/domain/content`,
       // `@plaza/domain/content/testing`, `@plaza/adapters-mysql/content`, `@plaza/adapters-http/scripts/posts`).
       { find: /^@plaza\/adapters-http\/scripts\/(.+)$/, replacement: src('./packages/adapters-http/src/scripts/') + '$1.ts' },
-      { find: /^@plaza\/(domain|adapters-mysql|adapters-http|adapters-integrations|adapters-activitypub)\/(.+)$/, replacement: src('./packages/') + '$1/src/$2/index.ts' },
-      { find: /^@plaza\/(domain|adapters-mysql|adapters-http|adapters-integrations|adapters-activitypub)$/, replacement: src('./packages/') + '$1/src/index.ts' },
+      {
+        find: /^@plaza\/(domain|adapters-mysql|adapters-http|adapters-integrations|adapters-activitypub)\/(.+)$/,
+        replacement: src('./packages/') + '$1/src/$2/index.ts',
+      },
+      {
+        find: /^@plaza\/(domain|adapters-mysql|adapters-http|adapters-integrations|adapters-activitypub)$/,
+        replacement: src('./packages/') + '$1/src/index.ts',
+      },
       { find: /^@plaza\/server$/, replacement: src('./apps/server/src/index.ts') },
     ],
   },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'test/**/*.test.ts', 'examples/*/src/**/*.test.ts'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'apps/*/src/**/*.test.ts',
+      'apps/*/test/**/*.test.ts',
+      'test/**/*.test.ts',
+      'examples/*/src/**/*.test.ts',
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -63,5 +63,13 @@ export async function login(plazaUrl, username) {
  */
 export function scenariosOf(module) {
   if (Array.isArray(module.scenarios)) return module.scenarios;
-  return [{ name: module.name, seed: module.seed, plaza: module.plaza, floors: module.floors ?? { floor: module.floor }, cleanup: module.cleanup }];
+  return [
+    {
+      name: module.name,
+      seed: module.seed,
+      plaza: module.plaza,
+      floors: module.floors ?? { floor: module.floor },
+      cleanup: module.cleanup,
+    },
+  ];
 }

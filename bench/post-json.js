@@ -12,7 +12,13 @@ const parseList = (text) => {
 };
 
 const mediaType = (stored, media) =>
-  stored === 'image' || stored === 'video' ? stored : media.length === 0 ? null : /\.(mp4|webm|mov|m4v|avi|mkv)$/i.test(media[0]) ? 'video' : 'image';
+  stored === 'image' || stored === 'video'
+    ? stored
+    : media.length === 0
+      ? null
+      : /\.(mp4|webm|mov|m4v|avi|mkv)$/i.test(media[0])
+        ? 'video'
+        : 'image';
 
 /**
  * What to read for a page of timeline entries (`perPage + 1` at most): the entries shown, their post

@@ -194,7 +194,10 @@ async function environment(database) {
 async function withFloor(file, scenarioName, floorName, ctx, work) {
   const seeded = Object.fromEntries(Object.entries(ctx).filter(([k, v]) => typeof v !== 'function' && k !== 'pool'));
   const child = spawn(process.execPath, [join(here, 'floor-process.js')], {
-    env: { ...process.env, BENCH_FLOOR: JSON.stringify({ file, scenario: scenarioName, floor: floorName, conn, database: ctx.database, ctx: seeded }) },
+    env: {
+      ...process.env,
+      BENCH_FLOOR: JSON.stringify({ file, scenario: scenarioName, floor: floorName, conn, database: ctx.database, ctx: seeded }),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -291,7 +294,9 @@ async function runScenario(scenario) {
   );
   console.log(`  plaza ${plaza.rps} req/s p50 ${plaza.p50} ms p99 ${plaza.p99} ms (non-2xx ${plaza.non2xx}, errors ${plaza.errors})`);
   for (const [n, f] of Object.entries(floors)) {
-    console.log(`  ${n} ${f.rps} req/s p50 ${f.p50} ms p99 ${f.p99} ms — plaza ${ratios[n].rps}× its throughput, ${ratios[n].p99}× its p99`);
+    console.log(
+      `  ${n} ${f.rps} req/s p50 ${f.p50} ms p99 ${f.p99} ms — plaza ${ratios[n].rps}× its throughput, ${ratios[n].p99}× its p99`,
+    );
   }
   if (ctx.note) console.log(`  ${ctx.note}`);
   if (failures.length) console.log(`  FAILED: ${failures.join('; ')}`);
@@ -314,7 +319,11 @@ async function serverFacts() {
       [`${mainDatabase}%`],
     );
     const mb = (bytes) => Math.round(Number(bytes) / 2 ** 20);
-    return { version: server.version, bufferPoolMb: mb(server.pool), databasesMb: Object.fromEntries(sizes.map((d) => [d.name, mb(d.size)])) };
+    return {
+      version: server.version,
+      bufferPoolMb: mb(server.pool),
+      databasesMb: Object.fromEntries(sizes.map((d) => [d.name, mb(d.size)])),
+    };
   } finally {
     await c.end();
   }
@@ -322,13 +331,17 @@ async function serverFacts() {
 
 /** Said in the header when a bench database outgrows the buffer pool: its figures then include reads from disk (bench/README). */
 function poolWarning({ bufferPoolMb, databasesMb }) {
-  const larger = Object.entries(databasesMb).filter(([, size]) => size > bufferPoolMb).map(([name]) => name);
+  const larger = Object.entries(databasesMb)
+    .filter(([, size]) => size > bufferPoolMb)
+    .map(([name]) => name);
   return larger.length ? ` (smaller than ${larger.join(' and ')}, whose figures include reads from disk)` : '';
 }
 
 function markdown(report, meta) {
   const server = meta.server
-    ? `MariaDB/MySQL ${meta.server.version}, buffer pool ${meta.server.bufferPoolMb} MB${poolWarning(meta.server)}, databases ${Object.entries(meta.server.databasesMb)
+    ? `MariaDB/MySQL ${meta.server.version}, buffer pool ${meta.server.bufferPoolMb} MB${poolWarning(meta.server)}, databases ${Object.entries(
+        meta.server.databasesMb,
+      )
         .map(([name, size]) => `${name} ${size} MB`)
         .join(', ')}`
     : 'no MySQL server reached';
@@ -361,7 +374,9 @@ function markdown(report, meta) {
 
 async function main() {
   const loadBefore = loadavg().map((v) => v.toFixed(2));
-  const files = readdirSync(join(here, 'scenarios')).filter((f) => f.endsWith('.js')).sort();
+  const files = readdirSync(join(here, 'scenarios'))
+    .filter((f) => f.endsWith('.js'))
+    .sort();
   const report = [];
   try {
     for (const file of files) {

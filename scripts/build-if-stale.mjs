@@ -46,10 +46,14 @@ export function buildIfStale() {
   } catch {
     const missing = stale.filter((p) => !existsSync(join(p, 'dist')));
     if (missing.length === 0) {
-      console.error('build-if-stale: sources are newer than the build, but TypeScript is not installed (npm install without --omit=dev rebuilds); running the existing build');
+      console.error(
+        'build-if-stale: sources are newer than the build, but TypeScript is not installed (npm install without --omit=dev rebuilds); running the existing build',
+      );
       return 0;
     }
-    console.error(`build-if-stale: ${missing.map((p) => p.slice(root.length)).join(', ')} not built and TypeScript is not installed: run npm install (dev dependencies included), or use a production bundle (npm run package)`);
+    console.error(
+      `build-if-stale: ${missing.map((p) => p.slice(root.length)).join(', ')} not built and TypeScript is not installed: run npm install (dev dependencies included), or use a production bundle (npm run package)`,
+    );
     return 1;
   }
   console.error(`build-if-stale: building ${stale.map((p) => p.slice(root.length)).join(', ')} (tsc -b)`);

@@ -22,9 +22,10 @@ const stop = (signal) => {
   stopping = true;
   for (const child of children) if (child.exitCode === null) child.kill(signal);
 };
-for (const child of children) child.once('exit', (code) => {
-  stop('SIGTERM');
-  process.exitCode ||= code ?? 0;
-});
+for (const child of children)
+  child.once('exit', (code) => {
+    stop('SIGTERM');
+    process.exitCode ||= code ?? 0;
+  });
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));

@@ -32,7 +32,8 @@ if (buildIfStale() !== 0 || staleProjects()?.length) {
   console.error('package: the build failed or is out of date');
   process.exit(1);
 }
-if (out === root || !relative(root, out) || relative(out, root) === '') throw new Error('package: refusing to write into the checkout itself');
+if (out === root || !relative(root, out) || relative(out, root) === '')
+  throw new Error('package: refusing to write into the checkout itself');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
@@ -55,6 +56,7 @@ for (const workspace of pkg.workspaces) {
 run('cp', ['-a', join(root, 'node_modules'), join(out, 'node_modules')], root);
 run('npm', ['prune', '--omit=dev', '--no-audit', '--no-fund'], out);
 for (const dev of ['typescript', 'vitest']) {
-  if (existsSync(join(out, 'node_modules', dev))) throw new Error(`package: ${dev} is still in the bundle: a development dependency leaked into production`);
+  if (existsSync(join(out, 'node_modules', dev)))
+    throw new Error(`package: ${dev} is still in the bundle: a development dependency leaked into production`);
 }
 console.error(`package: ${relative(process.cwd(), out) || '.'} is ready: cd into it and run node apps/server/dist/main.js`);

@@ -20,7 +20,14 @@ const dataDir = mkdtempSync(join(tmpdir(), 'plaza-start-once-'));
 const started = Date.now();
 const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
   cwd: dir,
-  env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', API_DATA_DIR: dataDir, API_CONFIG_DIR: join(dataDir, 'config'), LOG_LEVEL: 'info' },
+  env: {
+    PATH: process.env.PATH ?? '',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    API_DATA_DIR: dataDir,
+    API_CONFIG_DIR: join(dataDir, 'config'),
+    LOG_LEVEL: 'info',
+  },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 const lines = [];

@@ -25,7 +25,9 @@ export async function seed(ctx) {
   const plazaText = await plazaAnswer({ ...ctx, ...seeded });
   const floorText = await sameAnswerFloor({ ...ctx, ...seeded });
   if (plazaText !== floorText) {
-    throw new Error(`the same-answer floor does not answer Plaza's JSON:\nplaza ${plazaText.slice(0, 600)}\nfloor ${floorText.slice(0, 600)}`);
+    throw new Error(
+      `the same-answer floor does not answer Plaza's JSON:\nplaza ${plazaText.slice(0, 600)}\nfloor ${floorText.slice(0, 600)}`,
+    );
   }
   return seeded;
 }

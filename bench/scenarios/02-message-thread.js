@@ -28,7 +28,11 @@ export async function seed(ctx) {
   await ensureUsers(pool, NOISE_USERS + 10);
   const me = await login(ctx.plazaUrl, 'bench_msgthread_me');
   const peer = await login(ctx.plazaUrl, 'bench_msgthread_peer');
-  const [others] = await pool.query('SELECT id FROM users WHERE id NOT IN (?, ?) ORDER BY id LIMIT ?', [me.userId, peer.userId, NOISE_USERS]);
+  const [others] = await pool.query('SELECT id FROM users WHERE id NOT IN (?, ?) ORDER BY id LIMIT ?', [
+    me.userId,
+    peer.userId,
+    NOISE_USERS,
+  ]);
   const noise = others.map((u) => Number(u.id));
 
   // Every conversation the seed owns, with its size; the first one is the thread under test.
@@ -39,7 +43,10 @@ export async function seed(ctx) {
     if (i + 1 < noise.length) plan.push([noise[i], noise[i + 1], noisePerPair]);
   }
   const where = pairsWhere(plan);
-  const [counts] = await pool.query(`SELECT user_low, user_high, COUNT(*) AS n FROM private_messages WHERE ${where.sql} GROUP BY user_low, user_high`, where.params);
+  const [counts] = await pool.query(
+    `SELECT user_low, user_high, COUNT(*) AS n FROM private_messages WHERE ${where.sql} GROUP BY user_low, user_high`,
+    where.params,
+  );
   const have = new Map(counts.map((r) => [`${r.user_low}:${r.user_high}`, Number(r.n)]));
   const upToDate = plan.every(([a, b, n]) => have.get(pairOf(a, b).join(':')) === n);
 
@@ -66,7 +73,17 @@ export async function seed(ctx) {
         const fromA = Math.floor(i / 3) % 2 === 0 || i % 7 === 0;
         const [sender, receiver] = fromA ? [a, b] : [b, a];
         const parent = i % 10 === 9 ? id - 4 : null;
-        messages.push([id, sender, receiver, low, high, `bench message ${i} between ${a} and ${b}: see you at the plaza later`, parent, 1, sqlTime(at)]);
+        messages.push([
+          id,
+          sender,
+          receiver,
+          low,
+          high,
+          `bench message ${i} between ${a} and ${b}: see you at the plaza later`,
+          parent,
+          1,
+          sqlTime(at),
+        ]);
         if (i % 5 === 0) reactions.push([id, receiver, REACTIONS[i % REACTIONS.length], sqlTime(at + 1_000)]);
         if (i % 15 === 0) reactions.push([id, sender, REACTIONS[(i + 1) % REACTIONS.length], sqlTime(at + 2_000)]);
       }
@@ -79,12 +96,10 @@ export async function seed(ctx) {
     await bulkInsert(pool, 'conversations', ['user_id', 'peer_id', 'last_message_id', 'last_message_at'], conversations);
   }
   // Whatever a previous run left: nothing cleared, no auto-delete, so the thread shows its whole length.
-  await pool.query('UPDATE conversations SET cleared_before_id = 0, auto_delete_time = 0 WHERE (user_id = ? AND peer_id = ?) OR (user_id = ? AND peer_id = ?)', [
-    me.userId,
-    peer.userId,
-    peer.userId,
-    me.userId,
-  ]);
+  await pool.query(
+    'UPDATE conversations SET cleared_before_id = 0, auto_delete_time = 0 WHERE (user_id = ? AND peer_id = ?) OR (user_id = ? AND peer_id = ?)',
+    [me.userId, peer.userId, peer.userId, me.userId],
+  );
   return { me, peer, tokenHash: createHash('sha256').update(me.token).digest('hex') };
 }
 
@@ -109,7 +124,11 @@ export async function floor(ctx) {
   const [low, high] = pairOf(viewer, peerId);
   const where = 'WHERE user_low = ? AND user_high = ? AND id > ? AND (expires_at IS NULL OR expires_at > ?)';
   const params = [low, high, cleared, now];
-  const [messages] = await pool.query(`SELECT * FROM private_messages ${where} ORDER BY id DESC LIMIT ? OFFSET ?`, [...params, PER_PAGE, 0]);
+  const [messages] = await pool.query(`SELECT * FROM private_messages ${where} ORDER BY id DESC LIMIT ? OFFSET ?`, [
+    ...params,
+    PER_PAGE,
+    0,
+  ]);
   const [[{ n: total }]] = await pool.query(`SELECT COUNT(*) AS n FROM private_messages ${where}`, params);
   await pool.query('UPDATE private_messages SET is_read = 1 WHERE receiver_id = ? AND is_read = 0 AND sender_id = ?', [viewer, peerId]);
 
@@ -128,7 +147,10 @@ export async function floor(ctx) {
       [ids],
     );
     for (const r of rows) counts.set(r.message_id, { ...counts.get(r.message_id), [r.reaction_type]: Number(r.n) });
-    const [own] = await pool.query('SELECT message_id, reaction_type FROM private_message_reactions WHERE user_id = ? AND message_id IN (?)', [viewer, ids]);
+    const [own] = await pool.query(
+      'SELECT message_id, reaction_type FROM private_message_reactions WHERE user_id = ? AND message_id IN (?)',
+      [viewer, ids],
+    );
     for (const r of own) mine.set(r.message_id, r.reaction_type);
   }
   const [[settings]] = await pool.query('SELECT auto_delete_time FROM conversations WHERE user_id = ? AND peer_id = ?', [viewer, peerId]);
@@ -164,6 +186,11 @@ export async function floor(ctx) {
       }),
       meta: { current_page: 1, per_page: PER_PAGE, total: Number(total), total_pages: Math.ceil(Number(total) / PER_PAGE) },
     },
-    conversation: { user_id: peer.id, username: peer.username, avatar: avatarOf(peer), auto_delete_time: Number(settings?.auto_delete_time ?? 0) },
+    conversation: {
+      user_id: peer.id,
+      username: peer.username,
+      avatar: avatarOf(peer),
+      auto_delete_time: Number(settings?.auto_delete_time ?? 0),
+    },
   };
 }

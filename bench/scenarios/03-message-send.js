@@ -18,30 +18,28 @@ export async function seed(ctx) {
   const body = await res.json();
   if (!body.message_id) throw new Error(`bench seed send failed: ${JSON.stringify(body)}`);
   // No auto-delete left behind by a previous run: the send would then compute expires_at.
-  await ctx.pool.query('UPDATE conversations SET auto_delete_time = 0 WHERE (user_id = ? AND peer_id = ?) OR (user_id = ? AND peer_id = ?)', [
-    me.userId,
-    peer.userId,
-    peer.userId,
-    me.userId,
-  ]);
+  await ctx.pool.query(
+    'UPDATE conversations SET auto_delete_time = 0 WHERE (user_id = ? AND peer_id = ?) OR (user_id = ? AND peer_id = ?)',
+    [me.userId, peer.userId, peer.userId, me.userId],
+  );
   return { me, peer };
 }
 
 /** The messages the loads sent (Plaza's and the floor's); the first message and the conversation stay. */
 export async function cleanup(ctx) {
-  await ctx.pool.query('DELETE FROM private_messages WHERE sender_id = ? AND receiver_id = ? AND content = ?', [ctx.me.userId, ctx.peer.userId, CONTENT]);
+  await ctx.pool.query('DELETE FROM private_messages WHERE sender_id = ? AND receiver_id = ? AND content = ?', [
+    ctx.me.userId,
+    ctx.peer.userId,
+    CONTENT,
+  ]);
   const [[last]] = await ctx.pool.query(
     'SELECT id, created_at FROM private_messages WHERE user_low = ? AND user_high = ? ORDER BY id DESC LIMIT 1',
     [Math.min(ctx.me.userId, ctx.peer.userId), Math.max(ctx.me.userId, ctx.peer.userId)],
   );
-  await ctx.pool.query('UPDATE conversations SET last_message_id = ?, last_message_at = ? WHERE (user_id = ? AND peer_id = ?) OR (user_id = ? AND peer_id = ?)', [
-    last?.id ?? null,
-    last?.created_at ?? null,
-    ctx.me.userId,
-    ctx.peer.userId,
-    ctx.peer.userId,
-    ctx.me.userId,
-  ]);
+  await ctx.pool.query(
+    'UPDATE conversations SET last_message_id = ?, last_message_at = ? WHERE (user_id = ? AND peer_id = ?) OR (user_id = ? AND peer_id = ?)',
+    [last?.id ?? null, last?.created_at ?? null, ctx.me.userId, ctx.peer.userId, ctx.peer.userId, ctx.me.userId],
+  );
 }
 
 export function plaza(ctx) {

@@ -62,7 +62,13 @@ async function seedOlderPosts(ctx, viewer, perAccount) {
   for (const { followee_id: author, n } of followed) {
     for (let k = Number(n); k < perAccount; k++) {
       const at = `2025-12-${String(1 + k).padStart(2, '0')} 00:00:${String(author % 60).padStart(2, '0')}`;
-      const [r] = await ctx.pool.query('INSERT INTO posts (user_id, content, media, tags, created_at) VALUES (?, ?, ?, ?, ?)', [author, `older bench post ${k} #bench`, '[]', '["bench"]', at]);
+      const [r] = await ctx.pool.query('INSERT INTO posts (user_id, content, media, tags, created_at) VALUES (?, ?, ?, ?, ?)', [
+        author,
+        `older bench post ${k} #bench`,
+        '[]',
+        '["bench"]',
+        at,
+      ]);
       await ctx.pool.query('INSERT INTO wall_entries (user_id, post_id, created_at) VALUES (?, ?, ?)', [author, r.insertId, at]);
     }
   }
@@ -73,9 +79,15 @@ async function seedOlderPosts(ctx, viewer, perAccount) {
  * entry, counter), dated after every seeded post so that they head the feed.
  */
 async function seedShares(ctx, viewer) {
-  const [[{ n }]] = await ctx.pool.query('SELECT COUNT(*) AS n FROM wall_entries w JOIN follows f ON f.followee_id = w.user_id WHERE f.follower_id = ? AND w.is_share = 1', [viewer.userId]);
+  const [[{ n }]] = await ctx.pool.query(
+    'SELECT COUNT(*) AS n FROM wall_entries w JOIN follows f ON f.followee_id = w.user_id WHERE f.follower_id = ? AND w.is_share = 1',
+    [viewer.userId],
+  );
   if (Number(n) >= SHARES) return;
-  const [followed] = await ctx.pool.query('SELECT followee_id FROM follows WHERE follower_id = ? ORDER BY followee_id LIMIT ?', [viewer.userId, SHARES]);
+  const [followed] = await ctx.pool.query('SELECT followee_id FROM follows WHERE follower_id = ? ORDER BY followee_id LIMIT ?', [
+    viewer.userId,
+    SHARES,
+  ]);
   // Recent posts of other accounts, one per sharer.
   const [shared] = await ctx.pool.query('SELECT id FROM posts ORDER BY id DESC LIMIT ?', [followed.length * 37]);
   for (let i = 0; i < followed.length; i++) {
@@ -112,7 +124,9 @@ async function feedJson(pool, viewer, entries, perPage) {
   if (!postIds.length) return feedAnswer({ entries, perPage, posts: [], users: [], reactions: [], bookmarks: [] });
   const [posts] = await pool.query('SELECT * FROM posts WHERE id IN (?)', [postIds]);
   const [[users], [reactions], [bookmarks]] = await Promise.all([
-    pool.query('SELECT id, username, avatar, militant_badge, is_technician, is_admin, is_moderator FROM users WHERE id IN (?)', [accountIds(posts)]),
+    pool.query('SELECT id, username, avatar, militant_badge, is_technician, is_admin, is_moderator FROM users WHERE id IN (?)', [
+      accountIds(posts),
+    ]),
     pool.query('SELECT post_id, reaction_type FROM post_reactions WHERE user_id = ? AND post_id IN (?)', [viewer, postIds]),
     pool.query('SELECT post_id FROM bookmarks WHERE user_id = ? AND post_id IN (?)', [viewer, postIds]),
   ]);
@@ -163,7 +177,9 @@ export const scenarios = SIZES.flatMap((size) =>
       const plazaText = await plazaAnswer({ ...ctx, ...seeded });
       const floorText = await precomputedFloor({ ...ctx, ...seeded });
       if (plazaText !== floorText) {
-        throw new Error(`the precomputed floor does not answer Plaza's JSON:\nplaza ${plazaText.slice(0, 400)}\nfloor ${floorText.slice(0, 400)}`);
+        throw new Error(
+          `the precomputed floor does not answer Plaza's JSON:\nplaza ${plazaText.slice(0, 400)}\nfloor ${floorText.slice(0, 400)}`,
+        );
       }
       const items = JSON.parse(plazaText).posts.length;
       return { ...seeded, note: `${items} posts per answer, ${plazaText.length} bytes, identical to the precomputed floor's` };
@@ -171,6 +187,8 @@ export const scenarios = SIZES.flatMap((size) =>
     plaza(ctx) {
       return { path: PATH, headers: { authorization: `Bearer ${ctx.me.token}` } };
     },
-    floors: viewer.readTimeFloor ? { 'precomputed floor': precomputedFloor, 'read-time floor': readTimeFloor } : { 'precomputed floor': precomputedFloor },
+    floors: viewer.readTimeFloor
+      ? { 'precomputed floor': precomputedFloor, 'read-time floor': readTimeFloor }
+      : { 'precomputed floor': precomputedFloor },
   })),
 );

@@ -24,13 +24,19 @@ export async function seed(ctx) {
   const me = await login(ctx.plazaUrl, 'bench_poster');
   const seeded = { me, tokenHash: createHash('sha256').update(me.token).digest('hex') };
   // The same answer, but for the new post's id and dates (the two posts are removed by the cleanup).
-  const res = await fetch(`${ctx.plazaUrl}${PATH}`, { method: 'POST', headers: plaza({ ...ctx, ...seeded }).headers, body: JSON.stringify(BODY) });
+  const res = await fetch(`${ctx.plazaUrl}${PATH}`, {
+    method: 'POST',
+    headers: plaza({ ...ctx, ...seeded }).headers,
+    body: JSON.stringify(BODY),
+  });
   const plazaText = await res.text();
   if (res.status !== 200) throw new Error(`posts.php answered ${res.status}: ${plazaText.slice(0, 300)}`);
   const floorText = await sameWorkFloor({ ...ctx, ...seeded });
   const normal = (text) => text.replace(/"(id|post_id)":\d+/g, '"$1":0').replace(/"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d"/g, '"date"');
   if (normal(plazaText) !== normal(floorText)) {
-    throw new Error(`the same-work floor does not answer Plaza's JSON:\nplaza ${plazaText.slice(0, 600)}\nfloor ${floorText.slice(0, 600)}`);
+    throw new Error(
+      `the same-work floor does not answer Plaza's JSON:\nplaza ${plazaText.slice(0, 600)}\nfloor ${floorText.slice(0, 600)}`,
+    );
   }
   return seeded;
 }
@@ -79,7 +85,18 @@ async function sameWorkFloor(ctx) {
     [ctx.tokenHash],
   );
   if (!author || author.banned) throw new Error('not authenticated');
-  const post = { user_id: author.id, content: BODY.content, media: '[]', media_type: null, tags: STORED_TAGS, likes_count: 0, comments_count: 0, shares_count: 0, created_at: now(), updated_at: null };
+  const post = {
+    user_id: author.id,
+    content: BODY.content,
+    media: '[]',
+    media_type: null,
+    tags: STORED_TAGS,
+    likes_count: 0,
+    comments_count: 0,
+    shares_count: 0,
+    created_at: now(),
+    updated_at: null,
+  };
   await inTransaction(ctx.pool, async (conn) => {
     const [p] = await conn.query('INSERT INTO posts (user_id, content, media, media_type, tags, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
       post.user_id,
@@ -90,7 +107,11 @@ async function sameWorkFloor(ctx) {
       post.created_at,
     ]);
     post.id = p.insertId;
-    const [w] = await conn.query('INSERT INTO wall_entries (user_id, post_id, created_at) VALUES (?, ?, ?)', [author.id, post.id, post.created_at]);
+    const [w] = await conn.query('INSERT INTO wall_entries (user_id, post_id, created_at) VALUES (?, ?, ?)', [
+      author.id,
+      post.id,
+      post.created_at,
+    ]);
     const entry = [w.insertId, post.id, author.id, post.created_at];
     await conn.query(
       `INSERT IGNORE INTO home_timeline (user_id, entry_id, post_id, owner_id, is_share, created_at)

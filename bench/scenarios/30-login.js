@@ -37,7 +37,8 @@ export const scenarios = [
           ]);
           results[workers] = { logins, health, idle };
           for (const [label, r] of Object.entries({ logins, health, idle })) {
-            if (r.non2xx || r.errors || !r.total) failures.push(`API_WORKERS=${workers} ${label}: ${r.total} answers, ${r.non2xx} non-2xx, ${r.errors} errors`);
+            if (r.non2xx || r.errors || !r.total)
+              failures.push(`API_WORKERS=${workers} ${label}: ${r.total} answers, ${r.non2xx} non-2xx, ${r.errors} errors`);
           }
           if (server.errorLines.length) failures.push(`API_WORKERS=${workers}: plaza logged ${server.errorLines.length} errors`);
         } finally {

@@ -100,10 +100,14 @@ async function prepareViewer(db, plazaUrl, viewer, users) {
 function floorHandler(db) {
   const byIds = (sql) => db.prepare(sql.replace('(?)', '(SELECT value FROM json_each(?))'));
   const q = {
-    entries: db.prepare('SELECT post_id, owner_id, is_share, created_at FROM home_timeline WHERE user_id = ? ORDER BY created_at DESC, entry_id DESC LIMIT 21'),
+    entries: db.prepare(
+      'SELECT post_id, owner_id, is_share, created_at FROM home_timeline WHERE user_id = ? ORDER BY created_at DESC, entry_id DESC LIMIT 21',
+    ),
     posts: byIds('SELECT * FROM posts WHERE id IN (?)'),
     users: byIds('SELECT id, username, avatar, militant_badge, is_technician, is_admin, is_moderator FROM users WHERE id IN (?)'),
-    reactions: db.prepare('SELECT post_id, reaction_type FROM post_reactions WHERE user_id = ? AND post_id IN (SELECT value FROM json_each(?))'),
+    reactions: db.prepare(
+      'SELECT post_id, reaction_type FROM post_reactions WHERE user_id = ? AND post_id IN (SELECT value FROM json_each(?))',
+    ),
     bookmarks: db.prepare('SELECT post_id FROM bookmarks WHERE user_id = ? AND post_id IN (SELECT value FROM json_each(?))'),
   };
   return (viewer, perPage = 20) => {
@@ -173,7 +177,9 @@ export const scenarios = [
           if (logged) failures.push(`${viewer.kind}: plaza logged ${logged} errors, e.g. ${server.errorLines.at(-1)}`);
           const met = plaza.p99 < TARGET_P99 ? 'met' : 'NOT met';
           const ratio = { rps: +(plaza.rps / floor.rps).toFixed(2), p99: +(plaza.p99 / Math.max(floor.p99, 1)).toFixed(2) };
-          const floorName = identical ? 'precomputed floor (better-sqlite3)' : 'precomputed floor (better-sqlite3; JSON differs from Plaza’s)';
+          const floorName = identical
+            ? 'precomputed floor (better-sqlite3)'
+            : 'precomputed floor (better-sqlite3; JSON differs from Plaza’s)';
           const items = JSON.parse(plazaText).posts.length;
           lines.push(
             `${viewer.kind} (${follows} follows): plaza ${plaza.rps} req/s p50 ${plaza.p50} ms p99 ${plaza.p99} ms (non-2xx ${plaza.non2xx}, errors ${plaza.errors}): p99 target < ${TARGET_P99} ms ${met}`,
@@ -194,7 +200,9 @@ export const scenarios = [
       } finally {
         await server.stop();
         // The logins' tokens are what the scenario adds besides the timelines (kept: they are its seed).
-        db.prepare("DELETE FROM access_tokens WHERE user_id IN (SELECT id FROM users WHERE username LIKE 'bench\\_feed\\_%' ESCAPE '\\')").run();
+        db.prepare(
+          "DELETE FROM access_tokens WHERE user_id IN (SELECT id FROM users WHERE username LIKE 'bench\\_feed\\_%' ESCAPE '\\')",
+        ).run();
         db.close();
       }
       return { lines, failures, table, floors: {}, ratios: {} };

@@ -39,15 +39,27 @@ const PORT_COVERAGE: Record<string, Coverage> = {
   AccountDataReader: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'reader' },
   ExportedPosts: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'reader' },
   // social (the list and friend-request cases live in the messaging suite, which is given both)
-  FollowRepository: { suites: [`${SUITES}/social/testing/social.contract.ts`, `${SUITES}/messaging/testing/messaging.contract.ts`], via: 'follows' },
-  FriendRequestRepository: { suites: [`${SUITES}/messaging/testing/messaging.contract.ts`, `${SUITES}/shared/testing/unit-of-work.contract.ts`], via: 'friends' },
+  FollowRepository: {
+    suites: [`${SUITES}/social/testing/social.contract.ts`, `${SUITES}/messaging/testing/messaging.contract.ts`],
+    via: 'follows',
+  },
+  FriendRequestRepository: {
+    suites: [`${SUITES}/messaging/testing/messaging.contract.ts`, `${SUITES}/shared/testing/unit-of-work.contract.ts`],
+    via: 'friends',
+  },
   // messaging
   PrivateMessageRepository: { suites: [`${SUITES}/messaging/testing/messaging.contract.ts`], via: 'messages' },
-  MessageGroupRepository: { suites: [`${SUITES}/messaging/testing/messaging.contract.ts`, `${SUITES}/shared/testing/unit-of-work.contract.ts`], via: 'groups' },
+  MessageGroupRepository: {
+    suites: [`${SUITES}/messaging/testing/messaging.contract.ts`, `${SUITES}/shared/testing/unit-of-work.contract.ts`],
+    via: 'groups',
+  },
   TypingRepository: { suites: [`${SUITES}/messaging/testing/messaging.contract.ts`], via: 'typing' },
   // notifications (the inbox reads what content raises, so its cases live in the content suite)
   NotificationRepository: { suites: [`${SUITES}/notifications/testing/notifications.contract.ts`], via: 'notifications' },
-  NotificationInbox: { suites: [`${SUITES}/content/testing/content.contract.ts`, `${SUITES}/groups/testing/groups.contract.ts`], via: 'inbox' },
+  NotificationInbox: {
+    suites: [`${SUITES}/content/testing/content.contract.ts`, `${SUITES}/groups/testing/groups.contract.ts`],
+    via: 'inbox',
+  },
   PushSender: 'no SQL adapter',
   PushOutbox: { suites: [`${SUITES}/notifications/testing/push-outbox.contract.ts`], via: 'outbox' },
   // content
@@ -221,7 +233,10 @@ function coverageProblems(input: {
     }
     const called = methodsCalled(coverage.suites.map(input.suite), coverage.via);
     for (const method of port.methods) {
-      if (!called.has(method)) problems.push(`${name}.${method} is called by no contract test (${coverage.suites.join(', ')}; looked for ${coverage.via}.${method}(…))`);
+      if (!called.has(method))
+        problems.push(
+          `${name}.${method} is called by no contract test (${coverage.suites.join(', ')}; looked for ${coverage.via}.${method}(…))`,
+        );
     }
   }
   for (const name of Object.keys(input.table)) {

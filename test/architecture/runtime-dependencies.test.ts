@@ -30,7 +30,9 @@ function runtimeImports(text: string): string[] {
     ...[...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]),
     ...[...text.matchAll(/createRequire\([^)]*\)(?:\.resolve)?\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]),
   ];
-  return specifiers.filter((s) => !s.startsWith('.') && !s.startsWith('node:') && !BUILTIN.has(s)).map((s) => (s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : s.split('/')[0]));
+  return specifiers
+    .filter((s) => !s.startsWith('.') && !s.startsWith('node:') && !BUILTIN.has(s))
+    .map((s) => (s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : s.split('/')[0]));
 }
 
 describe('runtime dependencies', () => {

@@ -50,7 +50,13 @@ accountSettingsContract(`sql (${TEST_DIALECT})`, async () => ({
 accountDataContract(`sql (${TEST_DIALECT})`, async () => {
   const { db, dialect } = database();
   const content = new SqlContentAccountData(db);
-  const parts = [new SqlAccountsAccountData(db), new SqlNotificationsAccountData(db), new SqlSocialAccountData(db), new SqlMessagingAccountData(db), content];
+  const parts = [
+    new SqlAccountsAccountData(db),
+    new SqlNotificationsAccountData(db),
+    new SqlSocialAccountData(db),
+    new SqlMessagingAccountData(db),
+    content,
+  ];
   return {
     users: new SqlUserRepository(db),
     tokens: new SqlAccessTokenRepository(db),

@@ -1,5 +1,13 @@
 import { InMemoryUserRepository } from '@plaza/domain/accounts/testing';
-import { InMemoryCommentRepository, InMemoryContentStore, InMemoryNotificationInbox, InMemoryPostEngagementRepository, InMemoryPostRepository, InMemoryStoryRepository, contentContract } from '@plaza/domain/content/testing';
+import {
+  InMemoryCommentRepository,
+  InMemoryContentStore,
+  InMemoryNotificationInbox,
+  InMemoryPostEngagementRepository,
+  InMemoryPostRepository,
+  InMemoryStoryRepository,
+  contentContract,
+} from '@plaza/domain/content/testing';
 import { InMemoryNotificationRepository } from '@plaza/domain/notifications/testing';
 import { InMemoryFollowRepository } from '@plaza/domain/social/testing';
 import { SqlUserRepository } from '@plaza/adapters-mysql/accounts';
@@ -51,7 +59,19 @@ function sqlReports() {
       const post = await db.selectFrom('posts').select('user_id').where('id', '=', postId).executeTakeFirstOrThrow();
       await db
         .insertInto('reports')
-        .values({ reporter_id: post.user_id, post_id: postId, post_type: 'post', user_id: null, target_user_id: post.user_id, reason: 'other', description: '', post_content: '', status: 'pending', open_key: `post:${postId}`, created_at: '2026-02-01 00:00:00' })
+        .values({
+          reporter_id: post.user_id,
+          post_id: postId,
+          post_type: 'post',
+          user_id: null,
+          target_user_id: post.user_id,
+          reason: 'other',
+          description: '',
+          post_content: '',
+          status: 'pending',
+          open_key: `post:${postId}`,
+          created_at: '2026-02-01 00:00:00',
+        })
         .execute();
     },
     async close(postId: number) {

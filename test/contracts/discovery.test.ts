@@ -15,7 +15,13 @@ searchIndexContract('in-memory', async () => {
   const follows = new InMemoryFollowRepository();
   const friends = new InMemoryFriendRequestRepository();
   const store = new InMemoryContentStore(users, follows);
-  return { search: new InMemorySearchIndex(users, store, follows, friends), users, posts: new InMemoryPostRepository(store), follows, friends };
+  return {
+    search: new InMemorySearchIndex(users, store, follows, friends),
+    users,
+    posts: new InMemoryPostRepository(store),
+    follows,
+    friends,
+  };
 });
 
 searchIndexContract(`sql (${TEST_DIALECT})`, async () => {

@@ -1,10 +1,22 @@
 import { InMemoryRateLimitStore } from '@plaza/domain';
-import { InMemoryAccessTokenRepository, InMemoryPasswordResetRepository, InMemoryProfileStatsReader, InMemoryUserRepository, accountsContract, profileStatsContract } from '@plaza/domain/accounts/testing';
+import {
+  InMemoryAccessTokenRepository,
+  InMemoryPasswordResetRepository,
+  InMemoryProfileStatsReader,
+  InMemoryUserRepository,
+  accountsContract,
+  profileStatsContract,
+} from '@plaza/domain/accounts/testing';
 import { InMemoryContentStore, InMemoryPostRepository } from '@plaza/domain/content/testing';
 import { rateLimitStoreContract } from '@plaza/domain/limits/testing';
 import { InMemoryNotificationRepository, notificationRepositoryContract } from '@plaza/domain/notifications/testing';
 import { InMemoryFollowRepository, InMemoryFriendRequestRepository, followRepositoryContract } from '@plaza/domain/social/testing';
-import { SqlAccessTokenRepository, SqlPasswordResetRepository, SqlProfileStatsReader, SqlUserRepository } from '@plaza/adapters-mysql/accounts';
+import {
+  SqlAccessTokenRepository,
+  SqlPasswordResetRepository,
+  SqlProfileStatsReader,
+  SqlUserRepository,
+} from '@plaza/adapters-mysql/accounts';
 import { SqlPostRepository } from '@plaza/adapters-mysql/content';
 import { SqlRemoteFollowRepository } from '@plaza/adapters-mysql/federation';
 import { InMemoryRemoteActorRepository, InMemoryRemoteFollowRepository } from '@plaza/domain/federation/testing';
@@ -29,9 +41,15 @@ rateLimitStoreContract('in-memory', async () => new InMemoryRateLimitStore());
 rateLimitStoreContract(`sql (${TEST_DIALECT})`, async () => new SqlRateLimitStore(database().db, database().dialect));
 
 followRepositoryContract('in-memory', async () => ({ users: new InMemoryUserRepository(), follows: new InMemoryFollowRepository() }));
-followRepositoryContract(`sql (${TEST_DIALECT})`, async () => ({ users: new SqlUserRepository(database().db), follows: new SqlFollowRepository(database().db) }));
+followRepositoryContract(`sql (${TEST_DIALECT})`, async () => ({
+  users: new SqlUserRepository(database().db),
+  follows: new SqlFollowRepository(database().db),
+}));
 
-notificationRepositoryContract('in-memory', async () => ({ users: new InMemoryUserRepository(), notifications: new InMemoryNotificationRepository() }));
+notificationRepositoryContract('in-memory', async () => ({
+  users: new InMemoryUserRepository(),
+  notifications: new InMemoryNotificationRepository(),
+}));
 notificationRepositoryContract(`sql (${TEST_DIALECT})`, async () => ({
   users: new SqlUserRepository(database().db),
   notifications: new SqlNotificationRepository(database().db),
@@ -43,7 +61,14 @@ profileStatsContract('in-memory', async () => {
   const friends = new InMemoryFriendRequestRepository();
   const content = new InMemoryContentStore(users, follows);
   const remote = new InMemoryRemoteFollowRepository(new InMemoryRemoteActorRepository());
-  return { users, follows, friends, remote, posts: new InMemoryPostRepository(content), stats: new InMemoryProfileStatsReader(users, follows, friends, content, remote) };
+  return {
+    users,
+    follows,
+    friends,
+    remote,
+    posts: new InMemoryPostRepository(content),
+    stats: new InMemoryProfileStatsReader(users, follows, friends, content, remote),
+  };
 });
 profileStatsContract(`sql (${TEST_DIALECT})`, async () => ({
   users: new SqlUserRepository(database().db),

@@ -2,7 +2,12 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { FsUploadedMedia } from '@plaza/adapters-integrations/media';
 import { LruTranslationCache } from '@plaza/adapters-integrations/translate';
-import { InMemoryTranslationCache, InMemoryUploadedMedia, translationCacheContract, uploadedMediaContract } from '@plaza/domain/media/testing';
+import {
+  InMemoryTranslationCache,
+  InMemoryUploadedMedia,
+  translationCacheContract,
+  uploadedMediaContract,
+} from '@plaza/domain/media/testing';
 import { describe, expect, it } from 'vitest';
 
 uploadedMediaContract('in-memory', async () => {

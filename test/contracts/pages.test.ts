@@ -23,7 +23,10 @@ pagesContract(`sql (${TEST_DIALECT})`, async () => {
     pages: new SqlPageRepository(db, dialect),
     posts: new SqlPagePostRepository(db, dialect),
     reactToComment: async (commentId, userId) => {
-      await db.insertInto('comment_reactions').values({ comment_type: 'page', comment_id: commentId, user_id: userId, reaction_type: 'like', created_at: '2026-01-01 00:00:00' }).execute();
+      await db
+        .insertInto('comment_reactions')
+        .values({ comment_type: 'page', comment_id: commentId, user_id: userId, reaction_type: 'like', created_at: '2026-01-01 00:00:00' })
+        .execute();
     },
   };
 });

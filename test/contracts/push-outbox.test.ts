@@ -7,4 +7,7 @@ import { TEST_DIALECT, useTestDatabase } from '../support/database.js';
 const database = useTestDatabase();
 
 pushOutboxContract('in-memory', async () => ({ users: new InMemoryUserRepository(), outbox: new InMemoryPushOutbox() }));
-pushOutboxContract(`sql (${TEST_DIALECT})`, async () => ({ users: new SqlUserRepository(database().db), outbox: new SqlPushOutbox(database().db) }));
+pushOutboxContract(`sql (${TEST_DIALECT})`, async () => ({
+  users: new SqlUserRepository(database().db),
+  outbox: new SqlPushOutbox(database().db),
+}));

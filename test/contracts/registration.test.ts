@@ -1,5 +1,16 @@
-import { SqlAccountHoldRepository, SqlEmailConfirmationRepository, SqlInvitationRepository, SqlUserRepository } from '@plaza/adapters-mysql/accounts';
-import { InMemoryAccountHoldRepository, InMemoryEmailConfirmationRepository, InMemoryInvitationRepository, InMemoryUserRepository, registrationContract } from '@plaza/domain/accounts/testing';
+import {
+  SqlAccountHoldRepository,
+  SqlEmailConfirmationRepository,
+  SqlInvitationRepository,
+  SqlUserRepository,
+} from '@plaza/adapters-mysql/accounts';
+import {
+  InMemoryAccountHoldRepository,
+  InMemoryEmailConfirmationRepository,
+  InMemoryInvitationRepository,
+  InMemoryUserRepository,
+  registrationContract,
+} from '@plaza/domain/accounts/testing';
 import { TEST_DIALECT, useTestDatabase } from '../support/database.js';
 
 const database = useTestDatabase();

@@ -1,5 +1,10 @@
 import { InMemoryUserRepository } from '@plaza/domain/accounts/testing';
-import { InMemoryMessageGroupRepository, InMemoryPrivateMessageRepository, InMemoryTypingRepository, socialMessagingContract } from '@plaza/domain/messaging/testing';
+import {
+  InMemoryMessageGroupRepository,
+  InMemoryPrivateMessageRepository,
+  InMemoryTypingRepository,
+  socialMessagingContract,
+} from '@plaza/domain/messaging/testing';
 import { InMemoryFollowRepository, InMemoryFriendRequestRepository } from '@plaza/domain/social/testing';
 import { SqlUserRepository } from '@plaza/adapters-mysql/accounts';
 import { SqlMessageGroupRepository, SqlPrivateMessageRepository, SqlTypingRepository } from '@plaza/adapters-mysql/messaging';

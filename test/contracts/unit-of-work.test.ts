@@ -101,7 +101,15 @@ describe(`sql (${TEST_DIALECT}): ambient transactions`, () => {
   it('the routing db is the plain Kysely API outside a unit and inside one', async () => {
     const { db, root } = database();
     const { uow } = sqlPorts();
-    const count = async () => Number((await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('users')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     expect(db.isTransaction).toBe(false);
     expect(root.isTransaction).toBe(false);
     const before = await count();
@@ -128,7 +136,9 @@ describe(`sql (${TEST_DIALECT}): ambient transactions`, () => {
     let afterRollback: Promise<unknown> | undefined;
     await expect(
       uow.run(async () => {
-        afterRollback = new Promise((resolve) => setTimeout(resolve, 20)).then(() => users.create(aNewUser({ username: 'late_after_rollback' })));
+        afterRollback = new Promise((resolve) => setTimeout(resolve, 20)).then(() =>
+          users.create(aNewUser({ username: 'late_after_rollback' })),
+        );
         throw new Error('failed');
       }),
     ).rejects.toThrow('failed');
@@ -159,34 +169,39 @@ describe(`sql (${TEST_DIALECT}): ambient transactions`, () => {
     expect(await users.findByLogin('not_yet_committed')).not.toBeNull();
   });
 
-  it.runIf(TEST_DIALECT === 'mysql')('a deletion in a unit moves the last message to the newest one now, not the one of its snapshot (MySQL)', async () => {
-    const { db, dialect } = database();
-    const { uow, users, groups } = sqlPorts();
-    const messages = new SqlPrivateMessageRepository(db, dialect);
-    const [a, b] = [await users.create(aNewUser()), await users.create(aNewUser())];
-    const gid = await groups.create({ name: 'Snapshot', avatar: null, creator_id: a.id, created_at: AT }, [{ user_id: a.id, role: 'admin' }]);
-    const body = { content: 'x', media: null, media_type: null, parent_id: null, created_at: AT, expires_at: null };
-    const groupOld = await groups.createMessage({ ...body, group_id: gid, sender_id: a.id });
-    const privateOld = await messages.create({ ...body, sender_id: a.id, receiver_id: b.id });
-    const snapshotTaken = gate();
-    const newerSent = gate();
-    const unit = uow.run(async () => {
-      // The unit's first plain read: on InnoDB its snapshot dates from here.
-      expect(await groups.findMessage(groupOld.id)).not.toBeNull();
-      snapshotTaken.open();
-      await newerSent.opened;
-      await groups.deleteMessage(groupOld.id);
-      await messages.delete(privateOld.id);
-    });
-    await snapshotTaken.opened;
-    const groupNewer = await groups.createMessage({ ...body, group_id: gid, sender_id: a.id });
-    const privateNewer = await messages.create({ ...body, sender_id: b.id, receiver_id: a.id });
-    newerSent.open();
-    await unit;
-    expect((await groups.findById(gid))?.last_message_id).toBe(groupNewer.id);
-    const { items } = await messages.conversations(a.id, { page: 1, perPage: 10 });
-    expect(items.map((c) => c.last_message.id)).toEqual([privateNewer.id]);
-  });
+  it.runIf(TEST_DIALECT === 'mysql')(
+    'a deletion in a unit moves the last message to the newest one now, not the one of its snapshot (MySQL)',
+    async () => {
+      const { db, dialect } = database();
+      const { uow, users, groups } = sqlPorts();
+      const messages = new SqlPrivateMessageRepository(db, dialect);
+      const [a, b] = [await users.create(aNewUser()), await users.create(aNewUser())];
+      const gid = await groups.create({ name: 'Snapshot', avatar: null, creator_id: a.id, created_at: AT }, [
+        { user_id: a.id, role: 'admin' },
+      ]);
+      const body = { content: 'x', media: null, media_type: null, parent_id: null, created_at: AT, expires_at: null };
+      const groupOld = await groups.createMessage({ ...body, group_id: gid, sender_id: a.id });
+      const privateOld = await messages.create({ ...body, sender_id: a.id, receiver_id: b.id });
+      const snapshotTaken = gate();
+      const newerSent = gate();
+      const unit = uow.run(async () => {
+        // The unit's first plain read: on InnoDB its snapshot dates from here.
+        expect(await groups.findMessage(groupOld.id)).not.toBeNull();
+        snapshotTaken.open();
+        await newerSent.opened;
+        await groups.deleteMessage(groupOld.id);
+        await messages.delete(privateOld.id);
+      });
+      await snapshotTaken.opened;
+      const groupNewer = await groups.createMessage({ ...body, group_id: gid, sender_id: a.id });
+      const privateNewer = await messages.create({ ...body, sender_id: b.id, receiver_id: a.id });
+      newerSent.open();
+      await unit;
+      expect((await groups.findById(gid))?.last_message_id).toBe(groupNewer.id);
+      const { items } = await messages.conversations(a.id, { page: 1, perPage: 10 });
+      expect(items.map((c) => c.last_message.id)).toEqual([privateNewer.id]);
+    },
+  );
 
   it.runIf(TEST_DIALECT === 'mysql')('runs a deadlock victim again, and both units commit (MySQL)', async () => {
     const { db, dialect } = database();

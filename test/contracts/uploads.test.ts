@@ -25,7 +25,10 @@ describe('FsUploadFiles', () => {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, 'hello');
     const files = new FsUploadFiles(root);
-    expect(await files.digest('uploads/posts/media_ab.jpg')).toEqual({ size: 5, sha256: createHash('sha256').update('hello').digest('hex') });
+    expect(await files.digest('uploads/posts/media_ab.jpg')).toEqual({
+      size: 5,
+      sha256: createHash('sha256').update('hello').digest('hex'),
+    });
     expect(await files.remove('uploads/posts/media_ab.jpg')).toBe(true);
     expect(await files.remove('uploads/posts/media_ab.jpg')).toBe(false);
     await expect(files.remove('uploads/../../etc/passwd')).rejects.toThrow();

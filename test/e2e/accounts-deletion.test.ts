@@ -1,6 +1,20 @@
 import { ManualClock } from '@plaza/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aCall, aComment, aFollow, aFriendship, aGroupMessage, aLive, aMessage, aMessageGroup, aPost, aReport, aSuggestion, aUser, type TestUser } from '../support/mothers.js';
+import {
+  aCall,
+  aComment,
+  aFollow,
+  aFriendship,
+  aGroupMessage,
+  aLive,
+  aMessage,
+  aMessageGroup,
+  aPost,
+  aReport,
+  aSuggestion,
+  aUser,
+  type TestUser,
+} from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let t: TestServer;
@@ -20,8 +34,10 @@ async function deletionLink(u: TestUser): Promise<string> {
   return url.replace('http://plaza.test/api/v1/', '');
 }
 
-const count = async (table: 'posts' | 'comments' | 'follows' | 'notifications' | 'access_tokens' | 'private_messages', where: (q: any) => any) =>
-  Number((await where(t.database.db.selectFrom(table).select((eb: any) => eb.fn.countAll().as('n'))).executeTakeFirstOrThrow()).n);
+const count = async (
+  table: 'posts' | 'comments' | 'follows' | 'notifications' | 'access_tokens' | 'private_messages',
+  where: (q: any) => any,
+) => Number((await where(t.database.db.selectFrom(table).select((eb: any) => eb.fn.countAll().as('n'))).executeTakeFirstOrThrow()).n);
 
 describe('delete_account.php', () => {
   it('refuses a wrong password with a 403 and sends nothing', async () => {
@@ -72,14 +88,27 @@ describe('delete_account.php', () => {
 
     // Its content and relations.
     expect(await count('posts', (q) => q.where('user_id', '=', a.id))).toBe(0);
-    expect(await count('follows', (q) => q.where((eb: any) => eb.or([eb('follower_id', '=', a.id), eb('followee_id', '=', a.id)])))).toBe(0);
-    expect(await count('notifications', (q) => q.where((eb: any) => eb.or([eb('user_id', '=', a.id), eb('from_user_id', '=', a.id)])))).toBe(0);
+    expect(await count('follows', (q) => q.where((eb: any) => eb.or([eb('follower_id', '=', a.id), eb('followee_id', '=', a.id)])))).toBe(
+      0,
+    );
+    expect(
+      await count('notifications', (q) => q.where((eb: any) => eb.or([eb('user_id', '=', a.id), eb('from_user_id', '=', a.id)]))),
+    ).toBe(0);
     expect((await t.api.get('friends.php', { token: b.token })).body.data ?? []).toEqual([]);
 
     // b's post: counters follow; the answered comment stays, emptied, with b's reply under it.
-    const post = await t.database.db.selectFrom('posts').select(['likes_count', 'shares_count', 'comments_count']).where('id', '=', theirs.id).executeTakeFirstOrThrow();
+    const post = await t.database.db
+      .selectFrom('posts')
+      .select(['likes_count', 'shares_count', 'comments_count'])
+      .where('id', '=', theirs.id)
+      .executeTakeFirstOrThrow();
     expect(post).toEqual({ likes_count: 0, shares_count: 0, comments_count: 2 });
-    const comments = await t.database.db.selectFrom('comments').select(['id', 'user_id', 'content', 'parent_id']).where('post_id', '=', theirs.id).orderBy('id').execute();
+    const comments = await t.database.db
+      .selectFrom('comments')
+      .select(['id', 'user_id', 'content', 'parent_id'])
+      .where('post_id', '=', theirs.id)
+      .orderBy('id')
+      .execute();
     expect(comments).toEqual([
       { id: answered.id, user_id: a.id, content: '', parent_id: null },
       { id: expect.any(Number), user_id: b.id, content: 'reply', parent_id: answered.id },
@@ -88,7 +117,11 @@ describe('delete_account.php', () => {
     // b's conversation keeps both sides; the group keeps an admin and its history.
     const thread = await t.api.get(`messages.php?user_id=${a.id}`, { token: b.token });
     expect(thread.body.data.data.map((m: { content: string }) => m.content).sort()).toEqual(['from a', 'from b']);
-    const roles = await t.database.db.selectFrom('message_group_members').select(['user_id', 'role']).where('group_id', '=', group.id).execute();
+    const roles = await t.database.db
+      .selectFrom('message_group_members')
+      .select(['user_id', 'role'])
+      .where('group_id', '=', group.id)
+      .execute();
     expect(roles).toEqual([{ user_id: b.id, role: 'admin' }]);
 
     // The tombstone takes no new relation or message.
@@ -125,7 +158,9 @@ describe('delete_account.php', () => {
     const [a, b] = [await aUser(t.api), await aUser(t.api)];
     const call = await aCall(t.api, a, { recipient_id: b.id });
     const live = await aLive(t.api, a);
-    await expect(t.api.post('moderators.php?action=apply', { motivation: 'I will judge fairly' }, { token: a.token })).resolves.toMatchObject({ status: 200 });
+    await expect(
+      t.api.post('moderators.php?action=apply', { motivation: 'I will judge fairly' }, { token: a.token }),
+    ).resolves.toMatchObject({ status: 200 });
     const theirPost = await aPost(t.api, b);
     const filed = await aReport(t.api, a, { post_id: theirPost.id });
     const received = await aReport(t.api, b, { user_id: a.id });
@@ -150,18 +185,32 @@ describe('delete_account.php', () => {
     expect(await db.selectFrom('calls').select('status').where('id', '=', call.id).executeTakeFirstOrThrow()).toEqual({ status: 'ended' });
     expect(await db.selectFrom('call_signals').select('id').where('from_user_id', '=', a.id).execute()).toEqual([]);
     expect(await db.selectFrom('lives').select('id').where('user_id', '=', a.id).execute()).toEqual([]);
-    const reports = await db.selectFrom('reports').select(['id', 'status']).where('id', 'in', [filed.id, received.id]).orderBy('id').execute();
+    const reports = await db
+      .selectFrom('reports')
+      .select(['id', 'status'])
+      .where('id', 'in', [filed.id, received.id])
+      .orderBy('id')
+      .execute();
     expect(reports).toEqual([
       { id: filed.id, status: 'cancelled' },
       { id: received.id, status: 'cancelled' },
     ]);
-    expect(await db.selectFrom('moderator_candidacies').select(['status', 'open_user_id']).where('user_id', '=', a.id).execute()).toEqual([{ status: 'withdrawn', open_user_id: null }]);
-    const suggestions = await db.selectFrom('feature_suggestions').select(['id', 'votes_up', 'score']).where('id', 'in', [lonely.id, discussed.id, theirs.id]).orderBy('id').execute();
+    expect(await db.selectFrom('moderator_candidacies').select(['status', 'open_user_id']).where('user_id', '=', a.id).execute()).toEqual([
+      { status: 'withdrawn', open_user_id: null },
+    ]);
+    const suggestions = await db
+      .selectFrom('feature_suggestions')
+      .select(['id', 'votes_up', 'score'])
+      .where('id', 'in', [lonely.id, discussed.id, theirs.id])
+      .orderBy('id')
+      .execute();
     expect(suggestions.map((r) => [r.id, Number(r.votes_up), Number(r.score)])).toEqual([
       [discussed.id, 1, 1],
       [theirs.id, 0, 0],
     ]);
     // b can report and be reported again: nothing of a's is left open.
-    expect((await t.api.get('reports.php?status=pending', { token: b.token })).body.reports ?? []).not.toContainEqual(expect.objectContaining({ id: received.id }));
+    expect((await t.api.get('reports.php?status=pending', { token: b.token })).body.reports ?? []).not.toContainEqual(
+      expect.objectContaining({ id: received.id }),
+    );
   });
 });

@@ -115,7 +115,13 @@ describe('export.php', () => {
     expect(res.headers.get('content-type')).toBe('application/zip');
     expect(res.headers.get('content-disposition')).toMatch(/\.zip"$/);
     const files = await unzip(res.body);
-    expect([...files.keys()].sort()).toEqual(['actor.json', 'media_attachments/files/posts/media_export2.png', 'outbox.json', 'plaza-export.json', 'plaza-manifest.json']);
+    expect([...files.keys()].sort()).toEqual([
+      'actor.json',
+      'media_attachments/files/posts/media_export2.png',
+      'outbox.json',
+      'plaza-export.json',
+      'plaza-manifest.json',
+    ]);
     expect(files.get('media_attachments/files/posts/media_export2.png')).toEqual(IMAGE);
     expect(JSON.parse(files.get('plaza-export.json')!.toString()).posts.map((p: { id: number }) => p.id)).toEqual([postId]);
     const actor = JSON.parse(files.get('actor.json')!.toString());
@@ -125,8 +131,15 @@ describe('export.php', () => {
     expect(outbox).toMatchObject({ '@context': 'https://www.w3.org/ns/activitystreams', type: 'OrderedCollection', totalItems: 1 });
     const [create] = outbox.orderedItems;
     expect(create).toMatchObject({ type: 'Create', actor: actor.id, to: ['https://www.w3.org/ns/activitystreams#Public'] });
-    expect(create.object).toMatchObject({ type: 'Note', attributedTo: actor.id, content: '<p>my #plaza post</p>', published: expect.stringMatching(/Z$/) });
-    expect(create.object.attachment).toEqual([{ type: 'Document', mediaType: 'image/png', url: '/media_attachments/files/posts/media_export2.png', name: null }]);
+    expect(create.object).toMatchObject({
+      type: 'Note',
+      attributedTo: actor.id,
+      content: '<p>my #plaza post</p>',
+      published: expect.stringMatching(/Z$/),
+    });
+    expect(create.object.attachment).toEqual([
+      { type: 'Document', mediaType: 'image/png', url: '/media_attachments/files/posts/media_export2.png', name: null },
+    ]);
     expect(create.object.tag).toEqual([expect.objectContaining({ type: 'Hashtag', name: '#plaza' })]);
     expect(JSON.parse(files.get('plaza-manifest.json')!.toString())).toEqual({ media_files: 1, missing_media: [] });
   });
@@ -136,8 +149,19 @@ describe('export.php', () => {
     // 6,000 posts written straight to the database (the API would take minutes), each ~1 KB.
     const text = 'x'.repeat(1000);
     for (let i = 0; i < 6; i++) {
-      const rows = Array.from({ length: 1000 }, () => ({ user_id: u.id, content: text, media: '[]', media_type: null, tags: '[]', created_at: '2026-01-01 00:00:00' }));
-      for (let j = 0; j < rows.length; j += 250) await t.database.db.insertInto('posts').values(rows.slice(j, j + 250)).execute();
+      const rows = Array.from({ length: 1000 }, () => ({
+        user_id: u.id,
+        content: text,
+        media: '[]',
+        media_type: null,
+        tags: '[]',
+        created_at: '2026-01-01 00:00:00',
+      }));
+      for (let j = 0; j < rows.length; j += 250)
+        await t.database.db
+          .insertInto('posts')
+          .values(rows.slice(j, j + 250))
+          .execute();
     }
     // What the heap retains (after a collection), sampled while the download runs: garbage does not count.
     v8.setFlagsFromString('--expose_gc');

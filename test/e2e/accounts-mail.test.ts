@@ -19,7 +19,10 @@ afterAll(async () => {
 });
 
 function codeIn(text: string): string {
-  return text.split(/\r?\n/).find((l) => /^[A-Za-z0-9_-]{40,}$/.test(l.trim()))!.trim();
+  return text
+    .split(/\r?\n/)
+    .find((l) => /^[A-Za-z0-9_-]{40,}$/.test(l.trim()))!
+    .trim();
 }
 
 describe('mail over SMTP', () => {
@@ -55,7 +58,9 @@ describe('mail over SMTP', () => {
     const enabled = await t.api.post('two_factor.php?action=enable', { code }, { token: v.token });
     expect(enabled.status).toBe(200);
     // v.token's login predates two-factor: the password and a code prove it is v (docs/decisions/0112).
-    expect((await t.api.delete('two_factor.php', { password: v.password, code: enabled.body.recovery_codes[0] }, { token: v.token })).status).toBe(200);
+    expect(
+      (await t.api.delete('two_factor.php', { password: v.password, code: enabled.body.recovery_codes[0] }, { token: v.token })).status,
+    ).toBe(200);
     const notice = await smtp.mailTo(v.email);
     expect(notice.subject).toMatch(/two-factor authentication turned off/);
     expect(notice.text).toMatch(/turned off/);
@@ -74,13 +79,19 @@ describe('mail over SMTP', () => {
     expect(smtp.received.some((m) => m.to.includes(u.email))).toBe(false);
     // Still refused, and not due yet: the job leaves it.
     await t.runJob('deliver-mail');
-    expect((await t.database.db.selectFrom('mail_outbox').select('attempts').where('id', '=', row.id).executeTakeFirstOrThrow()).attempts).toBe(1);
+    expect(
+      (await t.database.db.selectFrom('mail_outbox').select('attempts').where('id', '=', row.id).executeTakeFirstOrThrow()).attempts,
+    ).toBe(1);
     smtp.refusing = false;
     clock.advance(61_000);
     await t.runJob('deliver-mail');
     const mail = await smtp.mailTo(u.email);
     expect(mail.subject).toMatch(/password reset/);
-    const sent = await t.database.db.selectFrom('mail_outbox').select(['status', 'attempts']).where('id', '=', row.id).executeTakeFirstOrThrow();
+    const sent = await t.database.db
+      .selectFrom('mail_outbox')
+      .select(['status', 'attempts'])
+      .where('id', '=', row.id)
+      .executeTakeFirstOrThrow();
     expect(sent).toEqual({ status: 'sent', attempts: 1 });
     // The reset made while the server refused works.
     const ok = await t.api.post('auth.php?action=reset_password', { token: codeIn(mail.text), password: 'a fresh password' });

@@ -53,12 +53,22 @@ describe('user_preferences.php', () => {
     expect(await set(u, { notifications_comments: '0' })).toMatchObject({ notifications_comments: false });
     expect(await set(u, { notifications_comments: 'true' })).toMatchObject({ notifications_comments: true });
     expect(await set(u, { email_notifications: true })).toMatchObject({ notifications_email: true });
-    expect((await t.api.get('user_preferences.php', { token: u.token })).body).toMatchObject({ notifications_likes: true, notifications_email: true });
+    expect((await t.api.get('user_preferences.php', { token: u.token })).body).toMatchObject({
+      notifications_likes: true,
+      notifications_email: true,
+    });
   });
 
   it('refuses unknown keys, odd values and an empty body with a 400 that changes nothing', async () => {
     const u = await aUser(t.api);
-    for (const body of [{ notifications_likes: 'yes' }, { notifications_likes: 2 }, { notifications_likes: null }, { nope: true }, { notifications_likes: false, extra: 1 }, {}]) {
+    for (const body of [
+      { notifications_likes: 'yes' },
+      { notifications_likes: 2 },
+      { notifications_likes: null },
+      { nope: true },
+      { notifications_likes: false, extra: 1 },
+      {},
+    ]) {
       const res = await t.api.put('user_preferences.php', body, { token: u.token });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.success).toBe(false);
@@ -68,7 +78,9 @@ describe('user_preferences.php', () => {
 
   it('stays consistent under 20 identical changes at once', async () => {
     const u = await aUser(t.api);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => t.api.put('user_preferences.php', { notifications_follows: false }, { token: u.token })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => t.api.put('user_preferences.php', { notifications_follows: false }, { token: u.token })),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
     const rows = await t.database.db.selectFrom('user_preferences').selectAll().where('user_id', '=', u.id).execute();
     expect(rows).toEqual([expect.objectContaining({ pref_key: 'notifications_follows', enabled: 0 })]);
@@ -124,7 +136,7 @@ describe('the effect of each preference', () => {
     expect(copies[0].html).toContain(`${c.username} started following you`);
     await set(a, { notifications_email: false });
     await aFollow(t.api, b, c);
-    await aFollow(t.api, (await aUser(t.api)), a);
+    await aFollow(t.api, await aUser(t.api), a);
     await t.runJob('deliver-mail');
     expect(t.mailer.sent.filter((m) => m.to === a.email)).toHaveLength(1);
   });
@@ -173,7 +185,10 @@ describe('the effect of each preference', () => {
     const [a, b] = [await aUser(t.api), await aUser(t.api)];
     await aFollow(t.api, b, a);
     await t.api.get('users.php', { token: a.token });
-    expect((await t.api.get(`users.php?id=${a.id}`, { token: b.token })).body).toMatchObject({ is_online: true, last_active: expect.any(String) });
+    expect((await t.api.get(`users.php?id=${a.id}`, { token: b.token })).body).toMatchObject({
+      is_online: true,
+      last_active: expect.any(String),
+    });
     await set(a, { privacy_online_status: false });
     expect((await t.api.get(`users.php?id=${a.id}`, { token: b.token })).body).toMatchObject({ is_online: false, last_active: null });
     const following = await t.api.get('follows.php?type=following', { token: b.token });
@@ -200,7 +215,11 @@ describe('change_password.php', () => {
   it('needs the current password (403), a new one of 8 characters (400), and ends the other sessions', async () => {
     const u = await aUser(t.api);
     const other = (await t.api.post('auth.php', { username: u.username, password: u.password })).body.token as string;
-    const wrong = await t.api.post('change_password.php', { current_password: 'not it', new_password: 'a good new password' }, { token: u.token });
+    const wrong = await t.api.post(
+      'change_password.php',
+      { current_password: 'not it', new_password: 'a good new password' },
+      { token: u.token },
+    );
     expect(wrong.status).toBe(403);
     expect(wrong.body.code).toBe('wrong_password');
     const short = await t.api.post('change_password.php', { current_password: u.password, new_password: 'short' }, { token: u.token });
@@ -208,7 +227,11 @@ describe('change_password.php', () => {
     expect(short.body.code).toBe('password_too_short');
     expect((await t.api.post('change_password.php', { new_password: 'a good new password' }, { token: u.token })).status).toBe(400);
     expect((await t.api.get('users.php', { token: other })).status).toBe(200);
-    const ok = await t.api.post('change_password.php', { current_password: u.password, new_password: 'a good new password' }, { token: u.token });
+    const ok = await t.api.post(
+      'change_password.php',
+      { current_password: u.password, new_password: 'a good new password' },
+      { token: u.token },
+    );
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ success: true, revoked_sessions: 1 });
     expect((await t.api.get('users.php', { token: other })).status).toBe(401);
@@ -220,7 +243,9 @@ describe('change_password.php', () => {
   it('applies one of 20 identical changes at once; the others are told it changed meanwhile', async () => {
     const u = await aUser(t.api);
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => t.api.post('change_password.php', { current_password: u.password, new_password: 'twenty at once' }, { token: u.token })),
+      Array.from({ length: 20 }, () =>
+        t.api.post('change_password.php', { current_password: u.password, new_password: 'twenty at once' }, { token: u.token }),
+      ),
     );
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     expect(answers.filter((a) => a.status !== 200).every((a) => a.status === 409 || a.status === 403)).toBe(true);

@@ -18,7 +18,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const MINUTE = 60_000;
-const login = (u: TestUser, code?: string) => t.api.post('auth.php', { username: u.username, password: u.password, ...(code === undefined ? {} : { totp: code }) });
+const login = (u: TestUser, code?: string) =>
+  t.api.post('auth.php', { username: u.username, password: u.password, ...(code === undefined ? {} : { totp: code }) });
 const status = async (u: TestUser) => (await t.api.get('two_factor.php', { token: u.token })).body;
 const disable = (token: string, body?: Record<string, unknown>) => t.api.delete('two_factor.php', body, { token });
 
@@ -61,7 +62,9 @@ describe('DELETE two_factor.php (contract §4: the app sends no body)', () => {
   it('refuses a token of a login from before two-factor was on, however recent', async () => {
     const u = await aUser(t.api);
     const { secret } = await status(u);
-    expect((await t.api.post('two_factor.php?action=enable', { code: await totp.current(secret, clock.now()) }, { token: u.token })).status).toBe(200);
+    expect(
+      (await t.api.post('two_factor.php?action=enable', { code: await totp.current(secret, clock.now()) }, { token: u.token })).status,
+    ).toBe(200);
     const refused = await disable(u.token);
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('reauthentication_required');
@@ -139,7 +142,9 @@ describe('DELETE two_factor.php (contract §4: the app sends no body)', () => {
 
   it('counts 20 wrong attempts at once exactly: five are checked, fifteen refused as locked', async () => {
     const u = await withTwoFactor();
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => disable(u.token, { password: `wrong ${i}`, code: u.recovery[0] })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => disable(u.token, { password: `wrong ${i}`, code: u.recovery[0] })),
+    );
     expect(answers.filter((a) => a.status === 403 && a.body.code === 'wrong_password')).toHaveLength(5);
     expect(answers.filter((a) => a.status === 429 && a.body.code === 'reauthentication_locked')).toHaveLength(15);
     expect((await disable(u.token, { password: u.password, code: u.recovery[0] })).status).toBe(429);
@@ -207,7 +212,9 @@ describe('PUT users.php with email', () => {
   it('asks an account with two-factor for a login that passed it', async () => {
     const u = await aUser(t.api);
     const { secret } = await status(u);
-    expect((await t.api.post('two_factor.php?action=enable', { code: await totp.current(secret, clock.now()) }, { token: u.token })).status).toBe(200);
+    expect(
+      (await t.api.post('two_factor.php?action=enable', { code: await totp.current(secret, clock.now()) }, { token: u.token })).status,
+    ).toBe(200);
     expect((await update(u, { email: `x.${u.username}@example.test` })).body.code).toBe('reauthentication_required');
     expect((await update(u, { email: `x.${u.username}@example.test`, password: u.password })).status).toBe(200);
   });
@@ -224,7 +231,8 @@ describe('PUT users.php with email', () => {
     expect(taken.body.code).toBe('email_taken');
 
     clock.advance(11 * MINUTE);
-    for (let i = 0; i < 5; i += 1) expect((await update(u, { email: `new.${u.username}@example.test`, password: `wrong ${i}` })).body.code).toBe('wrong_password');
+    for (let i = 0; i < 5; i += 1)
+      expect((await update(u, { email: `new.${u.username}@example.test`, password: `wrong ${i}` })).body.code).toBe('wrong_password');
     const locked = await update(u, { email: `new.${u.username}@example.test`, password: u.password });
     expect(locked.status).toBe(429);
     expect(locked.body.code).toBe('reauthentication_locked');

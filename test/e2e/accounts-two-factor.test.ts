@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const login = (u: TestUser, code?: string) => t.api.post('auth.php', { username: u.username, password: u.password, ...(code === undefined ? {} : { totp: code }) });
+const login = (u: TestUser, code?: string) =>
+  t.api.post('auth.php', { username: u.username, password: u.password, ...(code === undefined ? {} : { totp: code }) });
 
 async function enabled(u: TestUser): Promise<{ secret: string; recovery: string[] }> {
   const status = await t.api.get('two_factor.php', { token: u.token });
@@ -52,7 +53,11 @@ describe('two_factor.php', () => {
     const u = await aUser(t.api);
     const { secret, recovery } = await enabled(u);
     expect(recovery).toHaveLength(10);
-    expect((await t.api.get('two_factor.php', { token: u.token })).body).toEqual({ success: true, enabled: true, recovery_codes_remaining: 10 });
+    expect((await t.api.get('two_factor.php', { token: u.token })).body).toEqual({
+      success: true,
+      enabled: true,
+      recovery_codes_remaining: 10,
+    });
 
     expect((await login(u)).body).toMatchObject({ success: false, two_factor_required: true });
     expect((await login(u, '000000')).body).toMatchObject({ success: false, two_factor_required: true });
@@ -114,7 +119,9 @@ describe('two_factor.php', () => {
     const u = await aUser(t.api);
     const status = await t.api.get('two_factor.php', { token: u.token });
     const code = await totp.current(status.body.secret, clock.now());
-    const answers = await Promise.all(Array.from({ length: 20 }, () => t.api.post('two_factor.php?action=enable', { code }, { token: u.token })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => t.api.post('two_factor.php?action=enable', { code }, { token: u.token })),
+    );
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     expect(answers.filter((a) => a.status === 409).map((a) => a.body.code)).toEqual(Array(19).fill('two_factor_already_enabled'));
     const rows = await t.database.db.selectFrom('two_factor_recovery_codes').select('id').where('user_id', '=', u.id).execute();

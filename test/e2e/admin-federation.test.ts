@@ -29,7 +29,12 @@ describe.skipIf(!hasChromium)(`admin panel: federation, in Chromium${chromiumSki
 
   async function withRole(role: 'admin' | 'moderator' | null): Promise<TestUser> {
     const u = await aUser(t.api);
-    if (role) await t.database.db.updateTable('users').set(role === 'admin' ? { is_admin: 1 } : { is_moderator: 1 }).where('id', '=', u.id).execute();
+    if (role)
+      await t.database.db
+        .updateTable('users')
+        .set(role === 'admin' ? { is_admin: 1 } : { is_moderator: 1 })
+        .where('id', '=', u.id)
+        .execute();
     return u;
   }
 
@@ -57,7 +62,9 @@ describe.skipIf(!hasChromium)(`admin panel: federation, in Chromium${chromiumSki
     await page.click('button:has-text("Block")');
     expect(await page.textContent('.alert.success')).toContain('spam.example is blocked');
     expect(await page.textContent('#blocks tr[data-domain="spam.example"]')).toContain('silence');
-    expect(await blocks()).toEqual([expect.objectContaining({ domain: 'spam.example', severity: 'silence', reason: 'Spam wave', created_by: admin.id })]);
+    expect(await blocks()).toEqual([
+      expect.objectContaining({ domain: 'spam.example', severity: 'silence', reason: 'Spam wave', created_by: admin.id }),
+    ]);
     await shot(page, 'federation-blocked-desktop');
     const phone = await openPage(PHONE);
     await signIn(phone, admin, '/admin/federation.php');
@@ -79,7 +86,12 @@ describe.skipIf(!hasChromium)(`admin panel: federation, in Chromium${chromiumSki
       .insertInto('federation_queue')
       .values({
         channel: 'deliver',
-        payload: JSON.stringify({ user_id: admin.id, username: admin.username, inbox, activity: { type: 'Create', id: 'https://plaza.test/x#create' } }),
+        payload: JSON.stringify({
+          user_id: admin.id,
+          username: admin.username,
+          inbox,
+          activity: { type: 'Create', id: 'https://plaza.test/x#create' },
+        }),
         attempts: 10,
         due_at: '2026-01-01 00:00:00',
         leased_until: null,
@@ -111,7 +123,16 @@ describe.skipIf(!hasChromium)(`admin panel: federation, in Chromium${chromiumSki
   });
 
   it('a moderator reads both pages without their forms; a member gets the 403 page', async () => {
-    await t.database.db.insertInto('domain_blocks').values({ domain: 'read-only.example', severity: 'suspend', reason: 'Seen by moderators', created_by: null, created_at: '2026-01-01 00:00:00' }).execute();
+    await t.database.db
+      .insertInto('domain_blocks')
+      .values({
+        domain: 'read-only.example',
+        severity: 'suspend',
+        reason: 'Seen by moderators',
+        created_by: null,
+        created_at: '2026-01-01 00:00:00',
+      })
+      .execute();
     const mod = await withRole('moderator');
     const page = await openPage();
     await signIn(page, mod, '/admin/federation.php');

@@ -16,7 +16,9 @@ let t: TestServer;
 let configDir: string;
 beforeAll(async () => {
   configDir = mkdtempSync(join(tmpdir(), 'plaza-admin-http-'));
-  t = await startTestServer({ env: { API_CONFIG_DIR: configDir, MEDIA_SERVER_URL: '', MEDIA_SERVER_API_KEY: '', MEDIA_SERVER_API_SECRET: '' } });
+  t = await startTestServer({
+    env: { API_CONFIG_DIR: configDir, MEDIA_SERVER_URL: '', MEDIA_SERVER_API_KEY: '', MEDIA_SERVER_API_SECRET: '' },
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -24,7 +26,8 @@ afterAll(async () => {
 });
 
 const db = () => t.database.db;
-const setFlags = (id: number, flags: { is_admin?: number; is_technician?: number }) => db().updateTable('users').set(flags).where('id', '=', id).execute();
+const setFlags = (id: number, flags: { is_admin?: number; is_technician?: number }) =>
+  db().updateTable('users').set(flags).where('id', '=', id).execute();
 const browser = () => new FormClient(t.url);
 
 async function signedIn(u: TestUser): Promise<FormClient> {
@@ -79,7 +82,11 @@ describe('sign-in', () => {
     const u = await aUser(t.api);
     const totp = new OtplibTotp();
     const status = await t.api.get('two_factor.php', { token: u.token });
-    const enable = await t.api.post('two_factor.php?action=enable', { code: await totp.current(status.body.secret, new Date()) }, { token: u.token });
+    const enable = await t.api.post(
+      'two_factor.php?action=enable',
+      { code: await totp.current(status.body.secret, new Date()) },
+      { token: u.token },
+    );
     expect(enable.status).toBe(200);
     const b = browser();
     await b.get('/admin/login.php');
@@ -111,7 +118,8 @@ describe('CSRF', () => {
     const u = await aUser(t.api);
     const b = await signedIn(u);
     await b.get('/admin/tokens.php');
-    const count = async () => (await db().selectFrom('access_tokens').select('id').where('user_id', '=', u.id).where('revoked_at', 'is', null).execute()).length;
+    const count = async () =>
+      (await db().selectFrom('access_tokens').select('id').where('user_id', '=', u.id).where('revoked_at', 'is', null).execute()).length;
     const before = await count();
     const missing = await b.post('/admin/tokens.php', { action: 'create', _csrf: null });
     expect(missing.status).toBe(403);
@@ -167,7 +175,11 @@ describe('escaping', () => {
     await setFlags(admin.id, { is_admin: 1 });
     const evil = await aUser(t.api, { email: `x<script>alert(1)</script>${Date.now()}@evil.example` });
     // Usernames of the API are restricted; rows written by the main application are not.
-    await db().updateTable('users').set({ username: `<script>alert("u")</script>${evil.id}` }).where('id', '=', evil.id).execute();
+    await db()
+      .updateTable('users')
+      .set({ username: `<script>alert("u")</script>${evil.id}` })
+      .where('id', '=', evil.id)
+      .execute();
     const b = await signedIn(admin);
     const page = await b.get(`/admin.php?tab=technicians&q=${encodeURIComponent('<script>')}`);
     expect(page.status).toBe(200);
@@ -243,7 +255,9 @@ describe('administrators', () => {
       await bc.get('/admin.php?tab=technicians');
       const answers = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          i % 2 ? bc.post('/admin.php?tab=technicians', { action: 'withdraw', user_id: String(c.id) }) : ba.post('/admin.php?tab=technicians', { action: 'withdraw', user_id: String(a.id) }),
+          i % 2
+            ? bc.post('/admin.php?tab=technicians', { action: 'withdraw', user_id: String(c.id) })
+            : ba.post('/admin.php?tab=technicians', { action: 'withdraw', user_id: String(a.id) }),
         ),
       );
       expect(answers.filter((r) => r.status >= 500).map((r) => text(r.html).slice(0, 200))).toEqual([]);
@@ -261,7 +275,9 @@ describe('when the environment sets them', () => {
   it('keeps the MEDIA_SERVER_* and WEBRTC_TURN_* values in effect, says so, and still writes the files', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'plaza-admin-env-'));
     // The test server's default MEDIA_SERVER_* (all three) stay set here.
-    const s = await startTestServer({ env: { API_CONFIG_DIR: dir, WEBRTC_TURN_URLS: 'turn:env.example.org:3478', WEBRTC_TURN_AUTH_SECRET: 'env-turn-secret' } });
+    const s = await startTestServer({
+      env: { API_CONFIG_DIR: dir, WEBRTC_TURN_URLS: 'turn:env.example.org:3478', WEBRTC_TURN_AUTH_SECRET: 'env-turn-secret' },
+    });
     try {
       const u = await aUser(s.api);
       await s.database.db.updateTable('users').set({ is_technician: 1 }).where('id', '=', u.id).execute();
@@ -269,16 +285,31 @@ describe('when the environment sets them', () => {
       await b.signIn(u.username, u.password);
       const media = await b.get('/admin/media_server.php');
       expect(text(media.html)).toContain('The environment wins. MEDIA_SERVER_URL, MEDIA_SERVER_API_KEY, MEDIA_SERVER_API_SECRET are set');
-      const saved = await b.post('/admin/media_server.php', { url: 'wss://file.example.org', api_key: 'APIfilekey', api_secret: 'file-secret-0123', password: u.password });
+      const saved = await b.post('/admin/media_server.php', {
+        url: 'wss://file.example.org',
+        api_key: 'APIfilekey',
+        api_secret: 'file-secret-0123',
+        password: u.password,
+      });
       expect(saved.status).toBe(303);
       expect(readFileSync(join(dir, 'media_server.local.php'), 'utf8')).toContain("'api_key' => 'APIfilekey'");
-      const token = await s.api.post('lives.php?path=token', { roomName: 'test-lab', identity: `u${u.id}-x`, name: 'T' }, { token: u.token });
+      const token = await s.api.post(
+        'lives.php?path=token',
+        { roomName: 'test-lab', identity: `u${u.id}-x`, name: 'T' },
+        { token: u.token },
+      );
       expect(token.body.url).toBe('wss://media.plaza.test');
       expect(JSON.parse(Buffer.from(token.body.token.split('.')[1], 'base64url').toString()).iss).toBe('APItestkey');
 
       const turn = await b.get('/admin/turn.php');
       expect(text(turn.html)).toContain('The environment wins. WEBRTC_TURN_URLS is set');
-      const turnSaved = await b.post('/admin/turn.php', { urls: 'turn:file.example.org:3478', secret: 'file-turn-secret-0123456789', ttl: '600', realm: '', password: u.password });
+      const turnSaved = await b.post('/admin/turn.php', {
+        urls: 'turn:file.example.org:3478',
+        secret: 'file-turn-secret-0123456789',
+        ttl: '600',
+        realm: '',
+        password: u.password,
+      });
       expect(turnSaved.status).toBe(200);
       const settings = await s.api.get('settings.php', { token: u.token });
       expect(settings.body.turn_servers[0].urls).toEqual(['turn:env.example.org:3478']);

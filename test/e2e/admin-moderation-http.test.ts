@@ -19,7 +19,8 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const db = () => t.database.db;
-const setFlags = (id: number, flags: { is_admin?: number; is_moderator?: number }) => db().updateTable('users').set(flags).where('id', '=', id).execute();
+const setFlags = (id: number, flags: { is_admin?: number; is_moderator?: number }) =>
+  db().updateTable('users').set(flags).where('id', '=', id).execute();
 
 async function withRole(role: 'admin' | 'moderator' | null): Promise<TestUser> {
   const u = await aUser(t.api);
@@ -34,7 +35,8 @@ async function signedIn(u: TestUser): Promise<FormClient> {
   return b;
 }
 
-const logOf = (targetId: number) => db().selectFrom('moderation_actions').selectAll().where('target_user_id', '=', targetId).orderBy('id').execute();
+const logOf = (targetId: number) =>
+  db().selectFrom('moderation_actions').selectAll().where('target_user_id', '=', targetId).orderBy('id').execute();
 const suspensionOf = (id: number) => db().selectFrom('user_suspensions').selectAll().where('user_id', '=', id).executeTakeFirst();
 const login = (u: TestUser) => t.api.post('auth.php', { username: u.username, password: u.password });
 
@@ -61,7 +63,16 @@ describe('Users: search and an account’s page', () => {
     expect(text(byMail.html)).toContain(`@zq${stamp}_alice`);
     expect(text(byMail.html)).not.toContain(`_bob`);
     // 50 a page: the first page of every account has a next page once there are more.
-    for (let i = 0; i < 51; i++) await db().insertInto('users').values({ username: `zz${stamp}${String(i).padStart(2, '0')}`, email: `zz${stamp}${i}@mail.test`, password_hash: '', created_at: '2026-01-01 00:00:00' } as never).execute();
+    for (let i = 0; i < 51; i++)
+      await db()
+        .insertInto('users')
+        .values({
+          username: `zz${stamp}${String(i).padStart(2, '0')}`,
+          email: `zz${stamp}${i}@mail.test`,
+          password_hash: '',
+          created_at: '2026-01-01 00:00:00',
+        } as never)
+        .execute();
     const first = await b.get(`/admin/users.php?q=zz${stamp}`);
     expect(first.html).toContain(`page=2`);
     const second = await b.get(`/admin/users.php?q=zz${stamp}&page=2`);
@@ -122,7 +133,9 @@ describe('Users: refusals', () => {
     const reset = await act(b, target.id, { action: 'reset_two_factor' });
     expect(reset.status).toBe(403);
     expect(text(reset.html)).toContain('not_admin');
-    expect((await db().selectFrom('users').select('deleted_at').where('id', '=', target.id).executeTakeFirstOrThrow()).deleted_at).toBeNull();
+    expect(
+      (await db().selectFrom('users').select('deleted_at').where('id', '=', target.id).executeTakeFirstOrThrow()).deleted_at,
+    ).toBeNull();
     expect(await logOf(target.id)).toEqual([]);
   });
 
@@ -193,7 +206,10 @@ describe('Users: suspend and unsuspend', () => {
     // The app's ban screen tells them why (sanctions.php?type=mine is its only source).
     const own = await t.api.get('sanctions.php?type=mine', { token });
     expect(own.status).toBe(200);
-    expect(own.body).toMatchObject({ is_banned: true, ban: { reason: 'Suspended by the moderators: Spam wave <b>bold</b>', is_permanent: true, expires_at: null } });
+    expect(own.body).toMatchObject({
+      is_banned: true,
+      ban: { reason: 'Suspended by the moderators: Spam wave <b>bold</b>', is_permanent: true, expires_at: null },
+    });
     expect((await t.api.get('sanctions.php?type=all', { token })).status).toBe(403);
     // The admin panel refuses them too.
     const theirPanel = await signedIn(target);
@@ -253,7 +269,9 @@ describe('Users: suspend and unsuspend', () => {
     const target = await aUser(t.api);
     const b = await signedIn(mod);
     await b.get(`/admin/user.php?id=${target.id}`);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => b.post(`/admin/user.php?id=${target.id}`, { action: 'suspend', reason: 'at once' })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => b.post(`/admin/user.php?id=${target.id}`, { action: 'suspend', reason: 'at once' })),
+    );
     expect(answers.filter((r) => r.status === 303)).toHaveLength(1);
     expect(answers.filter((r) => r.status === 409)).toHaveLength(19);
     expect(await logOf(target.id)).toHaveLength(1);
@@ -267,16 +285,26 @@ describe('Users: reset two-factor and delete (administrators)', () => {
     const target = await aUser(t.api);
     const totp = new OtplibTotp();
     const status = await t.api.get('two_factor.php', { token: target.token });
-    const enabled = await t.api.post('two_factor.php?action=enable', { code: await totp.current(status.body.secret, new Date()) }, { token: target.token });
+    const enabled = await t.api.post(
+      'two_factor.php?action=enable',
+      { code: await totp.current(status.body.secret, new Date()) },
+      { token: target.token },
+    );
     expect(enabled.status).toBe(200);
     const b = await signedIn(admin);
     const page = await b.get(`/admin/user.php?id=${target.id}`);
     expect(page.html).toContain('value="reset_two_factor"');
 
-    const answers = await Promise.all(Array.from({ length: 5 }, () => b.post(`/admin/user.php?id=${target.id}`, { action: 'reset_two_factor' })));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => b.post(`/admin/user.php?id=${target.id}`, { action: 'reset_two_factor' })),
+    );
     expect(answers.filter((r) => r.status === 303)).toHaveLength(1);
     expect(answers.filter((r) => r.status === 409)).toHaveLength(4);
-    const row = await db().selectFrom('users').select(['totp_enabled', 'totp_secret']).where('id', '=', target.id).executeTakeFirstOrThrow();
+    const row = await db()
+      .selectFrom('users')
+      .select(['totp_enabled', 'totp_secret'])
+      .where('id', '=', target.id)
+      .executeTakeFirstOrThrow();
     expect(Number(row.totp_enabled)).toBe(0);
     expect(row.totp_secret).toBeNull();
     expect(await db().selectFrom('two_factor_recovery_codes').selectAll().where('user_id', '=', target.id).execute()).toEqual([]);
@@ -297,7 +325,9 @@ describe('Users: reset two-factor and delete (administrators)', () => {
     const unconfirmed = await act(b, target.id, { action: 'delete' });
     expect(unconfirmed.status).toBe(400);
     await b.get(`/admin/user.php?id=${target.id}`);
-    const answers = await Promise.all(Array.from({ length: 5 }, () => b.post(`/admin/user.php?id=${target.id}`, { action: 'delete', confirm: 'yes' })));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => b.post(`/admin/user.php?id=${target.id}`, { action: 'delete', confirm: 'yes' })),
+    );
     expect(answers.filter((r) => r.status === 303)).toHaveLength(1);
     expect(answers.find((r) => r.status === 303)!.location).toBe('/admin/users.php?done=delete');
     // The others found the account gone (409 on the page, or the 404 page once it is a tombstone).
@@ -340,13 +370,26 @@ describe('Reports', () => {
     const voted = await b.post('/admin/reports.php?status=pending', { report_id: String(onPost.id), vote: 'remove' });
     expect(voted.status).toBe(303);
     expect(voted.location).toContain('done=voted');
-    expect(await db().selectFrom('report_votes').select('vote').where('report_id', '=', onPost.id).where('voter_id', '=', mod.id).executeTakeFirst()).toEqual({ vote: 'remove' });
+    expect(
+      await db()
+        .selectFrom('report_votes')
+        .select('vote')
+        .where('report_id', '=', onPost.id)
+        .where('voter_id', '=', mod.id)
+        .executeTakeFirst(),
+    ).toEqual({ vote: 'remove' });
     await b.get('/admin/reports.php');
-    const decided = await b.post('/admin/reports.php?status=pending', { report_id: String(onAccount.id), moderator_action: 'warn_user', reason: 'Be kind' });
+    const decided = await b.post('/admin/reports.php?status=pending', {
+      report_id: String(onAccount.id),
+      moderator_action: 'warn_user',
+      reason: 'Be kind',
+    });
     expect(decided.status).toBe(303);
     const account = await db().selectFrom('reports').selectAll().where('id', '=', onAccount.id).executeTakeFirstOrThrow();
     expect(account).toMatchObject({ status: 'resolved', resolution: 'warn', resolved_by: mod.id });
-    expect(await db().selectFrom('user_warnings').select('reason').where('user_id', '=', author.id).execute()).toEqual([{ reason: 'Be kind' }]);
+    expect(await db().selectFrom('user_warnings').select('reason').where('user_id', '=', author.id).execute()).toEqual([
+      { reason: 'Be kind' },
+    ]);
     expect((await logOf(author.id)).map((l) => [l.action_type, l.report_id])).toEqual([['warning', onAccount.id]]);
     const resolved = await b.get('/admin/reports.php?status=resolved');
     expect(text(resolved.html)).toContain(`Report #${onAccount.id}`);
@@ -370,7 +413,9 @@ describe('Reports', () => {
     expect((await b.post('/admin/reports.php', { report_id: String(report.id), vote: 'maybe' })).status).toBe(400);
     expect((await b.post('/admin/reports.php', { report_id: 'x', vote: 'keep' })).status).toBe(400);
     expect((await b.post('/admin/reports.php', { report_id: String(report.id), vote: 'keep', _csrf: null })).status).toBe(403);
-    expect(await db().selectFrom('reports').select('status').where('id', '=', report.id).executeTakeFirstOrThrow()).toEqual({ status: 'pending' });
+    expect(await db().selectFrom('reports').select('status').where('id', '=', report.id).executeTakeFirstOrThrow()).toEqual({
+      status: 'pending',
+    });
   });
 
   it('resolves once when twenty moderators’ clicks arrive at once: one decision, one warning, one log line', async () => {
@@ -380,7 +425,9 @@ describe('Reports', () => {
     const report = await aReport(t.api, reporter, { post_id: post.id });
     const b = await signedIn(mod);
     await b.get('/admin/reports.php');
-    const answers = await Promise.all(Array.from({ length: 20 }, () => b.post('/admin/reports.php', { report_id: String(report.id), moderator_action: 'delete_post' })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => b.post('/admin/reports.php', { report_id: String(report.id), moderator_action: 'delete_post' })),
+    );
     expect(answers.filter((r) => r.status === 303)).toHaveLength(1);
     expect(answers.filter((r) => r.status === 409)).toHaveLength(19);
     expect(text(answers.find((r) => r.status === 409)!.html)).toContain('already resolved');

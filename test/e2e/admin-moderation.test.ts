@@ -28,7 +28,11 @@ describe.skipIf(!hasChromium)(`instance moderation in Chromium${chromiumSkipped}
 
   async function withRole(role: 'admin' | 'moderator'): Promise<TestUser> {
     const u = await aUser(t.api);
-    await t.database.db.updateTable('users').set(role === 'admin' ? { is_admin: 1 } : { is_moderator: 1 }).where('id', '=', u.id).execute();
+    await t.database.db
+      .updateTable('users')
+      .set(role === 'admin' ? { is_admin: 1 } : { is_moderator: 1 })
+      .where('id', '=', u.id)
+      .execute();
     return u;
   }
 
@@ -73,7 +77,15 @@ describe.skipIf(!hasChromium)(`instance moderation in Chromium${chromiumSkipped}
     const target = await aUser(t.api);
     const totp = new OtplibTotp();
     const status = await t.api.get('two_factor.php', { token: target.token });
-    expect((await t.api.post('two_factor.php?action=enable', { code: await totp.current(status.body.secret, new Date()) }, { token: target.token })).status).toBe(200);
+    expect(
+      (
+        await t.api.post(
+          'two_factor.php?action=enable',
+          { code: await totp.current(status.body.secret, new Date()) },
+          { token: target.token },
+        )
+      ).status,
+    ).toBe(200);
 
     const page = await openPage();
     await signIn(page, admin, `/admin/user.php?id=${target.id}`);
@@ -95,7 +107,10 @@ describe.skipIf(!hasChromium)(`instance moderation in Chromium${chromiumSkipped}
     await signIn(page, mod, `/admin/user.php?id=${target.id}`);
     expect(await page.locator('button:has-text("Delete the account")').count()).toBe(0);
     const csrf = await page.locator('input[name=_csrf]').first().getAttribute('value');
-    const response = await page.request.post(`/admin/user.php?id=${target.id}`, { form: { _csrf: csrf!, action: 'delete', confirm: 'yes' }, maxRedirects: 0 });
+    const response = await page.request.post(`/admin/user.php?id=${target.id}`, {
+      form: { _csrf: csrf!, action: 'delete', confirm: 'yes' },
+      maxRedirects: 0,
+    });
     expect(response.status()).toBe(403);
     expect(await response.text()).toContain('Only administrators delete accounts');
   });
@@ -116,7 +131,11 @@ describe.skipIf(!hasChromium)(`instance moderation in Chromium${chromiumSkipped}
     expect(await page.textContent('.alert.success')).toContain('The report is resolved');
     expect(await page.locator(`#report-${report.id}`).count()).toBe(0);
     expect((await t.api.get(`posts.php?id=${post.id}`, { token: reporter.token })).status).toBe(404);
-    const row = await t.database.db.selectFrom('reports').select(['status', 'resolution']).where('id', '=', report.id).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('reports')
+      .select(['status', 'resolution'])
+      .where('id', '=', report.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'resolved', resolution: 'remove' });
     await page.goto('/admin/reports.php?status=resolved');
     expect(await page.locator(`#report-${report.id}`).textContent()).toContain('remove');

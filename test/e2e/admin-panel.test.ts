@@ -4,7 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminBrowser, chromiumSkipped, DESKTOP, hasChromium, PHONE, type PageOptions, shot, signIn, warnIfNoChromium } from '../support/admin-browser.js';
+import {
+  AdminBrowser,
+  chromiumSkipped,
+  DESKTOP,
+  hasChromium,
+  PHONE,
+  type PageOptions,
+  shot,
+  signIn,
+  warnIfNoChromium,
+} from '../support/admin-browser.js';
 import { aUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -71,7 +81,11 @@ describe.skipIf(!hasChromium)(`admin panel in Chromium${chromiumSkipped}`, () =>
   it('lets a technician save the media server with the password: the next live token is signed with the new key', async () => {
     const tech = await technician();
     const file = join(configDir, 'media_server.local.php');
-    const before = await t.api.post('lives.php?path=token', { roomName: 'test-lab', identity: `u${tech.id}-a`, name: 'Tech' }, { token: tech.token });
+    const before = await t.api.post(
+      'lives.php?path=token',
+      { roomName: 'test-lab', identity: `u${tech.id}-a`, name: 'Tech' },
+      { token: tech.token },
+    );
     expect(before.status).toBe(503);
 
     const page = await openPage();
@@ -101,7 +115,11 @@ describe.skipIf(!hasChromium)(`admin panel in Chromium${chromiumSkipped}`, () =>
     expect(await page.textContent('main')).toContain('••••••••ngth');
     await shot(page, 'media-server-saved');
 
-    const first = await t.api.post('lives.php?path=token', { roomName: 'test-lab', identity: `u${tech.id}-a`, name: 'Tech' }, { token: tech.token });
+    const first = await t.api.post(
+      'lives.php?path=token',
+      { roomName: 'test-lab', identity: `u${tech.id}-a`, name: 'Tech' },
+      { token: tech.token },
+    );
     expect(first.status).toBe(200);
     expect(first.body.url).toBe('wss://media.example.org');
     const { payload } = await jwtVerify(first.body.token, new TextEncoder().encode('first-secret-of-some-length'));
@@ -112,7 +130,11 @@ describe.skipIf(!hasChromium)(`admin panel in Chromium${chromiumSkipped}`, () =>
     await page.fill('#api_secret', 'second-secret-of-some-length');
     await page.fill('#password', tech.password);
     await page.click('button:has-text("Save")');
-    const second = await t.api.post('lives.php?path=token', { roomName: 'test-lab', identity: `u${tech.id}-b`, name: 'Tech' }, { token: tech.token });
+    const second = await t.api.post(
+      'lives.php?path=token',
+      { roomName: 'test-lab', identity: `u${tech.id}-b`, name: 'Tech' },
+      { token: tech.token },
+    );
     const verified = await jwtVerify(second.body.token, new TextEncoder().encode('second-secret-of-some-length'));
     expect(verified.payload.iss).toBe('APIsecondkey');
   });
@@ -142,7 +164,10 @@ describe.skipIf(!hasChromium)(`admin panel in Chromium${chromiumSkipped}`, () =>
     await page.fill('#api_secret', 'evil-secret-of-some-length');
     await page.fill('#password', tech.password);
     await page.locator('form[action="/admin/media_server.php"] input[name=_csrf]').evaluate((el) => el.remove());
-    const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.click('button:has-text("Save")')]);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.click('button:has-text("Save")'),
+    ]);
     expect(response.status()).toBe(403);
     expect(await page.textContent('main')).toContain('This form has expired or did not come from this site');
     expect(existsSync(file) ? readFileSync(file, 'utf8') : null).toBe(written);
@@ -167,7 +192,9 @@ describe.skipIf(!hasChromium)(`admin panel in Chromium${chromiumSkipped}`, () =>
     await page.goto('/admin/turn.php');
     expect(await page.textContent('#coturn-block')).toBe('use-auth-secret\nstatic-auth-secret=••••••••6789\nrealm=turn.example.org');
     expect(await page.content()).not.toContain('a-long-turn-shared-secret-0123456789');
-    expect(readFileSync(join(configDir, 'turn.local.php'), 'utf8')).toContain("'urls' => 'turn:turn.example.org:3478,turns:turn.example.org:5349'");
+    expect(readFileSync(join(configDir, 'turn.local.php'), 'utf8')).toContain(
+      "'urls' => 'turn:turn.example.org:3478,turns:turn.example.org:5349'",
+    );
 
     const u = await aUser(t.api);
     const settings = await t.api.get('settings.php', { token: u.token });
@@ -194,7 +221,9 @@ describe.skipIf(!hasChromium)(`admin panel in Chromium${chromiumSkipped}`, () =>
     expect(await page.locator('tbody tr').count()).toBe(1);
     await page.click('button:has-text("Make admin")');
     expect(await page.textContent('.alert.success')).toContain('Promoted to administrator');
-    expect((await t.database.db.selectFrom('users').select('is_admin').where('id', '=', other.id).executeTakeFirstOrThrow()).is_admin).toBe(1);
+    expect((await t.database.db.selectFrom('users').select('is_admin').where('id', '=', other.id).executeTakeFirstOrThrow()).is_admin).toBe(
+      1,
+    );
     await page.goto('/admin.php?tab=technicians');
     await shot(page, 'technicians-desktop');
     const phone = await openPage(PHONE);

@@ -14,7 +14,6 @@ let approval: TestServer;
 let invite: TestServer;
 const browser = new AdminBrowser();
 
-
 describe.skipIf(!hasChromium)(`admin panel sign-ups and invitations in Chromium${chromiumSkipped}`, () => {
   beforeAll(async () => {
     [approval, invite] = await Promise.all([
@@ -39,7 +38,8 @@ describe.skipIf(!hasChromium)(`admin panel sign-ups and invitations in Chromium$
     return { ...who, id: res.body.user_id as number };
   }
 
-  const logIn = (t: TestServer, who: { username: string; password: string }) => t.api.post('auth.php', { username: who.username, password: who.password });
+  const logIn = (t: TestServer, who: { username: string; password: string }) =>
+    t.api.post('auth.php', { username: who.username, password: who.password });
 
   it('lets an administrator approve one applicant and reject another with a reason, at desktop and phone sizes', async () => {
     const admin = await aStaffMember(approval, 'is_admin');
@@ -56,7 +56,10 @@ describe.skipIf(!hasChromium)(`admin panel sign-ups and invitations in Chromium$
     await signIn(phone, admin, '/admin/registrations.php');
     await shot(phone, 'registrations-phone');
 
-    await Promise.all([page.waitForURL('**/admin/registrations.php?done=approve'), page.click(`tr[data-user="${kept.username}"] button:has-text("Approve")`)]);
+    await Promise.all([
+      page.waitForURL('**/admin/registrations.php?done=approve'),
+      page.click(`tr[data-user="${kept.username}"] button:has-text("Approve")`),
+    ]);
     expect(await page.textContent('.alert.success')).toContain('Approved');
     expect(await page.locator(`tr[data-user="${kept.username}"]`).count()).toBe(0);
     expect((await logIn(approval, kept)).body.token).toBeTruthy();
@@ -66,7 +69,10 @@ describe.skipIf(!hasChromium)(`admin panel sign-ups and invitations in Chromium$
     await row.locator('summary').click();
     await row.locator('input[name="reason"]').fill('Advertising only');
     await shot(page, 'registrations-reject');
-    await Promise.all([page.waitForURL('**/admin/registrations.php?done=reject'), row.locator('button:has-text("Reject and delete the account")').click()]);
+    await Promise.all([
+      page.waitForURL('**/admin/registrations.php?done=reject'),
+      row.locator('button:has-text("Reject and delete the account")').click(),
+    ]);
     expect(await page.textContent('.alert.success')).toContain('Rejected');
     expect(await page.textContent('main')).toContain('No registration is waiting');
     expect((await logIn(approval, refused)).body.code).toBe('invalid_credentials');
@@ -85,7 +91,10 @@ describe.skipIf(!hasChromium)(`admin panel sign-ups and invitations in Chromium$
     const refused = await page.goto('/admin/invitations.php');
     expect(refused?.status()).toBe(403);
     await page.goto('/admin/registrations.php');
-    await Promise.all([page.waitForURL('**/admin/registrations.php?done=approve'), page.click(`tr[data-user="${applicant.username}"] button:has-text("Approve")`)]);
+    await Promise.all([
+      page.waitForURL('**/admin/registrations.php?done=approve'),
+      page.click(`tr[data-user="${applicant.username}"] button:has-text("Approve")`),
+    ]);
     expect((await logIn(approval, applicant)).body.token).toBeTruthy();
 
     const plain = await aStaffMember(approval, 'is_moderator');

@@ -17,7 +17,8 @@ const ok = (res: ApiResponse) => {
   expect(res.body.success).toBe(true);
   return res.body;
 };
-const addPhoto = (u: TestUser, albumId: number, body: Record<string, unknown>) => t.api.post('albums.php', { action: 'add_photo', album_id: albumId, ...body }, { token: u.token });
+const addPhoto = (u: TestUser, albumId: number, body: Record<string, unknown>) =>
+  t.api.post('albums.php', { action: 'add_photo', album_id: albumId, ...body }, { token: u.token });
 let n = 0;
 /** A file where upload.php (type album) would have stored it, as `owner`'s upload; returns its bare name. */
 async function albumFile(owner: TestUser): Promise<string> {
@@ -44,25 +45,43 @@ describe('albums.php', () => {
     });
     const uploaded = await uploadedMedia(t.api, me, 'album');
     const first = ok(await addPhoto(me, created.id, { photo: uploaded.filename, caption: 'La banderole' }));
-    expect(first.data).toEqual({ id: first.id, album_id: created.id, user_id: me.id, path: `uploads/albums/${uploaded.filename}`, caption: 'La banderole', created_at: expect.stringMatching(TIME) });
+    expect(first.data).toEqual({
+      id: first.id,
+      album_id: created.id,
+      user_id: me.id,
+      path: `uploads/albums/${uploaded.filename}`,
+      caption: 'La banderole',
+      created_at: expect.stringMatching(TIME),
+    });
     const second = await albumFile(me);
     ok(await addPhoto(me, created.id, { path: `uploads/albums/${second}` }));
     ok(await addPhoto(me, created.id, { media: await albumFile(me) }));
     const shown = ok(await t.api.get(`albums.php?id=${created.id}&per_page=2`, { token: me.token }));
     expect(shown.data).toMatchObject({ id: created.id, photos_count: 3, cover: `uploads/albums/${uploaded.filename}` });
-    expect(shown.data.photos.map((x: { path: string }) => x.path)).toEqual([`uploads/albums/${uploaded.filename}`, `uploads/albums/${second}`]);
+    expect(shown.data.photos.map((x: { path: string }) => x.path)).toEqual([
+      `uploads/albums/${uploaded.filename}`,
+      `uploads/albums/${second}`,
+    ]);
     expect(shown.meta).toEqual({ current_page: 1, per_page: 2, total: 3, total_pages: 2 });
     const other = await anAlbum(t.api, me);
     const mine = ok(await t.api.get('albums.php', { token: me.token }));
     expect(mine.data.map((a: { id: number }) => a.id)).toEqual([other.id, created.id]);
-    expect(ok(await t.api.get(`albums.php?user_id=${me.id}&per_page=1&page=2`, { token: me.token })).data.map((a: { id: number }) => a.id)).toEqual([created.id]);
+    expect(
+      ok(await t.api.get(`albums.php?user_id=${me.id}&per_page=1&page=2`, { token: me.token })).data.map((a: { id: number }) => a.id),
+    ).toEqual([created.id]);
   });
 
   it('refuses bad input: no title, a photo that is no album upload or was never uploaded, no photo at all', async () => {
     const me = await aUser(t.api);
     expect((await t.api.post('albums.php', { title: '' }, { token: me.token })).status).toBe(400);
     const album = await anAlbum(t.api, me);
-    for (const body of [{}, { photo: '../../etc/passwd' }, { photo: 'uploads/posts/media_x1.jpg' }, { photo: 'https://example.org/x.jpg' }, { photo: 'album_neveruploaded.jpg' }]) {
+    for (const body of [
+      {},
+      { photo: '../../etc/passwd' },
+      { photo: 'uploads/posts/media_x1.jpg' },
+      { photo: 'https://example.org/x.jpg' },
+      { photo: 'album_neveruploaded.jpg' },
+    ]) {
       const res = await addPhoto(me, album.id, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
@@ -105,7 +124,11 @@ describe('albums.php', () => {
     const adds = await Promise.all(files.map((f) => addPhoto(owner, album.id, { photo: f })));
     expect(adds.filter((r) => r.status !== 200)).toEqual([]);
     expect(ok(await t.api.get(`albums.php?id=${album.id}`, { token: owner.token })).data.photos_count).toBe(20);
-    const race = await Promise.all([...files.slice(0, 10).map((f) => addPhoto(owner, album.id, { photo: f })), t.api.delete(`albums.php?id=${album.id}`, undefined, { token: owner.token }), ...files.slice(10).map((f) => addPhoto(owner, album.id, { photo: f }))]);
+    const race = await Promise.all([
+      ...files.slice(0, 10).map((f) => addPhoto(owner, album.id, { photo: f })),
+      t.api.delete(`albums.php?id=${album.id}`, undefined, { token: owner.token }),
+      ...files.slice(10).map((f) => addPhoto(owner, album.id, { photo: f })),
+    ]);
     expect(race.filter((r) => r.status >= 500)).toEqual([]);
     expect(await t.database.db.selectFrom('album_photos').select('id').where('album_id', '=', album.id).execute()).toEqual([]);
   });

@@ -59,7 +59,13 @@ describe('auth.php login', () => {
     expect(noCode.status).toBe(200);
     expect(noCode.body).toMatchObject({ success: false, two_factor_required: true });
     expect(noCode.body.token).toBeUndefined();
-    expect(noCode.body).toEqual({ success: false, two_factor_required: true, error: expect.any(String), message: noCode.body.error, code: 'two_factor_required' });
+    expect(noCode.body).toEqual({
+      success: false,
+      two_factor_required: true,
+      error: expect.any(String),
+      message: noCode.body.error,
+      code: 'two_factor_required',
+    });
     const badCode = await t.api.post('auth.php', { username: u.username, password: u.password, totp: '000000' });
     expect(badCode.body.two_factor_required).toBe(true);
     // The server checks codes against its clock.
@@ -71,7 +77,12 @@ describe('auth.php login', () => {
 
 describe('auth.php register', () => {
   it('creates an account with a cause and logs in with it', async () => {
-    const res = await t.api.post('auth.php?action=register', { username: 'reg_ok', email: 'reg_ok@example.test', password: 'longenough', cause: 'Antifa' });
+    const res = await t.api.post('auth.php?action=register', {
+      username: 'reg_ok',
+      email: 'reg_ok@example.test',
+      password: 'longenough',
+      cause: 'Antifa',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, user_id: expect.any(Number) });
     const login = await t.api.post('auth.php', { username: 'reg_ok', password: 'longenough' });
@@ -83,7 +94,11 @@ describe('auth.php register', () => {
   // only on a 200 or 201 (docs/decisions/0010).
   it('refuses duplicate usernames and e-mails with 200, success false and a code', async () => {
     const u = await aUser(t.api);
-    const sameName = await t.api.post('auth.php?action=register', { username: u.username.toUpperCase(), email: 'other@example.test', password: 'longenough' });
+    const sameName = await t.api.post('auth.php?action=register', {
+      username: u.username.toUpperCase(),
+      email: 'other@example.test',
+      password: 'longenough',
+    });
     expect(sameName.status).toBe(200);
     expect(sameName.body).toMatchObject({ success: false, code: 'username_taken', message: expect.stringMatching(/username/i) });
     const sameMail = await t.api.post('auth.php?action=register', { username: 'fresh_name', email: u.email, password: 'longenough' });
@@ -111,7 +126,10 @@ describe('auth.php register', () => {
   });
 
   it('still answers malformed input (a missing field, a wrong type) with 400, as login does', async () => {
-    for (const body of [{ username: 'okname3', email: 'a4@example.test' }, { username: 5, email: 'a7@example.test', password: 'longenough' }]) {
+    for (const body of [
+      { username: 'okname3', email: 'a4@example.test' },
+      { username: 5, email: 'a7@example.test', password: 'longenough' },
+    ]) {
       const res = await t.api.post('auth.php?action=register', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.success).toBe(false);
@@ -167,7 +185,10 @@ describe('tokens', () => {
 
 describe('password reset', () => {
   function codeFrom(text: string) {
-    return text.split('\n').find((l) => /^[A-Za-z0-9_-]{40,}$/.test(l.trim()))!.trim();
+    return text
+      .split('\n')
+      .find((l) => /^[A-Za-z0-9_-]{40,}$/.test(l.trim()))!
+      .trim();
   }
 
   it('answers forgot_password the same way for known and unknown addresses', async () => {

@@ -32,7 +32,10 @@ describe('calls.php: a one-to-one call end to end', () => {
     expect(callId).toEqual(expect.stringMatching(/^\d+$/));
     expect(init.body.data.call).toMatchObject({ status: 'ringing', call_type: 'video', caller_id: alice.id, recipient_id: bob.id });
     // The callee is rung by push, with the incoming-call keys.
-    expect(t.push.sent.at(-1)).toMatchObject({ userId: bob.id, message: { data: { type: 'call', call_id: callId, caller_id: String(alice.id), is_video: 'true' } } });
+    expect(t.push.sent.at(-1)).toMatchObject({
+      userId: bob.id,
+      message: { data: { type: 'call', call_id: callId, caller_id: String(alice.id), is_video: 'true' } },
+    });
 
     // The caller trickles a candidate before the answer.
     const cand = { candidate: 'candidate:1 1 udp 2122260223 192.0.2.1 54400 typ host', sdpMid: '0', sdpMLineIndex: 0 };
@@ -52,7 +55,10 @@ describe('calls.php: a one-to-one call end to end', () => {
     const answered = await post(bob, 'answer', { call_id: callId, answer: 'v=0\r\no=bob\r\n' });
     expect(answered.status).toBe(200);
     expect(answered.body.data.call.status).toBe('active');
-    await post(bob, 'ice_candidate', { call_id: Number(callId), candidate: JSON.stringify({ candidate: 'candidate:b1', sdpMid: '0', sdpMLineIndex: 0 }) });
+    await post(bob, 'ice_candidate', {
+      call_id: Number(callId),
+      candidate: JSON.stringify({ candidate: 'candidate:b1', sdpMid: '0', sdpMLineIndex: 0 }),
+    });
     tick();
 
     const seen = await poll(alice, callId);
@@ -88,8 +94,20 @@ describe('calls.php: a one-to-one call end to end', () => {
 
     const history = await t.api.get('calls.php?action=history&page=1', app(bob));
     expect(history.status).toBe(200);
-    expect(history.body.data.data[0]).toMatchObject({ call_id: callId, direction: 'incoming', status: 'ended', caller_id: alice.id, caller_username: alice.username, call_type: 'video', is_group_call: false, duration: expect.any(Number) });
-    expect((await t.api.get('calls.php?action=history', app(alice))).body.data.data[0]).toMatchObject({ call_id: callId, direction: 'outgoing' });
+    expect(history.body.data.data[0]).toMatchObject({
+      call_id: callId,
+      direction: 'incoming',
+      status: 'ended',
+      caller_id: alice.id,
+      caller_username: alice.username,
+      call_type: 'video',
+      is_group_call: false,
+      duration: expect.any(Number),
+    });
+    expect((await t.api.get('calls.php?action=history', app(alice))).body.data.data[0]).toMatchObject({
+      call_id: callId,
+      direction: 'outgoing',
+    });
   });
 
   it('shows a third user nothing and lets them do nothing (404), and changes nothing', async () => {
@@ -158,17 +176,27 @@ describe('calls.php: refusals', () => {
     const without = await t.api.post('calls.php?action=initiate', body, { token: alice.token });
     expect(without.status).toBe(403);
     expect(without.body).toMatchObject({ success: false, code: 'mobile_app_required' });
-    const wrong = await t.api.post('calls.php?action=initiate', body, { token: alice.token, headers: { 'X-Flutter-App': 'some-other-app' } });
+    const wrong = await t.api.post('calls.php?action=initiate', body, {
+      token: alice.token,
+      headers: { 'X-Flutter-App': 'some-other-app' },
+    });
     expect(wrong.status).toBe(403);
     const before = (await t.api.get('calls.php?action=history&per_page=100', app(bob))).body.data.meta.total;
-    const viaMobile = await t.api.post('calls.php?action=initiate', body, { token: alice.token, headers: { 'X-Mobile-App': 'militant-flutter-v1' } });
+    const viaMobile = await t.api.post('calls.php?action=initiate', body, {
+      token: alice.token,
+      headers: { 'X-Mobile-App': 'militant-flutter-v1' },
+    });
     expect(viaMobile.status).toBe(200);
     expect((await t.api.get('calls.php?action=history&per_page=100', app(bob))).body.data.meta.total).toBe(before + 1);
     expect((await t.api.get(`calls.php?action=poll&call_id=${viaMobile.body.data.call_id}`, { token: bob.token })).status).toBe(403);
   });
 
   it('answers 401 without a bearer token, even with the header', async () => {
-    const res = await t.api.post('calls.php?action=initiate', { recipient_id: bob.id, call_type: 'audio', offer: 'v=0' }, { headers: MOBILE_APP });
+    const res = await t.api.post(
+      'calls.php?action=initiate',
+      { recipient_id: bob.id, call_type: 'audio', offer: 'v=0' },
+      { headers: MOBILE_APP },
+    );
     expect(res.status).toBe(401);
     expect((await t.api.get('calls.php?action=poll&call_id=1', { headers: MOBILE_APP })).status).toBe(401);
   });
@@ -223,7 +251,8 @@ describe('calls.php: group calls', () => {
     expect(carolJoin.body.data.other_participants.sort()).toEqual([alice.id, bob.id].sort());
 
     // Mesh signalling: carol offers to alice and bob; they answer her.
-    for (const peer of [alice, bob]) expect((await post(carol, 'peer_offer', { call_id: callId, to_user_id: peer.id, offer: `carol→${peer.id}` })).status).toBe(200);
+    for (const peer of [alice, bob])
+      expect((await post(carol, 'peer_offer', { call_id: callId, to_user_id: peer.id, offer: `carol→${peer.id}` })).status).toBe(200);
     await post(alice, 'peer_answer', { call_id: callId, to_user_id: carol.id, answer: 'alice→carol' });
     await post(bob, 'peer_answer', { call_id: callId, to_user_id: carol.id, answer_sdp: 'bob→carol' });
     expect((await post(alice, 'peer_offer', { call_id: callId, to_user_id: eve.id, offer: 'x' })).status).toBe(400);
@@ -258,7 +287,9 @@ describe('calls.php: concurrent requests', () => {
   it('20 identical group-call starts at once make one call', async () => {
     const group = await aMessageGroup(t.api, alice, [bob]);
     const pushedBefore = t.push.sent.length;
-    const results = await Promise.all(Array.from({ length: 20 }, () => post(alice, 'initiate', { group_id: group.id, call_type: 'audio', offer: 'v=0\r\n' })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => post(alice, 'initiate', { group_id: group.id, call_type: 'audio', offer: 'v=0\r\n' })),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
     expect(new Set(results.map((r) => r.body.data.call_id)).size).toBe(1);
     expect(t.push.sent.slice(pushedBefore).filter((p) => p.message.data.type === 'call')).toHaveLength(1);
@@ -278,23 +309,52 @@ describe('calls.php?action=initiate_talk', () => {
     const carol = await aUser(t.api);
     const group = await aMessageGroup(t.api, alice, [bob, carol], { name: 'Assemblée' });
     const pushedBefore = t.push.sent.length;
-    const res = await post(alice, 'initiate_talk', { group_id: group.id, room_token: 'abc123xy', call_type: 'video', room_url: 'https://talk.example.org/call/abc123xy' });
+    const res = await post(alice, 'initiate_talk', {
+      group_id: group.id,
+      room_token: 'abc123xy',
+      call_type: 'video',
+      room_url: 'https://talk.example.org/call/abc123xy',
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ group_id: group.id, group_name: 'Assemblée', room_token: 'abc123xy', room_url: 'https://talk.example.org/call/abc123xy', call_type: 'video', invited: 2 });
+    expect(res.body.data).toMatchObject({
+      group_id: group.id,
+      group_name: 'Assemblée',
+      room_token: 'abc123xy',
+      room_url: 'https://talk.example.org/call/abc123xy',
+      call_type: 'video',
+      invited: 2,
+    });
     const pushes = t.push.sent.slice(pushedBefore);
-    expect(pushes.map((p) => [p.userId, p.message.data.type, p.message.data.room_token, p.message.data.group_name, p.message.data.is_video])).toEqual([
+    expect(
+      pushes.map((p) => [p.userId, p.message.data.type, p.message.data.room_token, p.message.data.group_name, p.message.data.is_video]),
+    ).toEqual([
       [bob.id, 'talk_invite', 'abc123xy', 'Assemblée', 'true'],
       [carol.id, 'talk_invite', 'abc123xy', 'Assemblée', 'true'],
     ]);
     const chat = await t.api.get(`message_groups.php?path=${group.id}/messages`, { token: bob.token });
     expect(chat.body.messages.at(-1)).toMatchObject({ content: expect.stringContaining('https://talk.example.org/call/abc123xy') });
 
-    expect((await post(eve, 'initiate_talk', { group_id: group.id, room_token: 'abc123xy', room_url: 'https://talk.example.org/call/abc123xy' })).status).toBe(403);
+    expect(
+      (await post(eve, 'initiate_talk', { group_id: group.id, room_token: 'abc123xy', room_url: 'https://talk.example.org/call/abc123xy' }))
+        .status,
+    ).toBe(403);
     const noUrl = await post(alice, 'initiate_talk', { group_id: group.id, room_token: 'abc123xy' });
     expect(noUrl.status).toBe(400);
     expect(noUrl.body.details[0].field).toBe('room_url');
-    expect((await post(alice, 'initiate_talk', { group_id: group.id, room_token: 'abc', room_url: 'javascript:alert(1)' })).status).toBe(400);
-    expect((await post(alice, 'initiate_talk', { group_id: group.id, room_token: '../x', room_url: 'https://talk.example.org/x' })).status).toBe(400);
-    expect((await t.api.post('calls.php?action=initiate_talk', { group_id: group.id, room_token: 'abc', room_url: 'https://t.example/x' }, { token: alice.token })).status).toBe(403);
+    expect((await post(alice, 'initiate_talk', { group_id: group.id, room_token: 'abc', room_url: 'javascript:alert(1)' })).status).toBe(
+      400,
+    );
+    expect(
+      (await post(alice, 'initiate_talk', { group_id: group.id, room_token: '../x', room_url: 'https://talk.example.org/x' })).status,
+    ).toBe(400);
+    expect(
+      (
+        await t.api.post(
+          'calls.php?action=initiate_talk',
+          { group_id: group.id, room_token: 'abc', room_url: 'https://t.example/x' },
+          { token: alice.token },
+        )
+      ).status,
+    ).toBe(403);
   });
 });

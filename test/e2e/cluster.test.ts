@@ -45,10 +45,14 @@ const alive = (pid: number) => {
  */
 function getProfile(id: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(`${url}/api/v1/users.php`, { agent: false, headers: { authorization: `Bearer ${user.token}`, 'x-request-id': id } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode!));
-    });
+    const req = request(
+      `${url}/api/v1/users.php`,
+      { agent: false, headers: { authorization: `Bearer ${user.token}`, 'x-request-id': id } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -122,7 +126,9 @@ describe('API_WORKERS=2', () => {
 
   it('replaces a worker killed with SIGKILL, and keeps answering meanwhile', async () => {
     process.kill(jobsWorker, 'SIGKILL');
-    await server.waitFor('the primary to notice', (l) => json(l).some((line) => line.msg === 'worker exited; starting another' && line.worker === jobsWorker && line.exit === 'SIGKILL'));
+    await server.waitFor('the primary to notice', (l) =>
+      json(l).some((line) => line.msg === 'worker exited; starting another' && line.worker === jobsWorker && line.exit === 'SIGKILL'),
+    );
     // The survivor answers alone until the replacement listens.
     expect(await getProfile('survivor')).toBe(200);
     await server.waitFor('the replacement listening', (l) => listening(l).length >= 3, 60_000);

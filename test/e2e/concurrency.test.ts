@@ -40,7 +40,11 @@ async function users(n: number): Promise<TestUser[]> {
 
 /** Notifications of `type` that `to` received from `from`. */
 async function notifications(to: TestUser, type: string, from?: TestUser): Promise<number> {
-  let q = t.database.db.selectFrom('notifications').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', to.id).where('type', '=', type);
+  let q = t.database.db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', to.id)
+    .where('type', '=', type);
   if (from) q = q.where('from_user_id', '=', from.id);
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
@@ -49,7 +53,12 @@ async function friendRows(a: TestUser, b: TestUser) {
   return t.database.db
     .selectFrom('friend_requests')
     .select(['id', 'sender_id', 'receiver_id', 'status'])
-    .where((eb) => eb.or([eb.and([eb('sender_id', '=', a.id), eb('receiver_id', '=', b.id)]), eb.and([eb('sender_id', '=', b.id), eb('receiver_id', '=', a.id)])]))
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('sender_id', '=', a.id), eb('receiver_id', '=', b.id)]),
+        eb.and([eb('sender_id', '=', b.id), eb('receiver_id', '=', a.id)]),
+      ]),
+    )
     .execute();
 }
 
@@ -65,7 +74,11 @@ async function resetCodeSentTo(u: TestUser): Promise<string> {
 }
 
 async function postRow(id: number) {
-  return t.database.db.selectFrom('posts').select(['likes_count', 'shares_count', 'comments_count']).where('id', '=', id).executeTakeFirstOrThrow();
+  return t.database.db
+    .selectFrom('posts')
+    .select(['likes_count', 'shares_count', 'comments_count'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
 }
 
 describe('accounts', () => {
@@ -75,7 +88,12 @@ describe('accounts', () => {
       const answers = await burst(N, () => t.api.post('auth.php?action=refresh', {}, { token: u.token }));
       expect(succeeded(answers)).toHaveLength(1);
       expect(refused(answers).map((a) => a.status)).toEqual(Array(N - 1).fill(401));
-      const live = await t.database.db.selectFrom('access_tokens').select('id').where('user_id', '=', u.id).where('revoked_at', 'is', null).execute();
+      const live = await t.database.db
+        .selectFrom('access_tokens')
+        .select('id')
+        .where('user_id', '=', u.id)
+        .where('revoked_at', 'is', null)
+        .execute();
       expect(live).toHaveLength(1);
       const fresh = succeeded(answers)[0].body.token as string;
       expect((await t.api.get('users.php', { token: fresh })).status).toBe(200);
@@ -96,13 +114,25 @@ describe('accounts', () => {
   it(`registering one username, or one e-mail, ${N} times at once creates one account and refuses the rest`, async () => {
     await rounds(async (round) => {
       const tag = `${Date.now().toString(36)}${round}`;
-      const sameName = await burst(N, (i) => t.api.post('auth.php?action=register', { username: `race_${tag}`, email: `race_${tag}_${i}@example.test`, password: 'correct horse battery' }));
+      const sameName = await burst(N, (i) =>
+        t.api.post('auth.php?action=register', {
+          username: `race_${tag}`,
+          email: `race_${tag}_${i}@example.test`,
+          password: 'correct horse battery',
+        }),
+      );
       expect(succeeded(sameName)).toHaveLength(1);
       // 409, or 200 with success false: the answer's status is the HTTP layer's choice (issue 16, item 11).
       expect(refused(sameName).every((a) => a.status === 409 || a.status === 200)).toBe(true);
       expect(codes(refused(sameName))).toEqual(['username_taken']);
 
-      const sameMail = await burst(N, (i) => t.api.post('auth.php?action=register', { username: `mail_${tag}_${i}`, email: `Mail_${tag}@example.test`, password: 'correct horse battery' }));
+      const sameMail = await burst(N, (i) =>
+        t.api.post('auth.php?action=register', {
+          username: `mail_${tag}_${i}`,
+          email: `Mail_${tag}@example.test`,
+          password: 'correct horse battery',
+        }),
+      );
       expect(succeeded(sameMail)).toHaveLength(1);
       expect(codes(refused(sameMail))).toEqual(['email_taken']);
 
@@ -146,7 +176,9 @@ describe('friends', () => {
     await rounds(async () => {
       const [x, y] = await users(2);
       const answers = await burst(N, (i) =>
-        i % 2 === 0 ? t.api.post('friends.php', { action: 'send', user_id: y.id }, { token: x.token }) : t.api.post('friends.php', { action: 'send', user_id: x.id }, { token: y.token }),
+        i % 2 === 0
+          ? t.api.post('friends.php', { action: 'send', user_id: y.id }, { token: x.token })
+          : t.api.post('friends.php', { action: 'send', user_id: x.id }, { token: y.token }),
       );
       // The first asks, the first of the other side accepts, and everyone after them learns they are friends.
       expect(answers.filter((a) => a.body?.status === 'accepted')).toHaveLength(1);
@@ -176,7 +208,9 @@ describe('friends', () => {
     await rounds(async () => {
       const [x, y] = await users(2);
       const { requestId } = await aFriendRequest(t.api, x, y);
-      const answers = await burst(N, (i) => t.api.post('friends.php', { action: i % 2 ? 'accept' : 'reject', request_id: requestId }, { token: y.token }));
+      const answers = await burst(N, (i) =>
+        t.api.post('friends.php', { action: i % 2 ? 'accept' : 'reject', request_id: requestId }, { token: y.token }),
+      );
       const won = succeeded(answers);
       expect(won).toHaveLength(1);
       const accepted = answers.indexOf(won[0]) % 2 === 1;
@@ -190,7 +224,9 @@ describe('friends', () => {
       const [x, y] = await users(2);
       const { requestId } = await aFriendRequest(t.api, x, y);
       const answers = await burst(N, (i) =>
-        i % 2 ? t.api.post('friends.php', { action: 'accept', request_id: requestId }, { token: y.token }) : t.api.delete(`friends.php?user_id=${y.id}`, undefined, { token: x.token }),
+        i % 2
+          ? t.api.post('friends.php', { action: 'accept', request_id: requestId }, { token: y.token })
+          : t.api.delete(`friends.php?user_id=${y.id}`, undefined, { token: x.token }),
       );
       const accepts = answers.filter((_, i) => i % 2 === 1);
       const rows = await friendRows(x, y);
@@ -209,7 +245,12 @@ describe('follows', () => {
       const [fan, star] = await users(2);
       const answers = await burst(N, () => t.api.post('follows.php', { user_id: star.id }, { token: fan.token }));
       expect(succeeded(answers)).toHaveLength(N);
-      const rows = await t.database.db.selectFrom('follows').select('follower_id').where('follower_id', '=', fan.id).where('followee_id', '=', star.id).execute();
+      const rows = await t.database.db
+        .selectFrom('follows')
+        .select('follower_id')
+        .where('follower_id', '=', fan.id)
+        .where('followee_id', '=', star.id)
+        .execute();
       expect(rows).toHaveLength(1);
       expect(await notifications(star, 'follow', fan)).toBe(1);
     });
@@ -225,14 +266,26 @@ describe('messaging groups', () => {
       const { id: gid } = await aMessageGroup(t.api, admin, [member]);
       const asked = await burst(N, () => t.api.post(`${G}?path=${gid}/members`, { user_id: invited.id }, { token: member.token }));
       expect(succeeded(asked)).toHaveLength(N);
-      const requests = await t.database.db.selectFrom('message_group_requests').select('id').where('group_id', '=', gid).where('user_id', '=', invited.id).execute();
+      const requests = await t.database.db
+        .selectFrom('message_group_requests')
+        .select('id')
+        .where('group_id', '=', gid)
+        .where('user_id', '=', invited.id)
+        .execute();
       expect(requests).toHaveLength(1);
       expect(new Set(asked.map((a) => a.body.request_id))).toEqual(new Set([requests[0].id]));
 
-      const approved = await burst(N, () => t.api.post(`${G}?path=${gid}/requests/${requests[0].id}/approve`, undefined, { token: admin.token }));
+      const approved = await burst(N, () =>
+        t.api.post(`${G}?path=${gid}/requests/${requests[0].id}/approve`, undefined, { token: admin.token }),
+      );
       expect(succeeded(approved)).toHaveLength(1);
       expect(refused(approved).map((a) => a.status)).toEqual(Array(N - 1).fill(404));
-      const members = await t.database.db.selectFrom('message_group_members').select('user_id').where('group_id', '=', gid).where('user_id', '=', invited.id).execute();
+      const members = await t.database.db
+        .selectFrom('message_group_members')
+        .select('user_id')
+        .where('group_id', '=', gid)
+        .where('user_id', '=', invited.id)
+        .execute();
       expect(members).toHaveLength(1);
       expect(await t.database.db.selectFrom('message_group_requests').select('id').where('group_id', '=', gid).execute()).toEqual([]);
     });
@@ -254,11 +307,17 @@ describe('messaging groups', () => {
     await rounds(async () => {
       const [admin, member] = await users(2);
       const { id: gid } = await aMessageGroup(t.api, admin, [member]);
-      const answers = await burst(N, (i) => t.api.post(`${G}?path=${gid}/messages`, { content: `m${i}` }, { token: (i % 2 ? admin : member).token }));
+      const answers = await burst(N, (i) =>
+        t.api.post(`${G}?path=${gid}/messages`, { content: `m${i}` }, { token: (i % 2 ? admin : member).token }),
+      );
       expect(succeeded(answers)).toHaveLength(N);
       const rows = await t.database.db.selectFrom('group_messages').select('id').where('group_id', '=', gid).execute();
       expect(rows).toHaveLength(N);
-      const group = await t.database.db.selectFrom('message_groups').select('last_message_id').where('id', '=', gid).executeTakeFirstOrThrow();
+      const group = await t.database.db
+        .selectFrom('message_groups')
+        .select('last_message_id')
+        .where('id', '=', gid)
+        .executeTakeFirstOrThrow();
       expect(Number(group.last_message_id)).toBe(Math.max(...rows.map((r) => Number(r.id))));
     });
   });
@@ -269,9 +328,15 @@ describe('messaging groups', () => {
       const { id: gid } = await aMessageGroup(t.api, admin, [member]);
       const { id: mid } = await aGroupMessage(t.api, admin, gid);
       const kinds = ['like', 'love', 'haha', 'wow'];
-      const answers = await burst(N, (i) => t.api.post(`${G}?path=messages/${mid}/reactions`, { reaction_type: kinds[i % kinds.length] }, { token: member.token }));
+      const answers = await burst(N, (i) =>
+        t.api.post(`${G}?path=messages/${mid}/reactions`, { reaction_type: kinds[i % kinds.length] }, { token: member.token }),
+      );
       expect(succeeded(answers)).toHaveLength(N);
-      const rows = await t.database.db.selectFrom('group_message_reactions').select('reaction_type').where('message_id', '=', mid).execute();
+      const rows = await t.database.db
+        .selectFrom('group_message_reactions')
+        .select('reaction_type')
+        .where('message_id', '=', mid)
+        .execute();
       expect(rows).toHaveLength(1);
       expect(kinds).toContain(rows[0].reaction_type);
     });
@@ -283,22 +348,37 @@ describe('private messages', () => {
     await rounds(async () => {
       const [x, y] = await users(2);
       const { id: mid } = await aMessage(t.api, x, y);
-      const answers = await burst(N, (i) => (i % 2 ? t.api.put(`messages.php?id=${mid}`, { content: `edit ${i}` }, { token: x.token }) : t.api.delete(`messages.php?id=${mid}`, undefined, { token: x.token })));
+      const answers = await burst(N, (i) =>
+        i % 2
+          ? t.api.put(`messages.php?id=${mid}`, { content: `edit ${i}` }, { token: x.token })
+          : t.api.delete(`messages.php?id=${mid}`, undefined, { token: x.token }),
+      );
       expect(refused(answers).every((a) => a.status === 404)).toBe(true);
       expect(await t.database.db.selectFrom('private_messages').select('id').where('id', '=', mid).execute()).toEqual([]);
     });
   });
 
-
   it(`${N} messages sent both ways at once are all stored and both sides point at the newest`, async () => {
     await rounds(async () => {
       const [x, y] = await users(2);
-      const answers = await burst(N, (i) => t.api.post('messages.php', { user_id: (i % 2 ? y : x).id, content: `m${i}` }, { token: (i % 2 ? x : y).token }));
+      const answers = await burst(N, (i) =>
+        t.api.post('messages.php', { user_id: (i % 2 ? y : x).id, content: `m${i}` }, { token: (i % 2 ? x : y).token }),
+      );
       expect(succeeded(answers)).toHaveLength(N);
-      const rows = await t.database.db.selectFrom('private_messages').select('id').where('user_low', '=', Math.min(x.id, y.id)).where('user_high', '=', Math.max(x.id, y.id)).execute();
+      const rows = await t.database.db
+        .selectFrom('private_messages')
+        .select('id')
+        .where('user_low', '=', Math.min(x.id, y.id))
+        .where('user_high', '=', Math.max(x.id, y.id))
+        .execute();
       expect(rows).toHaveLength(N);
       const newest = Math.max(...rows.map((r) => Number(r.id)));
-      const sides = await t.database.db.selectFrom('conversations').select('last_message_id').where('user_id', 'in', [x.id, y.id]).where('peer_id', 'in', [x.id, y.id]).execute();
+      const sides = await t.database.db
+        .selectFrom('conversations')
+        .select('last_message_id')
+        .where('user_id', 'in', [x.id, y.id])
+        .where('peer_id', 'in', [x.id, y.id])
+        .execute();
       expect(sides.map((s) => Number(s.last_message_id))).toEqual([newest, newest]);
     });
   });
@@ -308,9 +388,15 @@ describe('private messages', () => {
       const [x, y] = await users(2);
       const { id: mid } = await aMessage(t.api, x, y);
       const kinds = ['like', 'love', 'haha', 'wow'];
-      const answers = await burst(N, (i) => t.api.post('messages.php?action=react', { message_id: mid, reaction_type: kinds[i % kinds.length] }, { token: y.token }));
+      const answers = await burst(N, (i) =>
+        t.api.post('messages.php?action=react', { message_id: mid, reaction_type: kinds[i % kinds.length] }, { token: y.token }),
+      );
       expect(succeeded(answers)).toHaveLength(N);
-      const rows = await t.database.db.selectFrom('private_message_reactions').select('reaction_type').where('message_id', '=', mid).execute();
+      const rows = await t.database.db
+        .selectFrom('private_message_reactions')
+        .select('reaction_type')
+        .where('message_id', '=', mid)
+        .execute();
       expect(rows).toHaveLength(1);
       expect(kinds).toContain(rows[0].reaction_type);
     });
@@ -363,7 +449,12 @@ describe('posts', () => {
       const answers = await burst(N, (i) => t.api.post('likes.php', { post_id: id }, { token: fans[i].token }));
       expect(succeeded(answers)).toHaveLength(N);
       expect((await postRow(id)).likes_count).toBe(N);
-      const notes = await t.database.db.selectFrom('notifications').select('from_user_id').where('post_id', '=', id).where('type', '=', 'like').execute();
+      const notes = await t.database.db
+        .selectFrom('notifications')
+        .select('from_user_id')
+        .where('post_id', '=', id)
+        .where('type', '=', 'like')
+        .execute();
       expect(notes.map((n) => n.from_user_id).sort((a, b) => Number(a) - Number(b))).toEqual(fans.map((f) => f.id).sort((a, b) => a - b));
     });
   });
@@ -387,7 +478,12 @@ describe('posts', () => {
       expect(succeeded(answers)).toHaveLength(N);
       expect(answers.filter((a) => a.body.shared === true)).toHaveLength(1);
       expect(await t.database.db.selectFrom('shares').select('user_id').where('post_id', '=', id).execute()).toHaveLength(1);
-      const wall = await t.database.db.selectFrom('wall_entries').select('id').where('post_id', '=', id).where('user_id', '=', fan.id).execute();
+      const wall = await t.database.db
+        .selectFrom('wall_entries')
+        .select('id')
+        .where('post_id', '=', id)
+        .where('user_id', '=', fan.id)
+        .execute();
       expect(wall).toHaveLength(1);
       expect((await postRow(id)).shares_count).toBe(1);
       expect(await notifications(author, 'share', fan)).toBe(1);
@@ -402,7 +498,9 @@ describe('posts', () => {
       const reply = await aComment(t.api, author, post, { parent_id: root.id });
       await aComment(t.api, author, post, { parent_id: reply.id });
       await aComment(t.api, author, post);
-      const answers = await burst(N, (i) => t.api.delete(`comments.php?id=${i % 2 ? root.id : reply.id}`, undefined, { token: author.token }));
+      const answers = await burst(N, (i) =>
+        t.api.delete(`comments.php?id=${i % 2 ? root.id : reply.id}`, undefined, { token: author.token }),
+      );
       expect(refused(answers).every((a) => a.status === 404)).toBe(true);
       const left = await t.database.db.selectFrom('comments').select('id').where('post_id', '=', post.id).execute();
       expect(left).toHaveLength(1);
@@ -415,9 +513,16 @@ describe('posts', () => {
       const [author, fan] = await users(2);
       const post = await aPost(t.api, author);
       const { id: cid } = await aComment(t.api, author, post);
-      const answers = await burst(N, () => t.api.post('comment_reactions.php', { comment_id: cid, comment_type: 'post', reaction_type: 'love' }, { token: fan.token }));
+      const answers = await burst(N, () =>
+        t.api.post('comment_reactions.php', { comment_id: cid, comment_type: 'post', reaction_type: 'love' }, { token: fan.token }),
+      );
       expect(succeeded(answers)).toHaveLength(N);
-      const rows = await t.database.db.selectFrom('comment_reactions').select('reaction_type').where('comment_type', '=', 'post').where('comment_id', '=', cid).execute();
+      const rows = await t.database.db
+        .selectFrom('comment_reactions')
+        .select('reaction_type')
+        .where('comment_type', '=', 'post')
+        .where('comment_id', '=', cid)
+        .execute();
       expect(rows).toHaveLength(1);
       const comment = await t.database.db.selectFrom('comments').select('reactions_count').where('id', '=', cid).executeTakeFirstOrThrow();
       expect(Number(comment.reactions_count)).toBe(1);

@@ -25,7 +25,16 @@ describe('comments.php', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.map((c: { id: number }) => c.id)).toEqual([root, second]);
     const first = res.body.data[0];
-    expect(first).toMatchObject({ id: root, post_id: post, user_id: a.id, username: a.username, parent_id: null, content: 'first!', reactions_count: 0, has_reacted: false });
+    expect(first).toMatchObject({
+      id: root,
+      post_id: post,
+      user_id: a.id,
+      username: a.username,
+      parent_id: null,
+      content: 'first!',
+      reactions_count: 0,
+      has_reacted: false,
+    });
     expect(typeof first.avatar).toBe('string');
     expect(first.created_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     expect(first.replies).toHaveLength(1);
@@ -102,10 +111,17 @@ describe('comment_reactions.php', () => {
     const [author, fan, fan2] = [await aUser(t.api), await aUser(t.api), await aUser(t.api)];
     const post = (await aPost(t.api, author)).id;
     const c = (await aComment(t.api, author, post, { content: 'react to me' })).id;
-    const r1 = await t.api.post('comment_reactions.php', { comment_id: c, comment_type: 'post', reaction_type: 'like' }, { token: fan.token });
+    const r1 = await t.api.post(
+      'comment_reactions.php',
+      { comment_id: c, comment_type: 'post', reaction_type: 'like' },
+      { token: fan.token },
+    );
     expect(r1.status).toBe(200);
     expect(r1.body).toMatchObject({ success: true, reactions_count: 1 });
-    expect((await t.api.post('comment_reactions.php', { comment_id: c, comment_type: 'post', reaction_type: 'love' }, { token: fan.token })).body.reactions_count).toBe(1);
+    expect(
+      (await t.api.post('comment_reactions.php', { comment_id: c, comment_type: 'post', reaction_type: 'love' }, { token: fan.token })).body
+        .reactions_count,
+    ).toBe(1);
     await Promise.all([fan2].map((f) => t.api.post('comment_reactions.php', { comment_id: c, comment_type: 'post' }, { token: f.token })));
     const list = await t.api.get(`comments.php?post_id=${post}`, { token: fan.token });
     expect(list.body.data[0]).toMatchObject({ reactions_count: 2, has_reacted: true });
@@ -113,14 +129,26 @@ describe('comment_reactions.php', () => {
     const who = await t.api.get(`comment_reactions.php?comment_id=${c}&comment_type=post`, { token: author.token });
     expect(who.body.data.map((r: { user_id: number }) => r.user_id).sort()).toEqual([fan.id, fan2.id].sort());
 
-    const bad = await t.api.post('comment_reactions.php', { comment_id: c, comment_type: 'video', reaction_type: 'like' }, { token: fan.token });
+    const bad = await t.api.post(
+      'comment_reactions.php',
+      { comment_id: c, comment_type: 'video', reaction_type: 'like' },
+      { token: fan.token },
+    );
     expect(bad.status).toBe(400);
-    expect((await t.api.post('comment_reactions.php', { comment_id: c, comment_type: 'post', reaction_type: 'meh' }, { token: fan.token })).status).toBe(400);
-    expect((await t.api.post('comment_reactions.php', { comment_id: 99999999, comment_type: 'post' }, { token: fan.token })).status).toBe(404);
+    expect(
+      (await t.api.post('comment_reactions.php', { comment_id: c, comment_type: 'post', reaction_type: 'meh' }, { token: fan.token }))
+        .status,
+    ).toBe(400);
+    expect((await t.api.post('comment_reactions.php', { comment_id: 99999999, comment_type: 'post' }, { token: fan.token })).status).toBe(
+      404,
+    );
 
     const del = await t.api.delete(`comment_reactions.php?comment_id=${c}&comment_type=post`, undefined, { token: fan.token });
     expect(del.status).toBe(200);
     expect(del.body.reactions_count).toBe(1);
-    expect((await t.api.get(`comments.php?post_id=${post}`, { token: fan.token })).body.data[0]).toMatchObject({ reactions_count: 1, has_reacted: false });
+    expect((await t.api.get(`comments.php?post_id=${post}`, { token: fan.token })).body.data[0]).toMatchObject({
+      reactions_count: 1,
+      has_reacted: false,
+    });
   });
 });

@@ -37,7 +37,10 @@ describe('reactions.php and likes.php', () => {
     const del = await t.api.delete(`reactions.php?post_id=${id}`, undefined, { token: fan.token });
     expect(del.status).toBe(200);
     expect(del.body.likes_count).toBe(0);
-    expect((await t.api.delete(`reactions.php?post_id=${id}`, undefined, { token: fan.token })).body).toMatchObject({ removed: false, likes_count: 0 });
+    expect((await t.api.delete(`reactions.php?post_id=${id}`, undefined, { token: fan.token })).body).toMatchObject({
+      removed: false,
+      likes_count: 0,
+    });
 
     const like = await t.api.post('likes.php', { post_id: id }, { token: fan.token });
     expect(like.status).toBe(200);
@@ -69,7 +72,9 @@ describe('reactions.php and likes.php', () => {
     // Half of them remove, concurrently, while the others change their reaction.
     await Promise.all(
       fans.map((f, i) =>
-        i < 10 ? t.api.delete(`reactions.php?post_id=${id}`, undefined, { token: f.token }) : t.api.post('reactions.php', { post_id: id, reaction_type: 'sad' }, { token: f.token }),
+        i < 10
+          ? t.api.delete(`reactions.php?post_id=${id}`, undefined, { token: f.token })
+          : t.api.post('reactions.php', { post_id: id, reaction_type: 'sad' }, { token: f.token }),
       ),
     );
     expect((await getPost(author, id)).likes_count).toBe(10);

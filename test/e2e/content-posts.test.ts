@@ -14,7 +14,9 @@ describe('posts.php', () => {
     const u = await aUser(t.api);
     // Stored as upload.php would have, as u's upload (references must name the caller's uploads).
     await placeUploaded(t, 'media_abc.jpg', u);
-    const id = (await aPost(t.api, u, { content: 'Hello #Plaza and #solidarity_2 #x', media: ['media_abc.jpg'], media_type: 'image', tags: ['News'] })).id;
+    const id = (
+      await aPost(t.api, u, { content: 'Hello #Plaza and #solidarity_2 #x', media: ['media_abc.jpg'], media_type: 'image', tags: ['News'] })
+    ).id;
     const res = await t.api.get(`posts.php?id=${id}`, { token: u.token });
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
@@ -49,7 +51,12 @@ describe('posts.php', () => {
     expect((await t.api.put('users.php', { militant_badge: 'Solidarity' }, { token: u.token })).status).toBe(200);
     const created = await t.api.post('posts.php', { content: 'after the badge' }, { token: u.token });
     expect(created.status).toBe(200);
-    expect(created.body.data).toMatchObject({ user_id: u.id, username: u.username, militant_badge: 'Solidarity', is_militant_technician: false });
+    expect(created.body.data).toMatchObject({
+      user_id: u.id,
+      username: u.username,
+      militant_badge: 'Solidarity',
+      is_militant_technician: false,
+    });
     expect(created.body.data).toEqual((await t.api.get(`posts.php?id=${created.body.post_id}`, { token: u.token })).body.data);
   });
 

@@ -30,7 +30,14 @@ describe('stories.php', () => {
     const list = await t.api.get('stories.php', { token: me.token });
     expect(list.status).toBe(200);
     expect(list.body.items.map((s: { user_id: number }) => s.user_id)).toEqual([me.id, friend.id]);
-    expect(list.body.items[1]).toMatchObject({ id: storyId, user_id: friend.id, username: friend.username, media: 'story_abc.jpg', text: 'hi', is_viewed: false });
+    expect(list.body.items[1]).toMatchObject({
+      id: storyId,
+      user_id: friend.id,
+      username: friend.username,
+      media: 'story_abc.jpg',
+      text: 'hi',
+      is_viewed: false,
+    });
     expect(typeof list.body.items[1].avatar).toBe('string');
     const ofStranger = await t.api.get(`stories.php?user_id=${stranger.id}`, { token: me.token });
     expect(ofStranger.body.items.map((s: { media: string }) => s.media)).toEqual(['story_other.jpg']);

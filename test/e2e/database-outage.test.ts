@@ -19,7 +19,13 @@ describe.skipIf(TEST_DIALECT !== 'mysql')('a database outage (MySQL only: SQLite
     await relay.start();
     const handle = openDatabase({ ...base, host: '127.0.0.1', port: relay.port, database: name, connectionLimit: 2 });
     await migrateToLatest(handle.db, handle.dialect, plazaMigrations());
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', API_DATA_DIR: '/tmp/plaza-test-data', BCRYPT_COST: '4' });
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      API_DATA_DIR: '/tmp/plaza-test-data',
+      BCRYPT_COST: '4',
+    });
     plaza = await startPlaza(config, { database: handle, jobs: false });
     api = new ApiClient(plaza.url);
   });
@@ -29,7 +35,9 @@ describe.skipIf(TEST_DIALECT !== 'mysql')('a database outage (MySQL only: SQLite
   });
 
   it('answers 503 JSON while the database is down, and recovers without a restart', async () => {
-    expect((await api.post('auth.php?action=register', { username: 'before_outage', email: 'b@o.test', password: 'long enough' })).status).toBe(200);
+    expect(
+      (await api.post('auth.php?action=register', { username: 'before_outage', email: 'b@o.test', password: 'long enough' })).status,
+    ).toBe(200);
     const port = relay.port;
     await relay.cut();
 

@@ -14,7 +14,13 @@ const discover = (u: TestUser, query = '') => t.api.get(`discover.php${query}`, 
 describe('discover.php', () => {
   it('suggests accounts, public groups and pages under data, never oneself, followed accounts or what one already has', async () => {
     const cause = `Cause ${Date.now()}`;
-    const [me, followed, fellow, stranger, other] = [await aUser(t.api), await aUser(t.api), await aUser(t.api), await aUser(t.api), await aUser(t.api)];
+    const [me, followed, fellow, stranger, other] = [
+      await aUser(t.api),
+      await aUser(t.api),
+      await aUser(t.api),
+      await aUser(t.api),
+      await aUser(t.api),
+    ];
     await t.api.put('users.php', { cause }, { token: me.token });
     await t.api.put('users.php', { cause: cause.toUpperCase() }, { token: fellow.token });
     await aFollow(t.api, me, followed);
@@ -36,7 +42,13 @@ describe('discover.php', () => {
     // The same cause whatever its case; each account in one list only.
     expect(ids(users.same_cause)).toEqual([]);
     expect(ids(users.new_users)).toContain(fellow.id);
-    expect(users.new_users.find((u: { id: number }) => u.id === fellow.id)).toMatchObject({ id: fellow.id, username: fellow.username, avatar: 'default.svg', is_online: expect.any(Boolean), cause: cause.toUpperCase() });
+    expect(users.new_users.find((u: { id: number }) => u.id === fellow.id)).toMatchObject({
+      id: fellow.id,
+      username: fellow.username,
+      avatar: 'default.svg',
+      is_online: expect.any(Boolean),
+      cause: cause.toUpperCase(),
+    });
 
     expect(ids(groups)).toContain(openGroup.id);
     for (const hidden of [joined.id, hiddenGroup.id]) expect(ids(groups)).not.toContain(hidden);

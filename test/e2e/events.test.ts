@@ -29,7 +29,13 @@ describe('events.php', () => {
     const res = ok(
       await t.api.post(
         'events.php',
-        { title: 'Manif', description: 'Contre la loi', location: 'Place de la République', event_date: '2099-03-08 14:00:00', image: 'uploads/events/event_ab12.jpg' },
+        {
+          title: 'Manif',
+          description: 'Contre la loi',
+          location: 'Place de la République',
+          event_date: '2099-03-08 14:00:00',
+          image: 'uploads/events/event_ab12.jpg',
+        },
         { token: me.token },
       ),
     );
@@ -52,7 +58,13 @@ describe('events.php', () => {
       created_at: expect.stringMatching(TIME),
     });
     // The client's form: minutes and zero seconds, no image.
-    const plain = ok(await t.api.post('events.php', { title: 'Cantine', description: '', location: '', event_date: '2099-03-09T12:30', image: null }, { token: me.token }));
+    const plain = ok(
+      await t.api.post(
+        'events.php',
+        { title: 'Cantine', description: '', location: '', event_date: '2099-03-09T12:30', image: null },
+        { token: me.token },
+      ),
+    );
     expect(plain.data).toMatchObject({ event_date: '2099-03-09 12:30:00', image: null });
   });
 
@@ -102,7 +114,10 @@ describe('events.php', () => {
     expect(ok(await join(guest, e.id))).toMatchObject({ event_id: e.id, is_participating: true, participants_count: 2 });
     expect(ok(await join(guest, e.id)).participants_count).toBe(2);
     expect(ok(await details(guest, e.id)).data).toMatchObject({ is_participating: true, is_creator: false, participants_count: 2 });
-    expect(ok(await t.api.delete(`events.php?id=${e.id}`, undefined, { token: guest.token }))).toMatchObject({ is_participating: false, participants_count: 1 });
+    expect(ok(await t.api.delete(`events.php?id=${e.id}`, undefined, { token: guest.token }))).toMatchObject({
+      is_participating: false,
+      participants_count: 1,
+    });
     ok(await join(guest, e.id));
     expect(ok(await t.api.delete(`events.php?id=${e.id}&action=leave`, undefined, { token: guest.token })).participants_count).toBe(1);
     expect(ok(await t.api.delete(`events.php?id=${e.id}&action=leave`, undefined, { token: guest.token })).participants_count).toBe(1);
@@ -132,15 +147,32 @@ describe('events.php', () => {
     const e = await anEvent(t.api, organiser, { title: 'Concert de soutien' });
     const refused = await t.api.post('events.php', { action: 'invite', event_id: e.id, user_id: friend.id }, { token: stranger.token });
     expect(refused.status).toBe(403);
-    expect(ok(await t.api.post('events.php', { action: 'invite', event_id: e.id, user_id: friend.id }, { token: organiser.token })).invited).toBe(true);
-    expect(ok(await t.api.post('events.php', { action: 'invite', event_id: e.id, user_id: friend.id }, { token: organiser.token })).invited).toBe(false);
+    expect(
+      ok(await t.api.post('events.php', { action: 'invite', event_id: e.id, user_id: friend.id }, { token: organiser.token })).invited,
+    ).toBe(true);
+    expect(
+      ok(await t.api.post('events.php', { action: 'invite', event_id: e.id, user_id: friend.id }, { token: organiser.token })).invited,
+    ).toBe(false);
     ok(await join(guest, e.id));
-    expect(ok(await t.api.post('events.php', { action: 'invite', event_id: e.id, user_id: friend.id }, { token: guest.token })).invited).toBe(false);
-    expect((await t.api.post('events.php', { action: 'invite', event_id: e.id, user_id: organiser.id }, { token: organiser.token })).status).toBe(400);
-    expect((await t.api.post('events.php', { action: 'invite', event_id: e.id, user_id: 99999999 }, { token: organiser.token })).status).toBe(404);
-    const inbox = ok(await t.api.get('notifications.php', { token: friend.token })).notifications.filter((n: { type: string }) => n.type === 'event_invite');
+    expect(
+      ok(await t.api.post('events.php', { action: 'invite', event_id: e.id, user_id: friend.id }, { token: guest.token })).invited,
+    ).toBe(false);
+    expect(
+      (await t.api.post('events.php', { action: 'invite', event_id: e.id, user_id: organiser.id }, { token: organiser.token })).status,
+    ).toBe(400);
+    expect(
+      (await t.api.post('events.php', { action: 'invite', event_id: e.id, user_id: 99999999 }, { token: organiser.token })).status,
+    ).toBe(404);
+    const inbox = ok(await t.api.get('notifications.php', { token: friend.token })).notifications.filter(
+      (n: { type: string }) => n.type === 'event_invite',
+    );
     expect(inbox).toHaveLength(1);
-    expect(inbox[0]).toMatchObject({ type: 'event_invite', from_user_id: organiser.id, from_username: organiser.username, link: `event_detail.php?id=${e.id}` });
+    expect(inbox[0]).toMatchObject({
+      type: 'event_invite',
+      from_user_id: organiser.id,
+      from_username: organiser.username,
+      link: `event_detail.php?id=${e.id}`,
+    });
     expect(inbox[0].content ?? inbox[0].message).toContain('Concert de soutien');
   });
 
@@ -153,15 +185,29 @@ describe('events.php', () => {
       expect(joins.filter((r) => r.status !== 200)).toEqual([]);
       expect(ok(await details(organiser, e.id)).data.participants_count).toBe(21);
       expect(await count('event_participants', e.id)).toBe(21);
-      const leaves = await Promise.all(people.flatMap((u) => [t.api.delete(`events.php?id=${e.id}`, undefined, { token: u.token }), t.api.delete(`events.php?id=${e.id}&action=leave`, undefined, { token: u.token })]));
+      const leaves = await Promise.all(
+        people.flatMap((u) => [
+          t.api.delete(`events.php?id=${e.id}`, undefined, { token: u.token }),
+          t.api.delete(`events.php?id=${e.id}&action=leave`, undefined, { token: u.token }),
+        ]),
+      );
       expect(leaves.filter((r) => r.status !== 200)).toEqual([]);
       expect(ok(await details(organiser, e.id)).data.participants_count).toBe(1);
     }
     const invitee = await aUser(t.api);
-    const invites = await Promise.all(Array.from({ length: 20 }, () => t.api.post('events.php', { action: 'invite', event_id: e.id, user_id: invitee.id }, { token: organiser.token })));
+    const invites = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        t.api.post('events.php', { action: 'invite', event_id: e.id, user_id: invitee.id }, { token: organiser.token }),
+      ),
+    );
     expect(invites.filter((r) => r.status !== 200)).toEqual([]);
     expect(invites.filter((r) => r.body.invited === true)).toHaveLength(1);
-    const notes = await t.database.db.selectFrom('notifications').select('id').where('user_id', '=', invitee.id).where('type', '=', 'event_invite').execute();
+    const notes = await t.database.db
+      .selectFrom('notifications')
+      .select('id')
+      .where('user_id', '=', invitee.id)
+      .where('type', '=', 'event_invite')
+      .execute();
     expect(notes).toHaveLength(1);
     // Joins racing the delete: none fails on our side, and nothing is left behind.
     const race = await Promise.all([

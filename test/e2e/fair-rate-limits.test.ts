@@ -13,7 +13,11 @@ const ACCOUNT_LIMIT = 20;
 const ADDRESS_LIMIT = 30;
 beforeAll(async () => {
   t = await startTestServer({
-    env: { API_RATE_LIMITS: `auth=${ADDRESS_LIMIT},default=3,posts=2`, API_LOGIN_ACCOUNT_LIMIT: String(ACCOUNT_LIMIT), API_RATE_LIMIT_STORE: 'database' },
+    env: {
+      API_RATE_LIMITS: `auth=${ADDRESS_LIMIT},default=3,posts=2`,
+      API_LOGIN_ACCOUNT_LIMIT: String(ACCOUNT_LIMIT),
+      API_RATE_LIMIT_STORE: 'database',
+    },
     clock,
   });
 });
@@ -36,7 +40,11 @@ describe('fair rate limits', () => {
     expect(signedIn.status).toBe(200);
     expect(signedIn.body.success).toBe(true);
     expect(signedIn.headers.get('x-ratelimit-limit')).toBe(String(ADDRESS_LIMIT));
-    const registered = await t.api.post('auth.php?action=register', { username: 'behind_nat', email: 'behind_nat@example.test', password: 'long enough pw' }, from(address));
+    const registered = await t.api.post(
+      'auth.php?action=register',
+      { username: 'behind_nat', email: 'behind_nat@example.test', password: 'long enough pw' },
+      from(address),
+    );
     expect(registered.status).toBe(200);
     expect(registered.body.success).toBe(true);
   });
@@ -74,19 +82,21 @@ describe('fair rate limits', () => {
     const elsewhere = await login(a.email.toUpperCase(), a.password, '198.51.100.31');
     expect(elsewhere.status).toBe(429);
     const unknown = [];
-    for (let i = 0; i <= ACCOUNT_LIMIT; i++) unknown.push((await login('Ghost@Example.test', 'whatever', `198.51.100.${40 + (i % 5)}`)).status);
+    for (let i = 0; i <= ACCOUNT_LIMIT; i++)
+      unknown.push((await login('Ghost@Example.test', 'whatever', `198.51.100.${40 + (i % 5)}`)).status);
     expect(unknown).toEqual([...Array(ACCOUNT_LIMIT).fill(200), 429]);
     // The address that met the locked accounts is not refused for a third one.
     const c = await aUser(t.api);
     expect((await login(c.username, c.password, '198.51.100.31')).body.success).toBe(true);
   });
 
-  it('counts the admin panel\'s sign-ins against the same account counter', async () => {
+  it("counts the admin panel's sign-ins against the same account counter", async () => {
     const a = await aUser(t.api); // one auth.php login of A already
     const b = new FormClient(t.url);
     const address = { 'X-Forwarded-For': '198.51.100.60' };
     await b.get('/admin/login.php', address);
-    for (let i = 1; i < ACCOUNT_LIMIT; i++) expect((await b.post('/admin/login.php', { login: a.username, password: 'wrong' }, address)).status).toBe(401);
+    for (let i = 1; i < ACCOUNT_LIMIT; i++)
+      expect((await b.post('/admin/login.php', { login: a.username, password: 'wrong' }, address)).status).toBe(401);
     const locked = await b.post('/admin/login.php', { login: a.username, password: a.password }, address);
     expect(locked.status).toBe(429);
     expect(text(locked.html)).toContain('Too many requests');
@@ -95,7 +105,9 @@ describe('fair rate limits', () => {
   });
 
   it('counts simultaneous failed logins of one account exactly', async () => {
-    const all = await Promise.all(Array.from({ length: ACCOUNT_LIMIT + 1 }, (_, i) => login('raced@example.test', 'wrong password', `203.0.113.${i + 1}`)));
+    const all = await Promise.all(
+      Array.from({ length: ACCOUNT_LIMIT + 1 }, (_, i) => login('raced@example.test', 'wrong password', `203.0.113.${i + 1}`)),
+    );
     const statuses = all.map((r) => r.status).sort();
     expect(statuses).toEqual([...Array(ACCOUNT_LIMIT).fill(200), 429]);
     expect(all.filter((r) => r.status === 200).every((r) => r.body.code === 'invalid_credentials')).toBe(true);

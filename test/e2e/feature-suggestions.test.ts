@@ -14,7 +14,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
-const vote = (u: TestUser, id: number, v: number) => t.api.post('feature_suggestions.php?action=vote', { suggestion_id: id, vote: v }, { token: u.token });
+const vote = (u: TestUser, id: number, v: number) =>
+  t.api.post('feature_suggestions.php?action=vote', { suggestion_id: id, vote: v }, { token: u.token });
 const setStatus = (u: TestUser, id: number, status: string, admin_response?: string) =>
   t.api.post('feature_suggestions.php?action=update_status', { suggestion_id: id, status, admin_response }, { token: u.token });
 
@@ -25,7 +26,11 @@ async function row(id: number) {
 describe('feature_suggestions.php', () => {
   it('creates with the contract’s keys and types, and refuses short titles and descriptions', async () => {
     const me = await aUser(t.api);
-    const res = await t.api.post('feature_suggestions.php', { title: 'Offline mode', description: 'Read the feed without a connection' }, { token: me.token });
+    const res = await t.api.post(
+      'feature_suggestions.php',
+      { title: 'Offline mode', description: 'Read the feed without a connection' },
+      { token: me.token },
+    );
     expect(res.status).toBe(200);
     expect(res.body.suggestion).toEqual({
       id: expect.any(Number),
@@ -88,7 +93,14 @@ describe('feature_suggestions.php', () => {
     expect(await ids('planned')).toEqual([s3.id, s1.id]);
     expect(await ids('done')).toEqual([s2.id]);
     const stats = await t.api.get('feature_suggestions.php?action=stats', { token: me.token });
-    expect(stats.body.stats).toEqual({ total: expect.any(Number), pending: expect.any(Number), planned: expect.any(Number), in_progress: expect.any(Number), done: expect.any(Number), rejected: expect.any(Number) });
+    expect(stats.body.stats).toEqual({
+      total: expect.any(Number),
+      pending: expect.any(Number),
+      planned: expect.any(Number),
+      in_progress: expect.any(Number),
+      done: expect.any(Number),
+      rejected: expect.any(Number),
+    });
     const s = stats.body.stats;
     expect(s.total).toBe(s.pending + s.planned + s.in_progress + s.done + s.rejected);
     expect(s.done).toBeGreaterThanOrEqual(1);
@@ -109,20 +121,50 @@ describe('feature_suggestions.php', () => {
     const byMod = await setStatus(mod, id, 'planned', 'Next release');
     expect(byMod.body.suggestion).toMatchObject({ status: 'planned', admin_response: 'Next release' });
     await t.database.db.updateTable('users').set({ is_admin: 1 }).where('id', '=', admin.id).execute();
-    expect((await setStatus(admin, id, 'rejected', 'Out of scope')).body.suggestion).toMatchObject({ status: 'rejected', admin_response: 'Out of scope' });
-    const notes = await t.database.db.selectFrom('notifications').select('type').where('user_id', '=', me.id).where('type', '=', 'suggestion_status').execute();
+    expect((await setStatus(admin, id, 'rejected', 'Out of scope')).body.suggestion).toMatchObject({
+      status: 'rejected',
+      admin_response: 'Out of scope',
+    });
+    const notes = await t.database.db
+      .selectFrom('notifications')
+      .select('type')
+      .where('user_id', '=', me.id)
+      .where('type', '=', 'suggestion_status')
+      .execute();
     expect(notes).toHaveLength(2);
   });
 
   it('comments, and shows the detail with its comments oldest first', async () => {
     const [me, you] = [await aUser(t.api), await aUser(t.api)];
     const { id } = await aSuggestion(t.api, me);
-    const c = await t.api.post('feature_suggestions.php?action=comment', { suggestion_id: id, content: 'Yes please' }, { token: you.token });
+    const c = await t.api.post(
+      'feature_suggestions.php?action=comment',
+      { suggestion_id: id, content: 'Yes please' },
+      { token: you.token },
+    );
     expect(c.status).toBe(200);
-    expect(c.body.comment).toEqual({ id: expect.any(Number), suggestion_id: id, user_id: you.id, username: you.username, avatar: 'default.svg', content: 'Yes please', created_at: expect.stringMatching(TIME) });
+    expect(c.body.comment).toEqual({
+      id: expect.any(Number),
+      suggestion_id: id,
+      user_id: you.id,
+      username: you.username,
+      avatar: 'default.svg',
+      content: 'Yes please',
+      created_at: expect.stringMatching(TIME),
+    });
     await t.api.post('feature_suggestions.php?action=comment', { suggestion_id: id, content: 'Thanks!' }, { token: me.token });
-    expect((await t.api.post('feature_suggestions.php?action=comment', { suggestion_id: id, content: 'no' }, { token: me.token })).status).toBe(400);
-    expect((await t.api.post('feature_suggestions.php?action=comment', { suggestion_id: 99_999_999, content: 'Hello there' }, { token: me.token })).status).toBe(404);
+    expect(
+      (await t.api.post('feature_suggestions.php?action=comment', { suggestion_id: id, content: 'no' }, { token: me.token })).status,
+    ).toBe(400);
+    expect(
+      (
+        await t.api.post(
+          'feature_suggestions.php?action=comment',
+          { suggestion_id: 99_999_999, content: 'Hello there' },
+          { token: me.token },
+        )
+      ).status,
+    ).toBe(404);
     const detail = await t.api.get(`feature_suggestions.php?id=${id}`, { token: me.token });
     expect(detail.status).toBe(200);
     expect(detail.body.suggestion).toMatchObject({ id, comment_count: 2 });
@@ -146,7 +188,8 @@ describe('feature_suggestions.php', () => {
   it('keeps the counters right when 20 votes of one member and 20 of twenty members arrive at once', async () => {
     const me = await aUser(t.api);
     const { id } = await aSuggestion(t.api, me);
-    const check = (answers: ApiResponse[]) => expect(answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${JSON.stringify(a.body)}`)).toEqual([]);
+    const check = (answers: ApiResponse[]) =>
+      expect(answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${JSON.stringify(a.body)}`)).toEqual([]);
     // Twenty toggles of the same vote: an even number leaves no vote.
     check(await Promise.all(Array.from({ length: 20 }, () => vote(me, id, 1))));
     expect(await row(id)).toMatchObject({ votes_up: 0, votes_down: 0, score: 0 });

@@ -41,7 +41,12 @@ afterAll(async () => {
 
 async function withRole(role: 'admin' | 'moderator' | null): Promise<TestUser> {
   const u = await aUser(server.api);
-  if (role) await db().updateTable('users').set(role === 'admin' ? { is_admin: 1 } : { is_moderator: 1 }).where('id', '=', u.id).execute();
+  if (role)
+    await db()
+      .updateTable('users')
+      .set(role === 'admin' ? { is_admin: 1 } : { is_moderator: 1 })
+      .where('id', '=', u.id)
+      .execute();
   return u;
 }
 
@@ -58,7 +63,8 @@ async function federationForm(b: FormClient, fields: Record<string, string | nul
 }
 
 const blocks = () => db().selectFrom('domain_blocks').selectAll().orderBy('domain').execute();
-const logLines = (type: string) => db().selectFrom('moderation_actions').selectAll().where('action_type', '=', type).orderBy('id').execute();
+const logLines = (type: string) =>
+  db().selectFrom('moderation_actions').selectAll().where('action_type', '=', type).orderBy('id').execute();
 const followersOf = (u: TestUser) => db().selectFrom('remote_followers').selectAll().where('user_id', '=', u.id).execute();
 const followingOf = (u: TestUser) => db().selectFrom('remote_following').selectAll().where('user_id', '=', u.id).execute();
 const peerCreates = () => peer.received.filter((a) => a.constructor.name === 'Create').length;
@@ -75,11 +81,19 @@ describe('suspend, then unblock', () => {
     bob = await aUser(server.api);
     // The peer follows alice; bob follows the peer and gets its note; the strict actor follows alice.
     await peer.follow(actorOf(alice));
-    expect((await server.api.post('fediverse.php?action=follow_remote', { actor_url: peer.actorUrl }, { token: bob.token })).status).toBe(200);
+    expect((await server.api.post('fediverse.php?action=follow_remote', { actor_url: peer.actorUrl }, { token: bob.token })).status).toBe(
+      200,
+    );
     await drain();
     await drain();
     peerNote = await peer.post('Before the block');
-    const follow = { '@context': 'https://www.w3.org/ns/activitystreams', id: newActivityId(strict.origin), type: 'Follow', actor: strict.actorUrl, object: actorOf(alice) };
+    const follow = {
+      '@context': 'https://www.w3.org/ns/activitystreams',
+      id: newActivityId(strict.origin),
+      type: 'Follow',
+      actor: strict.actorUrl,
+      object: actorOf(alice),
+    };
     expect((await strict.signedPost(inboxOf(alice), follow)).status).toBe(202);
     await drain();
   });
@@ -87,7 +101,9 @@ describe('suspend, then unblock', () => {
   it('blocking removes the follows both ways and the stored posts, with one line in the moderators’ log', async () => {
     expect(await followersOf(alice)).toHaveLength(2);
     expect((await followingOf(bob)).map((f) => f.actor_url)).toEqual([peer.actorUrl]);
-    expect((await server.api.get('fediverse.php?action=feed', { token: bob.token })).body.posts.map((p: any) => p.remote_post_id)).toEqual([peerNote]);
+    expect((await server.api.get('fediverse.php?action=feed', { token: bob.token })).body.posts.map((p: any) => p.remote_post_id)).toEqual([
+      peerNote,
+    ]);
 
     const res = await federationForm(admin, { action: 'block', domain: ` ${BLOCKED}. `, severity: 'suspend', reason: 'Spam wave' });
     expect(res.status).toBe(303);
@@ -110,17 +126,41 @@ describe('suspend, then unblock', () => {
   });
 
   it('its signed deliveries (the strict verifier’s and the Fedify peer’s) answer 403 and store nothing', async () => {
-    const tasksBefore = await db().selectFrom('federation_queue').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const follow = { '@context': 'https://www.w3.org/ns/activitystreams', id: newActivityId(strict.origin), type: 'Follow', actor: strict.actorUrl, object: actorOf(alice) };
+    const tasksBefore = await db()
+      .selectFrom('federation_queue')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const follow = {
+      '@context': 'https://www.w3.org/ns/activitystreams',
+      id: newActivityId(strict.origin),
+      type: 'Follow',
+      actor: strict.actorUrl,
+      object: actorOf(alice),
+    };
     const refused = await strict.signedPost(inboxOf(alice), follow);
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ success: false, code: 'domain_blocked' });
-    const note = { '@context': 'https://www.w3.org/ns/activitystreams', id: `${strict.origin}/notes/x#create`, type: 'Create', actor: strict.actorUrl, object: { id: `${strict.origin}/notes/x`, type: 'Note', attributedTo: strict.actorUrl, content: '<p>x</p>', published: new Date().toISOString() } };
+    const note = {
+      '@context': 'https://www.w3.org/ns/activitystreams',
+      id: `${strict.origin}/notes/x#create`,
+      type: 'Create',
+      actor: strict.actorUrl,
+      object: {
+        id: `${strict.origin}/notes/x`,
+        type: 'Note',
+        attributedTo: strict.actorUrl,
+        content: '<p>x</p>',
+        published: new Date().toISOString(),
+      },
+    };
     expect((await strict.signedPost(`${origin}/fediverse/inbox`, note)).status).toBe(403);
     // The Fedify peer's own delivery is refused the same way.
     await expect(peer.follow(actorOf(alice))).rejects.toThrow(/403/);
     await drain();
-    const tasksAfter = await db().selectFrom('federation_queue').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const tasksAfter = await db()
+      .selectFrom('federation_queue')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(tasksAfter.n)).toBe(Number(tasksBefore.n));
     expect(await followersOf(alice)).toEqual([]);
     expect(await db().selectFrom('remote_posts').selectAll().where('actor_url', '=', strict.actorUrl).execute()).toEqual([]);
@@ -144,14 +184,21 @@ describe('suspend, then unblock', () => {
 
   it('a post is not delivered to a follower on it (one that slipped in from another instance within the cache’s 30 s is skipped)', async () => {
     // As another instance could have stored it before its cached list showed the block.
-    await db().insertInto('remote_followers').values({ user_id: alice.id, actor_url: peer.actorUrl, follow_id: `${peer.origin}/follows/late`, followed_at: '2026-01-01 00:00:00' }).execute();
+    await db()
+      .insertInto('remote_followers')
+      .values({ user_id: alice.id, actor_url: peer.actorUrl, follow_id: `${peer.origin}/follows/late`, followed_at: '2026-01-01 00:00:00' })
+      .execute();
     const before = peerCreates();
     await aPost(server.api, alice, { content: 'Not for the suspended server' });
     await drain();
     await new Promise((r) => setTimeout(r, 200));
     expect(peerCreates()).toBe(before);
     // Dropped, not failing or dead.
-    const left = await db().selectFrom('federation_queue').select(['channel', 'payload']).where('channel', 'in', ['deliver', 'fanout']).execute();
+    const left = await db()
+      .selectFrom('federation_queue')
+      .select(['channel', 'payload'])
+      .where('channel', 'in', ['deliver', 'fanout'])
+      .execute();
     expect(left.filter((r) => r.payload.includes(peer.origin))).toEqual([]);
     await db().deleteFrom('remote_followers').where('user_id', '=', alice.id).execute();
   });
@@ -187,7 +234,9 @@ describe('silence', () => {
     expect(await blocks()).toEqual([expect.objectContaining({ domain: BLOCKED, severity: 'silence' })]);
 
     // Follows still work, both ways, and nothing was removed.
-    expect((await server.api.post('fediverse.php?action=follow_remote', { actor_url: peer.actorUrl }, { token: follower.token })).status).toBe(200);
+    expect(
+      (await server.api.post('fediverse.php?action=follow_remote', { actor_url: peer.actorUrl }, { token: follower.token })).status,
+    ).toBe(200);
     await drain();
     await drain();
     const noteId = await peer.post('Silenced but followed');
@@ -195,10 +244,14 @@ describe('silence', () => {
     const feed = await server.api.get('fediverse.php?action=feed', { token: follower.token });
     expect(feed.body.posts.map((p: any) => p.remote_post_id)).toContain(noteId);
 
-    const seenByFollower = await server.api.get(`fediverse.php?action=remote_profile&q=${encodeURIComponent(peer.actorUrl)}`, { token: follower.token });
+    const seenByFollower = await server.api.get(`fediverse.php?action=remote_profile&q=${encodeURIComponent(peer.actorUrl)}`, {
+      token: follower.token,
+    });
     expect(seenByFollower.status).toBe(200);
     expect(seenByFollower.body.recent_posts.map((p: any) => p.remote_post_id)).toContain(noteId);
-    const seenByStranger = await server.api.get(`fediverse.php?action=remote_profile&q=${encodeURIComponent(peer.actorUrl)}`, { token: stranger.token });
+    const seenByStranger = await server.api.get(`fediverse.php?action=remote_profile&q=${encodeURIComponent(peer.actorUrl)}`, {
+      token: stranger.token,
+    });
     expect(seenByStranger.status).toBe(200);
     expect(seenByStranger.body).toMatchObject({ actor_url: peer.actorUrl, is_following: false, recent_posts: [] });
     expect((await server.api.get('fediverse.php?action=feed', { token: stranger.token })).body.posts).toEqual([]);
@@ -207,7 +260,9 @@ describe('silence', () => {
     expect(JSON.stringify(global.body)).not.toContain('Silenced but followed');
 
     expect((await federationForm(admin, { action: 'unblock', domain: BLOCKED })).status).toBe(303);
-    const afterUnblock = await server.api.get(`fediverse.php?action=remote_profile&q=${encodeURIComponent(peer.actorUrl)}`, { token: stranger.token });
+    const afterUnblock = await server.api.get(`fediverse.php?action=remote_profile&q=${encodeURIComponent(peer.actorUrl)}`, {
+      token: stranger.token,
+    });
     expect(afterUnblock.body.recent_posts.map((p: any) => p.remote_post_id)).toContain(noteId);
   });
 });
@@ -221,9 +276,24 @@ describe('the delivery queue', () => {
     const downActor = `${downInbox.replace('/inbox', '')}/users/gone`;
     await db()
       .insertInto('remote_actors')
-      .values({ actor_url: downActor, inbox_url: downInbox, shared_inbox_url: null, outbox_url: null, username: 'gone', display_name: 'Gone', domain: new URL(downInbox).host, avatar: null, summary: '', profile_url: downActor, fetched_at: '2026-01-01 00:00:00' })
+      .values({
+        actor_url: downActor,
+        inbox_url: downInbox,
+        shared_inbox_url: null,
+        outbox_url: null,
+        username: 'gone',
+        display_name: 'Gone',
+        domain: new URL(downInbox).host,
+        avatar: null,
+        summary: '',
+        profile_url: downActor,
+        fetched_at: '2026-01-01 00:00:00',
+      })
       .execute();
-    await db().insertInto('remote_followers').values({ user_id: author.id, actor_url: downActor, follow_id: `${downActor}#follow`, followed_at: '2026-01-01 00:00:00' }).execute();
+    await db()
+      .insertInto('remote_followers')
+      .values({ user_id: author.id, actor_url: downActor, follow_id: `${downActor}#follow`, followed_at: '2026-01-01 00:00:00' })
+      .execute();
     await aPost(server.api, author, { content: 'Nobody is home' });
     await drain();
     const row = await db().selectFrom('federation_queue').selectAll().where('payload', 'like', `%${downInbox}%`).executeTakeFirstOrThrow();
@@ -242,7 +312,10 @@ describe('the delivery queue', () => {
     expect(busy.status).toBe(409);
     expect(text(busy.html)).toContain('being delivered right now');
     expect((await admin.post('/admin/deliveries.php?state=failing', { action: 'discard', id: String(row.id) })).status).toBe(409);
-    expect(await db().selectFrom('federation_queue').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow()).toMatchObject({ due_at: row.due_at, leased_until: held });
+    expect(await db().selectFrom('federation_queue').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow()).toMatchObject({
+      due_at: row.due_at,
+      leased_until: held,
+    });
     await db().updateTable('federation_queue').set({ leased_until: null }).where('id', '=', row.id).execute();
 
     // Retry: the same row, due now; tried again by the worker.
@@ -252,7 +325,11 @@ describe('the delivery queue', () => {
     expect(await db().selectFrom('federation_queue').selectAll().where('payload', 'like', `%${downInbox}%`).execute()).toHaveLength(1);
     // Twenty retries while the worker runs: each one moves the same row or is refused, none copies it.
     const [statuses] = await Promise.all([
-      Promise.all(Array.from({ length: 20 }, () => admin.post('/admin/deliveries.php?state=failing', { action: 'retry', id: String(row.id) }).then((r) => r.status))),
+      Promise.all(
+        Array.from({ length: 20 }, () =>
+          admin.post('/admin/deliveries.php?state=failing', { action: 'retry', id: String(row.id) }).then((r) => r.status),
+        ),
+      ),
       drain(),
     ]);
     expect(statuses.every((s) => s === 303 || s === 409)).toBe(true);
@@ -262,7 +339,10 @@ describe('the delivery queue', () => {
     // The last attempt: the worker gives up and the delivery is dead, kept.
     await db().updateTable('federation_queue').set({ attempts: 9, due_at: '2000-01-01 00:00:00' }).where('id', '=', row.id).execute();
     await drain();
-    expect(await db().selectFrom('federation_queue').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow()).toMatchObject({ attempts: 10, dead_at: expect.any(String) });
+    expect(await db().selectFrom('federation_queue').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow()).toMatchObject({
+      attempts: 10,
+      dead_at: expect.any(String),
+    });
     const dead = await admin.get('/admin/deliveries.php?state=dead');
     expect(dead.html).toContain(`data-delivery="${row.id}"`);
     expect(dead.html).toMatch(/Dead \(<span id="count-dead">[1-9]\d*<\/span>\)/);
@@ -292,7 +372,12 @@ describe('refusals', () => {
     expect(page.status).toBe(200);
     expect(page.html).not.toContain('id="block-form"');
     expect((await mod.get('/admin/deliveries.php?state=dead')).status).toBe(200);
-    const refused = await mod.post('/admin/federation.php', { action: 'block', domain: 'mod-tries.example', severity: 'suspend', reason: 'x' });
+    const refused = await mod.post('/admin/federation.php', {
+      action: 'block',
+      domain: 'mod-tries.example',
+      severity: 'suspend',
+      reason: 'x',
+    });
     expect(refused.status).toBe(403);
     expect(text(refused.html)).toContain('Only administrators block servers');
     expect((await mod.post('/admin/deliveries.php', { action: 'discard', id: '1' })).status).toBe(403);
@@ -302,10 +387,26 @@ describe('refusals', () => {
   it('a missing or forged CSRF token is refused', async () => {
     const admin = await signedIn(await withRole('admin'));
     await admin.get('/admin/federation.php');
-    const missing = await admin.post('/admin/federation.php', { action: 'block', domain: 'csrf.example', severity: 'suspend', reason: 'x', _csrf: null });
+    const missing = await admin.post('/admin/federation.php', {
+      action: 'block',
+      domain: 'csrf.example',
+      severity: 'suspend',
+      reason: 'x',
+      _csrf: null,
+    });
     expect(missing.status).toBe(403);
     expect(text(missing.html)).toContain('csrf_invalid');
-    expect((await admin.post('/admin/federation.php', { action: 'block', domain: 'csrf.example', severity: 'suspend', reason: 'x', _csrf: 'forged' })).status).toBe(403);
+    expect(
+      (
+        await admin.post('/admin/federation.php', {
+          action: 'block',
+          domain: 'csrf.example',
+          severity: 'suspend',
+          reason: 'x',
+          _csrf: 'forged',
+        })
+      ).status,
+    ).toBe(403);
     expect(await blocks()).toEqual([]);
   });
 
@@ -344,7 +445,11 @@ describe('idempotence', () => {
     const admin = await signedIn(await withRole('admin'));
     await admin.get('/admin/federation.php');
     const statuses = await Promise.all(
-      Array.from({ length: 20 }, () => admin.post('/admin/federation.php', { action: 'block', domain: 'Race.Example', severity: 'suspend', reason: 'at once' }).then((r) => r.status)),
+      Array.from({ length: 20 }, () =>
+        admin
+          .post('/admin/federation.php', { action: 'block', domain: 'Race.Example', severity: 'suspend', reason: 'at once' })
+          .then((r) => r.status),
+      ),
     );
     expect(statuses.filter((s) => s === 303)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(19);
@@ -352,7 +457,9 @@ describe('idempotence', () => {
     expect((await logLines('block_domain')).filter((l) => l.reason.startsWith('race.example'))).toHaveLength(1);
     // A subdomain is covered: its lookup is refused without asking it.
     const u = await aUser(server.api);
-    const res = await server.api.get(`fediverse.php?action=search_remote&q=${encodeURIComponent('https://a.race.example/users/x')}`, { token: u.token });
+    const res = await server.api.get(`fediverse.php?action=search_remote&q=${encodeURIComponent('https://a.race.example/users/x')}`, {
+      token: u.token,
+    });
     expect(res.status).toBe(403);
     await federationForm(admin, { action: 'unblock', domain: 'race.example' });
   });

@@ -27,11 +27,19 @@ function countingListener(host: string): Promise<Server> {
     requests += 1;
     // What a reachable peer would answer: a WebFinger document and an actor (never reached when guarded).
     const origin = `http://${req.headers.host}`;
-    res.writeHead(200, { 'Content-Type': req.url?.startsWith('/.well-known/webfinger') ? 'application/jrd+json' : 'application/activity+json' });
+    res.writeHead(200, {
+      'Content-Type': req.url?.startsWith('/.well-known/webfinger') ? 'application/jrd+json' : 'application/activity+json',
+    });
     res.end(
       req.url?.startsWith('/.well-known/webfinger')
         ? JSON.stringify({ links: [{ rel: 'self', type: 'application/activity+json', href: `${origin}/users/x` }] })
-        : JSON.stringify({ '@context': 'https://www.w3.org/ns/activitystreams', id: `${origin}/users/x`, type: 'Person', inbox: `${origin}/inbox`, preferredUsername: 'x' }),
+        : JSON.stringify({
+            '@context': 'https://www.w3.org/ns/activitystreams',
+            id: `${origin}/users/x`,
+            type: 'Person',
+            inbox: `${origin}/inbox`,
+            preferredUsername: 'x',
+          }),
     );
   });
   listener.on('connection', () => {
@@ -99,7 +107,18 @@ const ELSEWHERE = [
 ];
 
 /** The hosts a handle (WebFinger) may name: no brackets, so no IPv6. */
-const HANDLE_HOSTS = ['127.0.0.1', '127.1', '2130706433', '0x7f000001', '0x7f.1', '0177.0.0.1', '017700000001', 'localhost', '0', '100.64.0.1'];
+const HANDLE_HOSTS = [
+  '127.0.0.1',
+  '127.1',
+  '2130706433',
+  '0x7f000001',
+  '0x7f.1',
+  '0177.0.0.1',
+  '017700000001',
+  'localhost',
+  '0',
+  '100.64.0.1',
+];
 
 describe('lookups of private destinations make no connection and answer 400', () => {
   it('remote_profile, search_remote and follow_remote, by actor URL and by handle', async () => {
@@ -135,9 +154,16 @@ describe('lookups of private destinations make no connection and answer 400', ()
     const open = await startTestServer({ env: { API_FEDERATION_ALLOW_PRIVATE: 'true' } });
     try {
       const carol = await aUser(open.api);
-      for (const q of [`http://[::ffff:7f00:1]:${port4}/users/x`, `http://2130706433:${port4}/users/x`, `http://[::]:${port6}/users/x`, `x@127.1:${port4}`]) {
+      for (const q of [
+        `http://[::ffff:7f00:1]:${port4}/users/x`,
+        `http://2130706433:${port4}/users/x`,
+        `http://[::]:${port6}/users/x`,
+        `x@127.1:${port4}`,
+      ]) {
         const before = requests;
-        const res = await open.api.get(`fediverse.php?action=remote_profile&q=${encodeURIComponent(q)}&include_posts=0`, { token: carol.token });
+        const res = await open.api.get(`fediverse.php?action=remote_profile&q=${encodeURIComponent(q)}&include_posts=0`, {
+          token: carol.token,
+        });
         expect(res.status, q).toBe(200);
         expect(requests, q).toBeGreaterThan(before);
       }
@@ -149,13 +175,17 @@ describe('lookups of private destinations make no connection and answer 400', ()
 
   it('the strict peer (a signing server on loopback) is refused the same way', async () => {
     const alice = await aUser(server.api);
-    const search = await server.api.get(`fediverse.php?action=search_remote&q=${encodeURIComponent(strict.actorUrl)}`, { token: alice.token });
+    const search = await server.api.get(`fediverse.php?action=search_remote&q=${encodeURIComponent(strict.actorUrl)}`, {
+      token: alice.token,
+    });
     expect(search.status).toBe(400);
     expect(search.body.code).toBe('remote_address_refused');
     const follow = await server.api.post('fediverse.php?action=follow_remote', { actor_url: strict.actorUrl }, { token: alice.token });
     expect(follow.status).toBe(400);
     expect(follow.body.code).toBe('remote_address_refused');
-    const profile = await server.api.get(`fediverse.php?action=remote_profile&q=${encodeURIComponent(strict.actorUrl)}`, { token: alice.token });
+    const profile = await server.api.get(`fediverse.php?action=remote_profile&q=${encodeURIComponent(strict.actorUrl)}`, {
+      token: alice.token,
+    });
     expect(profile.status).toBe(400);
   });
 });

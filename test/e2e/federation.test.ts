@@ -84,7 +84,11 @@ describe('public documents', () => {
     const href = wk.body.links[0].href as string;
     const doc = await server.api.get(href.replace(origin, ''));
     expect(doc.status).toBe(200);
-    expect(doc.body).toMatchObject({ software: { name: 'plaza' }, protocols: ['activitypub'], usage: { users: { total: expect.any(Number) } } });
+    expect(doc.body).toMatchObject({
+      software: { name: 'plaza' },
+      protocols: ['activitypub'],
+      usage: { users: { total: expect.any(Number) } },
+    });
     const index = await server.api.get('index.php');
     expect(index.body.public_paths).toMatchObject({ inbox: '/fediverse/inbox/{username}', shared_inbox: '/fediverse/inbox' });
   });
@@ -108,7 +112,15 @@ describe('a Fedify peer follows a Plaza user', () => {
 
     const list = await server.api.get('fediverse.php?action=followers', { token: alice.token });
     expect(list.status).toBe(200);
-    expect(list.body.followers).toEqual([expect.objectContaining({ actor_url: peer.actorUrl, username: 'peer', handle: `@peer@${new URL(peer.origin).host}`, is_remote: true, account_type: 'remote' })]);
+    expect(list.body.followers).toEqual([
+      expect.objectContaining({
+        actor_url: peer.actorUrl,
+        username: 'peer',
+        handle: `@peer@${new URL(peer.origin).host}`,
+        is_remote: true,
+        account_type: 'remote',
+      }),
+    ]);
     expect(list.body.meta).toEqual({ current_page: 1, per_page: 20, total: 1, total_pages: 1 });
     const me = await server.api.get('users.php', { token: alice.token });
     expect(me.body).toMatchObject({ fediverse_followers_count: 1, fediverse_following_count: 0 });
@@ -127,7 +139,9 @@ describe('a Fedify peer follows a Plaza user', () => {
     const stranger = await aUser(server.api);
     const seen = await server.api.get(`fediverse.php?action=profile&user_id=${alice.id}`, { token: stranger.token });
     expect(seen.body).toMatchObject({ user_id: alice.id, followers_count: 1 });
-    expect((await server.api.get(`fediverse.php?action=followers&user_id=${alice.id}`, { token: stranger.token })).body.followers).toHaveLength(1);
+    expect(
+      (await server.api.get(`fediverse.php?action=followers&user_id=${alice.id}`, { token: stranger.token })).body.followers,
+    ).toHaveLength(1);
     expect((await server.api.get('fediverse.php?action=followers&user_id=999999', { token: stranger.token })).status).toBe(404);
     expect((await server.api.get('fediverse.php?action=profile')).status).toBe(401);
     const followers = await server.api.get(`/fediverse/followers.php?username=${alice.username}`, { headers: AP });
@@ -193,7 +207,10 @@ describe("Mastodon's signature rules (strict verifier)", () => {
       const values: Record<string, string> = { '(request-target)': 'post /inbox', host: 'x.example', date: date.toUTCString(), digest };
       const signer = createSign('RSA-SHA256');
       signer.update(names.map((n) => `${n}: ${values[n]}`).join('\n'));
-      return { ...values, signature: `keyId="${strict.keyId}",headers="${names.join(' ')}",signature="${signer.sign(aStrangerKeyPem(), 'base64')}"` };
+      return {
+        ...values,
+        signature: `keyId="${strict.keyId}",headers="${names.join(' ')}",signature="${signer.sign(aStrangerKeyPem(), 'base64')}"`,
+      };
     };
     const body = JSON.stringify({ type: 'Create', actor: strict.actorUrl });
     const stale = sign(body, new Date(Date.now() - 13 * 3600_000));
@@ -209,14 +226,24 @@ describe("Mastodon's signature rules (strict verifier)", () => {
 
 describe('inbound verification', () => {
   let dave: TestUser;
-  const follow = () => ({ '@context': 'https://www.w3.org/ns/activitystreams', id: newActivityId(strict.origin), type: 'Follow', actor: strict.actorUrl, object: actorOf(dave) });
+  const follow = () => ({
+    '@context': 'https://www.w3.org/ns/activitystreams',
+    id: newActivityId(strict.origin),
+    type: 'Follow',
+    actor: strict.actorUrl,
+    object: actorOf(dave),
+  });
   beforeAll(async () => {
     dave = await aUser(server.api);
   });
 
   it('refuses unsigned, tampered, wrongly keyed, stale and incompletely signed deliveries with 401', async () => {
     const { aStrangerKeyPem } = await import('../support/strict-verifier.js');
-    const unsigned = await fetch(inboxOf(dave), { method: 'POST', headers: { 'Content-Type': 'application/activity+json' }, body: JSON.stringify(follow()) });
+    const unsigned = await fetch(inboxOf(dave), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/activity+json' },
+      body: JSON.stringify(follow()),
+    });
     expect(unsigned.status).toBe(401);
     expect((await strict.signedPost(inboxOf(dave), follow(), { tamper: true })).status).toBe(401);
     expect((await strict.signedPost(inboxOf(dave), follow(), { privateKeyPem: aStrangerKeyPem() })).status).toBe(401);
@@ -230,21 +257,41 @@ describe('inbound verification', () => {
   it('Undo(Follow) removes the follower, whether it embeds the Follow or names it by id', async () => {
     for (const embedded of [true, false]) {
       const u = await aUser(server.api);
-      const followActivity = { '@context': 'https://www.w3.org/ns/activitystreams', id: newActivityId(strict.origin), type: 'Follow', actor: strict.actorUrl, object: actorOf(u) };
+      const followActivity = {
+        '@context': 'https://www.w3.org/ns/activitystreams',
+        id: newActivityId(strict.origin),
+        type: 'Follow',
+        actor: strict.actorUrl,
+        object: actorOf(u),
+      };
       expect((await strict.signedPost(inboxOf(u), followActivity)).status).toBe(202);
       await drain();
       expect((await server.api.get('fediverse.php?action=followers', { token: u.token })).body.followers).toHaveLength(1);
-      const undo = { '@context': 'https://www.w3.org/ns/activitystreams', id: newActivityId(strict.origin), type: 'Undo', actor: strict.actorUrl, object: embedded ? followActivity : followActivity.id };
+      const undo = {
+        '@context': 'https://www.w3.org/ns/activitystreams',
+        id: newActivityId(strict.origin),
+        type: 'Undo',
+        actor: strict.actorUrl,
+        object: embedded ? followActivity : followActivity.id,
+      };
       expect((await strict.signedPost(inboxOf(u), undo)).status).toBe(202);
       await drain();
-      expect((await server.api.get('fediverse.php?action=followers', { token: u.token })).body.followers, `embedded: ${embedded}`).toEqual([]);
+      expect((await server.api.get('fediverse.php?action=followers', { token: u.token })).body.followers, `embedded: ${embedded}`).toEqual(
+        [],
+      );
     }
   });
 
   it('refuses a body over 1 MB with 413, accepts and ignores unknown activity types with 202', async () => {
     const big = { ...follow(), padding: 'x'.repeat(1024 * 1024) };
     expect((await strict.signedPost(inboxOf(dave), big)).status).toBe(413);
-    const odd = { '@context': 'https://www.w3.org/ns/activitystreams', id: newActivityId(strict.origin), type: 'Listen', actor: strict.actorUrl, object: 'https://example.org/x' };
+    const odd = {
+      '@context': 'https://www.w3.org/ns/activitystreams',
+      id: newActivityId(strict.origin),
+      type: 'Listen',
+      actor: strict.actorUrl,
+      object: 'https://example.org/x',
+    };
     expect((await strict.signedPost(`${origin}/fediverse/inbox`, odd)).status).toBe(202);
     await drain();
   });
@@ -252,7 +299,9 @@ describe('inbound verification', () => {
   it('stores a remote note once however often it is delivered, only from a followed actor, and deletes it', async () => {
     const erin = await aUser(server.api);
     // erin follows the strict actor (it never accepts: the follow stays pending, which is enough to keep its notes).
-    expect((await server.api.post('fediverse.php?action=follow_remote', { actor_url: strict.actorUrl }, { token: erin.token })).status).toBe(200);
+    expect(
+      (await server.api.post('fediverse.php?action=follow_remote', { actor_url: strict.actorUrl }, { token: erin.token })).status,
+    ).toBe(200);
     await drain();
     expect(strict.deliveries.some((d) => d.activity?.type === 'Follow' && d.activity.actor === actorOf(erin) && d.verdict.ok)).toBe(true);
     const noteId = `${strict.origin}/notes/${Date.now()}`;
@@ -261,16 +310,36 @@ describe('inbound verification', () => {
       id: `${noteId}#create`,
       type: 'Create',
       actor: strict.actorUrl,
-      object: { id: noteId, type: 'Note', attributedTo: strict.actorUrl, content: '<p>once</p>', published: new Date().toISOString(), to: ['https://www.w3.org/ns/activitystreams#Public'] },
+      object: {
+        id: noteId,
+        type: 'Note',
+        attributedTo: strict.actorUrl,
+        content: '<p>once</p>',
+        published: new Date().toISOString(),
+        to: ['https://www.w3.org/ns/activitystreams#Public'],
+      },
     };
     expect((await strict.signedPost(`${origin}/fediverse/inbox`, create)).status).toBe(202);
     expect((await strict.signedPost(`${origin}/fediverse/inbox`, create)).status).toBe(202);
     await drain();
     let feed = await server.api.get('fediverse.php?action=feed', { token: erin.token });
     expect(feed.body.posts.filter((p: any) => p.remote_post_id === noteId)).toHaveLength(1);
-    expect(feed.body.posts[0]).toMatchObject({ remote_post_id: noteId, actor_url: strict.actorUrl, username: 'strict', content: '<p>once</p>', is_remote: true, account_type: 'remote' });
+    expect(feed.body.posts[0]).toMatchObject({
+      remote_post_id: noteId,
+      actor_url: strict.actorUrl,
+      username: 'strict',
+      content: '<p>once</p>',
+      is_remote: true,
+      account_type: 'remote',
+    });
 
-    const del = { '@context': 'https://www.w3.org/ns/activitystreams', id: `${noteId}#delete`, type: 'Delete', actor: strict.actorUrl, object: noteId };
+    const del = {
+      '@context': 'https://www.w3.org/ns/activitystreams',
+      id: `${noteId}#delete`,
+      type: 'Delete',
+      actor: strict.actorUrl,
+      object: noteId,
+    };
     expect((await strict.signedPost(`${origin}/fediverse/inbox`, del)).status).toBe(202);
     await drain();
     feed = await server.api.get('fediverse.php?action=feed', { token: erin.token });
@@ -288,7 +357,9 @@ describe('a Plaza user follows the Fedify peer', () => {
     const byUrl = await server.api.get(`fediverse.php?action=search_remote&q=${encodeURIComponent(peer.actorUrl)}`, { token: frank.token });
     expect(byUrl.status).toBe(200);
     const handle = `@peer@${new URL(peer.origin).host}`;
-    expect(byUrl.body.items).toEqual([expect.objectContaining({ actor_url: peer.actorUrl, handle, display_name: 'Fedify Peer', is_following: false })]);
+    expect(byUrl.body.items).toEqual([
+      expect.objectContaining({ actor_url: peer.actorUrl, handle, display_name: 'Fedify Peer', is_following: false }),
+    ]);
     const byHandle = await server.api.get(`fediverse.php?action=search_remote&q=${encodeURIComponent(handle)}`, { token: frank.token });
     expect(byHandle.body.items.map((i: any) => i.actor_url)).toEqual([peer.actorUrl]);
 
@@ -305,7 +376,9 @@ describe('a Plaza user follows the Fedify peer', () => {
     await drain();
     const feed = await server.api.get('fediverse.php?action=feed', { token: frank.token });
     expect(feed.status).toBe(200);
-    expect(feed.body.posts).toEqual([expect.objectContaining({ remote_post_id: noteId, actor_url: peer.actorUrl, content: '<p>A note from the peer</p>', handle })]);
+    expect(feed.body.posts).toEqual([
+      expect.objectContaining({ remote_post_id: noteId, actor_url: peer.actorUrl, content: '<p>A note from the peer</p>', handle }),
+    ]);
     expect(feed.body.meta).toMatchObject({ total: 1, total_pages: 1 });
     expect(feed.body.synced_posts).toBe(0);
   });
@@ -313,7 +386,9 @@ describe('a Plaza user follows the Fedify peer', () => {
   it('refresh=1 pulls the followed outboxes (synced_posts counts the new ones); remote_profile shows recent posts', async () => {
     // The strict actor never delivers its notes: only its outbox has them.
     const ivy = await aUser(server.api);
-    expect((await server.api.post('fediverse.php?action=follow_remote', { actor_url: strict.actorUrl }, { token: ivy.token })).status).toBe(200);
+    expect((await server.api.post('fediverse.php?action=follow_remote', { actor_url: strict.actorUrl }, { token: ivy.token })).status).toBe(
+      200,
+    );
     await drain();
     const noteId = `${strict.origin}/notes/outbox-only-${Date.now()}`;
     strict.notes.push({ id: noteId, content: '<p>only in the outbox</p>', published: new Date().toISOString() });
@@ -326,7 +401,10 @@ describe('a Plaza user follows the Fedify peer', () => {
     expect((await server.api.get('fediverse.php?action=feed&refresh=1', { token: ivy.token })).body.synced_posts).toBe(0);
 
     const older = await peer.post('Listed by the outbox');
-    const profile = await server.api.get(`fediverse.php?action=remote_profile&q=${encodeURIComponent(peer.actorUrl)}&include_posts=1&posts_limit=20`, { token: frank.token });
+    const profile = await server.api.get(
+      `fediverse.php?action=remote_profile&q=${encodeURIComponent(peer.actorUrl)}&include_posts=1&posts_limit=20`,
+      { token: frank.token },
+    );
     expect(profile.status).toBe(200);
     expect(profile.body).toMatchObject({ actor_url: peer.actorUrl, username: 'peer', is_following: true });
     expect(profile.body.recent_posts.map((p: any) => p.remote_post_id)).toContain(older);
@@ -348,14 +426,22 @@ describe('what federates (docs/decisions/0050)', () => {
   it("a private account's posts go to its followers only, never to the public; its outbox lists none", async () => {
     const grace = await aUser(server.api);
     await server.database.db.updateTable('users').set({ is_private: 1 }).where('id', '=', grace.id).execute();
-    await strict.signedPost(inboxOf(grace), { '@context': 'https://www.w3.org/ns/activitystreams', id: newActivityId(strict.origin), type: 'Follow', actor: strict.actorUrl, object: actorOf(grace) });
+    await strict.signedPost(inboxOf(grace), {
+      '@context': 'https://www.w3.org/ns/activitystreams',
+      id: newActivityId(strict.origin),
+      type: 'Follow',
+      actor: strict.actorUrl,
+      object: actorOf(grace),
+    });
     await drain();
     const before = strict.deliveries.length;
     await aPost(server.api, grace, { content: 'Followers only' });
     await drain();
     const create = strict.deliveries.slice(before).find((d) => d.activity?.type === 'Create');
     expect(create?.verdict.ok).toBe(true);
-    const audience = [create?.activity.to, create?.activity.cc, create?.activity.object.to, create?.activity.object.cc].flat().filter(Boolean);
+    const audience = [create?.activity.to, create?.activity.cc, create?.activity.object.to, create?.activity.object.cc]
+      .flat()
+      .filter(Boolean);
     expect(audience).not.toContain('https://www.w3.org/ns/activitystreams#Public');
     expect(audience).not.toContain('as:Public');
     expect(audience).toContain(`${origin}/fediverse/followers.php?username=${grace.username}`);
@@ -381,7 +467,9 @@ describe('account data (docs/decisions/0090)', () => {
   it('export.php lists remote followers and follows, never the keys; deleting the account removes them and the key pair', async () => {
     const kim = await aUser(server.api);
     await peer.follow(actorOf(kim));
-    expect((await server.api.post('fediverse.php?action=follow_remote', { actor_url: strict.actorUrl }, { token: kim.token })).status).toBe(200);
+    expect((await server.api.post('fediverse.php?action=follow_remote', { actor_url: strict.actorUrl }, { token: kim.token })).status).toBe(
+      200,
+    );
     await drain();
     const db = server.database.db;
     expect(await db.selectFrom('federation_keys').select('user_id').where('user_id', '=', kim.id).execute()).toHaveLength(1);

@@ -19,7 +19,25 @@ interface Endpoint {
 }
 
 // 999999 is a well-formed id of nothing (test/e2e/unknown-ids.test.ts holds each id to a 404).
-const NASTY: unknown[] = [null, true, -1, 0, 1.5, 999_999, 1e309, '', ' ', 'x'.repeat(20_000), '💥\u0000', ['a'], [1, 2], {}, { $gt: 1 }, '1; DROP TABLE users', '../../etc/passwd'];
+const NASTY: unknown[] = [
+  null,
+  true,
+  -1,
+  0,
+  1.5,
+  999_999,
+  1e309,
+  '',
+  ' ',
+  'x'.repeat(20_000),
+  '💥\u0000',
+  ['a'],
+  [1, 2],
+  {},
+  { $gt: 1 },
+  '1; DROP TABLE users',
+  '../../etc/passwd',
+];
 const NASTY_QUERY = ['', '-1', '0', 'abc', '1.5', '999999', '99999999999999999999', '%00', 'x'.repeat(3000), '1 OR 1=1'];
 
 let t: TestServer;
@@ -94,9 +112,16 @@ describe('fuzz pass over every declared operation', () => {
           }
         }
         // Whole bodies that are not objects, or not JSON at all.
-        for (const raw of ['null', '[]', '"x"', '42', '{"a":', 'not json', '{"content": "\ud800"}']) await check(e.method, url, undefined, raw);
+        for (const raw of ['null', '[]', '"x"', '42', '{"a":', 'not json', '{"content": "\ud800"}'])
+          await check(e.method, url, undefined, raw);
         // Plain JSON under a Content-Encoding it is not in (400), and encodings nobody decodes (415).
-        for (const [encoding, status] of [['gzip', 400], ['deflate', 400], ['br', 400], ['compress', 415], ['gzip, x-unknown', 415]] as const) {
+        for (const [encoding, status] of [
+          ['gzip', 400],
+          ['deflate', 400],
+          ['br', 400],
+          ['compress', 415],
+          ['gzip, x-unknown', 415],
+        ] as const) {
           const res = await check(e.method, url, undefined, '{"content": "x"}', { 'Content-Encoding': encoding });
           if (res.status !== status) failures.push(`${e.method} ${url} Content-Encoding: ${encoding} -> ${res.status}, expected ${status}`);
         }

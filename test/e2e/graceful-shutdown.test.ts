@@ -24,7 +24,14 @@ describe('graceful shutdown', () => {
       },
     });
     // A costly bcrypt keeps logins in flight long after their clients have given up.
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', BCRYPT_COST: '11', LOG_LEVEL: 'warn', API_RATE_LIMITS: 'auth=100000,posts=100000,reads=100000', ...env });
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      BCRYPT_COST: '11',
+      LOG_LEVEL: 'warn',
+      API_RATE_LIMITS: 'auth=100000,posts=100000,reads=100000',
+      ...env,
+    });
     const plaza = await startPlaza(config, { jobs: false, logger: createLogger({ level: 'warn', destination: sink }) });
     try {
       const api = new ApiClient(plaza.url);

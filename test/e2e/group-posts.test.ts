@@ -26,7 +26,13 @@ async function groupWith(admin: TestUser, members: TestUser[], privacy: 'public'
 async function notificationsOf(u: TestUser) {
   const res = await t.api.get('notifications.php?per_page=100', as(u));
   expect(res.status).toBe(200);
-  return res.body.notifications as { type: string; group_id: number | null; post_id: number | null; link: string | null; comment_id: number | null }[];
+  return res.body.notifications as {
+    type: string;
+    group_id: number | null;
+    post_id: number | null;
+    link: string | null;
+    comment_id: number | null;
+  }[];
 }
 
 describe('group posts', () => {
@@ -108,7 +114,14 @@ describe('group posts', () => {
     const db = t.database.db;
     expect(await db.selectFrom('group_comments').select('id').where('post_id', '=', post).execute()).toEqual([]);
     expect(await db.selectFrom('group_post_reactions').select('user_id').where('post_id', '=', post).execute()).toEqual([]);
-    expect(await db.selectFrom('comment_reactions').select('user_id').where('comment_type', '=', 'group').where('comment_id', '=', comment).execute()).toEqual([]);
+    expect(
+      await db
+        .selectFrom('comment_reactions')
+        .select('user_id')
+        .where('comment_type', '=', 'group')
+        .where('comment_id', '=', comment)
+        .execute(),
+    ).toEqual([]);
     expect((await t.api.get(`groups.php?id=${g}`, as(alice))).body.data.posts_count).toBe(0);
   });
 });
@@ -140,7 +153,8 @@ describe('a private group’s content', () => {
     const check = async (u: TestUser, who: string) => {
       expect((await t.api.get(`group_posts.php?group_id=${g}`, as(u))).status, `${who} list`).toBe(404);
       for (const url of reads) expect((await t.api.get(url, as(u))).status, `${who} GET ${url}`).toBe(404);
-      for (const [method, url, body] of writes) expect((await t.api.request(method, url, body, as(u))).status, `${who} ${method} ${url}`).toBe(404);
+      for (const [method, url, body] of writes)
+        expect((await t.api.request(method, url, body, as(u))).status, `${who} ${method} ${url}`).toBe(404);
     };
     for (const url of reads) expect((await t.api.get(url, as(bob))).status, `member GET ${url}`).toBe(200);
     await check(stranger, 'stranger');
@@ -182,7 +196,15 @@ describe('a private group’s content', () => {
     expect((await t.api.get('notifications.php?action=count', as(bob))).body.unread_count).toBe(before - 3);
     // A member no longer in the group is not notified of new activity on their post.
     await t.api.post('group_reactions.php', { post_id: post, reaction_type: 'like' }, as(alice));
-    expect(await t.database.db.selectFrom('notifications').select('id').where('user_id', '=', bob.id).where('from_user_id', '=', alice.id).where('type', '=', 'reaction').execute()).toEqual([]);
+    expect(
+      await t.database.db
+        .selectFrom('notifications')
+        .select('id')
+        .where('user_id', '=', bob.id)
+        .where('from_user_id', '=', alice.id)
+        .where('type', '=', 'reaction')
+        .execute(),
+    ).toEqual([]);
   });
 });
 
@@ -203,8 +225,20 @@ describe('group comments', () => {
     const list = await t.api.get(`group_comments.php?post_id=${post}`, as(bob));
     expect(list.status).toBe(200);
     expect(list.body.data).toHaveLength(1);
-    expect(list.body.data[0]).toMatchObject({ id: root, post_id: post, user_id: bob.id, parent_id: null, content: 'Root', reactions_count: 0, has_reacted: false });
-    expect(list.body.data[0].replies[0]).toMatchObject({ id: reply, parent_id: root, replies: [{ id: deep, parent_id: reply, replies: [] }] });
+    expect(list.body.data[0]).toMatchObject({
+      id: root,
+      post_id: post,
+      user_id: bob.id,
+      parent_id: null,
+      content: 'Root',
+      reactions_count: 0,
+      has_reacted: false,
+    });
+    expect(list.body.data[0].replies[0]).toMatchObject({
+      id: reply,
+      parent_id: root,
+      replies: [{ id: deep, parent_id: reply, replies: [] }],
+    });
     expect((await t.api.put('group_comments.php', { id: root, content: 'Not yours' }, as(alice))).status).toBe(403);
     const edit = await t.api.put('group_comments.php', { id: root, content: 'Edited' }, as(bob));
     expect(edit.status).toBe(200);
@@ -227,7 +261,10 @@ describe('group comments', () => {
     const react = await t.api.post('comment_reactions.php', { comment_id: comment, comment_type: 'group', reaction_type: 'haha' }, as(bob));
     expect(react.status).toBe(200);
     expect(react.body).toMatchObject({ success: true, comment_id: comment, reaction_type: 'haha', reactions_count: 1, has_reacted: true });
-    expect((await t.api.post('comment_reactions.php', { comment_id: comment, comment_type: 'group', reaction_type: 'wow' }, as(bob))).body.reactions_count).toBe(1);
+    expect(
+      (await t.api.post('comment_reactions.php', { comment_id: comment, comment_type: 'group', reaction_type: 'wow' }, as(bob))).body
+        .reactions_count,
+    ).toBe(1);
     const list = await t.api.get(`group_comments.php?post_id=${post}`, as(bob));
     expect(list.body.data[0]).toMatchObject({ id: comment, reactions_count: 1, has_reacted: true });
     expect((await t.api.get(`group_comments.php?post_id=${post}`, as(alice))).body.data[0].has_reacted).toBe(false);
@@ -236,7 +273,9 @@ describe('group comments', () => {
     const reactionNotes = (await notificationsOf(alice)).filter((n) => n.type === 'reaction' && n.comment_id === comment);
     expect(reactionNotes).toHaveLength(1);
     // A post comment with the same id is another comment.
-    expect((await t.api.get(`comment_reactions.php?comment_id=${comment}&comment_type=post`, as(alice))).body.data ?? []).not.toMatchObject([{ user_id: bob.id, reaction_type: 'wow' }]);
+    expect((await t.api.get(`comment_reactions.php?comment_id=${comment}&comment_type=post`, as(alice))).body.data ?? []).not.toMatchObject(
+      [{ user_id: bob.id, reaction_type: 'wow' }],
+    );
     const remove = await t.api.delete(`comment_reactions.php?comment_id=${comment}&comment_type=group`, undefined, as(bob));
     expect(remove.body).toMatchObject({ removed: true, reactions_count: 0, has_reacted: false });
     expect((await t.api.post('comment_reactions.php', { comment_id: 999999, comment_type: 'group' }, as(bob))).status).toBe(404);
@@ -257,7 +296,10 @@ describe('group reactions', () => {
     expect((await notificationsOf(alice)).filter((n) => n.type === 'reaction' && n.group_id === g)).toHaveLength(1);
     const removed = await t.api.delete(`group_reactions.php?post_id=${post}`, undefined, as(bob));
     expect(removed.body).toMatchObject({ removed: true, likes_count: 0 });
-    expect((await t.api.delete(`group_reactions.php?post_id=${post}`, undefined, as(bob))).body).toMatchObject({ removed: false, likes_count: 0 });
+    expect((await t.api.delete(`group_reactions.php?post_id=${post}`, undefined, as(bob))).body).toMatchObject({
+      removed: false,
+      likes_count: 0,
+    });
     expect((await t.api.post('group_reactions.php', { post_id: post, reaction_type: 'meh' }, as(bob))).status).toBe(400);
   });
 });

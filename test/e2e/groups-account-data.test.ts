@@ -39,7 +39,9 @@ describe('groups in export.php and delete_account.php', () => {
     const text = await res.text();
     const data = JSON.parse(text);
     expect(data.group_memberships).toEqual([expect.objectContaining({ group_id: g, group_name: 'Exported group', role: 'member' })]);
-    expect(data.group_posts).toEqual([expect.objectContaining({ id: post, group_id: g, content: 'my group post', media: ['group_post_e1.jpg'] })]);
+    expect(data.group_posts).toEqual([
+      expect.objectContaining({ id: post, group_id: g, content: 'my group post', media: ['group_post_e1.jpg'] }),
+    ]);
     expect(data.group_comments).toEqual([expect.objectContaining({ post_id: theirs, content: 'my group comment' })]);
     expect(data.group_post_reactions).toEqual([expect.objectContaining({ post_id: theirs, reaction_type: 'wow' })]);
     expect(data.media).toContainEqual({ path: 'uploads/posts/group_post_e1.jpg', source: `group_post:${post}` });
@@ -70,7 +72,11 @@ describe('groups in export.php and delete_account.php', () => {
     expect(await db.selectFrom('group_posts').select('id').where('user_id', '=', a.id).execute()).toEqual([]);
     expect(await db.selectFrom('group_post_reactions').select('post_id').where('user_id', '=', a.id).execute()).toEqual([]);
     // The group a administered passes to b, the longest-standing member; the one a was alone in goes.
-    expect((await t.api.get(`groups.php?id=${handed}`, as(b))).body.data).toMatchObject({ role: 'admin', members_count: 2, posts_count: 1 });
+    expect((await t.api.get(`groups.php?id=${handed}`, as(b))).body.data).toMatchObject({
+      role: 'admin',
+      members_count: 2,
+      posts_count: 1,
+    });
     expect(await db.selectFrom('community_groups').select('id').where('id', '=', alone).execute()).toEqual([]);
     // b's post: the bare comment and a's reaction gone, the answered one emptied with c's reply under it.
     const post = (await t.api.get(`group_posts.php?id=${theirs}`, as(b))).body.data;

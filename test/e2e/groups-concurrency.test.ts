@@ -33,7 +33,11 @@ async function users(n: number): Promise<TestUser[]> {
 }
 
 async function notifications(to: TestUser, type: string, groupId?: number): Promise<number> {
-  let q = t.database.db.selectFrom('notifications').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', to.id).where('type', '=', type);
+  let q = t.database.db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', to.id)
+    .where('type', '=', type);
   if (groupId !== undefined) q = q.where('group_id', '=', groupId);
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
@@ -75,11 +79,18 @@ describe('groups under concurrent requests', () => {
     const rows = await t.database.db.selectFrom('group_join_requests').select('user_id').where('group_id', '=', g).execute();
     expect(rows).toHaveLength(N + 1);
     expect(await notifications(admin, 'group_join_request', g)).toBe(N + 1);
-    const fromEager = await t.database.db.selectFrom('notifications').select('id').where('user_id', '=', admin.id).where('from_user_id', '=', eager.id).execute();
+    const fromEager = await t.database.db
+      .selectFrom('notifications')
+      .select('id')
+      .where('user_id', '=', admin.id)
+      .where('from_user_id', '=', eager.id)
+      .execute();
     expect(fromEager).toHaveLength(1);
 
     // N approvals of N requests at once: N members, exact count, one notification each.
-    const answers = await burst(N, (i) => t.api.post('groups.php', { action: 'approve_request', group_id: g, user_id: requesters[i].id }, as(admin)));
+    const answers = await burst(N, (i) =>
+      t.api.post('groups.php', { action: 'approve_request', group_id: g, user_id: requesters[i].id }, as(admin)),
+    );
     expect(ok(answers)).toHaveLength(N);
     expect(Number((await group(g)).members_count)).toBe(N + 1);
     expect((await memberRows(g)).length).toBe(N + 1);
@@ -100,7 +111,9 @@ describe('groups under concurrent requests', () => {
     await aGroupMembership(t.api, g, admins);
     for (const a of admins) await t.api.post('groups.php', { action: 'promote_member', group_id: g, user_id: a.id }, as(founder));
     const all = [founder, ...admins];
-    const answers = await burst(N, (i) => t.api.post('groups.php', { action: 'demote_member', group_id: g, user_id: all[i].id }, as(all[i])));
+    const answers = await burst(N, (i) =>
+      t.api.post('groups.php', { action: 'demote_member', group_id: g, user_id: all[i].id }, as(all[i])),
+    );
     expect(ok(answers)).toHaveLength(N - 1);
     expect(answers.filter((a) => a.body?.code === 'last_admin')).toHaveLength(1);
     expect((await memberRows(g)).filter((m) => m.role === 'admin')).toHaveLength(1);
@@ -127,10 +140,14 @@ describe('groups under concurrent requests', () => {
     const post = (await aGroupPost(t.api, author, g)).id;
     const comment = (await aGroupComment(t.api, author, post)).id;
     await burst(N, (i) => t.api.post('group_reactions.php', { post_id: post, reaction_type: 'love' }, as(fans[i])));
-    await burst(N, (i) => t.api.post('comment_reactions.php', { comment_id: comment, comment_type: 'group', reaction_type: 'like' }, as(fans[i])));
+    await burst(N, (i) =>
+      t.api.post('comment_reactions.php', { comment_id: comment, comment_type: 'group', reaction_type: 'like' }, as(fans[i])),
+    );
     // One user, N times each.
     await burst(N, () => t.api.post('group_reactions.php', { post_id: post, reaction_type: 'wow' }, as(fans[0])));
-    await burst(N, () => t.api.post('comment_reactions.php', { comment_id: comment, comment_type: 'group', reaction_type: 'wow' }, as(fans[0])));
+    await burst(N, () =>
+      t.api.post('comment_reactions.php', { comment_id: comment, comment_type: 'group', reaction_type: 'wow' }, as(fans[0])),
+    );
     const row = await t.database.db.selectFrom('group_posts').select('likes_count').where('id', '=', post).executeTakeFirstOrThrow();
     expect(Number(row.likes_count)).toBe(N);
     expect(await t.database.db.selectFrom('group_post_reactions').select('user_id').where('post_id', '=', post).execute()).toHaveLength(N);
@@ -138,7 +155,13 @@ describe('groups under concurrent requests', () => {
     expect(view.body.data[0].reactions_count).toBe(N);
     expect(await notifications(author, 'reaction', g)).toBe(2 * N);
     for (const f of fans) {
-      const fromFan = await t.database.db.selectFrom('notifications').select('id').where('user_id', '=', author.id).where('from_user_id', '=', f.id).where('type', '=', 'reaction').execute();
+      const fromFan = await t.database.db
+        .selectFrom('notifications')
+        .select('id')
+        .where('user_id', '=', author.id)
+        .where('from_user_id', '=', f.id)
+        .where('type', '=', 'reaction')
+        .execute();
       expect(fromFan).toHaveLength(2);
     }
     // N removals at once by one user: counted down once.
@@ -163,7 +186,14 @@ describe('groups under concurrent requests', () => {
     expect(await t.database.db.selectFrom('group_posts').select('id').where('id', '=', post).execute()).toEqual([]);
     expect(await t.database.db.selectFrom('group_comments').select('id').where('post_id', '=', post).execute()).toEqual([]);
     // A reaction that waited for the deletion finds its comment gone (404): none is left behind.
-    expect(await t.database.db.selectFrom('comment_reactions').select('user_id').where('comment_type', '=', 'group').where('comment_id', '=', comment).execute()).toEqual([]);
+    expect(
+      await t.database.db
+        .selectFrom('comment_reactions')
+        .select('user_id')
+        .where('comment_type', '=', 'group')
+        .where('comment_id', '=', comment)
+        .execute(),
+    ).toEqual([]);
     expect(Number((await group(g)).posts_count)).toBe(0);
   });
 });

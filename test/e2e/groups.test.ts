@@ -22,7 +22,9 @@ async function detail(u: TestUser, id: number) {
 async function notificationsOf(u: TestUser, type: string) {
   const res = await t.api.get('notifications.php?per_page=100', as(u));
   expect(res.status).toBe(200);
-  return (res.body.notifications as { type: string; group_id: number | null; link: string | null; content: string }[]).filter((n) => n.type === type);
+  return (res.body.notifications as { type: string; group_id: number | null; link: string | null; content: string }[]).filter(
+    (n) => n.type === type,
+  );
 }
 
 async function act(u: TestUser, action: string, body: Record<string, unknown>) {
@@ -34,7 +36,11 @@ describe('creating and reading groups', () => {
     const alice = await aUser(t.api);
     const a = await t.api.post('groups.php', { action: 'create', name: 'Gardeners', description: 'Seeds', privacy: 'public' }, as(alice));
     expect(a.status).toBe(201);
-    expect(a.body).toMatchObject({ success: true, id: expect.any(Number), data: { name: 'Gardeners', role: 'admin', is_member: true, members_count: 1 } });
+    expect(a.body).toMatchObject({
+      success: true,
+      id: expect.any(Number),
+      data: { name: 'Gardeners', role: 'admin', is_member: true, members_count: 1 },
+    });
     const b = await t.api.post('groups.php', { name: 'Cyclists', privacy: 'private' }, as(alice));
     expect(b.status).toBe(201);
     expect(b.body.data).toMatchObject({ privacy: 'private', description: '' });
@@ -97,17 +103,26 @@ describe('creating and reading groups', () => {
   it('hides a private group from non-members: 404 on details, members and requests; lists leave it out', async () => {
     const [alice, stranger] = [await aUser(t.api), await aUser(t.api)];
     const priv = (await aCommunityGroup(t.api, alice, { privacy: 'private' })).id;
-    for (const url of [`groups.php?id=${priv}`, `groups.php?id=${priv}&members=1`, `groups.php?id=${priv}&join_requests=1`, `group_posts.php?id=999999`]) {
+    for (const url of [
+      `groups.php?id=${priv}`,
+      `groups.php?id=${priv}&members=1`,
+      `groups.php?id=${priv}&join_requests=1`,
+      `group_posts.php?id=999999`,
+    ]) {
       const res = await t.api.get(url, as(stranger));
       expect(res.status, url).toBe(404);
     }
-    expect((await t.api.get('groups.php?discover=1&per_page=100', as(stranger))).body.groups.map((g: { id: number }) => g.id)).not.toContain(priv);
+    expect(
+      (await t.api.get('groups.php?discover=1&per_page=100', as(stranger))).body.groups.map((g: { id: number }) => g.id),
+    ).not.toContain(priv);
     expect((await t.api.get('groups.php', as(stranger))).body.groups).toEqual([]);
     // A public group's members are everyone's to see.
     const pub = (await aCommunityGroup(t.api, alice)).id;
     const members = await t.api.get(`groups.php?id=${pub}&members=1`, as(stranger));
     expect(members.status).toBe(200);
-    expect(members.body.members).toEqual([{ user_id: alice.id, id: alice.id, username: alice.username, avatar: 'default.svg', role: 'admin', joined_at: expect.any(String) }]);
+    expect(members.body.members).toEqual([
+      { user_id: alice.id, id: alice.id, username: alice.username, avatar: 'default.svg', role: 'admin', joined_at: expect.any(String) },
+    ]);
   });
 });
 
@@ -144,7 +159,9 @@ describe('joining, requests and invitations', () => {
     }
     const list = await t.api.get(`groups.php?id=${g}&join_requests=1`, as(alice));
     expect(list.status).toBe(200);
-    expect(list.body.requests).toEqual([{ user_id: bob.id, username: bob.username, bio: '', avatar: 'default.svg', created_at: expect.any(String) }]);
+    expect(list.body.requests).toEqual([
+      { user_id: bob.id, username: bob.username, bio: '', avatar: 'default.svg', created_at: expect.any(String) },
+    ]);
     expect((await t.api.get(`groups.php?id=${g}&join_requests=1`, as(member))).status).toBe(403);
   });
 
@@ -162,7 +179,12 @@ describe('joining, requests and invitations', () => {
     const ok = await act(alice, 'approve_request', { group_id: g, user_id: bob.id });
     expect(ok.status).toBe(200);
     expect((await act(alice, 'approve_request', { group_id: g, user_id: bob.id })).status).toBe(404);
-    expect((await detail(bob, g)).body.data).toMatchObject({ is_member: true, role: 'member', members_count: 3, has_pending_request: null });
+    expect((await detail(bob, g)).body.data).toMatchObject({
+      is_member: true,
+      role: 'member',
+      members_count: 3,
+      has_pending_request: null,
+    });
     expect(await notificationsOf(bob, 'group_join_approved')).toMatchObject([{ group_id: g }]);
     expect((await act(alice, 'reject_request', { group_id: g, user_id: carol.id })).status).toBe(200);
     expect(await notificationsOf(carol, 'group_join_rejected')).toMatchObject([{ group_id: g }]);
@@ -222,9 +244,20 @@ describe('roles and removal', () => {
     const g = (await aCommunityGroup(t.api, alice, { description: 'Before' })).id;
     // Stored as upload.php would have, as alice's uploads (references must name the caller's uploads).
     for (const name of ['group_x1.png', 'uploads/group_x2.jpg', 'avatar_x.png']) await placeUploaded(t, name, alice);
-    const res = await t.api.put('groups.php', { id: g, name: 'After', avatar: 'group_x1.png', cover_image: 'uploads/group_x2.jpg', privacy: 'private' }, as(alice));
+    const res = await t.api.put(
+      'groups.php',
+      { id: g, name: 'After', avatar: 'group_x1.png', cover_image: 'uploads/group_x2.jpg', privacy: 'private' },
+      as(alice),
+    );
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ name: 'After', description: 'Before', avatar: 'group_x1.png', cover_image: 'uploads/group_x2.jpg', privacy: 'private', updated_at: expect.any(String) });
+    expect(res.body.data).toMatchObject({
+      name: 'After',
+      description: 'Before',
+      avatar: 'group_x1.png',
+      cover_image: 'uploads/group_x2.jpg',
+      privacy: 'private',
+      updated_at: expect.any(String),
+    });
     expect((await t.api.put('groups.php', { id: g, avatar: 'avatar_x.png' }, as(alice))).status).toBe(400);
   });
 

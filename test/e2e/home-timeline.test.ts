@@ -43,7 +43,11 @@ async function timelineRows(u: TestUser) {
 }
 
 async function setPrivate(u: TestUser, on: boolean) {
-  await t.database.db.updateTable('users').set({ is_private: on ? 1 : 0 }).where('id', '=', u.id).execute();
+  await t.database.db
+    .updateTable('users')
+    .set({ is_private: on ? 1 : 0 })
+    .where('id', '=', u.id)
+    .execute();
 }
 
 const ok = (res: ApiResponse) => expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -158,7 +162,8 @@ describe('fan-out of an account with many followers', () => {
     const [author, a, b] = [await aUser(server.api), await aUser(server.api), await aUser(server.api)];
     await aFollow(server.api, a, author);
     await aFollow(server.api, b, author);
-    const read = async (u: TestUser) => ((await server.api.get('posts.php', { token: u.token })).body.posts as { id: number }[]).map((p) => p.id);
+    const read = async (u: TestUser) =>
+      ((await server.api.get('posts.php', { token: u.token })).body.posts as { id: number }[]).map((p) => p.id);
     for (const u of [author, a, b]) await read(u);
     const post = await aPost(server.api, author, { content: 'to many' });
     const holding = async () => (await Promise.all([author, a, b].map(read))).filter((ids) => ids.includes(post.id)).length;
@@ -181,11 +186,15 @@ describe('under concurrent requests (on MariaDB they really overlap)', () => {
     for (const a of authors) await aPost(t.api, a, { content: 'before' });
     const answers = await Promise.all([
       ...Array.from({ length: N }, () => t.api.get('posts.php', { token: reader.token })),
-      ...Array.from({ length: N }, (_, i) => t.api.post('posts.php', { content: `during ${i}` }, { token: authors[i % authors.length].token })),
+      ...Array.from({ length: N }, (_, i) =>
+        t.api.post('posts.php', { content: `during ${i}` }, { token: authors[i % authors.length].token }),
+      ),
     ]);
     noServerErrors(answers);
     const newest = answers.slice(N).map((a) => a.body.post_id as number);
-    const shares = await Promise.all(newest.slice(0, 10).map((id, i) => t.api.post('shares.php', { post_id: id }, { token: authors[(i + 1) % authors.length].token })));
+    const shares = await Promise.all(
+      newest.slice(0, 10).map((id, i) => t.api.post('shares.php', { post_id: id }, { token: authors[(i + 1) % authors.length].token })),
+    );
     noServerErrors(shares);
     await expectLikeReadTime(reader, 2, 20);
     // Every entry newer than the build's fill is there once, through the fan-out or the fill, whichever
@@ -197,7 +206,11 @@ describe('under concurrent requests (on MariaDB they really overlap)', () => {
     expect(new Set(rows.map(key)).size).toBe(rows.length);
     const meanwhile = [...newest.map((id) => `${id}:0`), ...newest.slice(0, 10).map((id) => `${id}:1`)];
     expect(rows.map(key)).toEqual(expect.arrayContaining(meanwhile));
-    const state = await t.database.db.selectFrom('home_timeline_state').selectAll().where('user_id', '=', reader.id).executeTakeFirstOrThrow();
+    const state = await t.database.db
+      .selectFrom('home_timeline_state')
+      .selectAll()
+      .where('user_id', '=', reader.id)
+      .executeTakeFirstOrThrow();
     if (state.horizon_at === null) expect(rows).toHaveLength(5 + N + 10);
   });
 
@@ -206,10 +219,16 @@ describe('under concurrent requests (on MariaDB they really overlap)', () => {
     for (let i = 0; i < 3; i++) await aPost(t.api, author, { content: `post ${i}` });
     await feed(reader);
     for (let round = 0; round < 3; round++) {
-      noServerErrors(await Promise.all(Array.from({ length: N }, () => t.api.post('follows.php', { user_id: author.id }, { token: reader.token }))));
+      noServerErrors(
+        await Promise.all(Array.from({ length: N }, () => t.api.post('follows.php', { user_id: author.id }, { token: reader.token }))),
+      );
       expect(await timelineRows(reader)).toHaveLength(3);
       await expectLikeReadTime(reader);
-      noServerErrors(await Promise.all(Array.from({ length: N }, () => t.api.delete(`follows.php?user_id=${author.id}`, undefined, { token: reader.token }))));
+      noServerErrors(
+        await Promise.all(
+          Array.from({ length: N }, () => t.api.delete(`follows.php?user_id=${author.id}`, undefined, { token: reader.token })),
+        ),
+      );
       expect(await timelineRows(reader)).toEqual([]);
     }
   });

@@ -33,15 +33,18 @@ describe('untrusted proxies', () => {
 });
 
 describe('trusted proxies as ranges (proxy-addr)', () => {
-  it.each([['127.0.0.0/8'], ['loopback'], ['10.0.0.0/8, loopback']])('believes X-Forwarded-Proto from a peer inside %s', async (proxies) => {
-    const s = await startTestServer({ env: { API_REQUIRE_HTTPS: 'true', API_TRUSTED_PROXIES: proxies } });
-    try {
-      expect((await s.api.get('settings.php', { headers: { 'X-Forwarded-Proto': 'https' } })).status).toBe(200);
-      expect((await s.api.get('settings.php')).status).toBe(403);
-    } finally {
-      await s.close();
-    }
-  });
+  it.each([['127.0.0.0/8'], ['loopback'], ['10.0.0.0/8, loopback']])(
+    'believes X-Forwarded-Proto from a peer inside %s',
+    async (proxies) => {
+      const s = await startTestServer({ env: { API_REQUIRE_HTTPS: 'true', API_TRUSTED_PROXIES: proxies } });
+      try {
+        expect((await s.api.get('settings.php', { headers: { 'X-Forwarded-Proto': 'https' } })).status).toBe(200);
+        expect((await s.api.get('settings.php')).status).toBe(403);
+      } finally {
+        await s.close();
+      }
+    },
+  );
 
   it('ignores it from a peer outside every range', async () => {
     const s = await startTestServer({ env: { API_REQUIRE_HTTPS: 'true', API_TRUSTED_PROXIES: '10.0.0.0/8,uniquelocal' } });
@@ -56,7 +59,11 @@ describe('trusted proxies as ranges (proxy-addr)', () => {
 describe('client address behind a trusted proxy', () => {
   // Anonymous reads are counted by address: X-RateLimit-Remaining tells which address was counted.
   const remainingFor = async (forwardedFor: string) =>
-    Number((await t.api.get('settings.php', { headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': forwardedFor } })).headers.get('x-ratelimit-remaining'));
+    Number(
+      (await t.api.get('settings.php', { headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': forwardedFor } })).headers.get(
+        'x-ratelimit-remaining',
+      ),
+    );
 
   it('is the nearest untrusted hop of X-Forwarded-For', async () => {
     const first = await remainingFor('198.51.100.7');

@@ -36,7 +36,9 @@ const identity = (u: TestUser) => `u${u.id}-${u.username.toLowerCase()}`;
 const tokenFor = (u: TestUser, body: Record<string, unknown>) => t.api.post('lives.php?path=token', body, as(u));
 
 async function claims(token: string) {
-  return (await jwtVerify(token, new TextEncoder().encode(MEDIA.secret), { algorithms: ['HS256'], issuer: MEDIA.key, currentDate: clock.now() })).payload;
+  return (
+    await jwtVerify(token, new TextEncoder().encode(MEDIA.secret), { algorithms: ['HS256'], issuer: MEDIA.key, currentDate: clock.now() })
+  ).payload;
 }
 
 /** What LiveKit posts: the body, and a JWT signed with the API secret carrying the body's SHA-256. */
@@ -49,7 +51,10 @@ async function webhook(event: Record<string, unknown>, options: { secret?: strin
     .setExpirationTime(Math.floor(clock.now().getTime() / 1000) + 300)
     .sign(new TextEncoder().encode(options.secret ?? MEDIA.secret));
   const sent = options.tamper ? body.replace('live-', 'live-9') : body;
-  return t.api.request('POST', 'lives.php?path=webhook', undefined, { raw: sent, headers: { 'Content-Type': 'application/webhook+json', Authorization: jwt } });
+  return t.api.request('POST', 'lives.php?path=webhook', undefined, {
+    raw: sent,
+    headers: { 'Content-Type': 'application/webhook+json', Authorization: jwt },
+  });
 }
 
 describe('lives.php: starting, listing, ending', () => {
@@ -65,9 +70,24 @@ describe('lives.php: starting, listing, ending', () => {
     expect(list.status).toBe(200);
     const mine = list.body.lives.filter((l: { user_id: number }) => l.user_id === ada.id);
     expect(mine.map((l: { id: number }) => l.id)).toEqual([second]);
-    expect(mine[0]).toMatchObject({ title: 'Second', username: ada.username, current_viewers: 0, report_count: 0, is_suspended: false, background_image: null, room_name: `live-${second}` });
+    expect(mine[0]).toMatchObject({
+      title: 'Second',
+      username: ada.username,
+      current_viewers: 0,
+      report_count: 0,
+      is_suspended: false,
+      background_image: null,
+      room_name: `live-${second}`,
+    });
     const detail = await t.api.get(`lives.php?path=${second}`, as(bob));
-    expect(detail.body.live).toMatchObject({ id: second, title: 'Second', description: 'hello', max_guests: 4, background_image: null, status: 'active' });
+    expect(detail.body.live).toMatchObject({
+      id: second,
+      title: 'Second',
+      description: 'hello',
+      max_guests: 4,
+      background_image: null,
+      status: 'active',
+    });
   });
 
   it('keeps unlisted lives out of the list for others', async () => {
@@ -132,7 +152,15 @@ describe('lives.php: starting, listing, ending', () => {
 describe('lives.php?path=token', () => {
   it('signs a LiveKit token for the creator that can publish; claims verified with jose', async () => {
     const { id } = await aLive(t.api, ada);
-    const res = await tokenFor(ada, { roomName: `live-${id}`, identity: identity(ada), name: 'Ada', canPublish: true, canPublishData: true, canSubscribe: true, liveId: id });
+    const res = await tokenFor(ada, {
+      roomName: `live-${id}`,
+      identity: identity(ada),
+      name: 'Ada',
+      canPublish: true,
+      canPublishData: true,
+      canSubscribe: true,
+      liveId: id,
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, url: MEDIA.url, expires_in: 21600 });
     const c = await claims(res.body.token);
@@ -176,10 +204,21 @@ describe('lives.php?path=token', () => {
   });
 
   it('answers 503 when no media server is configured', async () => {
-    const bare = await startTestServer({ env: { MEDIA_SERVER_URL: '', MEDIA_SERVER_API_KEY: '', MEDIA_SERVER_API_SECRET: '', API_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'plaza-noconf-')) } });
+    const bare = await startTestServer({
+      env: {
+        MEDIA_SERVER_URL: '',
+        MEDIA_SERVER_API_KEY: '',
+        MEDIA_SERVER_API_SECRET: '',
+        API_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'plaza-noconf-')),
+      },
+    });
     try {
       const u = await aUser(bare.api);
-      const res = await bare.api.post('lives.php?path=token', { roomName: 'live-1', identity: `u${u.id}-x`, name: 'X' }, { token: u.token });
+      const res = await bare.api.post(
+        'lives.php?path=token',
+        { roomName: 'live-1', identity: `u${u.id}-x`, name: 'X' },
+        { token: u.token },
+      );
       expect(res.status).toBe(503);
       expect(res.body.code).toBe('media_server_unavailable');
     } finally {
@@ -194,7 +233,10 @@ describe('lives.php?path=webhook (LiveKit events)', () => {
     const forged = await webhook({ event: 'room_finished', room: { name: `live-${id}` } }, { secret: 'not-the-secret-not-the-secret-xx' });
     expect(forged.status).toBe(401);
     expect((await webhook({ event: 'room_finished', room: { name: `live-${id}` } }, { tamper: true })).status).toBe(401);
-    const unsigned = await t.api.request('POST', 'lives.php?path=webhook', undefined, { raw: JSON.stringify({ event: 'room_finished', room: { name: `live-${id}` } }), headers: { 'Content-Type': 'application/webhook+json' } });
+    const unsigned = await t.api.request('POST', 'lives.php?path=webhook', undefined, {
+      raw: JSON.stringify({ event: 'room_finished', room: { name: `live-${id}` } }),
+      headers: { 'Content-Type': 'application/webhook+json' },
+    });
     expect(unsigned.status).toBe(401);
     expect((await t.api.get(`lives.php?path=${id}`, as(cy))).body.live.status).toBe('active');
     const signed = await webhook({ event: 'room_finished', room: { name: `live-${id}` } });

@@ -44,7 +44,13 @@ describe('logs', () => {
 
   it('carry the client address as the trusted-proxy rule resolved it, and the user agent cut to 200 characters', async () => {
     // Loopback is a trusted proxy by default: the nearest untrusted X-Forwarded-For hop is the client.
-    await api.get('settings.php', { headers: { 'X-Request-Id': 'log-client-1', 'X-Forwarded-For': '203.0.113.9, 127.0.0.1', 'User-Agent': `militant-flutter ${'x'.repeat(500)}` } });
+    await api.get('settings.php', {
+      headers: {
+        'X-Request-Id': 'log-client-1',
+        'X-Forwarded-For': '203.0.113.9, 127.0.0.1',
+        'User-Agent': `militant-flutter ${'x'.repeat(500)}`,
+      },
+    });
     await api.get('settings.php', { headers: { 'X-Request-Id': 'log-client-2', 'User-Agent': 'curl/8.0' } });
     const byId = (id: string) => lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'request' && l.req_id === id);
     // The lines are written asynchronously: wait for the second one.
@@ -62,11 +68,21 @@ describe('logs', () => {
 describe('graceful shutdown', () => {
   it('finishes a request in flight, then refuses new connections', async () => {
     const db2 = await openTestDatabase();
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', BCRYPT_COST: '12', API_DATA_DIR: '/tmp/plaza-test-data', LOG_LEVEL: 'silent' });
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      BCRYPT_COST: '12',
+      API_DATA_DIR: '/tmp/plaza-test-data',
+      LOG_LEVEL: 'silent',
+    });
     const p = await startPlaza(config, { database: db2, jobs: false });
     const client = new ApiClient(p.url);
     // A register at bcrypt cost 12 takes a few hundred milliseconds: long enough to close meanwhile.
-    const inFlight = client.post('auth.php?action=register', { username: 'slowpoke', email: 'slow@example.test', password: 'long enough pw' });
+    const inFlight = client.post('auth.php?action=register', {
+      username: 'slowpoke',
+      email: 'slow@example.test',
+      password: 'long enough pw',
+    });
     await new Promise((r) => setTimeout(r, 50));
     await p.close();
     expect((await inFlight).status).toBe(200);

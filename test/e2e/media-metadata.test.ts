@@ -118,43 +118,56 @@ exit $rc
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('remuxes one at a time with API_MEDIA_REMUX_CONCURRENCY=1, and refuses a run past API_MEDIA_REMUX_TIMEOUT_S (415), storing nothing', async () => {
-    s = await startTestServer({ env: { API_FFMPEG_PATH: wrapper, API_MEDIA_REMUX_CONCURRENCY: '1', API_MEDIA_REMUX_TIMEOUT_S: '2' } });
-    const u = await aUser(s.api);
-    const bytes = await mediaSample('m4a', { tagged: true });
-    const answers = await Promise.all(Array.from({ length: 4 }, () => upload(s.api, u.token, { name: 'voice.m4a', bytes }, 'messages')));
-    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
-    expect(existsSync(join(dir, 'overlaps'))).toBe(false);
+  it(
+    'remuxes one at a time with API_MEDIA_REMUX_CONCURRENCY=1, and refuses a run past API_MEDIA_REMUX_TIMEOUT_S (415), storing nothing',
+    async () => {
+      s = await startTestServer({ env: { API_FFMPEG_PATH: wrapper, API_MEDIA_REMUX_CONCURRENCY: '1', API_MEDIA_REMUX_TIMEOUT_S: '2' } });
+      const u = await aUser(s.api);
+      const bytes = await mediaSample('m4a', { tagged: true });
+      const answers = await Promise.all(Array.from({ length: 4 }, () => upload(s.api, u.token, { name: 'voice.m4a', bytes }, 'messages')));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+      expect(existsSync(join(dir, 'overlaps'))).toBe(false);
 
-    writeFileSync(join(dir, 'sleep'), '');
-    const before = filesUnder(s.uploadsPath);
-    const started = Date.now();
-    const slow = await upload(s.api, u.token, { name: 'voice.m4a', bytes }, 'messages');
-    expect(slow.status).toBe(415);
-    expect(slow.body).toMatchObject({ success: false, code: 'invalid_media' });
-    expect(slow.body.message).toMatch(/within 2 s/);
-    expect(Date.now() - started).toBeLessThan(10_000);
-    expect(filesUnder(s.uploadsPath)).toEqual(before);
-  }, SERVER_START_TIMEOUT_MS);
+      writeFileSync(join(dir, 'sleep'), '');
+      const before = filesUnder(s.uploadsPath);
+      const started = Date.now();
+      const slow = await upload(s.api, u.token, { name: 'voice.m4a', bytes }, 'messages');
+      expect(slow.status).toBe(415);
+      expect(slow.body).toMatchObject({ success: false, code: 'invalid_media' });
+      expect(slow.body.message).toMatch(/within 2 s/);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(filesUnder(s.uploadsPath)).toEqual(before);
+    },
+    SERVER_START_TIMEOUT_MS,
+  );
 });
 
 describe('upload.php without a usable ffmpeg', () => {
-  it('answers 503 media_processing_unavailable to videos and audio, storing nothing, and still takes images', async () => {
-    const s = await startTestServer({ env: { API_FFMPEG_PATH: '/nonexistent/ffmpeg' } });
-    try {
-      const u = await aUser(s.api);
-      for (const [ext, type] of [['mp4', 'posts'], ['mp3', 'messages']]) {
-        const res = await upload(s.api, u.token, { name: `clip.${ext}`, bytes: await mediaSample(ext, { tagged: true }) }, type);
-        expect(res.status).toBe(503);
-        expect(res.body).toMatchObject({ success: false, code: 'media_processing_unavailable' });
+  it(
+    'answers 503 media_processing_unavailable to videos and audio, storing nothing, and still takes images',
+    async () => {
+      const s = await startTestServer({ env: { API_FFMPEG_PATH: '/nonexistent/ffmpeg' } });
+      try {
+        const u = await aUser(s.api);
+        for (const [ext, type] of [
+          ['mp4', 'posts'],
+          ['mp3', 'messages'],
+        ]) {
+          const res = await upload(s.api, u.token, { name: `clip.${ext}`, bytes: await mediaSample(ext, { tagged: true }) }, type);
+          expect(res.status).toBe(503);
+          expect(res.body).toMatchObject({ success: false, code: 'media_processing_unavailable' });
+        }
+        expect(filesUnder(s.uploadsPath)).toEqual([]);
+        const photo = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#123' } })
+          .jpeg()
+          .toBuffer();
+        expect((await upload(s.api, u.token, { name: 'a.jpg', bytes: photo }, 'posts')).status).toBe(200);
+      } finally {
+        await s.close();
       }
-      expect(filesUnder(s.uploadsPath)).toEqual([]);
-      const photo = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#123' } }).jpeg().toBuffer();
-      expect((await upload(s.api, u.token, { name: 'a.jpg', bytes: photo }, 'posts')).status).toBe(200);
-    } finally {
-      await s.close();
-    }
-  }, SERVER_START_TIMEOUT_MS);
+    },
+    SERVER_START_TIMEOUT_MS,
+  );
 });
 
 describe('upload.php: photos with recoverable decoder warnings', () => {
@@ -196,7 +209,10 @@ describe('upload.php: photos with recoverable decoder warnings', () => {
     const jpeg = await photo();
     const cut = jpeg.subarray(0, Math.floor(jpeg.length * 0.8));
     const garbage = Buffer.concat([jpeg.subarray(0, 20), Buffer.alloc(200, 0x41)]);
-    for (const [name, bytes] of [['cut.jpg', cut], ['garbage.jpg', garbage]] as const) {
+    for (const [name, bytes] of [
+      ['cut.jpg', cut],
+      ['garbage.jpg', garbage],
+    ] as const) {
       const res = await upload(t.api, u.token, { name, bytes }, 'posts');
       expect(res.status, name).toBe(415);
       expect(res.body).toMatchObject({ success: false, code: 'invalid_image' });

@@ -11,7 +11,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const G = 'message_groups.php';
-const say = (who: TestUser, gid: number, body: Record<string, unknown>) => t.api.post(`${G}?path=${gid}/messages`, { media: null, ...body }, { token: who.token });
+const say = (who: TestUser, gid: number, body: Record<string, unknown>) =>
+  t.api.post(`${G}?path=${gid}/messages`, { media: null, ...body }, { token: who.token });
 const read = (who: TestUser, gid: number, extra = '') => t.api.get(`${G}?path=${gid}/messages&page=1${extra}`, { token: who.token });
 
 describe('message_groups.php', () => {
@@ -30,16 +31,32 @@ describe('message_groups.php', () => {
 
     const first = await say(admin, gid, { content: 'first' });
     expect(first.status).toBe(200);
-    expect(first.body.data).toMatchObject({ id: first.body.message_id, group_id: gid, username: admin.username, sender_username: admin.username, content: 'first', is_mine: true });
+    expect(first.body.data).toMatchObject({
+      id: first.body.message_id,
+      group_id: gid,
+      username: admin.username,
+      sender_username: admin.username,
+      content: 'first',
+      is_mine: true,
+    });
     clock.advance(1000);
     const second = await say(m, gid, { content: 'second', parent_id: first.body.message_id });
     expect(second.status).toBe(200);
-    expect((await t.api.post(`${G}?path=messages/${first.body.message_id}/reactions`, { reaction_type: 'love' }, { token: m.token })).status).toBe(200);
+    expect(
+      (await t.api.post(`${G}?path=messages/${first.body.message_id}/reactions`, { reaction_type: 'love' }, { token: m.token })).status,
+    ).toBe(200);
 
     const msgs = await read(admin, gid);
     expect(msgs.status).toBe(200);
     expect(msgs.body.messages.map((x: { content: string }) => x.content)).toEqual(['first', 'second']);
-    expect(msgs.body.messages[0]).toMatchObject({ id: first.body.message_id, username: admin.username, is_mine: true, reactions_summary: { love: 1 }, user_reaction: null, edited_at: null });
+    expect(msgs.body.messages[0]).toMatchObject({
+      id: first.body.message_id,
+      username: admin.username,
+      is_mine: true,
+      reactions_summary: { love: 1 },
+      user_reaction: null,
+      edited_at: null,
+    });
     expect(msgs.body.messages[1]).toMatchObject({
       is_mine: false,
       parent_id: first.body.message_id,
@@ -50,7 +67,9 @@ describe('message_groups.php', () => {
 
     const list = await t.api.get(`${G}?page=1`, { token: m.token });
     expect(list.status).toBe(200);
-    expect(list.body.groups).toEqual([expect.objectContaining({ id: gid, name: 'Comrades', avatar: 'default.svg', last_message: 'second', members_count: 2 })]);
+    expect(list.body.groups).toEqual([
+      expect.objectContaining({ id: gid, name: 'Comrades', avatar: 'default.svg', last_message: 'second', members_count: 2 }),
+    ]);
 
     const pushes = t.push.sent.filter((s) => s.userId === m.id && s.message.data.type === 'group_message');
     expect(pushes[0].message.data).toEqual({ type: 'group_message', group_id: String(gid), message_preview: 'first' });
@@ -66,15 +85,22 @@ describe('message_groups.php', () => {
     expect((await read(outsider, gid)).status).toBe(403);
     expect((await t.api.get(`${G}?path=${gid}`, { token: outsider.token })).status).toBe(403);
     expect((await say(outsider, gid, { content: 'intrusion' })).status).toBe(403);
-    expect((await t.api.post(`${G}?path=messages/${mid}/reactions`, { reaction_type: 'like' }, { token: outsider.token })).status).toBe(403);
+    expect((await t.api.post(`${G}?path=messages/${mid}/reactions`, { reaction_type: 'like' }, { token: outsider.token })).status).toBe(
+      403,
+    );
     expect((await t.api.put(`${G}?path=messages/${mid}`, { content: 'defaced' }, { token: outsider.token })).status).toBe(403);
     expect((await t.api.delete(`${G}?path=messages/${mid}`, undefined, { token: outsider.token })).status).toBe(403);
     expect((await t.api.put(`${G}?path=${gid}`, { name: 'Taken' }, { token: outsider.token })).status).toBe(403);
     expect((await t.api.post(`${G}?path=${gid}/members`, { user_id: outsider.id }, { token: outsider.token })).status).toBe(403);
     expect((await t.api.get(`${G}?path=${gid}/typing`, { token: outsider.token })).status).toBe(403);
     const msgs = await read(admin, gid);
-    expect(msgs.body.messages).toEqual([expect.objectContaining({ id: mid, content: 'members only', reactions_summary: {}, edited_at: null })]);
-    expect((await t.api.get(`${G}?path=${gid}`, { token: admin.token })).body.group).toMatchObject({ name: 'Comrades', members: [expect.objectContaining({ user_id: admin.id })] });
+    expect(msgs.body.messages).toEqual([
+      expect.objectContaining({ id: mid, content: 'members only', reactions_summary: {}, edited_at: null }),
+    ]);
+    expect((await t.api.get(`${G}?path=${gid}`, { token: admin.token })).body.group).toMatchObject({
+      name: 'Comrades',
+      members: [expect.objectContaining({ user_id: admin.id })],
+    });
     expect((await t.api.get(`${G}`, { token: outsider.token })).body.groups).toEqual([]);
     expect((await read(admin, 999999)).status).toBe(404);
   });
@@ -118,7 +144,9 @@ describe('message_groups.php', () => {
     expect(invited.status).toBe(200);
     expect((await read(y, gid)).status).toBe(403);
     const requests = (await t.api.get(`${G}?path=${gid}`, { token: admin.token })).body.group.requests;
-    expect(requests).toEqual([expect.objectContaining({ request_id: expect.any(Number), user_id: y.id, username: y.username, avatar: expect.any(String) })]);
+    expect(requests).toEqual([
+      expect.objectContaining({ request_id: expect.any(Number), user_id: y.id, username: y.username, avatar: expect.any(String) }),
+    ]);
     const rid = requests[0].request_id;
     expect((await t.api.post(`${G}?path=${gid}/requests/${rid}/approve`, undefined, { token: m.token })).status).toBe(403);
     expect((await t.api.post(`${G}?path=${gid}/requests/${rid}/approve`, undefined, { token: admin.token })).status).toBe(200);
@@ -164,7 +192,9 @@ describe('message_groups.php', () => {
     const m = await aUser(t.api);
     const gid = (await aMessageGroup(t.api, admin, [m])).id;
     expect((await t.api.post(`${G}?path=${gid}/typing`, { is_typing: true }, { token: m.token })).status).toBe(200);
-    expect((await t.api.get(`${G}?path=${gid}/typing`, { token: admin.token })).body.typing_users).toEqual([{ user_id: m.id, username: m.username }]);
+    expect((await t.api.get(`${G}?path=${gid}/typing`, { token: admin.token })).body.typing_users).toEqual([
+      { user_id: m.id, username: m.username },
+    ]);
     expect((await t.api.get(`${G}?path=${gid}/typing`, { token: m.token })).body.typing_users).toEqual([]);
     clock.advance(10_001);
     expect((await t.api.get(`${G}?path=${gid}/typing`, { token: admin.token })).body.typing_users).toEqual([]);

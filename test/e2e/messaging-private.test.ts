@@ -11,8 +11,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const send = (from: TestUser, to: TestUser, body: Record<string, unknown>) => t.api.post('messages.php', { user_id: to.id, media: null, ...body }, { token: from.token });
-const thread = (me: TestUser, other: TestUser, extra = '') => t.api.get(`messages.php?user_id=${other.id}&page=1${extra}`, { token: me.token });
+const send = (from: TestUser, to: TestUser, body: Record<string, unknown>) =>
+  t.api.post('messages.php', { user_id: to.id, media: null, ...body }, { token: from.token });
+const thread = (me: TestUser, other: TestUser, extra = '') =>
+  t.api.get(`messages.php?user_id=${other.id}&page=1${extra}`, { token: me.token });
 const runJob = (name: string) => t.runJob(name);
 
 describe('messages.php', () => {
@@ -23,10 +25,22 @@ describe('messages.php', () => {
     expect(first.status).toBe(200);
     expect(typeof first.body.message_id).toBe('number');
     // The sent message comes back presented, authored by the sender.
-    expect(first.body.data).toMatchObject({ id: first.body.message_id, sender_id: a.id, receiver_id: b.id, sender_username: a.username, content: 'hello', is_mine: true, is_read: false });
+    expect(first.body.data).toMatchObject({
+      id: first.body.message_id,
+      sender_id: a.id,
+      receiver_id: b.id,
+      sender_username: a.username,
+      content: 'hello',
+      is_mine: true,
+      is_read: false,
+    });
     clock.advance(1000);
     // The Android quick reply names the recipient recipient_id.
-    const reply = await t.api.post('messages.php', { recipient_id: a.id, content: 'hi back', parent_id: first.body.message_id }, { token: b.token });
+    const reply = await t.api.post(
+      'messages.php',
+      { recipient_id: a.id, content: 'hi back', parent_id: first.body.message_id },
+      { token: b.token },
+    );
     expect(reply.status).toBe(200);
 
     const forA = await thread(a, b);
@@ -134,7 +148,9 @@ describe('messages.php', () => {
     expect(loved.body).toMatchObject({ message_id: id, reactions_summary: { love: 1 }, user_reaction: 'love' });
     expect((await t.api.post('messages.php?action=react', { message_id: id, reaction_type: 'like' }, { token: a.token })).status).toBe(200);
     const stranger = await aUser(t.api);
-    expect((await t.api.post('messages.php?action=react', { message_id: id, reaction_type: 'like' }, { token: stranger.token })).status).toBe(403);
+    expect(
+      (await t.api.post('messages.php?action=react', { message_id: id, reaction_type: 'like' }, { token: stranger.token })).status,
+    ).toBe(403);
     expect((await t.api.post('messages.php?action=react', { message_id: id, reaction_type: 'meh' }, { token: b.token })).status).toBe(400);
     let item = (await thread(b, a)).body.data.data[0];
     expect(item.reactions_summary).toEqual({ like: 1, love: 1 });
@@ -184,7 +200,9 @@ describe('messages.php', () => {
     expect(set.body.conversation).toMatchObject({ user_id: b.id, auto_delete_time: 1 });
     expect((await t.api.put(`messages.php?user_id=${b.id}`, { auto_delete_time: 7 }, { token: a.token })).status).toBe(400);
     // The setting is shared by both sides.
-    expect((await t.api.get(`messages.php?user_id=${a.id}&page=1&per_page=1`, { token: b.token })).body.conversation.auto_delete_time).toBe(1);
+    expect((await t.api.get(`messages.php?user_id=${a.id}&page=1&per_page=1`, { token: b.token })).body.conversation.auto_delete_time).toBe(
+      1,
+    );
     await aMessage(t.api, a, b, { content: 'ephemeral' });
     clock.advance(30_000);
     expect((await thread(b, a)).body.data.data).toHaveLength(1);

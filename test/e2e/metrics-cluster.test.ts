@@ -67,7 +67,7 @@ afterAll(async () => {
 });
 
 describe('/metrics with API_WORKERS=2', () => {
-  it('shows every worker\'s requests in each scrape, whichever worker answers it', async () => {
+  it("shows every worker's requests in each scrape, whichever worker answers it", async () => {
     const ids = Array.from({ length: 8 }, (_, i) => `metrics-spread-${i}`);
     for (const id of ids) expect((await get('/api/v1/settings.php', { 'x-request-id': id })).status).toBe(200);
     const pids = await server.waitFor('the access log', (lines) => {

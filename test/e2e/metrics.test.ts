@@ -47,7 +47,10 @@ describe('GET /metrics', () => {
     await expect(sql`select * from no_such_table`.execute(t.plaza.database.db)).rejects.toThrow();
     const u = await aUser(t.api);
     const at = '2026-06-01 10:00:00';
-    await t.plaza.database.db.insertInto('push_outbox').values({ user_id: u.id, provider: 'ntfy', payload: '{}', attempts: 0, next_attempt_at: at, last_error: '', created_at: at }).execute();
+    await t.plaza.database.db
+      .insertInto('push_outbox')
+      .values({ user_id: u.id, provider: 'ntfy', payload: '{}', attempts: 0, next_attempt_at: at, last_error: '', created_at: at })
+      .execute();
     const text = await scrape();
     expect(valueOf(text, 'plaza_db_statement_errors_total')).toBe(before + 1);
     for (const state of ['in_use', 'free', 'queued']) expect(valueOf(text, `plaza_db_pool_connections{state="${state}"}`)).not.toBeNull();

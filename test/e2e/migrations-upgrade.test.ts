@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEmptyTestDatabase, type TestDatabase } from '../support/database.js';
 
 /** What the first release's databases ran: the baseline and the contexts of that release. */
-const FIRST_RELEASE = /^(000\d_|20261122_(accounts_(deletion|export_indexes|mail_outbox|preferences|two_factor)|calls_signalling|lives_broadcasts|moderation_tables|notifications_push_outbox)$)/;
+const FIRST_RELEASE =
+  /^(000\d_|20261122_(accounts_(deletion|export_indexes|mail_outbox|preferences|two_factor)|calls_signalling|lives_broadcasts|moderation_tables|notifications_push_outbox)$)/;
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -26,6 +27,9 @@ describe('upgrading a database', () => {
     expect(added.some((name) => name < '20261122_notifications_push_outbox')).toBe(true);
     expect(await migrateToLatest(database.db, database.dialect, all)).toEqual([]);
     // The upgraded schema serves: a table of a later context exists.
-    await database.db.selectFrom('community_groups' as never).selectAll().execute();
+    await database.db
+      .selectFrom('community_groups' as never)
+      .selectAll()
+      .execute();
   });
 });

@@ -14,7 +14,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const users = (n: number) => Promise.all(Array.from({ length: n }, () => aUser(t.api)));
-const apply = (u: TestUser, motivation = 'I read every report') => t.api.post('moderators.php?action=apply', { motivation }, { token: u.token });
+const apply = (u: TestUser, motivation = 'I read every report') =>
+  t.api.post('moderators.php?action=apply', { motivation }, { token: u.token });
 const vote = (voter: TestUser, candidate: TestUser, choice: 'for' | 'against') =>
   t.api.post('moderators.php?action=vote_moderator', { candidate_id: candidate.id, vote: choice }, { token: voter.token });
 
@@ -43,7 +44,10 @@ describe('candidacies', () => {
     await vote(viewer, cand, 'against');
     const list = await t.api.get('moderators.php?type=candidates', { token: viewer.token });
     expect(list.status).toBe(200);
-    expect(list.body.candidates.find((c: { user_id: number }) => c.user_id === cand.id)).toMatchObject({ votes_against: 1, my_vote: 'against' });
+    expect(list.body.candidates.find((c: { user_id: number }) => c.user_id === cand.id)).toMatchObject({
+      votes_against: 1,
+      my_vote: 'against',
+    });
     expect(list.body.meta).toMatchObject({ current_page: 1 });
     // Without type: the first page of each list.
     const all = await t.api.get('moderators.php', { token: viewer.token });
@@ -54,7 +58,10 @@ describe('candidacies', () => {
     const [cand, ...voters] = await users(4);
     expect((await apply(cand)).status).toBe(200);
     const again = await apply(cand);
-    expect([again.status, again.body]).toEqual([200, { success: false, error: 'Already a candidate', message: 'Already a candidate', code: 'already_candidate' }]);
+    expect([again.status, again.body]).toEqual([
+      200,
+      { success: false, error: 'Already a candidate', message: 'Already a candidate', code: 'already_candidate' },
+    ]);
     for (const v of voters) await vote(v, cand, 'for');
     const asModerator = await apply(cand);
     expect([asModerator.status, asModerator.body.success, asModerator.body.message]).toEqual([200, false, 'Already a moderator']);
@@ -68,7 +75,9 @@ describe('candidacies', () => {
     await apply(cand);
     expect((await vote(cand, cand, 'for')).body.code).toBe('cannot_vote_self');
     expect((await vote(voter, { ...cand, id: 99_999_999 }, 'for')).status).toBe(404);
-    expect((await t.api.post('moderators.php?action=vote_moderator', { candidate_id: cand.id, vote: 'maybe' }, { token: voter.token })).status).toBe(400);
+    expect(
+      (await t.api.post('moderators.php?action=vote_moderator', { candidate_id: cand.id, vote: 'maybe' }, { token: voter.token })).status,
+    ).toBe(400);
     expect((await t.api.post('moderators.php?action=vote_moderator', { candidate_id: cand.id }, { token: voter.token })).status).toBe(400);
     expect(await t.database.db.selectFrom('moderator_votes').selectAll().where('voter_id', '=', voter.id).execute()).toEqual([]);
   });
@@ -86,7 +95,10 @@ describe('candidacies', () => {
     const [cand, ...voters] = await users(4);
     expect((await t.api.delete('moderators.php', undefined, { token: cand.token })).status).toBe(404);
     await apply(cand);
-    expect((await t.api.delete('moderators.php', undefined, { token: cand.token })).body).toMatchObject({ success: true, status: 'withdrawn' });
+    expect((await t.api.delete('moderators.php', undefined, { token: cand.token })).body).toMatchObject({
+      success: true,
+      status: 'withdrawn',
+    });
     await aModerator(t.api, cand, voters);
     expect(await isModerator(cand)).toBe(true);
     expect((await t.api.delete('moderators.php', undefined, { token: cand.token })).body).toMatchObject({ status: 'resigned' });
@@ -108,8 +120,17 @@ describe('elections and revocations', () => {
     const profile = await t.api.get('users.php', { token: cand.token });
     expect(profile.body.is_moderator).toBe(true);
     const list = await t.api.get('moderators.php?type=moderators', { token: a.token });
-    expect(list.body.moderators.find((m: { user_id: number }) => m.user_id === cand.id)).toMatchObject({ status: 'elected', my_vote: 'for', elected_at: expect.any(String) });
-    const notes = await t.database.db.selectFrom('notifications').select('type').where('user_id', '=', cand.id).where('type', '=', 'moderator_elected').execute();
+    expect(list.body.moderators.find((m: { user_id: number }) => m.user_id === cand.id)).toMatchObject({
+      status: 'elected',
+      my_vote: 'for',
+      elected_at: expect.any(String),
+    });
+    const notes = await t.database.db
+      .selectFrom('notifications')
+      .select('type')
+      .where('user_id', '=', cand.id)
+      .where('type', '=', 'moderator_elected')
+      .execute();
     expect(notes).toHaveLength(1);
   });
 
@@ -121,7 +142,9 @@ describe('elections and revocations', () => {
     expect((await vote(x2, cand, 'against')).body).toMatchObject({ elected: false, revoked: true });
     expect(await isModerator(cand)).toBe(false);
     expect((await vote(x3, cand, 'against')).status).toBe(404);
-    expect((await t.api.get('moderators.php?type=moderators', { token: x4.token })).body.moderators.map((m: { user_id: number }) => m.user_id)).not.toContain(cand.id);
+    expect(
+      (await t.api.get('moderators.php?type=moderators', { token: x4.token })).body.moderators.map((m: { user_id: number }) => m.user_id),
+    ).not.toContain(cand.id);
     // A revoked moderator may run again, from zero votes.
     expect((await apply(cand)).body.candidate).toMatchObject({ votes_for: 0, votes_against: 0, status: 'candidate' });
   });
@@ -130,7 +153,11 @@ describe('elections and revocations', () => {
     const [admin, viewer] = await users(2);
     await t.database.db.updateTable('users').set({ is_admin: 1 }).where('id', '=', admin.id).execute();
     const list = await t.api.get('moderators.php?type=moderators&per_page=100', { token: viewer.token });
-    expect(list.body.moderators.find((m: { user_id: number }) => m.user_id === admin.id)).toMatchObject({ status: 'appointed', motivation: '', votes_for: 0 });
+    expect(list.body.moderators.find((m: { user_id: number }) => m.user_id === admin.id)).toMatchObject({
+      status: 'appointed',
+      motivation: '',
+      votes_for: 0,
+    });
     expect((await apply(admin)).body.message).toBe('Already a moderator');
   });
 
@@ -139,7 +166,11 @@ describe('elections and revocations', () => {
     try {
       const [cand, voter] = [await aUser(young.api), await aUser(young.api)];
       await young.api.post('moderators.php?action=apply', { motivation: 'me' }, { token: cand.token });
-      const res = await young.api.post('moderators.php?action=vote_moderator', { candidate_id: cand.id, vote: 'for' }, { token: voter.token });
+      const res = await young.api.post(
+        'moderators.php?action=vote_moderator',
+        { candidate_id: cand.id, vote: 'for' },
+        { token: voter.token },
+      );
       expect([res.status, res.body.code]).toEqual([403, 'account_too_new']);
     } finally {
       await young.close();
@@ -160,10 +191,19 @@ describe('concurrency', () => {
     const answers = await burst(voters.map((v) => () => vote(v, cand, 'for')));
     expect(answers.every((a) => a.status === 200)).toBe(true);
     expect(answers.filter((a) => a.body.elected === true)).toHaveLength(1);
-    const row = await t.database.db.selectFrom('moderator_candidacies').selectAll().where('user_id', '=', cand.id).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('moderator_candidacies')
+      .selectAll()
+      .where('user_id', '=', cand.id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'elected', votes_for: 20, votes_against: 0 });
     expect(await isModerator(cand)).toBe(true);
-    const notes = await t.database.db.selectFrom('notifications').select('id').where('user_id', '=', cand.id).where('type', '=', 'moderator_elected').execute();
+    const notes = await t.database.db
+      .selectFrom('notifications')
+      .select('id')
+      .where('user_id', '=', cand.id)
+      .where('type', '=', 'moderator_elected')
+      .execute();
     expect(notes).toHaveLength(1);
   });
 

@@ -1,6 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiResponse } from '../support/client.js';
-import { aComment, aCommunityGroup, aFollow, aGroupComment, aGroupMembership, aGroupPost, aModerator, aPage, aPagePost, aPost, aReport, aUser, type TestUser } from '../support/mothers.js';
+import {
+  aComment,
+  aCommunityGroup,
+  aFollow,
+  aGroupComment,
+  aGroupMembership,
+  aGroupPost,
+  aModerator,
+  aPage,
+  aPagePost,
+  aPost,
+  aReport,
+  aUser,
+  type TestUser,
+} from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
@@ -37,16 +51,25 @@ async function notificationsOf(u: TestUser, type: string) {
   return t.database.db.selectFrom('notifications').selectAll().where('user_id', '=', u.id).where('type', '=', type).execute();
 }
 
-const vote = (m: TestUser, reportId: number, choice: string) => t.api.post('reports.php', { report_id: reportId, vote: choice }, { token: m.token });
+const vote = (m: TestUser, reportId: number, choice: string) =>
+  t.api.post('reports.php', { report_id: reportId, vote: choice }, { token: m.token });
 
 describe('reporting', () => {
   it('reports a post as the app’s quick report does, and lists the report with the contract’s keys and types', async () => {
     const [author, reporter] = [await aUser(t.api), await aUser(t.api)];
     const [mod] = await moderators(1);
     const post = await aPost(t.api, author, { content: 'something nasty' });
-    const res = await t.api.post('reports.php', { post_id: post.id, reason: 'other', description: 'Contenu inapproprié' }, { token: reporter.token });
+    const res = await t.api.post(
+      'reports.php',
+      { post_id: post.id, reason: 'other', description: 'Contenu inapproprié' },
+      { token: reporter.token },
+    );
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ success: true, report_id: expect.any(Number), report: { post_id: post.id, user_id: null, status: 'pending' } });
+    expect(res.body).toMatchObject({
+      success: true,
+      report_id: expect.any(Number),
+      report: { post_id: post.id, user_id: null, status: 'pending' },
+    });
 
     const queue = await t.api.get('reports.php?page=1', { token: mod.token });
     expect(queue.status).toBe(200);
@@ -101,7 +124,9 @@ describe('reporting', () => {
       const res = await t.api.post('reports.php', body, { token: reporter.token });
       expect([res.status, res.body.code], JSON.stringify(body)).toEqual([status, code]);
     }
-    expect((await t.api.post('reports.php', { post_id: post.id, reason: 'spam' }, { token: author.token })).body.code).toBe('cannot_report_self');
+    expect((await t.api.post('reports.php', { post_id: post.id, reason: 'spam' }, { token: author.token })).body.code).toBe(
+      'cannot_report_self',
+    );
     expect((await t.api.post('reports.php', { post_id: post.id, reason: 'spam' })).status).toBe(401);
     // A private account's post is unknown to a member who does not follow it.
     await t.database.db.updateTable('users').set({ is_private: 1 }).where('id', '=', author.id).execute();
@@ -117,7 +142,10 @@ describe('reporting', () => {
     const post = await aPost(t.api, author, { content: 'for my followers only' });
     const { id } = await aReport(t.api, follower, { post_id: post.id }, { reason: 'hate_speech' });
     const queue = await t.api.get('reports.php', { token: mod.token });
-    expect(queue.body.reports.find((r: { id: number }) => r.id === id)).toMatchObject({ post_content: 'for my followers only', reported_username: author.username });
+    expect(queue.body.reports.find((r: { id: number }) => r.id === id)).toMatchObject({
+      post_content: 'for my followers only',
+      reported_username: author.username,
+    });
     expect((await t.api.get('reports.php', { token: member.token })).body.reports).toEqual([]);
   });
 
@@ -135,7 +163,9 @@ describe('reporting', () => {
     // Before any report, a moderator is a stranger to a private group.
     expect(await readAs(mods[0])).toEqual([404, 404]);
     // Only who sees the post reports it.
-    expect((await t.api.post('reports.php', { post_id: post.id, post_type: 'group', reason: 'harassment' }, { token: outsider.token })).status).toBe(404);
+    expect(
+      (await t.api.post('reports.php', { post_id: post.id, post_type: 'group', reason: 'harassment' }, { token: outsider.token })).status,
+    ).toBe(404);
     const res = await t.api.post('reports.php', { post_id: post.id, post_type: 'group', reason: 'harassment' }, { token: member.token });
     expect(res.status).toBe(200);
     expect(res.body.report).toMatchObject({ post_type: 'group', post_content: 'members only, and nasty', reported_user_id: admin.id });
@@ -143,7 +173,9 @@ describe('reporting', () => {
     // Pending: moderators read it and its thread, but do not act in the group.
     expect(await readAs(mods[0])).toEqual([200, 200]);
     expect(await readAs(outsider)).toEqual([404, 404]);
-    expect((await t.api.post('group_comments.php', { post_id: post.id, content: 'a moderator barging in' }, { token: mods[0].token })).status).toBe(404);
+    expect(
+      (await t.api.post('group_comments.php', { post_id: post.id, content: 'a moderator barging in' }, { token: mods[0].token })).status,
+    ).toBe(404);
 
     for (const m of mods) expect((await vote(m, res.body.report_id, 'remove')).status).toBe(200);
     expect(await report(res.body.report_id)).toMatchObject({ status: 'resolved', resolution: 'remove' });
@@ -158,19 +190,36 @@ describe('reporting', () => {
     const mods = await moderators(3);
     const page = await aPage(t.api, owner);
     const pagePost = await aPagePost(t.api, owner, page, { content: 'page news, badly worded' });
-    const res = await t.api.post('reports.php', { post_id: pagePost.id, post_type: 'page', reason: 'hate_speech' }, { token: reader.token });
+    const res = await t.api.post(
+      'reports.php',
+      { post_id: pagePost.id, post_type: 'page', reason: 'hate_speech' },
+      { token: reader.token },
+    );
     expect(res.status).toBe(200);
-    expect(res.body.report).toMatchObject({ post_id: pagePost.id, post_type: 'page', post_content: 'page news, badly worded', reported_user_id: owner.id });
+    expect(res.body.report).toMatchObject({
+      post_id: pagePost.id,
+      post_type: 'page',
+      post_content: 'page news, badly worded',
+      reported_user_id: owner.id,
+    });
     // Another kind of post, another target: unknown kinds and unseen posts are refused.
-    expect((await t.api.post('reports.php', { post_id: pagePost.id, post_type: 'story', reason: 'spam' }, { token: reader.token })).status).toBe(400);
-    expect((await t.api.post('reports.php', { post_id: 999_999, post_type: 'page', reason: 'spam' }, { token: reader.token })).status).toBe(404);
+    expect(
+      (await t.api.post('reports.php', { post_id: pagePost.id, post_type: 'story', reason: 'spam' }, { token: reader.token })).status,
+    ).toBe(400);
+    expect((await t.api.post('reports.php', { post_id: 999_999, post_type: 'page', reason: 'spam' }, { token: reader.token })).status).toBe(
+      404,
+    );
 
     for (const m of mods) expect((await vote(m, res.body.report_id, 'remove')).status).toBe(200);
     expect(await report(res.body.report_id)).toMatchObject({ status: 'resolved', resolution: 'remove', post_type: 'page' });
     expect((await t.api.get(`pages.php?path=${page.id}/posts`, { token: reader.token })).body.posts ?? []).toEqual([]);
     expect(await warningsOf(owner)).toHaveLength(1);
     // The log and the notifications link wall posts only: none here.
-    const logged = await t.database.db.selectFrom('moderation_actions').select(['post_id', 'action_type']).where('report_id', '=', res.body.report_id).execute();
+    const logged = await t.database.db
+      .selectFrom('moderation_actions')
+      .select(['post_id', 'action_type'])
+      .where('report_id', '=', res.body.report_id)
+      .execute();
     expect(logged).toEqual([{ post_id: null, action_type: 'delete_post' }]);
   });
 
@@ -235,7 +284,13 @@ describe('judging', () => {
     expect(await warningsOf(author)).toEqual([expect.objectContaining({ issued_by: m3.id, report_id: id })]);
     expect(await notificationsOf(author, 'warning')).toHaveLength(1);
     const actions = await t.api.get('moderators.php?type=actions', { token: reporter.token });
-    expect(actions.body.actions[0]).toMatchObject({ action_type: 'delete_post', moderator_username: m3.username, target_username: author.username, post_id: post.id, by_vote: true });
+    expect(actions.body.actions[0]).toMatchObject({
+      action_type: 'delete_post',
+      moderator_username: m3.username,
+      target_username: author.username,
+      post_id: post.id,
+      by_vote: true,
+    });
     const resolved = await t.api.get('reports.php?status=resolved', { token: m1.token });
     expect(resolved.body.reports.find((r: { id: number }) => r.id === id)).toMatchObject({ my_vote: 'remove', status: 'resolved' });
   });
@@ -257,10 +312,16 @@ describe('judging', () => {
     const [mod] = await moderators(1);
     const { id } = await aReport(t.api, reporter, { user_id: target.id }, { reason: 'harassment' });
     expect((await vote(mod, id, 'remove')).body.code).toBe('invalid_vote');
-    expect((await t.api.post('reports.php', { moderator_action: 'delete_post', report_id: id }, { token: mod.token })).body.code).toBe('invalid_action');
+    expect((await t.api.post('reports.php', { moderator_action: 'delete_post', report_id: id }, { token: mod.token })).body.code).toBe(
+      'invalid_action',
+    );
     expect((await t.api.post('reports.php', { moderator_action: 'warn_user' }, { token: mod.token })).status).toBe(400);
     expect((await t.api.post('reports.php', { moderator_action: 'ban_forever', report_id: id }, { token: mod.token })).status).toBe(400);
-    const res = await t.api.post('reports.php', { moderator_action: 'warn_user', report_id: id, reason: 'Stop the insults' }, { token: mod.token });
+    const res = await t.api.post(
+      'reports.php',
+      { moderator_action: 'warn_user', report_id: id, reason: 'Stop the insults' },
+      { token: mod.token },
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ action: 'warn_user', report: { status: 'resolved', resolution: 'warn' } });
     expect(await warningsOf(target)).toEqual([expect.objectContaining({ reason: 'Stop the insults', issued_by: mod.id })]);
@@ -301,7 +362,9 @@ describe('concurrency', () => {
     const [mod] = await moderators(1);
     const reports: number[] = [];
     for (let i = 0; i < 20; i++) reports.push((await aReport(t.api, await aUser(t.api), { user_id: target.id }, { reason: 'spam' })).id);
-    const answers = await burst(reports.map((id) => () => t.api.post('reports.php', { moderator_action: 'warn_user', report_id: id }, { token: mod.token })));
+    const answers = await burst(
+      reports.map((id) => () => t.api.post('reports.php', { moderator_action: 'warn_user', report_id: id }, { token: mod.token })),
+    );
     expect(answers.filter((a) => a.status === 200)).toHaveLength(20);
     expect(await warningsOf(target)).toHaveLength(20);
     // The third warning bans (the default); the ones after it find the account banned already.
@@ -313,7 +376,9 @@ describe('concurrency', () => {
   it('stores one report when the same member sends it 20 times at once', async () => {
     const [author, reporter] = [await aUser(t.api), await aUser(t.api)];
     const post = await aPost(t.api, author);
-    const answers = await burst(Array.from({ length: 20 }, () => () => t.api.post('reports.php', { post_id: post.id, reason: 'spam' }, { token: reporter.token })));
+    const answers = await burst(
+      Array.from({ length: 20 }, () => () => t.api.post('reports.php', { post_id: post.id, reason: 'spam' }, { token: reporter.token })),
+    );
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     expect(answers.filter((a) => a.status === 409).map((a) => a.body.code)).toEqual(Array(19).fill('already_reported'));
     expect(await t.database.db.selectFrom('reports').select('id').where('post_id', '=', post.id).execute()).toHaveLength(1);

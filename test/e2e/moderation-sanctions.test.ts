@@ -60,7 +60,11 @@ describe('sanctions.php', () => {
       await t.api.get('users.php', { token: target.token }),
       await t.api.post('posts.php', { content: 'let me speak' }, { token: target.token }),
       await t.api.get('sanctions.php?type=all', { token: target.token }),
-      await t.api.post('feature_suggestions.php', { title: 'Unban me', description: 'Please lift my ban right away' }, { token: target.token }),
+      await t.api.post(
+        'feature_suggestions.php',
+        { title: 'Unban me', description: 'Please lift my ban right away' },
+        { token: target.token },
+      ),
     ];
     for (const res of refused) expect([res.status, res.body.code, res.body.success]).toEqual([403, 'banned', false]);
     expect(refused[0].body.message).toMatch(/banned until 2026-03-08 10:01:00 UTC/);
@@ -68,7 +72,12 @@ describe('sanctions.php', () => {
     const own = await mine(target);
     expect(own.status).toBe(200);
     expect(own.body.is_banned).toBe(true);
-    expect(own.body.ban).toEqual({ reason: expect.stringContaining('Second insult'), is_permanent: false, expires_at: '2026-03-08 10:01:00', created_at: '2026-03-01 10:01:00' });
+    expect(own.body.ban).toEqual({
+      reason: expect.stringContaining('Second insult'),
+      is_permanent: false,
+      expires_at: '2026-03-08 10:01:00',
+      created_at: '2026-03-01 10:01:00',
+    });
     const login = await t.api.post('auth.php', { username: target.username, password: target.password });
     expect([login.status, typeof login.body.token]).toEqual([200, 'string']);
     const notes = await t.database.db.selectFrom('notifications').select('type').where('user_id', '=', target.id).execute();
@@ -130,6 +139,10 @@ describe('sanctions.php', () => {
     const res = await t.api.post('reports.php', { moderator_action: 'delete_post', report_id: id }, { token: mod.token });
     expect(res.body).toMatchObject({ success: true, action: 'delete_post', report: { resolution: 'remove' } });
     expect((await t.api.get(`posts.php?id=${post.id}`, { token: reporter.token })).status).toBe(404);
-    expect((await mine(author)).body).toMatchObject({ is_banned: false, warning_count: 1, warnings: [{ reason: expect.stringContaining('post removed') }] });
+    expect((await mine(author)).body).toMatchObject({
+      is_banned: false,
+      warning_count: 1,
+      warnings: [{ reason: expect.stringContaining('post removed') }],
+    });
   });
 });

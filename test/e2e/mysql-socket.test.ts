@@ -25,7 +25,15 @@ describe.skipIf(!socket)('DB_SOCKET: MySQL over a Unix socket', () => {
     const { env, drop } = await ownDatabaseEnv();
     // No host, and a port nothing listens on: only the socket can reach the server.
     const { DB_HOST: _host, DB_PORT: _port, ...rest } = env;
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', BCRYPT_COST: '4', ...rest, DB_PORT: '1', DB_SOCKET: socket! });
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      BCRYPT_COST: '4',
+      ...rest,
+      DB_PORT: '1',
+      DB_SOCKET: socket!,
+    });
     expect(config.database).toMatchObject({ kind: 'mysql', socketPath: socket });
     const plaza = await startPlaza(config, { jobs: false }).catch(async (error: unknown) => {
       await drop();

@@ -87,7 +87,9 @@ describe('openapi.json', () => {
       if (e.selector.action) expect(new URL(key, 'http://x').searchParams.get('action')).toBe(e.selector.action);
       if (e.selector.path) expect(key).toContain(`path=${e.selector.path.replace(/:(\w+)/g, '{$1}')}`);
       for (const k of e.selector.has ?? []) expect(key).toContain(`${k}={${k}}`);
-      expect(op.operationId.startsWith(`${name.replace(/_(\w)/g, (_: string, c: string) => c.toUpperCase())}.${e.method.toLowerCase()}`)).toBe(true);
+      expect(
+        op.operationId.startsWith(`${name.replace(/_(\w)/g, (_: string, c: string) => c.toUpperCase())}.${e.method.toLowerCase()}`),
+      ).toBe(true);
       expect(op.summary).toBe(e.summary);
       expect(op['x-rate-limit-group']).toBe(e.rate_limit_group);
       expect(Object.keys(op.responses)).toContain(String(e.success_status));
@@ -123,13 +125,22 @@ describe('openapi.json', () => {
     expect(doc.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
     for (const e of endpoints) {
       const { op } = operations.find(
-        (o) => o.op['x-plaza-script'] === e.script && o.method === e.method.toLowerCase() && JSON.stringify(o.op['x-plaza-selector']) === JSON.stringify(e.selector),
+        (o) =>
+          o.op['x-plaza-script'] === e.script &&
+          o.method === e.method.toLowerCase() &&
+          JSON.stringify(o.op['x-plaza-selector']) === JSON.stringify(e.selector),
       )!;
       const label = op.operationId;
       if (e.auth === 'required') {
         expect(op.security.length, label).toBeGreaterThan(0);
-        expect(op.security.some((s: Json) => Object.keys(s).length === 0), label).toBe(false);
-        expect(op.security.some((s: Json) => 'bearerAuth' in s), label).toBe(true);
+        expect(
+          op.security.some((s: Json) => Object.keys(s).length === 0),
+          label,
+        ).toBe(false);
+        expect(
+          op.security.some((s: Json) => 'bearerAuth' in s),
+          label,
+        ).toBe(true);
         expect(op.responses['401'], label).toEqual({ $ref: '#/components/responses/Unauthorized' });
       } else if (e.auth === 'optional') {
         expect(op.security, label).toEqual(expect.arrayContaining([{}, { bearerAuth: [] }]));
@@ -144,17 +155,20 @@ describe('openapi.json', () => {
     for (const { op } of operations) {
       const [status] = Object.keys(op.responses).filter((s) => /^2\d\d$/.test(s));
       const success = op.responses[status];
-      for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) expect(success.headers[h], op.operationId).toBeDefined();
+      for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'])
+        expect(success.headers[h], op.operationId).toBeDefined();
       if (op['x-plaza-download']) {
         // A file download (export.php): its content types, as binary, and no envelope.
-        for (const type of op['x-plaza-download']) expect(success.content[type].schema, op.operationId).toEqual({ type: 'string', format: 'binary' });
+        for (const type of op['x-plaza-download'])
+          expect(success.content[type].schema, op.operationId).toEqual({ type: 'string', format: 'binary' });
         continue;
       }
       const schema = success.content['application/json'].schema;
       const envelope = schema.allOf ? schema.allOf[0] : schema;
       expect(envelope.properties.success, op.operationId).toEqual({ const: true });
       expect(envelope.required, op.operationId).toContain('success');
-      for (const s of ['400', '404', '405', '429', '503', 'default']) expect(op.responses[s]?.$ref, `${op.operationId} ${s}`).toMatch(/^#\/components\/responses\//);
+      for (const s of ['400', '404', '405', '429', '503', 'default'])
+        expect(op.responses[s]?.$ref, `${op.operationId} ${s}`).toMatch(/^#\/components\/responses\//);
       expect(JSON.stringify(schema)).not.toContain('x-schema-unrepresentable');
     }
     expect(doc.components.responses.TooManyRequests.headers['Retry-After']).toBeDefined();
@@ -196,7 +210,12 @@ describe('/api/v1/docs', () => {
     expect(html).not.toMatch(/(src|href)="\/\//);
     const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
     expect(refs).toEqual(expect.arrayContaining(['./docs/swagger-ui-bundle.js', './docs/swagger-ui.css', './openapi.json']));
-    const expected: Record<string, RegExp> = { '.js': /^text\/javascript/, '.css': /^text\/css/, '.png': /^image\/png$/, '.json': /^application\/json/ };
+    const expected: Record<string, RegExp> = {
+      '.js': /^text\/javascript/,
+      '.css': /^text\/css/,
+      '.png': /^image\/png$/,
+      '.json': /^application\/json/,
+    };
     for (const ref of refs) {
       const url = new URL(ref, `${t.url}/api/v1/docs`);
       expect(url.origin).toBe(t.url);
@@ -256,29 +275,42 @@ describe('/api/v1/docs', () => {
 
   // A real browser, under the page's Content-Security-Policy, with the network of other hosts unused.
   const chromium = '/usr/bin/chromium';
-  it.skipIf(!existsSync(chromium))('renders the operations in a browser (skipped without /usr/bin/chromium)', async () => {
-    const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--enable-logging=stderr', '--v=0'];
-    const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) =>
-      execFile(chromium, [...args, '--virtual-time-budget=30000', '--dump-dom', `${t.url}/api/v1/docs`], { maxBuffer: 64 * 1024 * 1024, timeout: 60_000 }, (error, out, err) =>
-        error && !out ? reject(error) : resolve({ stdout: out, stderr: err }),
-      ),
-    );
-    // Swagger UI renders tag by tag; on a loaded machine the DOM may be dumped before the last tags
-    // are drawn. What matters is that the viewer loads the document and draws its operations.
-    const rendered = [...stdout.matchAll(/opblock-summary-operation-id">([^<]+)</g)].map((m) => m[1]);
-    expect(rendered.length).toBeGreaterThan(0);
-    expect(operations.map((o) => o.op.operationId)).toEqual(expect.arrayContaining(rendered));
-    expect(stderr).not.toMatch(/Refused to|Content Security Policy/);
-  }, 90_000);
+  it.skipIf(!existsSync(chromium))(
+    'renders the operations in a browser (skipped without /usr/bin/chromium)',
+    async () => {
+      const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--enable-logging=stderr', '--v=0'];
+      const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) =>
+        execFile(
+          chromium,
+          [...args, '--virtual-time-budget=30000', '--dump-dom', `${t.url}/api/v1/docs`],
+          { maxBuffer: 64 * 1024 * 1024, timeout: 60_000 },
+          (error, out, err) => (error && !out ? reject(error) : resolve({ stdout: out, stderr: err })),
+        ),
+      );
+      // Swagger UI renders tag by tag; on a loaded machine the DOM may be dumped before the last tags
+      // are drawn. What matters is that the viewer loads the document and draws its operations.
+      const rendered = [...stdout.matchAll(/opblock-summary-operation-id">([^<]+)</g)].map((m) => m[1]);
+      expect(rendered.length).toBeGreaterThan(0);
+      expect(operations.map((o) => o.op.operationId)).toEqual(expect.arrayContaining(rendered));
+      expect(stderr).not.toMatch(/Refused to|Content Security Policy/);
+    },
+    90_000,
+  );
 });
 
 describe('buildOpenApiDocument on unusual declarations', () => {
   const info = { title: 'T', version: '1', serverUrl: 'https://example.org/' };
   const handle = async () => ({});
-  const operation = (o: Partial<AnyOperation>): AnyOperation => ({ method: 'GET', auth: 'none', summary: 's', response: z.object({}), handle, ...o }) as AnyOperation;
+  const operation = (o: Partial<AnyOperation>): AnyOperation =>
+    ({ method: 'GET', auth: 'none', summary: 's', response: z.object({}), handle, ...o }) as AnyOperation;
 
   it('stays valid with recursive, strict and registered response schemas', async () => {
-    const node: z.ZodType = z.object({ name: z.string(), get children() { return z.array(node); } });
+    const node: z.ZodType = z.object({
+      name: z.string(),
+      get children() {
+        return z.array(node);
+      },
+    });
     const inner = z.object({ x: z.string() }).meta({ id: 'TestInner' });
     const tag = z.object({ label: z.string(), inner }).meta({ id: 'TestTag' });
     const script: Script = {
@@ -303,7 +335,11 @@ describe('buildOpenApiDocument on unusual declarations', () => {
     // A registered schema is one shared component, also when it nests another one.
     expect(d.components.schemas.TestTag).toEqual(expect.objectContaining({ type: 'object' }));
     expect(d.components.schemas.TestTag.properties.inner).toEqual({ $ref: '#/components/schemas/TestInner' });
-    expect(Object.keys(d.components.schemas).filter((k) => k.startsWith('TestTag') || k.startsWith('TestInner')).sort()).toEqual(['TestInner', 'TestTag']);
+    expect(
+      Object.keys(d.components.schemas)
+        .filter((k) => k.startsWith('TestTag') || k.startsWith('TestInner'))
+        .sort(),
+    ).toEqual(['TestInner', 'TestTag']);
     const tagged = d.paths['/odd_things.php?action=tag'].get.responses['200'].content['application/json'].schema;
     expect(tagged.allOf[1]).toEqual({ $ref: '#/components/schemas/TestTag' });
     const root = d.paths['/odd_things.php?action=root'].get.responses['200'].content['application/json'].schema.allOf[1].$ref;

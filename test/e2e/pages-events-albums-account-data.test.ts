@@ -28,7 +28,11 @@ async function busy(n = 1) {
   // a runs one page alone (it goes with a) and one with b as editor (b takes it over).
   const alone = await aPage(t.api, a, { name: 'Alone' });
   const shared = await aPage(t.api, a, { name: 'Shared' });
-  await t.api.post('pages.php', { action: 'add_team_member', page_id: shared.id, username: b.username, role: 'editor' }, { token: a.token });
+  await t.api.post(
+    'pages.php',
+    { action: 'add_team_member', page_id: shared.id, username: b.username, role: 'editor' },
+    { token: a.token },
+  );
   const aPost = await aPagePost(t.api, a, shared, { media: `media_pageexport${n}.jpg` });
   // a's traces on b's page: a follow, a reaction, a comment, a comment reaction.
   const bPage = await aPage(t.api, b, { name: 'B page' });
@@ -83,13 +87,38 @@ describe('pages, events and albums in export.php and account deletion', () => {
     const done = await t.api.get(await deletionLink(x.a));
     expect(done.status, JSON.stringify(done.body)).toBe(200);
     const db = t.database.db;
-    const rows = async (table: 'page_admins' | 'page_follows' | 'page_posts' | 'page_comments' | 'page_post_reactions' | 'event_participants' | 'event_invites' | 'album_photos', col: 'user_id' | 'invited_by') =>
-      (await db.selectFrom(table).select(col).where(col, '=', x.a.id).execute()).length;
-    for (const table of ['page_admins', 'page_follows', 'page_posts', 'page_comments', 'page_post_reactions', 'event_participants', 'album_photos'] as const) {
+    const rows = async (
+      table:
+        | 'page_admins'
+        | 'page_follows'
+        | 'page_posts'
+        | 'page_comments'
+        | 'page_post_reactions'
+        | 'event_participants'
+        | 'event_invites'
+        | 'album_photos',
+      col: 'user_id' | 'invited_by',
+    ) => (await db.selectFrom(table).select(col).where(col, '=', x.a.id).execute()).length;
+    for (const table of [
+      'page_admins',
+      'page_follows',
+      'page_posts',
+      'page_comments',
+      'page_post_reactions',
+      'event_participants',
+      'album_photos',
+    ] as const) {
       expect(await rows(table, 'user_id'), table).toBe(0);
     }
     expect(await rows('event_invites', 'invited_by')).toBe(0);
-    expect(await db.selectFrom('comment_reactions').select('comment_id').where('comment_type', '=', 'page').where('user_id', '=', x.a.id).execute()).toEqual([]);
+    expect(
+      await db
+        .selectFrom('comment_reactions')
+        .select('comment_id')
+        .where('comment_type', '=', 'page')
+        .where('user_id', '=', x.a.id)
+        .execute(),
+    ).toEqual([]);
     expect(await db.selectFrom('albums').select('id').where('user_id', '=', x.a.id).execute()).toEqual([]);
     expect(await db.selectFrom('events').select('id').where('creator_id', '=', x.a.id).execute()).toEqual([]);
     // The page a ran alone is gone; the shared one is b's now, as admin.

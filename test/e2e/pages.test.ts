@@ -32,7 +32,9 @@ async function pageWithTeam() {
 describe('pages.php: pages, lists and details', () => {
   it('creates a page with or without action, answers its id, and shows it with the contract’s keys', async () => {
     const me = await aUser(t.api);
-    const created = ok(await post(me, { name: 'Syndicat des locataires', description: 'Ensemble', category: 'Syndicat', website: 'https://example.org' }));
+    const created = ok(
+      await post(me, { name: 'Syndicat des locataires', description: 'Ensemble', category: 'Syndicat', website: 'https://example.org' }),
+    );
     expect(created.id).toEqual(expect.any(Number));
     expect(created.page_id).toBe(created.id);
     const withAction = ok(await post(me, { action: 'create', name: 'Infokiosque', category: 'Infokiosque' }));
@@ -74,7 +76,13 @@ describe('pages.php: pages, lists and details', () => {
 
   it('refuses bad input with 4xx: no name, a bad website, an avatar that is no upload, an unknown id', async () => {
     const me = await aUser(t.api);
-    for (const body of [{ name: '' }, { name: '   ' }, { name: 'x', website: 'javascript:alert(1)' }, { name: 'x', avatar: '../../etc/passwd' }, { name: 'x', privacy: 'secret' }]) {
+    for (const body of [
+      { name: '' },
+      { name: '   ' },
+      { name: 'x', website: 'javascript:alert(1)' },
+      { name: 'x', avatar: '../../etc/passwd' },
+      { name: 'x', privacy: 'secret' },
+    ]) {
       const res = await post(me, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.success).toBe(false);
@@ -126,7 +134,9 @@ describe('pages.php: follows and followers', () => {
     const fan = await aUser(t.api);
     ok(await post(fan, { action: 'follow', page_id: page }));
     const followers = ok(await get(fan, `path=${page}/followers`));
-    expect(followers.data).toEqual([{ id: fan.id, user_id: fan.id, username: fan.username, avatar: 'default.svg', cause: '', followed_at: expect.stringMatching(TIME) }]);
+    expect(followers.data).toEqual([
+      { id: fan.id, user_id: fan.id, username: fan.username, avatar: 'default.svg', cause: '', followed_at: expect.stringMatching(TIME) },
+    ]);
     expect(followers.meta.total).toBe(1);
     const refused = await del(editor, { action: 'remove_follower', page_id: page, user_id: fan.id });
     expect(refused.status).toBe(403);
@@ -160,7 +170,9 @@ describe('pages.php: page posts (spec "Page post (create)", Errors 3 and 4)', ()
       created_at: expect.stringMatching(TIME),
       updated_at: null,
     });
-    expect(ok(await post(editor, { action: 'create_post', page_id: page, content: 'clip', media: 'media_v1.mp4' })).data.media_type).toBe('video');
+    expect(ok(await post(editor, { action: 'create_post', page_id: page, content: 'clip', media: 'media_v1.mp4' })).data.media_type).toBe(
+      'video',
+    );
     const listed = ok(await get(outsider, `path=${page}/posts&per_page=2`));
     expect(listed.data.map((p: { id: number }) => p.id)).toHaveLength(2);
     expect(listed.meta).toEqual({ current_page: 1, per_page: 2, total: 3, total_pages: 2 });
@@ -205,7 +217,10 @@ describe('pages.php: page posts (spec "Page post (create)", Errors 3 and 4)', ()
     const { admin, editor, outsider, page } = await pageWithTeam();
     const byEditor = await aPagePost(t.api, editor, page);
     const byAdmin = await aPagePost(t.api, admin, page);
-    expect(ok(await put(editor, { action: 'update_post', post_id: byEditor.id, content: 'corrected' })).data).toMatchObject({ content: 'corrected', updated_at: expect.stringMatching(TIME) });
+    expect(ok(await put(editor, { action: 'update_post', post_id: byEditor.id, content: 'corrected' })).data).toMatchObject({
+      content: 'corrected',
+      updated_at: expect.stringMatching(TIME),
+    });
     expect((await put(admin, { action: 'update_post', post_id: byEditor.id, content: 'hijack' })).status).toBe(403);
     expect((await put(outsider, { action: 'update_post', post_id: byEditor.id, content: 'hijack' })).status).toBe(403);
     expect((await del(editor, { action: 'delete_post', post_id: byAdmin.id })).status).toBe(403);
@@ -220,13 +235,22 @@ describe('pages.php: page posts (spec "Page post (create)", Errors 3 and 4)', ()
     const p = await aPagePost(t.api, admin, page);
     ok(await post(outsider, { action: 'react', post_id: p.id, type: 'love' }));
     const c = await aPageComment(t.api, outsider, p.id);
-    ok(await t.api.post('comment_reactions.php', { comment_id: c.id, comment_type: 'page', reaction_type: 'like' }, { token: admin.token }));
+    ok(
+      await t.api.post('comment_reactions.php', { comment_id: c.id, comment_type: 'page', reaction_type: 'like' }, { token: admin.token }),
+    );
     ok(await del(admin, { action: 'delete_post', post_id: p.id }));
     const db = t.database.db;
     expect(await db.selectFrom('page_posts').select('id').where('id', '=', p.id).execute()).toEqual([]);
     expect(await db.selectFrom('page_post_reactions').select('user_id').where('post_id', '=', p.id).execute()).toEqual([]);
     expect(await db.selectFrom('page_comments').select('id').where('post_id', '=', p.id).execute()).toEqual([]);
-    expect(await db.selectFrom('comment_reactions').select('user_id').where('comment_type', '=', 'page').where('comment_id', '=', c.id).execute()).toEqual([]);
+    expect(
+      await db
+        .selectFrom('comment_reactions')
+        .select('user_id')
+        .where('comment_type', '=', 'page')
+        .where('comment_id', '=', c.id)
+        .execute(),
+    ).toEqual([]);
   });
 });
 
@@ -238,7 +262,10 @@ describe('pages.php: reactions and comments', () => {
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ success: true, post_id: p.id, like_count: 1, user_reaction: 'love' });
     expect(ok(await post(admin, { action: 'react', post_id: p.id })).user_reaction).toBe('like');
-    expect(ok(await post(outsider, { action: 'react', post_id: p.id, type: 'wow' }))).toMatchObject({ like_count: 2, user_reaction: 'wow' });
+    expect(ok(await post(outsider, { action: 'react', post_id: p.id, type: 'wow' }))).toMatchObject({
+      like_count: 2,
+      user_reaction: 'wow',
+    });
     expect(ok(await get(outsider, `path=${page}/posts`)).data[0]).toMatchObject({ like_count: 2, user_reaction: 'wow' });
     expect(ok(await post(outsider, { action: 'react', post_id: p.id, type: 'wow' }))).toMatchObject({ like_count: 1, user_reaction: '' });
     expect(ok(await get(outsider, `path=${page}/posts`)).data[0]).toMatchObject({ like_count: 1, user_reaction: '' });
@@ -288,20 +315,48 @@ describe('pages.php: reactions and comments', () => {
     const { admin, outsider, page } = await pageWithTeam();
     const p = await aPagePost(t.api, admin, page);
     const c = await aPageComment(t.api, admin, p.id);
-    const r = ok(await t.api.post('comment_reactions.php', { comment_id: c.id, comment_type: 'page', reaction_type: 'like' }, { token: outsider.token }));
+    const r = ok(
+      await t.api.post(
+        'comment_reactions.php',
+        { comment_id: c.id, comment_type: 'page', reaction_type: 'like' },
+        { token: outsider.token },
+      ),
+    );
     expect(r).toMatchObject({ comment_id: c.id, reactions_count: 1, has_reacted: true });
-    ok(await t.api.post('comment_reactions.php', { comment_id: c.id, comment_type: 'page', reaction_type: 'love' }, { token: outsider.token }));
+    ok(
+      await t.api.post(
+        'comment_reactions.php',
+        { comment_id: c.id, comment_type: 'page', reaction_type: 'love' },
+        { token: outsider.token },
+      ),
+    );
     const listed = ok(await get(outsider, `path=${page}/comments/${p.id}`)).data[0];
     expect(listed).toMatchObject({ reactions_count: 1, has_reacted: true });
     const who = ok(await t.api.get(`comment_reactions.php?comment_id=${c.id}&comment_type=page`, { token: admin.token }));
     expect(who.count).toBe(1);
     // The author is told, with a link to the page.
-    const n = await t.database.db.selectFrom('notifications').selectAll().where('user_id', '=', admin.id).where('type', '=', 'reaction').where('comment_id', '=', c.id).execute();
+    const n = await t.database.db
+      .selectFrom('notifications')
+      .selectAll()
+      .where('user_id', '=', admin.id)
+      .where('type', '=', 'reaction')
+      .where('comment_id', '=', c.id)
+      .execute();
     expect(n).toHaveLength(1);
     expect(n[0]).toMatchObject({ from_user_id: outsider.id, post_id: null, link: `page_detail.php?id=${page}` });
-    expect(ok(await t.api.delete(`comment_reactions.php?comment_id=${c.id}&comment_type=page`, undefined, { token: outsider.token }))).toMatchObject({ removed: true, reactions_count: 0 });
+    expect(
+      ok(await t.api.delete(`comment_reactions.php?comment_id=${c.id}&comment_type=page`, undefined, { token: outsider.token })),
+    ).toMatchObject({ removed: true, reactions_count: 0 });
     expect(ok(await get(outsider, `path=${page}/comments/${p.id}`)).data[0]).toMatchObject({ reactions_count: 0, has_reacted: false });
-    expect((await t.api.post('comment_reactions.php', { comment_id: 99999999, comment_type: 'page', reaction_type: 'like' }, { token: outsider.token })).status).toBe(404);
+    expect(
+      (
+        await t.api.post(
+          'comment_reactions.php',
+          { comment_id: 99999999, comment_type: 'page', reaction_type: 'like' },
+          { token: outsider.token },
+        )
+      ).status,
+    ).toBe(404);
   });
 });
 
@@ -315,7 +370,9 @@ describe('pages.php: the team (page_admins, roles admin and editor)', () => {
     ]);
     expect(ok(await get(editor, `id=${page}`)).data.user_role).toBe('editor');
     expect((await post(admin, { action: 'add_team_member', page_id: page, username: editor.username, role: 'admin' })).status).toBe(409);
-    expect((await post(admin, { action: 'add_team_member', page_id: page, username: 'nobody_by_that_name', role: 'editor' })).status).toBe(404);
+    expect((await post(admin, { action: 'add_team_member', page_id: page, username: 'nobody_by_that_name', role: 'editor' })).status).toBe(
+      404,
+    );
     expect((await post(admin, { action: 'add_team_member', page_id: page, username: outsider.username, role: 'owner' })).status).toBe(400);
     // Editors do not manage the team or the page.
     for (const body of [
@@ -334,7 +391,9 @@ describe('pages.php: the team (page_admins, roles admin and editor)', () => {
     expect((await del(admin, { action: 'remove_team_member', page_id: page, user_id: admin.id })).body.code).toBe('last_admin');
     expect(ok(await post(admin, { action: 'update_team_role', page_id: page, user_id: editor.id, role: 'admin' })).role).toBe('admin');
     ok(await del(admin, { action: 'remove_team_member', page_id: page, user_id: admin.id }));
-    expect(ok(await get(editor, `path=${page}/team`)).data.map((m: { user_id: number; role: string }) => [m.user_id, m.role])).toEqual([[editor.id, 'admin']]);
+    expect(ok(await get(editor, `path=${page}/team`)).data.map((m: { user_id: number; role: string }) => [m.user_id, m.role])).toEqual([
+      [editor.id, 'admin'],
+    ]);
     // An editor may leave on their own.
     ok(await post(editor, { action: 'add_team_member', page_id: page, username: outsider.username, role: 'editor' }));
     ok(await del(outsider, { action: 'remove_team_member', page_id: page, user_id: outsider.id }));
@@ -344,9 +403,22 @@ describe('pages.php: the team (page_admins, roles admin and editor)', () => {
   it('update_page by an admin changes only the fields sent', async () => {
     const { admin, outsider, page } = await pageWithTeam();
     const updated = ok(
-      await post(admin, { action: 'update_page', page_id: page, description: 'Nouvelle description', location: 'Lyon', social_mastodon: '@collectif@example.org', privacy: 'public' }),
+      await post(admin, {
+        action: 'update_page',
+        page_id: page,
+        description: 'Nouvelle description',
+        location: 'Lyon',
+        social_mastodon: '@collectif@example.org',
+        privacy: 'public',
+      }),
     ).data;
-    expect(updated).toMatchObject({ description: 'Nouvelle description', location: 'Lyon', social_mastodon: '@collectif@example.org', category: 'Collectif', updated_at: expect.stringMatching(TIME) });
+    expect(updated).toMatchObject({
+      description: 'Nouvelle description',
+      location: 'Lyon',
+      social_mastodon: '@collectif@example.org',
+      category: 'Collectif',
+      updated_at: expect.stringMatching(TIME),
+    });
     expect((await post(outsider, { action: 'update_page', page_id: page, description: 'x' })).status).toBe(403);
     expect((await post(admin, { action: 'update_page', page_id: page, name: '' })).status).toBe(400);
   });
@@ -383,7 +455,15 @@ describe('pages.php: a private page is its team’s only', () => {
     expect((await post(outsider, { action: 'react', post_id: p.id, type: 'like' })).status).toBe(404);
     expect((await post(outsider, { action: 'comment', post_id: p.id, content: 'hello' })).status).toBe(404);
     expect((await post(outsider, { action: 'follow', page_id: page })).status).toBe(404);
-    expect((await t.api.post('comment_reactions.php', { comment_id: c.id, comment_type: 'page', reaction_type: 'like' }, { token: outsider.token })).status).toBe(404);
+    expect(
+      (
+        await t.api.post(
+          'comment_reactions.php',
+          { comment_id: c.id, comment_type: 'page', reaction_type: 'like' },
+          { token: outsider.token },
+        )
+      ).status,
+    ).toBe(404);
     // A follower keeps the follow row, but the list no longer shows the page; unfollowing still works.
     expect(ok(await get(outsider, 'followed=1')).data.map((x: { id: number }) => x.id)).not.toContain(page);
     ok(await post(outsider, { action: 'unfollow', page_id: page }));
@@ -400,7 +480,9 @@ describe('pages.php: concurrent follows and reactions', () => {
     const p = await aPagePost(t.api, owner, page);
     const fans = await Promise.all(Array.from({ length: 20 }, () => aUser(t.api)));
     for (let round = 0; round < 2; round++) {
-      const follows = await Promise.all(fans.flatMap((f) => [post(f, { action: 'follow', page_id: page.id }), post(f, { action: 'follow', page_id: page.id })]));
+      const follows = await Promise.all(
+        fans.flatMap((f) => [post(f, { action: 'follow', page_id: page.id }), post(f, { action: 'follow', page_id: page.id })]),
+      );
       expect(follows.filter((r) => r.status >= 500)).toEqual([]);
       const reacts = await Promise.all(fans.map((f) => post(f, { action: 'react', post_id: p.id, type: 'like' })));
       expect(reacts.filter((r) => r.status !== 200)).toEqual([]);
@@ -416,14 +498,32 @@ describe('pages.php: concurrent follows and reactions', () => {
     const one = fans[0];
     const same = await Promise.all(Array.from({ length: 20 }, () => post(one, { action: 'react', post_id: p.id, type: 'love' })));
     expect(same.filter((r) => r.status !== 200)).toEqual([]);
-    expect(Number((await t.database.db.selectFrom('page_posts').select('like_count').where('id', '=', p.id).executeTakeFirstOrThrow()).like_count)).toBe(0);
+    expect(
+      Number(
+        (await t.database.db.selectFrom('page_posts').select('like_count').where('id', '=', p.id).executeTakeFirstOrThrow()).like_count,
+      ),
+    ).toBe(0);
     // 20 concurrent comment reactions on one page comment.
     const c = await aPageComment(t.api, owner, p.id);
-    const cr = await Promise.all(fans.map((f) => t.api.post('comment_reactions.php', { comment_id: c.id, comment_type: 'page', reaction_type: 'like' }, { token: f.token })));
+    const cr = await Promise.all(
+      fans.map((f) =>
+        t.api.post('comment_reactions.php', { comment_id: c.id, comment_type: 'page', reaction_type: 'like' }, { token: f.token }),
+      ),
+    );
     expect(cr.filter((r) => r.status !== 200)).toEqual([]);
-    const count = await t.database.db.selectFrom('page_comments').select('reactions_count').where('id', '=', c.id).executeTakeFirstOrThrow();
+    const count = await t.database.db
+      .selectFrom('page_comments')
+      .select('reactions_count')
+      .where('id', '=', c.id)
+      .executeTakeFirstOrThrow();
     expect(Number(count.reactions_count)).toBe(20);
-    const notes = await t.database.db.selectFrom('notifications').select('id').where('user_id', '=', owner.id).where('type', '=', 'reaction').where('comment_id', '=', c.id).execute();
+    const notes = await t.database.db
+      .selectFrom('notifications')
+      .select('id')
+      .where('user_id', '=', owner.id)
+      .where('type', '=', 'reaction')
+      .where('comment_id', '=', c.id)
+      .execute();
     expect(notes).toHaveLength(20);
   });
 
@@ -437,7 +537,12 @@ describe('pages.php: concurrent follows and reactions', () => {
       post(editor, { action: 'update_team_role', page_id: page, user_id: editor.id, role: 'editor' }),
     ]);
     expect(answers.filter((r) => r.status >= 500)).toEqual([]);
-    const admins = await t.database.db.selectFrom('page_admins').select('user_id').where('page_id', '=', page).where('role', '=', 'admin').execute();
+    const admins = await t.database.db
+      .selectFrom('page_admins')
+      .select('user_id')
+      .where('page_id', '=', page)
+      .where('role', '=', 'admin')
+      .execute();
     expect(admins).toHaveLength(1);
   });
 });

@@ -18,7 +18,12 @@ describe('dispatcher and error model', () => {
   it('answers an unknown script with a JSON 404', async () => {
     const res = await t.api.get('nope.php');
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ success: false, error: 'Unknown script nope.php', message: 'Unknown script nope.php', code: 'unknown_script' });
+    expect(res.body).toEqual({
+      success: false,
+      error: 'Unknown script nope.php',
+      message: 'Unknown script nope.php',
+      code: 'unknown_script',
+    });
   });
 
   it('answers an unknown action with a 400 naming the valid ones', async () => {
@@ -67,7 +72,16 @@ describe('dispatcher and error model', () => {
 
   it('survives a fuzz pass of odd inputs with 4xx JSON errors', async () => {
     const u = await aUser(t.api);
-    const bodies: unknown[] = [null, 0, 'x', [], { username: null }, { username: { a: 1 } }, { username: 'x'.repeat(10_000), password: 'y' }, { totp: true }];
+    const bodies: unknown[] = [
+      null,
+      0,
+      'x',
+      [],
+      { username: null },
+      { username: { a: 1 } },
+      { username: 'x'.repeat(10_000), password: 'y' },
+      { totp: true },
+    ];
     const profileBodies: unknown[] = [null, 0, 'x', [], { bio: { a: 1 } }, { bio: 'x'.repeat(10_000) }, { website: true }];
     const cases: [string, string, unknown[]][] = [
       ['POST', 'auth.php', bodies],
@@ -95,7 +109,13 @@ describe('index.php and health', () => {
   it('lists every operation from the registry', async () => {
     const res = await t.api.get('index.php');
     expect(res.status).toBe(200);
-    const ops = res.body.endpoints as { script: string; method: string; selector: { action?: string }; auth: string; body_fields: string[] }[];
+    const ops = res.body.endpoints as {
+      script: string;
+      method: string;
+      selector: { action?: string };
+      auth: string;
+      body_fields: string[];
+    }[];
     const login = ops.find((o) => o.script === 'auth.php' && o.selector.action === 'register');
     expect(login).toMatchObject({ method: 'POST', auth: 'none' });
     expect(login!.body_fields).toEqual(expect.arrayContaining(['username', 'email', 'password']));
@@ -247,25 +267,32 @@ describe('X-Content-Type-Options', () => {
       await t.api.request('PATCH', 'users.php'),
       await t.api.request('POST', 'auth.php', undefined, { raw: '{"username": ' }),
       await t.api.request('HEAD', 'users.php', undefined, { token: u.token }),
-      await t.api.request('OPTIONS', 'users.php', undefined, { headers: { Origin: 'https://app.example.org', 'Access-Control-Request-Method': 'PUT' } }),
+      await t.api.request('OPTIONS', 'users.php', undefined, {
+        headers: { Origin: 'https://app.example.org', 'Access-Control-Request-Method': 'PUT' },
+      }),
       await t.api.get('/health-public.php'),
       await t.api.get('openapi.json'),
       await t.api.get('docs'),
       await t.api.get('docs/nope.js'),
     ];
-    for (const res of responses) expect(res.headers.get('x-content-type-options'), `${res.status} ${JSON.stringify(res.body)?.slice(0, 80)}`).toBe('nosniff');
+    for (const res of responses)
+      expect(res.headers.get('x-content-type-options'), `${res.status} ${JSON.stringify(res.body)?.slice(0, 80)}`).toBe('nosniff');
   });
 });
 
 /** Sends the headers and the start of a body that never ends: only a server that does not read it answers. */
 function postHalfABody(base: string, path: string): Promise<{ status: number; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${base}/api/v1/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': '1000' } }, (res) => {
-      res.resume();
-      clearTimeout(timer);
-      resolve({ status: res.statusCode!, headers: res.headers });
-      req.destroy();
-    });
+    const req = request(
+      `${base}/api/v1/${path}`,
+      { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': '1000' } },
+      (res) => {
+        res.resume();
+        clearTimeout(timer);
+        resolve({ status: res.statusCode!, headers: res.headers });
+        req.destroy();
+      },
+    );
     const timer = setTimeout(() => {
       req.destroy();
       reject(new Error('no answer: the server waited for the rest of the body'));
@@ -347,6 +374,8 @@ describe('start-up', () => {
     const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', API_DATA_DIR: root, API_UPLOADS_PATH: blocked });
     const started = startPlaza(config, { jobs: false });
     await expect(started).rejects.toThrow(ConfigError);
-    await expect(started).rejects.toThrow(new RegExp(`^Invalid configuration: API_UPLOADS_PATH ${blocked} cannot be created or written \\(ENOTDIR\\)$`));
+    await expect(started).rejects.toThrow(
+      new RegExp(`^Invalid configuration: API_UPLOADS_PATH ${blocked} cannot be created or written \\(ENOTDIR\\)$`),
+    );
   });
 });

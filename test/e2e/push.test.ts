@@ -24,7 +24,13 @@ beforeAll(async () => {
   t = await startTestServer({
     clock,
     realPush: true,
-    env: { PUSH_APP_ID: 'app-1', PUSH_REST_API_KEY: 'rest-key', ONESIGNAL_API_URL: oneSignal.url, NTFY_SERVER: ntfy.url, NTFY_TOPIC_PREFIX: 'militant_u_' },
+    env: {
+      PUSH_APP_ID: 'app-1',
+      PUSH_REST_API_KEY: 'rest-key',
+      ONESIGNAL_API_URL: oneSignal.url,
+      NTFY_SERVER: ntfy.url,
+      NTFY_TOPIC_PREFIX: 'militant_u_',
+    },
   });
   [ada, bob] = [await aUser(t.api), await aUser(t.api)];
 });
@@ -42,17 +48,39 @@ describe('push providers', () => {
     await aMessage(t.api, ada, bob, { content: 'salut Bob' });
     const [os] = to(oneSignal.requests, bob.id);
     expect(os.headers.authorization).toBe('Key rest-key');
-    expect(os.body).toMatchObject({ app_id: 'app-1', include_aliases: { external_id: [`u_${bob.id}`] }, data: { type: 'message', sender_id: String(ada.id), message_preview: 'salut Bob' } });
+    expect(os.body).toMatchObject({
+      app_id: 'app-1',
+      include_aliases: { external_id: [`u_${bob.id}`] },
+      data: { type: 'message', sender_id: String(ada.id), message_preview: 'salut Bob' },
+    });
     const [nt] = to(ntfy.requests, bob.id);
-    expect(nt.body).toMatchObject({ topic: `militant_u_${bob.id}`, actions: [{ extras: { type: 'message', sender_id: String(ada.id), message_preview: 'salut Bob' } }] });
+    expect(nt.body).toMatchObject({
+      topic: `militant_u_${bob.id}`,
+      actions: [{ extras: { type: 'message', sender_id: String(ada.id), message_preview: 'salut Bob' } }],
+    });
   });
 
   it('sends an incoming-call push with the keys of contract §33.1, urgent on both', async () => {
     const carol = await aUser(t.api);
-    const res = await t.api.post('calls.php?action=initiate', { recipient_id: carol.id, call_type: 'video', offer: 'v=0' }, { token: ada.token, headers: MOBILE_APP });
+    const res = await t.api.post(
+      'calls.php?action=initiate',
+      { recipient_id: carol.id, call_type: 'video', offer: 'v=0' },
+      { token: ada.token, headers: MOBILE_APP },
+    );
     const callId = res.body.data.call_id;
     const [os] = to(oneSignal.requests, carol.id);
-    expect(os.body).toMatchObject({ priority: 10, data: { type: 'call', call_id: callId, caller_id: String(ada.id), caller_name: ada.username, is_video: 'true', call_type: 'video', offer_sdp: 'v=0' } });
+    expect(os.body).toMatchObject({
+      priority: 10,
+      data: {
+        type: 'call',
+        call_id: callId,
+        caller_id: String(ada.id),
+        caller_name: ada.username,
+        is_video: 'true',
+        call_type: 'video',
+        offer_sdp: 'v=0',
+      },
+    });
     const [nt] = to(ntfy.requests, carol.id);
     expect(nt.body).toMatchObject({ priority: 5, actions: [{ extras: { type: 'call', call_id: callId } }] });
   });
@@ -64,7 +92,10 @@ describe('push providers', () => {
     expect(sent.status).toBe(200);
     expect(to(oneSignal.requests, dan.id)).toHaveLength(1);
     expect(to(ntfy.requests, dan.id)).toHaveLength(1); // tried once, refused
-    const queued = await t.database.db.selectFrom('push_outbox' as never).selectAll().execute();
+    const queued = await t.database.db
+      .selectFrom('push_outbox' as never)
+      .selectAll()
+      .execute();
     expect(queued).toEqual([expect.objectContaining({ user_id: dan.id, provider: 'ntfy', attempts: 1 })]);
 
     await t.runJob('push-retry'); // not due yet
@@ -78,14 +109,23 @@ describe('push providers', () => {
     const delivered = to(ntfy.requests, dan.id);
     expect(delivered).toHaveLength(3);
     expect(delivered[2].body).toMatchObject({ actions: [{ extras: { type: 'message', message_preview: 'are you there?' } }] });
-    expect(await t.database.db.selectFrom('push_outbox' as never).selectAll().execute()).toEqual([]);
+    expect(
+      await t.database.db
+        .selectFrom('push_outbox' as never)
+        .selectAll()
+        .execute(),
+    ).toEqual([]);
     // The provider that worked was not asked again.
     expect(to(oneSignal.requests, dan.id)).toHaveLength(1);
   });
 
   it('sends the test push through the provider asked for', async () => {
     const eve = await aUser(t.api);
-    for (const [provider, os, nt] of [['ntfy', 0, 1], ['onesignal', 1, 1], ['both', 2, 2]] as const) {
+    for (const [provider, os, nt] of [
+      ['ntfy', 0, 1],
+      ['onesignal', 1, 1],
+      ['both', 2, 2],
+    ] as const) {
       const res = await t.api.post('notifications.php?action=test', { provider }, { token: eve.token });
       expect(res.status).toBe(200);
       expect([to(oneSignal.requests, eve.id).length, to(ntfy.requests, eve.id).length], provider).toEqual([os, nt]);
@@ -100,7 +140,11 @@ describe('push providers: the recipient switches', () => {
     expect((await t.api.put('user_preferences.php', { notifications_push: false }, { token: fay.token })).status).toBe(200);
     await aMessage(t.api, ada, fay, { content: 'hidden' });
     expect([to(oneSignal.requests, fay.id).length, to(ntfy.requests, fay.id).length]).toEqual([0, 0]);
-    await t.api.post('calls.php?action=initiate', { recipient_id: fay.id, call_type: 'audio', offer: 'v=0' }, { token: ada.token, headers: MOBILE_APP });
+    await t.api.post(
+      'calls.php?action=initiate',
+      { recipient_id: fay.id, call_type: 'audio', offer: 'v=0' },
+      { token: ada.token, headers: MOBILE_APP },
+    );
     expect([to(oneSignal.requests, fay.id).length, to(ntfy.requests, fay.id).length]).toEqual([1, 1]);
   });
 });

@@ -10,14 +10,14 @@ import { aStaffMember, freshAccount } from '../support/registration.js';
  * panel's sign-ups and invitations driven as forms (the Chromium walk is admin-registrations.test.ts).
  */
 
-
 async function panel(t: TestServer, u: TestUser): Promise<FormClient> {
   const b = new FormClient(t.url);
   await b.signIn(u.username, u.password);
   return b;
 }
 
-const login = (t: TestServer, who: { username: string; password: string }) => t.api.post('auth.php', { username: who.username, password: who.password });
+const login = (t: TestServer, who: { username: string; password: string }) =>
+  t.api.post('auth.php', { username: who.username, password: who.password });
 
 async function actionLog(t: TestServer, moderator: TestUser) {
   const res = await t.api.get('moderators.php?type=actions', { token: moderator.token });
@@ -39,7 +39,12 @@ describe('API_REGISTRATION=open (the default)', () => {
     expect(res.body).toMatchObject({ success: true, message: 'Account created', awaiting: [] });
     expect((await login(t, who)).body.token).toBeTruthy();
     const settings = await t.api.get('settings.php');
-    expect(settings.body).toMatchObject({ registration: 'open', registration_email_confirm: false, push_provider: expect.any(String), ice_servers: expect.any(Array) });
+    expect(settings.body).toMatchObject({
+      registration: 'open',
+      registration_email_confirm: false,
+      push_provider: expect.any(String),
+      ice_servers: expect.any(Array),
+    });
   });
 
   it('sends nothing on resend_confirmation when confirmation is off, and answers as always', async () => {
@@ -65,7 +70,12 @@ describe('API_REGISTRATION=closed', () => {
     const who = freshAccount('closed');
     const res = await t.api.post('auth.php?action=register', who);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ success: false, code: 'registration_closed', message: expect.stringMatching(/closed/i), error: expect.any(String) });
+    expect(res.body).toMatchObject({
+      success: false,
+      code: 'registration_closed',
+      message: expect.stringMatching(/closed/i),
+      error: expect.any(String),
+    });
     expect(await t.database.db.selectFrom('users').select('id').where('username', '=', who.username).executeTakeFirst()).toBeUndefined();
     // Malformed input is still a 400, as in every mode.
     expect((await t.api.post('auth.php?action=register', { username: who.username })).status).toBe(400);
@@ -96,7 +106,12 @@ describe('API_REGISTRATION=approval', () => {
     const a = await applicant();
     const refused = await login(t, a);
     expect(refused.status).toBe(200);
-    expect(refused.body).toEqual({ success: false, code: 'approval_pending', error: expect.any(String), message: expect.stringMatching(/approval/) });
+    expect(refused.body).toEqual({
+      success: false,
+      code: 'approval_pending',
+      error: expect.any(String),
+      message: expect.stringMatching(/approval/),
+    });
     // A wrong password says nothing about the account's state.
     expect((await t.api.post('auth.php', { username: a.username, password: 'not the password' })).body.code).toBe('invalid_credentials');
     expect((await t.api.get('settings.php')).body.registration).toBe('approval');
@@ -134,12 +149,17 @@ describe('API_REGISTRATION=approval', () => {
     expect(row.deleted_at).not.toBeNull();
     expect(row.username).toBe(`deleted_${a.id}`);
     // The eraser forgets the hold with the rest (registration's account-data part).
-    expect(await t.database.db.selectFrom('account_holds').select('user_id').where('user_id', '=', a.id).executeTakeFirst()).toBeUndefined();
+    expect(
+      await t.database.db.selectFrom('account_holds').select('user_id').where('user_id', '=', a.id).executeTakeFirst(),
+    ).toBeUndefined();
     await t.mailSettled();
     const mail = t.mailer.sent.findLast((m) => m.to === a.email)!;
     expect(mail.subject).toMatch(/not accepted/);
     expect(mail.text).toContain('Spam account');
-    expect((await actionLog(t, admin)).find((l) => l.target_user_id === a.id)).toMatchObject({ action_type: 'reject_signup', reason: expect.stringContaining('Spam account') });
+    expect((await actionLog(t, admin)).find((l) => l.target_user_id === a.id)).toMatchObject({
+      action_type: 'reject_signup',
+      reason: expect.stringContaining('Spam account'),
+    });
     expect(text((await b.get('/admin/registrations.php')).html)).not.toContain(`@${a.username}`);
     // The same name and address register again.
     expect((await t.api.post('auth.php?action=register', a)).body.success).toBe(true);
@@ -213,7 +233,8 @@ describe('API_REGISTRATION=invite', () => {
     return { code: code!, id: Number(id) };
   }
 
-  const register = (who: ReturnType<typeof freshAccount>, invite_code?: string) => t.api.post('auth.php?action=register', { ...who, ...(invite_code === undefined ? {} : { invite_code }) });
+  const register = (who: ReturnType<typeof freshAccount>, invite_code?: string) =>
+    t.api.post('auth.php?action=register', { ...who, ...(invite_code === undefined ? {} : { invite_code }) });
 
   it('refuses a missing or unknown code with 200, success false and its code', async () => {
     for (const [code, expected] of [
@@ -245,12 +266,19 @@ describe('API_REGISTRATION=invite', () => {
     expect(text(row)).toContain('used up');
     expect(page.html).not.toContain(code);
     const log = await actionLog(t, admin);
-    expect(log.find((l) => l.action_type === 'create_invite' && l.reason.includes(`#${id} `))).toMatchObject({ moderator_id: admin.id, target_user_id: admin.id });
+    expect(log.find((l) => l.action_type === 'create_invite' && l.reason.includes(`#${id} `))).toMatchObject({
+      moderator_id: admin.id,
+      target_user_id: admin.id,
+    });
   });
 
   it('refuses an expired code with invite_expired and a revoked one with invalid_invite_code', async () => {
     const expiring = await invitation(5, '1');
-    await t.database.db.updateTable('registration_invitations').set({ expires_at: '2020-01-01 00:00:00' }).where('id', '=', expiring.id).execute();
+    await t.database.db
+      .updateTable('registration_invitations')
+      .set({ expires_at: '2020-01-01 00:00:00' })
+      .where('id', '=', expiring.id)
+      .execute();
     expect((await register(freshAccount('inv'), expiring.code)).body).toMatchObject({ success: false, code: 'invite_expired' });
 
     const revoked = await invitation(5, '');
@@ -266,14 +294,28 @@ describe('API_REGISTRATION=invite', () => {
   it('answers bad invitation forms with a 400 page and creates nothing', async () => {
     const b = await panel(t, admin);
     await b.get('/admin/invitations.php');
-    const before = await t.database.db.selectFrom('registration_invitations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    for (const [uses, days] of [['0', '7'], ['abc', '7'], ['100001', '7'], ['1', '-3'], ['1', '99999']]) {
+    const before = await t.database.db
+      .selectFrom('registration_invitations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    for (const [uses, days] of [
+      ['0', '7'],
+      ['abc', '7'],
+      ['100001', '7'],
+      ['1', '-3'],
+      ['1', '99999'],
+    ]) {
       const res = await b.post('/admin/invitations.php', { action: 'create', max_uses: uses, expires_in_days: days });
       expect(res.status, `${uses} ${days}`).toBe(400);
       expect(res.html).not.toContain('id="new-code"');
     }
-    expect((await b.post('/admin/invitations.php', { action: 'create', max_uses: '1', expires_in_days: '7', _csrf: null })).status).toBe(403);
-    const after = await t.database.db.selectFrom('registration_invitations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect((await b.post('/admin/invitations.php', { action: 'create', max_uses: '1', expires_in_days: '7', _csrf: null })).status).toBe(
+      403,
+    );
+    const after = await t.database.db
+      .selectFrom('registration_invitations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
@@ -310,7 +352,11 @@ describe('API_REGISTRATION_EMAIL_CONFIRM=true', () => {
   async function registered() {
     const who = freshAccount('conf');
     const res = await t.api.post('auth.php?action=register', who);
-    expect(res.body).toMatchObject({ success: true, awaiting: ['email_confirmation'], message: expect.stringMatching(/confirm your e-mail/) });
+    expect(res.body).toMatchObject({
+      success: true,
+      awaiting: ['email_confirmation'],
+      message: expect.stringMatching(/confirm your e-mail/),
+    });
     await t.mailSettled();
     return who;
   }
@@ -326,7 +372,12 @@ describe('API_REGISTRATION_EMAIL_CONFIRM=true', () => {
     const who = await registered();
     const refused = await login(t, who);
     expect(refused.status).toBe(200);
-    expect(refused.body).toEqual({ success: false, code: 'email_unconfirmed', error: expect.any(String), message: expect.stringMatching(/confirm/i) });
+    expect(refused.body).toEqual({
+      success: false,
+      code: 'email_unconfirmed',
+      error: expect.any(String),
+      message: expect.stringMatching(/confirm/i),
+    });
     const link = linkOf(who.email);
     const confirmed = await t.api.get(link);
     expect(confirmed.status).toBe(200);
@@ -374,7 +425,11 @@ describe('API_REGISTRATION_EMAIL_CONFIRM=true', () => {
   it('refuses an expired link', async () => {
     const who = await registered();
     const link = linkOf(who.email);
-    await t.database.db.updateTable('email_confirmations').set({ expires_at: '2020-01-01 00:00:00' }).where('used_at', 'is', null).execute();
+    await t.database.db
+      .updateTable('email_confirmations')
+      .set({ expires_at: '2020-01-01 00:00:00' })
+      .where('used_at', 'is', null)
+      .execute();
     expect((await t.api.get(link)).body.code).toBe('invalid_confirmation_token');
     expect((await login(t, who)).body.code).toBe('email_unconfirmed');
   });
@@ -395,7 +450,8 @@ describe('API_REGISTRATION=approval with API_REGISTRATION_EMAIL_CONFIRM=true', (
     expect(res.body.awaiting).toEqual(['email_confirmation', 'approval']);
     expect((await login(t, who)).body.code).toBe('email_unconfirmed');
     const b = await panel(t, admin);
-    const row = () => b.get('/admin/registrations.php').then((p) => text(new RegExp(`data-user="${who.username}"[\\s\\S]*?</tr>`).exec(p.html)![0]));
+    const row = () =>
+      b.get('/admin/registrations.php').then((p) => text(new RegExp(`data-user="${who.username}"[\\s\\S]*?</tr>`).exec(p.html)![0]));
     expect(await row()).toContain('not confirmed yet');
     await t.mailSettled();
     const mail = t.mailer.sent.findLast((m) => m.to === who.email)!;

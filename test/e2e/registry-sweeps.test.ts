@@ -30,7 +30,8 @@ const LIMITS = Object.fromEntries(RATE_LIMIT_GROUPS.map((g, i) => [g, 1001 + i])
 const t = await startTestServer({ env: { API_RATE_LIMITS: RATE_LIMIT_GROUPS.map((g) => `${g}=${LIMITS[g]}`).join(',') } });
 afterAll(() => t.close());
 const index = await t.api.get('index.php');
-if (index.status !== 200 || !Array.isArray(index.body?.endpoints)) throw new Error(`index.php answered ${index.status}: ${JSON.stringify(index.body)}`);
+if (index.status !== 200 || !Array.isArray(index.body?.endpoints))
+  throw new Error(`index.php answered ${index.status}: ${JSON.stringify(index.body)}`);
 const endpoints = index.body.endpoints as Endpoint[];
 
 /** `GET users.php?id=1`: the request that reaches the operation, and the test's name. */
@@ -76,9 +77,10 @@ describe('registry', () => {
     // docs/decisions/0005: the spec's groups count writes; reads count apart unless costly (export).
     const wrong = endpoints.flatMap((e) => {
       const named = e.script.replace(/\.php$/, '') as RateLimitGroup;
-      const expected =
-        e.method === 'GET' ? ['reads', 'export'] : (RATE_LIMIT_GROUPS as readonly string[]).includes(named) ? [named] : null;
-      return expected && !expected.includes(e.rate_limit_group) ? [`${e.method} ${e.script} ${JSON.stringify(e.selector)}: ${e.rate_limit_group}, expected ${expected.join(' or ')}`] : [];
+      const expected = e.method === 'GET' ? ['reads', 'export'] : (RATE_LIMIT_GROUPS as readonly string[]).includes(named) ? [named] : null;
+      return expected && !expected.includes(e.rate_limit_group)
+        ? [`${e.method} ${e.script} ${JSON.stringify(e.selector)}: ${e.rate_limit_group}, expected ${expected.join(' or ')}`]
+        : [];
     });
     expect(wrong).toEqual([]);
   });
@@ -88,20 +90,21 @@ describe('every operation that requires authentication answers 401 without a val
   const required = cases.filter((c) => c.e.auth === 'required');
 
   // Plain loops rather than it.each: its `$label` names cut long URLs short.
-  for (const { label, method, url, body, e } of required) it(label, async () => {
-    const attempts = [
-      { how: 'without a token', token: undefined, code: 'unauthenticated' },
-      { how: 'with a bogus token', token: 'not-a-token-0123456789', code: 'invalid_token' },
-    ];
-    for (const { how, token, code } of attempts) {
-      const res = await t.api.request(method, url, body, { token });
-      expect(res.status, `${how}: ${summary(res)}`).toBe(401);
-      expect(res.headers.get('content-type'), how).toMatch(/^application\/json/);
-      expect(res.body, how).toMatchObject({ success: false, code });
-      // Refused, yet counted (by address) in the operation's own group.
-      expect(res.headers.get('x-ratelimit-limit'), `${how}: X-RateLimit-Limit`).toBe(String(LIMITS[e.rate_limit_group]));
-    }
-  });
+  for (const { label, method, url, body, e } of required)
+    it(label, async () => {
+      const attempts = [
+        { how: 'without a token', token: undefined, code: 'unauthenticated' },
+        { how: 'with a bogus token', token: 'not-a-token-0123456789', code: 'invalid_token' },
+      ];
+      for (const { how, token, code } of attempts) {
+        const res = await t.api.request(method, url, body, { token });
+        expect(res.status, `${how}: ${summary(res)}`).toBe(401);
+        expect(res.headers.get('content-type'), how).toMatch(/^application\/json/);
+        expect(res.body, how).toMatchObject({ success: false, code });
+        // Refused, yet counted (by address) in the operation's own group.
+        expect(res.headers.get('x-ratelimit-limit'), `${how}: X-RateLimit-Limit`).toBe(String(LIMITS[e.rate_limit_group]));
+      }
+    });
 });
 
 describe('every operation is counted in its own rate-limit group', () => {
@@ -110,15 +113,16 @@ describe('every operation is counted in its own rate-limit group', () => {
     me = await aUser(t.api);
   });
 
-  for (const { label, method, url, body, e } of cases) it(label, async () => {
-    // `auth: "none"` operations go without: they authenticate nobody, and auth.php's refresh and
-    // revoke read the bearer token themselves and would spend it. They are counted by address.
-    const res = await t.api.request(method, url, body, e.auth === 'none' ? {} : { token: me.token });
-    expect(missedOperation(res), `the request did not reach the operation: ${summary(res)}`).toBeNull();
-    if (e.auth !== 'none') expect(res.status, `the token was refused: ${summary(res)}`).not.toBe(401);
-    const limit = res.headers.get('x-ratelimit-limit');
-    const group = RATE_LIMIT_GROUPS.find((g) => String(LIMITS[g]) === limit) ?? `(unknown: ${limit})`;
-    expect(group, `counted in "${group}", declared "${e.rate_limit_group}" (${summary(res)})`).toBe(e.rate_limit_group);
-    expect(Number(res.headers.get('x-ratelimit-remaining'))).toBeLessThan(LIMITS[e.rate_limit_group]);
-  });
+  for (const { label, method, url, body, e } of cases)
+    it(label, async () => {
+      // `auth: "none"` operations go without: they authenticate nobody, and auth.php's refresh and
+      // revoke read the bearer token themselves and would spend it. They are counted by address.
+      const res = await t.api.request(method, url, body, e.auth === 'none' ? {} : { token: me.token });
+      expect(missedOperation(res), `the request did not reach the operation: ${summary(res)}`).toBeNull();
+      if (e.auth !== 'none') expect(res.status, `the token was refused: ${summary(res)}`).not.toBe(401);
+      const limit = res.headers.get('x-ratelimit-limit');
+      const group = RATE_LIMIT_GROUPS.find((g) => String(LIMITS[g]) === limit) ?? `(unknown: ${limit})`;
+      expect(group, `counted in "${group}", declared "${e.rate_limit_group}" (${summary(res)})`).toBe(e.rate_limit_group);
+      expect(Number(res.headers.get('x-ratelimit-remaining'))).toBeLessThan(LIMITS[e.rate_limit_group]);
+    });
 });

@@ -6,9 +6,16 @@ import { uploadedMedia } from '../support/uploads.js';
 const t = await startTestServer();
 afterAll(() => t.close());
 
-const tag = () => Math.random().toString(36).replace(/[^a-z]/g, '').slice(0, 6).padEnd(6, 'q');
+const tag = () =>
+  Math.random()
+    .toString(36)
+    .replace(/[^a-z]/g, '')
+    .slice(0, 6)
+    .padEnd(6, 'q');
 const search = (token: string, query: Record<string, string | number>) =>
-  t.api.get(`search.php?${new URLSearchParams(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)]))).toString()}`, { token });
+  t.api.get(`search.php?${new URLSearchParams(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)]))).toString()}`, {
+    token,
+  });
 
 describe('search.php', () => {
   it('finds accounts by the start of their username, exact name first, with the keys of contract §15', async () => {
@@ -52,7 +59,11 @@ describe('search.php', () => {
     const w = tag();
     for (let i = 0; i < 5; i++) await aPost(t.api, author, { content: `unrelated filler number ${i} about the weather` });
     const media = await uploadedMedia(t.api, author, 'posts');
-    const once = await aPost(t.api, author, { content: `A longer post that mentions ${w}strike only once among many other words`, media: [media.filename], media_type: 'image' });
+    const once = await aPost(t.api, author, {
+      content: `A longer post that mentions ${w}strike only once among many other words`,
+      media: [media.filename],
+      media_type: 'image',
+    });
     const dense = await aPost(t.api, author, { content: `${w}strike ${w}strike ${w}strike!` });
     const both = await aPost(t.api, author, { content: `General ${w}strike and ${w}march today` });
 
@@ -90,7 +101,8 @@ describe('search.php', () => {
     await aFollow(t.api, follower, author);
     const post = await aPost(t.api, author, { content: `Meeting point ${w}secret tonight` });
     await t.database.db.updateTable('users').set({ is_private: 1 }).where('id', '=', author.id).execute();
-    const found = async (who: { token: string }) => (await search(who.token, { q: `${w}secret` })).body.posts.map((p: { id: number }) => p.id);
+    const found = async (who: { token: string }) =>
+      (await search(who.token, { q: `${w}secret` })).body.posts.map((p: { id: number }) => p.id);
     expect(await found(stranger)).toEqual([]);
     expect(await found(follower)).toEqual([post.id]);
     expect(await found(author)).toEqual([post.id]);

@@ -15,14 +15,21 @@ const SERVER_START_TIMEOUT_MS = 180_000;
 const storedFile = (url: string) => join(t.uploadsPath, url.replace(/^uploads\//, ''));
 
 /** A GET (or another method) sent with exactly this path: no client normalises `..`, `%2e` or `\` away. */
-function raw(base: string, path: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function raw(
+  base: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, path, method: options.method ?? 'GET', headers: options.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, path, method: options.method ?? 'GET', headers: options.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -126,7 +133,8 @@ describe('GET /uploads/... (API_SERVE_UPLOADS, on by default without MAIN_APP_HO
     const head = await raw(t.url, `/${up.url}`, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.body.length).toBe(0);
-    for (const h of ['content-type', 'content-length', 'etag', 'last-modified', 'cache-control', 'accept-ranges']) expect(head.headers[h], h).toBe(get.headers.get(h));
+    for (const h of ['content-type', 'content-length', 'etag', 'last-modified', 'cache-control', 'accept-ranges'])
+      expect(head.headers[h], h).toBe(get.headers.get(h));
   });
 
   it('answers ranges (206), a suffix and an open end, 416 past the end, and the whole file for several ranges or a stale If-Range', async () => {
@@ -135,7 +143,8 @@ describe('GET /uploads/... (API_SERVE_UPLOADS, on by default without MAIN_APP_HO
     const file = readFileSync(storedFile(up.url));
     const size = file.length;
     const etag = (await raw(t.url, `/${up.url}`, { method: 'HEAD' })).headers.etag as string;
-    const ranged = async (range: string, extra: Record<string, string> = {}) => raw(t.url, `/${up.url}`, { headers: { Range: range, ...extra } });
+    const ranged = async (range: string, extra: Record<string, string> = {}) =>
+      raw(t.url, `/${up.url}`, { headers: { Range: range, ...extra } });
 
     const first = await ranged('bytes=0-9');
     expect(first.status).toBe(206);
@@ -186,9 +195,14 @@ describe('GET /uploads/... (API_SERVE_UPLOADS, on by default without MAIN_APP_HO
     expect((await raw(t.url, `/${up.url}`, { headers: { 'If-None-Match': `W/${etag}` } })).status).toBe(304);
     expect((await raw(t.url, `/${up.url}`, { headers: { 'If-None-Match': '"other"' } })).status).toBe(200);
     expect((await raw(t.url, `/${up.url}`, { headers: { 'If-Modified-Since': lastModified } })).status).toBe(304);
-    expect((await raw(t.url, `/${up.url}`, { headers: { 'If-Modified-Since': new Date(Date.parse(lastModified) - 60_000).toUTCString() } })).status).toBe(200);
+    expect(
+      (await raw(t.url, `/${up.url}`, { headers: { 'If-Modified-Since': new Date(Date.parse(lastModified) - 60_000).toUTCString() } }))
+        .status,
+    ).toBe(200);
     // If-None-Match decides when both are sent.
-    expect((await raw(t.url, `/${up.url}`, { headers: { 'If-None-Match': '"other"', 'If-Modified-Since': lastModified } })).status).toBe(200);
+    expect((await raw(t.url, `/${up.url}`, { headers: { 'If-None-Match': '"other"', 'If-Modified-Since': lastModified } })).status).toBe(
+      200,
+    );
   });
 
   it('serves nothing but stored uploads: no listing, no way out of the uploads directory, no other file', async () => {
@@ -258,33 +272,41 @@ describe('GET /uploads/... (API_SERVE_UPLOADS, on by default without MAIN_APP_HO
 });
 
 describe('GET /uploads/... switched off, and its rate limit', () => {
-  it('is not served with API_SERVE_UPLOADS=false, nor by default when MAIN_APP_HOST serves them', async () => {
-    const envs: Record<string, string>[] = [{ API_SERVE_UPLOADS: 'false' }, { MAIN_APP_HOST: 'https://social.example.org' }];
-    for (const env of envs) {
-      const s = await startTestServer({ env });
+  it(
+    'is not served with API_SERVE_UPLOADS=false, nor by default when MAIN_APP_HOST serves them',
+    async () => {
+      const envs: Record<string, string>[] = [{ API_SERVE_UPLOADS: 'false' }, { MAIN_APP_HOST: 'https://social.example.org' }];
+      for (const env of envs) {
+        const s = await startTestServer({ env });
+        try {
+          const u = await aUser(s.api);
+          const up = await uploadedMedia(s.api, u, 'posts');
+          const res = await raw(s.url, `/${up.url}`);
+          expect(res.status, JSON.stringify(env)).toBe(404);
+          expect(JSON.parse(res.body.toString())).toMatchObject({ success: false, code: 'unknown_endpoint' });
+        } finally {
+          await s.close();
+        }
+      }
+    },
+    SERVER_START_TIMEOUT_MS,
+  );
+
+  it(
+    'counts in the reads group',
+    async () => {
+      const s = await startTestServer({ env: { API_RATE_LIMITS: 'reads=3' } });
       try {
         const u = await aUser(s.api);
         const up = await uploadedMedia(s.api, u, 'posts');
-        const res = await raw(s.url, `/${up.url}`);
-        expect(res.status, JSON.stringify(env)).toBe(404);
-        expect(JSON.parse(res.body.toString())).toMatchObject({ success: false, code: 'unknown_endpoint' });
+        const answers = [];
+        for (let i = 0; i < 4; i++) answers.push(await raw(s.url, `/${up.url}`));
+        expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);
+        expect(answers[0].headers['x-ratelimit-limit']).toBe('3');
       } finally {
         await s.close();
       }
-    }
-  }, SERVER_START_TIMEOUT_MS);
-
-  it('counts in the reads group', async () => {
-    const s = await startTestServer({ env: { API_RATE_LIMITS: 'reads=3' } });
-    try {
-      const u = await aUser(s.api);
-      const up = await uploadedMedia(s.api, u, 'posts');
-      const answers = [];
-      for (let i = 0; i < 4; i++) answers.push(await raw(s.url, `/${up.url}`));
-      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);
-      expect(answers[0].headers['x-ratelimit-limit']).toBe('3');
-    } finally {
-      await s.close();
-    }
-  }, SERVER_START_TIMEOUT_MS);
+    },
+    SERVER_START_TIMEOUT_MS,
+  );
 });

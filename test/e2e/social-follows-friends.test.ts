@@ -33,7 +33,12 @@ describe('follows.php', () => {
     const profile = await t.api.get(`users.php?id=${b.id}`, { token: a.token });
     expect(profile.body).toMatchObject({ followers_count: 2, following_count: 0, is_following: true });
 
-    const notes = await t.database.db.selectFrom('notifications').selectAll().where('user_id', '=', b.id).where('type', '=', 'follow').execute();
+    const notes = await t.database.db
+      .selectFrom('notifications')
+      .selectAll()
+      .where('user_id', '=', b.id)
+      .where('type', '=', 'follow')
+      .execute();
     expect(notes.map((n) => Number(n.from_user_id)).sort()).toEqual([a.id, c.id].sort());
   });
 
@@ -78,7 +83,13 @@ describe('friends.php', () => {
     const pending = await t.api.get('friends.php?type=pending&page=1', { token: b.token });
     expect(pending.status).toBe(200);
     expect(pending.body.pending_requests).toEqual([
-      expect.objectContaining({ id: a.id, username: a.username, avatar: expect.any(String), bio: expect.any(String), request_id: requestId }),
+      expect.objectContaining({
+        id: a.id,
+        username: a.username,
+        avatar: expect.any(String),
+        bio: expect.any(String),
+        request_id: requestId,
+      }),
     ]);
 
     // Neither the sender nor a stranger may answer it.
@@ -101,7 +112,12 @@ describe('friends.php', () => {
     expect(all.body.pending_requests).toEqual([]);
     expect((await t.api.get(`users.php?id=${b.id}`, { token: a.token })).body.is_friend).toBe(true);
 
-    const notes = await t.database.db.selectFrom('notifications').select(['user_id', 'type']).where('type', 'in', ['friend_request', 'friend_accept']).where('from_user_id', 'in', [a.id, b.id]).execute();
+    const notes = await t.database.db
+      .selectFrom('notifications')
+      .select(['user_id', 'type'])
+      .where('type', 'in', ['friend_request', 'friend_accept'])
+      .where('from_user_id', 'in', [a.id, b.id])
+      .execute();
     expect(notes.map((n) => `${n.user_id}:${n.type}`).sort()).toEqual([`${a.id}:friend_accept`, `${b.id}:friend_request`].sort());
 
     const removed = await t.api.delete(`friends.php?user_id=${b.id}`, undefined, { token: a.token });

@@ -26,7 +26,14 @@ afterEach(async () => {
 });
 
 function start(env: Record<string, string>): ServerProcess {
-  const server = startServerProcess({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', BCRYPT_COST: '4', API_DATA_DIR: `/tmp/plaza-startup-${process.pid}`, ...env });
+  const server = startServerProcess({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    BCRYPT_COST: '4',
+    API_DATA_DIR: `/tmp/plaza-startup-${process.pid}`,
+    ...env,
+  });
   running.push(server);
   return server;
 }
@@ -65,7 +72,9 @@ describe('start-up against a database that does not answer', () => {
     }
     const [fatal, ...more] = json(server.lines).filter((l) => l.level === 60);
     expect(more).toEqual([]);
-    expect(fatal.msg).toMatch(/^Plaza failed to start: the database at 127\.0\.0\.1:\d+ did not answer within DB_CONNECT_TIMEOUT_S=3 s .*check DB_HOST and DB_PORT$/);
+    expect(fatal.msg).toMatch(
+      /^Plaza failed to start: the database at 127\.0\.0\.1:\d+ did not answer within DB_CONNECT_TIMEOUT_S=3 s .*check DB_HOST and DB_PORT$/,
+    );
     expect(json(server.lines).filter((l) => l.msg === 'Plaza ready')).toEqual([]);
   }, 30_000);
 
@@ -73,8 +82,13 @@ describe('start-up against a database that does not answer', () => {
     const server = start({ DB_SOCKET: '/nonexistent/plaza-test/mysqld.sock', DB_CONNECT_TIMEOUT_S: '1' });
     const { code } = await server.exited;
     expect(code).toBe(1);
-    expect(withMsg(server.lines, 'database not reachable')[0]).toMatchObject({ database: { socket: '/nonexistent/plaza-test/mysqld.sock' }, error: 'ENOENT' });
-    expect(json(server.lines).find((l) => l.level === 60)!.msg).toMatch(/the socket \/nonexistent\/plaza-test\/mysqld\.sock did not answer.*check DB_SOCKET$/);
+    expect(withMsg(server.lines, 'database not reachable')[0]).toMatchObject({
+      database: { socket: '/nonexistent/plaza-test/mysqld.sock' },
+      error: 'ENOENT',
+    });
+    expect(json(server.lines).find((l) => l.level === 60)!.msg).toMatch(
+      /the socket \/nonexistent\/plaza-test\/mysqld\.sock did not answer.*check DB_SOCKET$/,
+    );
   }, 30_000);
 
   it('with API_WORKERS=2, the primary exits non-zero instead of replacing a worker that could not start', async () => {
@@ -102,7 +116,12 @@ describe.skipIf(TEST_DIALECT !== 'mysql')('start-up against MySQL (MySQL runs on
     await relay.start(dbPort);
 
     const ready = await server.waitFor('the ready line', (lines) => withMsg(lines, 'Plaza ready')[0], 30_000);
-    expect(ready).toMatchObject({ address: '127.0.0.1', port, url: `http://127.0.0.1:${port}`, database: { dialect: 'mysql', host: '127.0.0.1', port: dbPort, name: own.env.DB_NAME } });
+    expect(ready).toMatchObject({
+      address: '127.0.0.1',
+      port,
+      url: `http://127.0.0.1:${port}`,
+      database: { dialect: 'mysql', host: '127.0.0.1', port: dbPort, name: own.env.DB_NAME },
+    });
     expect(JSON.stringify(ready)).not.toContain('password');
     expect(withMsg(server.lines, 'database reachable')[0]).toMatchObject({ database: { host: '127.0.0.1', port: dbPort } });
     expect((await fetch(`http://127.0.0.1:${port}/health/ready`)).status).toBe(200);
@@ -119,7 +138,13 @@ describe.skipIf(TEST_DIALECT !== 'mysql')('start-up against MySQL (MySQL runs on
   it('stops at once, naming DB_USER and DB_PASSWORD, when the server refuses the credentials', async () => {
     const base = mysqlConfigFromUrl(inject('mysqlUrl')!);
     const started = Date.now();
-    const server = start({ DB_HOST: base.host, DB_PORT: String(base.port), DB_USER: 'plaza_no_such_user', DB_PASSWORD: 'wrong', DB_CONNECT_TIMEOUT_S: '60' });
+    const server = start({
+      DB_HOST: base.host,
+      DB_PORT: String(base.port),
+      DB_USER: 'plaza_no_such_user',
+      DB_PASSWORD: 'wrong',
+      DB_CONNECT_TIMEOUT_S: '60',
+    });
     const { code } = await server.exited;
     expect(code).toBe(1);
     expect(Date.now() - started).toBeLessThan(20_000);

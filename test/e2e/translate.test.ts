@@ -19,7 +19,14 @@ describe('translate.php', () => {
     const u = await aUser(t.api);
     const form = await translateForm(u.token, { text: 'Solidarity forever', target_lang: 'fr' });
     expect(form.status).toBe(200);
-    expect(form.body).toEqual({ success: true, translated: '[fr] Solidarity forever', translatedText: '[fr] Solidarity forever', target_lang: 'fr', source_lang: 'en', cached: false });
+    expect(form.body).toEqual({
+      success: true,
+      translated: '[fr] Solidarity forever',
+      translatedText: '[fr] Solidarity forever',
+      target_lang: 'fr',
+      source_lang: 'en',
+      cached: false,
+    });
     const sent = t.translate.requests.at(-1)!;
     expect(sent.url).toBe('/translate');
     expect(sent.body).toEqual({ q: 'Solidarity forever', source: 'auto', target: 'fr', format: 'text' });

@@ -31,7 +31,9 @@ async function failWrites(name: string, table: string, event: 'INSERT' | 'DELETE
       .execute(root);
   } else {
     await sql
-      .raw(`CREATE TRIGGER ${name} BEFORE ${event} ON ${table} FOR EACH ROW WHEN ${row}.user_id = ${userId} BEGIN SELECT RAISE(ABORT, 'injected failure'); END`)
+      .raw(
+        `CREATE TRIGGER ${name} BEFORE ${event} ON ${table} FOR EACH ROW WHEN ${row}.user_id = ${userId} BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
+      )
       .execute(root);
   }
   return () => sql.raw(`DROP TRIGGER ${name}`).execute(root);
@@ -49,12 +51,17 @@ describe('units of work under concurrency', () => {
       for (const m of [c, d]) expect((await t.api.post(`${G}?path=${id}/members`, { user_id: m.id }, { token: a.token })).status).toBe(200);
       groups.push(id);
     }
-    const leaves = await Promise.all(groups.flatMap((gid) => [a, b].map((who) => t.api.delete(`${G}?path=${gid}`, undefined, { token: who.token }))));
+    const leaves = await Promise.all(
+      groups.flatMap((gid) => [a, b].map((who) => t.api.delete(`${G}?path=${gid}`, undefined, { token: who.token }))),
+    );
     expect(leaves.map((r) => r.status)).toEqual(leaves.map(() => 200));
     for (const gid of groups) {
       const members: { user_id: number; role: string }[] = (await detailsOf(c, gid)).members;
       expect(members.map((m) => m.user_id).sort()).toEqual([c.id, d.id].sort());
-      expect(members.filter((m) => m.role === 'admin'), `group ${gid}`).toHaveLength(1);
+      expect(
+        members.filter((m) => m.role === 'admin'),
+        `group ${gid}`,
+      ).toHaveLength(1);
     }
   });
 
@@ -72,10 +79,17 @@ describe('units of work under concurrency', () => {
       const rows = await t.database.db
         .selectFrom('friend_requests')
         .select(['sender_id', 'receiver_id', 'status'])
-        .where((eb) => eb.or([eb.and([eb('sender_id', '=', x.id), eb('receiver_id', '=', y.id)]), eb.and([eb('sender_id', '=', y.id), eb('receiver_id', '=', x.id)])]))
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('sender_id', '=', x.id), eb('receiver_id', '=', y.id)]),
+            eb.and([eb('sender_id', '=', y.id), eb('receiver_id', '=', x.id)]),
+          ]),
+        )
         .execute();
       expect(rows.map((r) => r.status)).toEqual(['accepted']);
-      expect((await t.api.get('friends.php?type=friends', { token: x.token })).body.friends.map((f: { id: number }) => f.id)).toEqual([y.id]);
+      expect((await t.api.get('friends.php?type=friends', { token: x.token })).body.friends.map((f: { id: number }) => f.id)).toEqual([
+        y.id,
+      ]);
     }
   });
 });
@@ -94,9 +108,13 @@ describe('a unit of work that fails half-way leaves nothing', () => {
     expect(failed.status).toBe(500);
     // The member row written first is gone with the failed unit.
     expect((await t.api.get(`${G}?path=${gid}/messages&page=1`, { token: invited.token })).status).toBe(403);
-    expect((await detailsOf(admin, gid)).requests).toEqual([expect.objectContaining({ request_id: request.request_id, user_id: invited.id })]);
+    expect((await detailsOf(admin, gid)).requests).toEqual([
+      expect.objectContaining({ request_id: request.request_id, user_id: invited.id }),
+    ]);
 
-    expect((await t.api.post(`${G}?path=${gid}/requests/${request.request_id}/approve`, undefined, { token: admin.token })).status).toBe(200);
+    expect((await t.api.post(`${G}?path=${gid}/requests/${request.request_id}/approve`, undefined, { token: admin.token })).status).toBe(
+      200,
+    );
     expect((await detailsOf(admin, gid)).requests).toEqual([]);
     expect((await t.api.get(`${G}?path=${gid}/messages&page=1`, { token: invited.token })).status).toBe(200);
   });

@@ -20,7 +20,9 @@ const operations = operationsOf(resolveAll(t.plaza.container, Scripts)).filter((
 
 describe('an unknown id answers 404 and changes nothing', () => {
   it('covers every operation that takes an id', () => {
-    expect(operations.filter((x) => !EXAMPLES[x.label]).map((x) => `${x.label}: no example in test/support/operation-examples.ts`)).toEqual([]);
+    expect(operations.filter((x) => !EXAMPLES[x.label]).map((x) => `${x.label}: no example in test/support/operation-examples.ts`)).toEqual(
+      [],
+    );
   });
 
   it('for every id field of every operation', async () => {
@@ -40,7 +42,8 @@ describe('an unknown id answers 404 and changes nothing', () => {
           continue;
         }
         const after = await rowCounts(t.database.db);
-        if (JSON.stringify(after) !== JSON.stringify(before)) failures.push(`${label} with ${field.name}=${UNKNOWN}: refused, yet rows changed`);
+        if (JSON.stringify(after) !== JSON.stringify(before))
+          failures.push(`${label} with ${field.name}=${UNKNOWN}: refused, yet rows changed`);
       }
     }
     expect(failures).toEqual([]);

@@ -191,7 +191,11 @@ describe('upload.php', () => {
     // A declared length over the cap is refused before reading.
     const declared = await fetch(`${t.url}/api/v1/upload.php`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${u.token}`, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(total + 2 * 1024 * 1024) },
+      headers: {
+        Authorization: `Bearer ${u.token}`,
+        'Content-Type': `multipart/form-data; boundary=${boundary}`,
+        'Content-Length': String(total + 2 * 1024 * 1024),
+      },
       body: ReadableStreamFrom(body()),
       duplex: 'half',
     } as RequestInit).catch((e: Error) => e);
@@ -227,7 +231,11 @@ describe('upload.php', () => {
 
   it('is what media references must name: a post or story with a file never uploaded is a 400', async () => {
     const u = await aUser(t.api);
-    const never = await t.api.post('posts.php', { content: 'look', media: ['media_0123456789abcdef0123456789abcdef.jpg'] }, { token: u.token });
+    const never = await t.api.post(
+      'posts.php',
+      { content: 'look', media: ['media_0123456789abcdef0123456789abcdef.jpg'] },
+      { token: u.token },
+    );
     expect(never.status).toBe(400);
     expect(never.body.code).toBe('invalid_media');
     const story = await t.api.post('stories.php', { media: 'story_0123456789abcdef0123456789abcdef.jpg' }, { token: u.token });

@@ -17,23 +17,54 @@ const MEDIA = /^20261127_media_/;
 describe('adopting uploads stored before the uploads table', () => {
   it('records every referenced file once, owned by the account of the first record naming it, and skips what is no upload', async () => {
     const all = plazaMigrations();
-    expect(Object.keys(all).filter((name) => MEDIA.test(name)).sort()).toEqual(['20261127_media_uploads', '20261127_media_uploads_adopted']);
+    expect(
+      Object.keys(all)
+        .filter((name) => MEDIA.test(name))
+        .sort(),
+    ).toEqual(['20261127_media_uploads', '20261127_media_uploads_adopted']);
     await migrateToLatest(database.db, database.dialect, Object.fromEntries(Object.entries(all).filter(([name]) => !MEDIA.test(name))));
     const db = database.db as any;
     const users = new SqlUserRepository(database.db);
     const [a, b] = [await users.create(aNewUser()), await users.create(aNewUser())];
     const at = '2026-05-01 10:00:00';
     await db.updateTable('users').set({ avatar: 'uploads/avatar_olda.jpg', banner: 'default.svg' }).where('id', '=', a.id).execute();
-    await db.insertInto('posts').values({ user_id: a.id, content: 'old', media: JSON.stringify(['media_old1.jpg', 'media_old2.mp4']), media_type: 'image', tags: '[]', created_at: at }).execute();
+    await db
+      .insertInto('posts')
+      .values({
+        user_id: a.id,
+        content: 'old',
+        media: JSON.stringify(['media_old1.jpg', 'media_old2.mp4']),
+        media_type: 'image',
+        tags: '[]',
+        created_at: at,
+      })
+      .execute();
     // b's post names a's file (before this change anyone could): the first record found owns it.
-    await db.insertInto('posts').values({ user_id: b.id, content: 'copy', media: JSON.stringify(['media_old1.jpg', 'https://elsewhere.example/x.jpg']), media_type: 'image', tags: '[]', created_at: at }).execute();
+    await db
+      .insertInto('posts')
+      .values({
+        user_id: b.id,
+        content: 'copy',
+        media: JSON.stringify(['media_old1.jpg', 'https://elsewhere.example/x.jpg']),
+        media_type: 'image',
+        tags: '[]',
+        created_at: at,
+      })
+      .execute();
     await db.insertInto('stories').values({ user_id: b.id, media: 'story_oldb.jpg', text: '', created_at: at, expires_at: at }).execute();
     const album = await db.insertInto('albums').values({ user_id: b.id, title: 'Old', description: '', created_at: at }).executeTakeFirst();
-    await db.insertInto('album_photos').values({ album_id: Number(album.insertId), user_id: b.id, path: 'uploads/albums/album_oldb.jpg', caption: '', created_at: at }).execute();
+    await db
+      .insertInto('album_photos')
+      .values({ album_id: Number(album.insertId), user_id: b.id, path: 'uploads/albums/album_oldb.jpg', caption: '', created_at: at })
+      .execute();
 
     const ran = await migrateToLatest(database.db, database.dialect, all);
     expect([...ran].sort()).toEqual(['20261127_media_uploads', '20261127_media_uploads_adopted']);
-    const rows = await db.selectFrom('uploads').select(['owner_id', 'type', 'path', 'size', 'sha256', 'referenced_at']).orderBy('path').execute();
+    const rows = await db
+      .selectFrom('uploads')
+      .select(['owner_id', 'type', 'path', 'size', 'sha256', 'referenced_at'])
+      .orderBy('path')
+      .execute();
     expect(rows.map((r: { path: string; owner_id: number; type: string }) => [r.path, Number(r.owner_id), r.type])).toEqual([
       ['uploads/albums/album_oldb.jpg', b.id, 'album'],
       ['uploads/avatar_olda.jpg', a.id, 'avatar'],

@@ -60,7 +60,10 @@ describe('media references name the caller’s own uploads', () => {
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ code: 'media_not_yours', details: [{ field: 'avatar' }] });
     const post = await uploadedMedia(t.api, thief, 'posts');
-    expect((await t.api.put('users.php', { avatar: post.filename }, as(thief))).body).toMatchObject({ code: 'invalid_media', details: [{ field: 'avatar' }] });
+    expect((await t.api.put('users.php', { avatar: post.filename }, as(thief))).body).toMatchObject({
+      code: 'invalid_media',
+      details: [{ field: 'avatar' }],
+    });
     const profile = await t.api.get(`users.php?id=${thief.id}`, as(thief));
     expect(profile.body.avatar).not.toBe(theirs.url);
     const mine = await uploadedMedia(t.api, thief, 'avatar');
@@ -71,7 +74,11 @@ describe('media references name the caller’s own uploads', () => {
   it('a page takes an image or a post file a teammate uploaded, not an outsider’s', async () => {
     const [admin, editor, outsider] = [await aUser(t.api), await aUser(t.api), await aUser(t.api)];
     const page = await aPage(t.api, admin);
-    const added = await t.api.post('pages.php', { action: 'add_team_member', page_id: page.id, username: editor.username, role: 'editor' }, as(admin));
+    const added = await t.api.post(
+      'pages.php',
+      { action: 'add_team_member', page_id: page.id, username: editor.username, role: 'editor' },
+      as(admin),
+    );
     expect(added.status, JSON.stringify(added.body)).toBeLessThan(300);
     const editorsImage = await uploadedMedia(t.api, editor, 'page');
     const outsidersImage = await uploadedMedia(t.api, outsider, 'page');
@@ -91,13 +98,20 @@ describe('media references name the caller’s own uploads', () => {
 
   it('a group takes an image another admin uploaded, not a plain member’s', async () => {
     const [alice, bob, member] = [await aUser(t.api), await aUser(t.api), await aUser(t.api)];
-    const g = (await t.api.post('groups.php', { action: 'create', name: `Owned ${Date.now()}`, description: 'x', privacy: 'public' }, as(alice))).body;
+    const g = (
+      await t.api.post('groups.php', { action: 'create', name: `Owned ${Date.now()}`, description: 'x', privacy: 'public' }, as(alice))
+    ).body;
     const groupId = g.group_id ?? g.id ?? g.data?.id;
-    for (const u of [bob, member]) expect((await t.api.post('groups.php', { action: 'join', group_id: groupId }, as(u))).status).toBeLessThan(300);
-    expect((await t.api.post('groups.php', { action: 'promote_member', group_id: groupId, user_id: bob.id }, as(alice))).status).toBeLessThan(300);
+    for (const u of [bob, member])
+      expect((await t.api.post('groups.php', { action: 'join', group_id: groupId }, as(u))).status).toBeLessThan(300);
+    expect(
+      (await t.api.post('groups.php', { action: 'promote_member', group_id: groupId, user_id: bob.id }, as(alice))).status,
+    ).toBeLessThan(300);
     const bobs = await uploadedMedia(t.api, bob, 'group');
     const members = await uploadedMedia(t.api, member, 'group');
-    expect((await t.api.put('groups.php', { id: groupId, avatar: members.filename }, as(alice))).body).toMatchObject({ code: 'media_not_yours' });
+    expect((await t.api.put('groups.php', { id: groupId, avatar: members.filename }, as(alice))).body).toMatchObject({
+      code: 'media_not_yours',
+    });
     const res = await t.api.put('groups.php', { id: groupId, avatar: bobs.filename }, as(alice));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data.avatar).toBe(bobs.filename);
@@ -132,7 +146,10 @@ describe('the collect-uploads job', () => {
     const files = [];
     for (let i = 0; i < 20; i++) files.push(await uploadedMedia(t.api, u, 'posts'));
     clock.advance(25 * 3600_000);
-    const [, ...posts] = await Promise.all([t.runJob('collect-uploads'), ...files.map((f) => t.api.post('posts.php', { media: [f.filename] }, as(u)))]);
+    const [, ...posts] = await Promise.all([
+      t.runJob('collect-uploads'),
+      ...files.map((f) => t.api.post('posts.php', { media: [f.filename] }, as(u))),
+    ]);
     for (const [i, res] of posts.entries()) {
       const file = files[i];
       if (res.status === 200) {

@@ -49,7 +49,11 @@ describe('users.php', () => {
 
   it('updates only the keys sent; null and empty string clear', async () => {
     const u = await aUser(t.api);
-    let res = await t.api.put('users.php', { bio: 'hello', status_emoji: 'manif', status_text: 'À la manif', militant_badge: 'antifa', website: 'https://x.test' }, { token: u.token });
+    let res = await t.api.put(
+      'users.php',
+      { bio: 'hello', status_emoji: 'manif', status_text: 'À la manif', militant_badge: 'antifa', website: 'https://x.test' },
+      { token: u.token },
+    );
     expect(res.status).toBe(200);
     res = await t.api.put('users.php', { status_emoji: null, status_text: null, militant_badge: '' }, { token: u.token });
     expect(res.status).toBe(200);

@@ -18,11 +18,19 @@ const ids = (posts: { id: number }[]) => posts.map((p) => p.id);
 
 /** No user-facing setting changes it yet (user_preferences.php is not served), so the test writes the column. */
 async function setPrivate(u: TestUser, on: boolean) {
-  await t.database.db.updateTable('users').set({ is_private: on ? 1 : 0 }).where('id', '=', u.id).execute();
+  await t.database.db
+    .updateTable('users')
+    .set({ is_private: on ? 1 : 0 })
+    .where('id', '=', u.id)
+    .execute();
 }
 
 async function setRole(u: TestUser, role: 'is_admin' | 'is_moderator' | 'is_technician') {
-  await t.database.db.updateTable('users').set({ [role]: 1 }).where('id', '=', u.id).execute();
+  await t.database.db
+    .updateTable('users')
+    .set({ [role]: 1 })
+    .where('id', '=', u.id)
+    .execute();
 }
 
 async function bookmarkIds(u: TestUser): Promise<number[]> {
@@ -42,7 +50,9 @@ describe('bookmarks.php applies the visibility rule when it lists', () => {
     expect(await bookmarkIds(reader)).toEqual([post.id]);
 
     expect((await t.api.delete(`follows.php?user_id=${author.id}`, undefined, { token: reader.token })).status).toBe(200);
-    expect((await t.api.put(`posts.php?id=${post.id}`, { content: 'edited for followers only' }, { token: author.token })).status).toBe(200);
+    expect((await t.api.put(`posts.php?id=${post.id}`, { content: 'edited for followers only' }, { token: author.token })).status).toBe(
+      200,
+    );
     expect(await bookmarkIds(reader)).toEqual([]);
     expect((await t.api.get(`posts.php?id=${post.id}`, { token: reader.token })).status).toBe(404);
 
@@ -56,7 +66,8 @@ describe('bookmarks.php applies the visibility rule when it lists', () => {
     const [author, reader] = [await aUser(t.api), await aUser(t.api)];
     const post = await aPost(t.api, author, { content: 'public for now' });
     const kept = await aPost(t.api, reader, { content: 'own post, always visible' });
-    for (const id of [post.id, kept.id]) expect((await t.api.post('bookmarks.php', { post_id: id }, { token: reader.token })).status).toBe(200);
+    for (const id of [post.id, kept.id])
+      expect((await t.api.post('bookmarks.php', { post_id: id }, { token: reader.token })).status).toBe(200);
     expect(await bookmarkIds(reader)).toEqual([kept.id, post.id]);
 
     await setPrivate(author, true);
@@ -97,11 +108,12 @@ describe('every other path to a post hidden from the reader', () => {
     expect((await t.api.post('reactions.php', { post_id: post.id, reaction_type: 'love' }, { token: reader.token })).status).toBe(200);
     expect((await t.api.post('shares.php', { post_id: post.id }, { token: sharer.token })).status).toBe(200);
     const before = await t.api.get('notifications.php?per_page=100', { token: reader.token });
-    expect(before.body.notifications.filter((n: { post_id: number | null }) => n.post_id === post.id).map((n: { type: string }) => n.type).sort()).toEqual([
-      'mention',
-      'reaction',
-      'reply',
-    ]);
+    expect(
+      before.body.notifications
+        .filter((n: { post_id: number | null }) => n.post_id === post.id)
+        .map((n: { type: string }) => n.type)
+        .sort(),
+    ).toEqual(['mention', 'reaction', 'reply']);
     expect((await t.api.delete(`follows.php?user_id=${author.id}`, undefined, { token: reader.token })).status).toBe(200);
     return { author, reader, sharer, stranger, post, comment };
   }
@@ -131,7 +143,11 @@ describe('every other path to a post hidden from the reader', () => {
     // Nothing the refused calls tried was done.
     const seen = await t.api.get(`comments.php?post_id=${post.id}`, { token: author.token });
     expect(seen.body.comments).toMatchObject([{ id: comment.id, content: 'my comment', reactions_count: 1 }]);
-    expect((await t.api.get(`posts.php?id=${post.id}`, { token: author.token })).body.data).toMatchObject({ likes_count: 1, shares_count: 1, comments_count: 2 });
+    expect((await t.api.get(`posts.php?id=${post.id}`, { token: author.token })).body.data).toMatchObject({
+      likes_count: 1,
+      shares_count: 1,
+      comments_count: 2,
+    });
   });
 
   it('leaves it out of the wall, both feeds and shares of it, for the reader and for a stranger', async () => {
@@ -211,7 +227,9 @@ describe('every other path to a post hidden from the reader', () => {
     }
 
     // Decided (kept): the moderators see no more than before the report.
-    expect((await t.api.post('reports.php', { moderator_action: 'warn_user', report_id: report.id }, { token: mod.token })).status).toBe(200);
+    expect((await t.api.post('reports.php', { moderator_action: 'warn_user', report_id: report.id }, { token: mod.token })).status).toBe(
+      200,
+    );
     for (const who of [mod, admin]) {
       expect(await sees(who)).toEqual([false, false, false, false]);
       expect(await bookmarkIds(who)).toEqual([]);
@@ -242,7 +260,8 @@ describe('one role rule', () => {
     for (const p of [f.profile, f.own]) {
       expect(p).toMatchObject({ is_admin: true, is_moderator: true, is_technician: true, is_militant_technician: true });
     }
-    for (const item of [f.onePost, f.wallItem, f.commentItem]) expect(item).toMatchObject({ is_moderator: true, is_militant_technician: true });
+    for (const item of [f.onePost, f.wallItem, f.commentItem])
+      expect(item).toMatchObject({ is_moderator: true, is_militant_technician: true });
     expect(f.followItem).toMatchObject({ id: admin.id, is_militant_technician: true });
   });
 
@@ -270,8 +289,14 @@ describe('MEDIA_TECHNICIAN_USER_IDS', () => {
       const post = await aPost(s.api, listed);
       const profile = (await s.api.get(`users.php?id=${listed.id}`, { token: other.token })).body;
       expect(profile).toMatchObject({ is_admin: false, is_moderator: false, is_technician: true, is_militant_technician: true });
-      expect((await s.api.get(`posts.php?id=${post.id}`, { token: other.token })).body.data).toMatchObject({ is_moderator: false, is_militant_technician: true });
-      expect((await s.api.get(`users.php?id=${other.id}`, { token: listed.token })).body).toMatchObject({ is_technician: false, is_militant_technician: false });
+      expect((await s.api.get(`posts.php?id=${post.id}`, { token: other.token })).body.data).toMatchObject({
+        is_moderator: false,
+        is_militant_technician: true,
+      });
+      expect((await s.api.get(`users.php?id=${other.id}`, { token: listed.token })).body).toMatchObject({
+        is_technician: false,
+        is_militant_technician: false,
+      });
     } finally {
       await s.close();
     }

@@ -26,7 +26,15 @@ export const DESKTOP = { width: 1280, height: 800 };
 /** Headless, no sandbox (tests may run as root) and nothing in the background that reaches the network. */
 export const LAUNCH_OPTIONS: LaunchOptions = {
   executablePath: CHROMIUM,
-  args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--no-sandbox',
+    '--headless',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 };
 
 export interface PageOptions {
@@ -70,5 +78,8 @@ export async function signIn(page: Page, user: Pick<TestUser, 'username' | 'pass
   await page.goto(`/admin/login.php?next=${encodeURIComponent(next)}`);
   await page.fill('#login', user.username);
   await page.fill('#password', user.password);
-  await Promise.all([page.waitForURL((url) => !url.pathname.endsWith('/login.php')), page.click('button[type=submit]:has-text("Sign in")')]);
+  await Promise.all([
+    page.waitForURL((url) => !url.pathname.endsWith('/login.php')),
+    page.click('button[type=submit]:has-text("Sign in")'),
+  ]);
 }

@@ -40,7 +40,11 @@ export interface FedifyPeer {
 function toRequest(req: IncomingMessage, body: Buffer, origin: string): Request {
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
-  return new Request(`${origin}${req.url}`, { method: req.method, headers, body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body });
+  return new Request(`${origin}${req.url}`, {
+    method: req.method,
+    headers,
+    body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
+  });
 }
 
 async function answer(res: ServerResponse, response: Response): Promise<void> {
@@ -92,7 +96,11 @@ export async function startFedifyPeer(): Promise<FedifyPeer> {
   federation.setOutboxDispatcher('/users/{identifier}/outbox', async (ctx, identifier) => {
     if (identifier !== 'peer') return null;
     const actor = ctx.getActorUri('peer');
-    return { items: [...notes].reverse().map((note) => new Create({ id: new URL(`${note.id!.href}#create`), actor, object: note, tos: [PUBLIC_COLLECTION] })) };
+    return {
+      items: [...notes]
+        .reverse()
+        .map((note) => new Create({ id: new URL(`${note.id!.href}#create`), actor, object: note, tos: [PUBLIC_COLLECTION] })),
+    };
   });
   federation
     .setInboxListeners('/users/{identifier}/inbox', '/inbox')
@@ -101,7 +109,11 @@ export async function startFedifyPeer(): Promise<FedifyPeer> {
       const follower = await follow.getActor(ctx);
       if (!isActor(follower) || !follower.id) return;
       followers.set(follower.id.href, follower);
-      await ctx.sendActivity({ identifier: 'peer' }, follower, new Accept({ id: new URL(`${origin}/accepts/${randomUUID()}`), actor: ctx.getActorUri('peer'), object: follow }));
+      await ctx.sendActivity(
+        { identifier: 'peer' },
+        follower,
+        new Accept({ id: new URL(`${origin}/accepts/${randomUUID()}`), actor: ctx.getActorUri('peer'), object: follow }),
+      );
     })
     .on(Undo, async (_ctx, undo) => {
       received.push(undo);
@@ -129,17 +141,32 @@ export async function startFedifyPeer(): Promise<FedifyPeer> {
       const recipient = await ctx.lookupObject(target);
       if (!isActor(recipient)) throw new Error(`${target} is not an actor`);
       const id = `${origin}/follows/${randomUUID()}`;
-      await ctx.sendActivity({ identifier: 'peer' }, recipient, new Follow({ id: new URL(id), actor: ctx.getActorUri('peer'), object: new URL(target) }));
+      await ctx.sendActivity(
+        { identifier: 'peer' },
+        recipient,
+        new Follow({ id: new URL(id), actor: ctx.getActorUri('peer'), object: new URL(target) }),
+      );
       return id;
     },
     async post(content) {
       const ctx = context();
       const id = `${origin}/notes/${randomUUID()}`;
-      const note = new Note({ id: new URL(id), attribution: ctx.getActorUri('peer'), content: `<p>${content}</p>`, published: Temporal.Now.instant(), tos: [PUBLIC_COLLECTION], url: new URL(id) });
+      const note = new Note({
+        id: new URL(id),
+        attribution: ctx.getActorUri('peer'),
+        content: `<p>${content}</p>`,
+        published: Temporal.Now.instant(),
+        tos: [PUBLIC_COLLECTION],
+        url: new URL(id),
+      });
       notes.push(note);
       const actor = ctx.getActorUri('peer');
       if (followers.size > 0) {
-        await ctx.sendActivity({ identifier: 'peer' }, [...followers.values()], new Create({ id: new URL(`${id}#create`), actor, object: note, tos: [PUBLIC_COLLECTION] }));
+        await ctx.sendActivity(
+          { identifier: 'peer' },
+          [...followers.values()],
+          new Create({ id: new URL(`${id}#create`), actor, object: note, tos: [PUBLIC_COLLECTION] }),
+        );
       }
       return id;
     },

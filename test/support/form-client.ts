@@ -44,7 +44,12 @@ export class FormClient {
 
   private async send(method: string, path: string, body: string | undefined, headers: Record<string, string>): Promise<PageResponse> {
     const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await fetch(`${this.baseUrl}${path}`, { method, body, redirect: 'manual', headers: { ...(cookie ? { Cookie: cookie } : {}), ...headers } });
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      body,
+      redirect: 'manual',
+      headers: { ...(cookie ? { Cookie: cookie } : {}), ...headers },
+    });
     for (const line of res.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const eq = pair.indexOf('=');

@@ -12,7 +12,9 @@ export interface RecordedRequest {
  * A loopback HTTP server standing in for a push provider: it records each request and answers what
  * `reply` says (a status and a JSON body).
  */
-export async function loopbackProvider(reply: (req: RecordedRequest) => { status: number; body: unknown }): Promise<{ url: string; requests: RecordedRequest[]; close(): Promise<void>; server: Server }> {
+export async function loopbackProvider(
+  reply: (req: RecordedRequest) => { status: number; body: unknown },
+): Promise<{ url: string; requests: RecordedRequest[]; close(): Promise<void>; server: Server }> {
   const requests: RecordedRequest[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];

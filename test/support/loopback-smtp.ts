@@ -49,7 +49,13 @@ export class LoopbackSmtp {
         }
         const raw = Buffer.concat(chunks).toString('utf8');
         const subject = /^Subject: (.*)$/m.exec(raw)?.[1]?.trim() ?? '';
-        this.received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, subject, text: part(raw, 'text/plain'), html: part(raw, 'text/html') });
+        this.received.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+          subject,
+          text: part(raw, 'text/plain'),
+          html: part(raw, 'text/html'),
+        });
         callback();
       });
     },

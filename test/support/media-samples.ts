@@ -37,8 +37,38 @@ const AUDIO = ['-f', 'lavfi', '-i', 'sine=frequency=440:duration=1:sample_rate=8
 
 /** How each kind is made: small, one second long, encoded the way phones and browsers record. */
 const RECIPES: Record<string, string[]> = {
-  mp4: [...VIDEO, ...AUDIO, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-movflags', 'use_metadata_tags', '-f', 'mp4'],
-  mov: [...VIDEO, ...AUDIO, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-movflags', 'use_metadata_tags', '-f', 'mov'],
+  mp4: [
+    ...VIDEO,
+    ...AUDIO,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-movflags',
+    'use_metadata_tags',
+    '-f',
+    'mp4',
+  ],
+  mov: [
+    ...VIDEO,
+    ...AUDIO,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-movflags',
+    'use_metadata_tags',
+    '-f',
+    'mov',
+  ],
   webm: [...VIDEO, ...AUDIO, '-c:v', 'libvpx', '-deadline', 'realtime', '-c:a', 'libopus', '-f', 'webm'],
   m4a: [...AUDIO, '-c:a', 'aac', '-f', 'ipod'],
   mp3: [...AUDIO, '-c:a', 'libmp3lame', '-f', 'mp3'],
@@ -88,7 +118,9 @@ async function make(ext: string, options: { tagged?: boolean; rotate?: number })
 
 /** Runs the test ffmpeg quietly; its error output on failure. */
 export async function ffmpeg(args: string[]): Promise<string> {
-  const { stderr } = await run(testFfmpeg(), ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', ...args], { maxBuffer: 4 * 1024 * 1024 });
+  const { stderr } = await run(testFfmpeg(), ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', ...args], {
+    maxBuffer: 4 * 1024 * 1024,
+  });
   return stderr;
 }
 
@@ -96,7 +128,10 @@ export async function ffmpeg(args: string[]): Promise<string> {
  * What ffmpeg reads in a file, as `ffprobe` would show it: the container's format, its global and
  * stream tags, each stream's codec, a video's rotation, and whether every packet decodes.
  */
-export async function probe(bytes: Buffer, ext: string): Promise<{ info: string; decodes: boolean; streams: string[]; rotation: string | null }> {
+export async function probe(
+  bytes: Buffer,
+  ext: string,
+): Promise<{ info: string; decodes: boolean; streams: string[]; rotation: string | null }> {
   const dir = await mkdtemp(join(tmpdir(), 'plaza-media-probe-'));
   try {
     const file = join(dir, `probe.${ext}`);
@@ -110,7 +145,9 @@ export async function probe(bytes: Buffer, ext: string): Promise<{ info: string;
       () => true,
       () => false,
     );
-    const streams = [...info.matchAll(/Stream #0:\d+[^:]*: (Video|Audio|Data|Subtitle): (\w+)/g)].map((m) => `${m[1].toLowerCase()}:${m[2]}`);
+    const streams = [...info.matchAll(/Stream #0:\d+[^:]*: (Video|Audio|Data|Subtitle): (\w+)/g)].map(
+      (m) => `${m[1].toLowerCase()}:${m[2]}`,
+    );
     const rotation = /displaymatrix: rotation of (-?[\d.]+) degrees/.exec(info)?.[1] ?? null;
     return { info, decodes, streams, rotation };
   } finally {

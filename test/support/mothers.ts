@@ -23,7 +23,10 @@ let seq = 0;
 /** The request and the server's answer, for the error of a mother whose setup was refused. */
 function refused(what: string, method: string, url: string, res: ApiResponse): Error {
   const b = res.body as { code?: string; message?: string; details?: unknown } | string | null;
-  const why = b && typeof b === 'object' ? `${b.code ?? '?'}: ${b.message ?? ''}${b.details ? ` ${JSON.stringify(b.details)}` : ''}` : JSON.stringify(b);
+  const why =
+    b && typeof b === 'object'
+      ? `${b.code ?? '?'}: ${b.message ?? ''}${b.details ? ` ${JSON.stringify(b.details)}` : ''}`
+      : JSON.stringify(b);
   return new Error(`${what}: ${method} ${url} answered ${res.status} (${why})`);
 }
 
@@ -46,7 +49,10 @@ async function expectCreated(
 }
 
 /** Registers a fresh account over HTTP and logs it in. */
-export async function aUser(api: ApiClient, overrides: Partial<{ username: string; email: string; password: string }> = {}): Promise<TestUser> {
+export async function aUser(
+  api: ApiClient,
+  overrides: Partial<{ username: string; email: string; password: string }> = {},
+): Promise<TestUser> {
   seq += 1;
   const username = overrides.username ?? `u${seq}_${Math.random().toString(36).slice(2, 8)}`;
   const email = overrides.email ?? `${username}@example.test`;
@@ -107,9 +113,22 @@ export interface TestComment {
 }
 
 /** A comment by `author` on `post` (a post id or a `TestPost`); `parent_id` makes it a reply. */
-export async function aComment(api: ApiClient, author: Acting, post: number | { id: number }, overrides: CommentOverrides = {}): Promise<TestComment> {
+export async function aComment(
+  api: ApiClient,
+  author: Acting,
+  post: number | { id: number },
+  overrides: CommentOverrides = {},
+): Promise<TestComment> {
   const postId = typeof post === 'number' ? post : post.id;
-  const body = await expectCreated(api, 'aComment', 'POST', 'comments.php', { post_id: postId, content: 'a comment', ...overrides }, author, 'comment_id');
+  const body = await expectCreated(
+    api,
+    'aComment',
+    'POST',
+    'comments.php',
+    { post_id: postId, content: 'a comment', ...overrides },
+    author,
+    'comment_id',
+  );
   return { id: body.comment_id, postId };
 }
 
@@ -128,8 +147,21 @@ export interface TestMessage {
 }
 
 /** A private message from `from` to `to` (messages.php); `content` defaults to "hello". */
-export async function aMessage(api: ApiClient, from: Acting & Partial<WithId>, to: WithId, overrides: MessageOverrides = {}): Promise<TestMessage> {
-  const body = await expectCreated(api, 'aMessage', 'POST', 'messages.php', { user_id: to.id, content: 'hello', media: null, ...overrides }, from, 'message_id');
+export async function aMessage(
+  api: ApiClient,
+  from: Acting & Partial<WithId>,
+  to: WithId,
+  overrides: MessageOverrides = {},
+): Promise<TestMessage> {
+  const body = await expectCreated(
+    api,
+    'aMessage',
+    'POST',
+    'messages.php',
+    { user_id: to.id, content: 'hello', media: null, ...overrides },
+    from,
+    'message_id',
+  );
   return { id: body.message_id, senderId: from.id, recipientId: to.id };
 }
 
@@ -160,10 +192,23 @@ export async function aMessageGroup(
 }
 
 /** A message by a member in a messaging group (`?path=:id/messages`). */
-export async function aGroupMessage(api: ApiClient, author: Acting, group: number | { id: number }, overrides: MessageOverrides = {}): Promise<{ id: number; groupId: number }> {
+export async function aGroupMessage(
+  api: ApiClient,
+  author: Acting,
+  group: number | { id: number },
+  overrides: MessageOverrides = {},
+): Promise<{ id: number; groupId: number }> {
   const groupId = typeof group === 'number' ? group : group.id;
   const url = `message_groups.php?path=${groupId}/messages`;
-  const body = await expectCreated(api, 'aGroupMessage', 'POST', url, { content: 'hello', media: null, ...overrides }, author, 'message_id');
+  const body = await expectCreated(
+    api,
+    'aGroupMessage',
+    'POST',
+    url,
+    { content: 'hello', media: null, ...overrides },
+    author,
+    'message_id',
+  );
   return { id: body.message_id, groupId };
 }
 
@@ -184,8 +229,20 @@ export async function aCall(
 }
 
 /** A live started by `creator` (lives.php); returns its id. */
-export async function aLive(api: ApiClient, creator: Acting, overrides: { title?: string; is_public?: boolean; max_guests?: number } = {}): Promise<{ id: number }> {
-  const body = await expectCreated(api, 'aLive', 'POST', 'lives.php', { title: 'On air', description: '', is_public: true, max_guests: 8, ...overrides }, creator, 'live_id');
+export async function aLive(
+  api: ApiClient,
+  creator: Acting,
+  overrides: { title?: string; is_public?: boolean; max_guests?: number } = {},
+): Promise<{ id: number }> {
+  const body = await expectCreated(
+    api,
+    'aLive',
+    'POST',
+    'lives.php',
+    { title: 'On air', description: '', is_public: true, max_guests: 8, ...overrides },
+    creator,
+    'live_id',
+  );
   return { id: body.live_id };
 }
 
@@ -196,7 +253,15 @@ export async function aReport(
   target: { post_id: number } | { user_id: number },
   overrides: { reason?: string; description?: string } = {},
 ): Promise<{ id: number }> {
-  const body = await expectCreated(api, 'aReport', 'POST', 'reports.php', { reason: 'other', description: 'Contenu inapproprié', ...target, ...overrides }, reporter, 'report_id');
+  const body = await expectCreated(
+    api,
+    'aReport',
+    'POST',
+    'reports.php',
+    { reason: 'other', description: 'Contenu inapproprié', ...target, ...overrides },
+    reporter,
+    'report_id',
+  );
   return { id: body.report_id };
 }
 
@@ -209,15 +274,34 @@ export async function aModerator(api: ApiClient, candidate: Acting & WithId, vot
   await expectCreated(api, 'aModerator apply', 'POST', 'moderators.php?action=apply', { motivation: 'I will judge fairly' }, candidate);
   let elected = false;
   for (const voter of voters) {
-    const body = await expectCreated(api, 'aModerator vote', 'POST', 'moderators.php?action=vote_moderator', { candidate_id: candidate.id, vote: 'for' }, voter);
+    const body = await expectCreated(
+      api,
+      'aModerator vote',
+      'POST',
+      'moderators.php?action=vote_moderator',
+      { candidate_id: candidate.id, vote: 'for' },
+      voter,
+    );
     elected ||= body.elected === true;
   }
-  if (!elected) throw new Error(`aModerator: ${voters.length} votes did not elect user ${candidate.id}; pass MODERATION_ELECTION_VOTES voters`);
+  if (!elected)
+    throw new Error(`aModerator: ${voters.length} votes did not elect user ${candidate.id}; pass MODERATION_ELECTION_VOTES voters`);
 }
 
 /** A feature suggestion by `author` (feature_suggestions.php); returns its id. */
-export async function aSuggestion(api: ApiClient, author: Acting, overrides: { title?: string; description?: string } = {}): Promise<{ id: number }> {
-  const body = await expectCreated(api, 'aSuggestion', 'POST', 'feature_suggestions.php', { title: 'Dark mode', description: 'A dark theme for reading at night', ...overrides }, author);
+export async function aSuggestion(
+  api: ApiClient,
+  author: Acting,
+  overrides: { title?: string; description?: string } = {},
+): Promise<{ id: number }> {
+  const body = await expectCreated(
+    api,
+    'aSuggestion',
+    'POST',
+    'feature_suggestions.php',
+    { title: 'Dark mode', description: 'A dark theme for reading at night', ...overrides },
+    author,
+  );
   if (typeof body.suggestion?.id !== 'number') throw new Error(`aSuggestion: no suggestion.id in ${JSON.stringify(body)}`);
   return { id: body.suggestion.id };
 }
@@ -225,29 +309,71 @@ export async function aSuggestion(api: ApiClient, author: Acting, overrides: { t
 /** A page by `admin` (pages.php create), who becomes its admin; returns its id. */
 export async function aPage(api: ApiClient, admin: Acting, overrides: Record<string, unknown> = {}): Promise<{ id: number }> {
   seq += 1;
-  const body = await expectCreated(api, 'aPage', 'POST', 'pages.php', { action: 'create', name: `Collectif ${seq}`, description: 'A collective', category: 'Collectif', ...overrides }, admin, 'id');
+  const body = await expectCreated(
+    api,
+    'aPage',
+    'POST',
+    'pages.php',
+    { action: 'create', name: `Collectif ${seq}`, description: 'A collective', category: 'Collectif', ...overrides },
+    admin,
+    'id',
+  );
   return { id: body.id };
 }
 
 /** A post on `page` by a member of its team (pages.php create_post); returns its id. */
-export async function aPagePost(api: ApiClient, author: Acting, page: number | { id: number }, overrides: Record<string, unknown> = {}): Promise<{ id: number }> {
+export async function aPagePost(
+  api: ApiClient,
+  author: Acting,
+  page: number | { id: number },
+  overrides: Record<string, unknown> = {},
+): Promise<{ id: number }> {
   const pageId = typeof page === 'number' ? page : page.id;
-  const body = await expectCreated(api, 'aPagePost', 'POST', 'pages.php', { action: 'create_post', page_id: pageId, content: 'News from the collective', ...overrides }, author, 'id');
+  const body = await expectCreated(
+    api,
+    'aPagePost',
+    'POST',
+    'pages.php',
+    { action: 'create_post', page_id: pageId, content: 'News from the collective', ...overrides },
+    author,
+    'id',
+  );
   return { id: body.id };
 }
 
 /** A comment on a page post (pages.php comment); returns its id. */
-export async function aPageComment(api: ApiClient, author: Acting, post: number | { id: number }, overrides: Record<string, unknown> = {}): Promise<{ id: number }> {
+export async function aPageComment(
+  api: ApiClient,
+  author: Acting,
+  post: number | { id: number },
+  overrides: Record<string, unknown> = {},
+): Promise<{ id: number }> {
   const postId = typeof post === 'number' ? post : post.id;
-  const body = await expectCreated(api, 'aPageComment', 'POST', 'pages.php', { action: 'comment', post_id: postId, content: 'Solidarity', ...overrides }, author, 'id');
+  const body = await expectCreated(
+    api,
+    'aPageComment',
+    'POST',
+    'pages.php',
+    { action: 'comment', post_id: postId, content: 'Solidarity', ...overrides },
+    author,
+    'id',
+  );
   return { id: body.id };
 }
 
 /** Sends a request that must answer 201 with `success: true` and a numeric `idKey` (group posts and comments). */
-async function expect201(api: ApiClient, what: string, url: string, body: unknown, who: Acting, idKey: string): Promise<Record<string, any>> {
+async function expect201(
+  api: ApiClient,
+  what: string,
+  url: string,
+  body: unknown,
+  who: Acting,
+  idKey: string,
+): Promise<Record<string, any>> {
   const res = await api.request('POST', url, body, { token: who.token });
   if (res.status !== 201 || res.body?.success !== true) throw refused(what, 'POST', url, res);
-  if (typeof res.body[idKey] !== 'number') throw new Error(`${what}: POST ${url} answered 201 without a numeric ${idKey}: ${JSON.stringify(res.body)}`);
+  if (typeof res.body[idKey] !== 'number')
+    throw new Error(`${what}: POST ${url} answered 201 without a numeric ${idKey}: ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
@@ -258,43 +384,109 @@ export async function aCommunityGroup(
   overrides: { name?: string; description?: string; privacy?: 'public' | 'private'; avatar?: string } = {},
 ): Promise<{ id: number }> {
   seq += 1;
-  const body = await expect201(api, 'aCommunityGroup', 'groups.php', { action: 'create', name: `Community ${seq}`, description: 'A community', privacy: 'public', ...overrides }, creator, 'id');
+  const body = await expect201(
+    api,
+    'aCommunityGroup',
+    'groups.php',
+    { action: 'create', name: `Community ${seq}`, description: 'A community', privacy: 'public', ...overrides },
+    creator,
+    'id',
+  );
   return { id: body.id };
 }
 
 /** `members` join `group` (groups.php join); for a private group, `admin` approves each request. */
-export async function aGroupMembership(api: ApiClient, group: number | { id: number }, members: (Acting & WithId)[], admin?: Acting): Promise<void> {
+export async function aGroupMembership(
+  api: ApiClient,
+  group: number | { id: number },
+  members: (Acting & WithId)[],
+  admin?: Acting,
+): Promise<void> {
   const groupId = typeof group === 'number' ? group : group.id;
   for (const m of members) {
     const joined = await expectCreated(api, 'aGroupMembership join', 'POST', 'groups.php', { action: 'join', group_id: groupId }, m);
     if (joined.status === 'joined') continue;
     if (!admin) throw new Error(`aGroupMembership: group ${groupId} is private; pass its admin to approve`);
-    await expectCreated(api, 'aGroupMembership approve', 'POST', 'groups.php', { action: 'approve_request', group_id: groupId, user_id: m.id }, admin);
+    await expectCreated(
+      api,
+      'aGroupMembership approve',
+      'POST',
+      'groups.php',
+      { action: 'approve_request', group_id: groupId, user_id: m.id },
+      admin,
+    );
   }
 }
 
 /** A post in a community group by a member (group_posts.php, answered 201); returns its id. */
-export async function aGroupPost(api: ApiClient, author: Acting, group: number | { id: number }, overrides: Record<string, unknown> = {}): Promise<{ id: number }> {
+export async function aGroupPost(
+  api: ApiClient,
+  author: Acting,
+  group: number | { id: number },
+  overrides: Record<string, unknown> = {},
+): Promise<{ id: number }> {
   const groupId = typeof group === 'number' ? group : group.id;
-  const body = await expect201(api, 'aGroupPost', 'group_posts.php', { group_id: groupId, content: 'Meeting on Friday', ...overrides }, author, 'id');
+  const body = await expect201(
+    api,
+    'aGroupPost',
+    'group_posts.php',
+    { group_id: groupId, content: 'Meeting on Friday', ...overrides },
+    author,
+    'id',
+  );
   return { id: body.id };
 }
 
 /** A comment (or reply, with `parent_id`) on a group post (group_comments.php, answered 201); returns its id. */
-export async function aGroupComment(api: ApiClient, author: Acting, post: number | { id: number }, overrides: { content?: string; parent_id?: number } = {}): Promise<{ id: number }> {
+export async function aGroupComment(
+  api: ApiClient,
+  author: Acting,
+  post: number | { id: number },
+  overrides: { content?: string; parent_id?: number } = {},
+): Promise<{ id: number }> {
   const postId = typeof post === 'number' ? post : post.id;
-  const body = await expect201(api, 'aGroupComment', 'group_comments.php', { post_id: postId, content: 'See you there', ...overrides }, author, 'id');
+  const body = await expect201(
+    api,
+    'aGroupComment',
+    'group_comments.php',
+    { post_id: postId, content: 'See you there', ...overrides },
+    author,
+    'id',
+  );
   return { id: body.id };
 }
 
 /** An event organised by `creator` (events.php); returns its id. */
 export async function anEvent(api: ApiClient, creator: Acting, overrides: Record<string, unknown> = {}): Promise<{ id: number }> {
-  const body = await expectCreated(api, 'anEvent', 'POST', 'events.php', { title: 'Assemblée générale', description: 'Tout le monde est bienvenu', location: 'Bourse du travail', event_date: '2099-05-01 18:00:00', image: null, ...overrides }, creator, 'id');
+  const body = await expectCreated(
+    api,
+    'anEvent',
+    'POST',
+    'events.php',
+    {
+      title: 'Assemblée générale',
+      description: 'Tout le monde est bienvenu',
+      location: 'Bourse du travail',
+      event_date: '2099-05-01 18:00:00',
+      image: null,
+      ...overrides,
+    },
+    creator,
+    'id',
+  );
   return { id: body.id };
 }
 
 /** An album of `owner` (albums.php); returns its id. */
 export async function anAlbum(api: ApiClient, owner: Acting, overrides: Record<string, unknown> = {}): Promise<{ id: number }> {
-  const body = await expectCreated(api, 'anAlbum', 'POST', 'albums.php', { title: 'Manif du 1er mai', description: 'Photos', ...overrides }, owner, 'id');
+  const body = await expectCreated(
+    api,
+    'anAlbum',
+    'POST',
+    'albums.php',
+    { title: 'Manif du 1er mai', description: 'Photos', ...overrides },
+    owner,
+    'id',
+  );
   return { id: body.id };
 }

@@ -3,7 +3,26 @@ import { z } from 'zod';
 import type { ApiClient, ApiResponse } from './client.js';
 import { aPage, aPageComment, aPagePost, anAlbum, anEvent } from './mothers.js';
 import { uploadedMedia } from './uploads.js';
-import { aCall, aComment, aCommunityGroup, aFriendRequest, aGroupComment, aGroupMembership, aGroupPost, aGroupMessage, aLive, aMessage, aMessageGroup, aModerator, aPost, aReport, aSuggestion, aUser, MOBILE_APP, type TestUser } from './mothers.js';
+import {
+  aCall,
+  aComment,
+  aCommunityGroup,
+  aFriendRequest,
+  aGroupComment,
+  aGroupMembership,
+  aGroupPost,
+  aGroupMessage,
+  aLive,
+  aMessage,
+  aMessageGroup,
+  aModerator,
+  aPost,
+  aReport,
+  aSuggestion,
+  aUser,
+  MOBILE_APP,
+  type TestUser,
+} from './mothers.js';
 
 /**
  * A valid request for each operation of the registry, for the sweeps that vary one field at a time
@@ -43,7 +62,16 @@ export interface Fixtures {
    * with a pending request to join from `requester`; `leavable`, `other`'s public group `me` joined;
    * an uploaded group `image` (avatar, cover) and group post `media`.
    */
-  community: { group: number; privateGroup: number; post: number; comment: number; requester: number; leavable: number; image: string; media: string };
+  community: {
+    group: number;
+    privateGroup: number;
+    post: number;
+    comment: number;
+    requester: number;
+    leavable: number;
+    image: string;
+    media: string;
+  };
   /**
    * Pages (pages.php): `me` administers `page`, with `other` its editor and a follower; `me`'s `post` on
    * it with `other`'s `comment`; `media` a file uploaded (type posts) for page posts.
@@ -68,7 +96,8 @@ export async function seedFixtures(api: ApiClient): Promise<Fixtures> {
   const groupMessage = (await aGroupMessage(api, me, group)).id;
   // A member's invitation becomes a request for the admins.
   const invite = await api.post(`message_groups.php?path=${group}/members`, { user_id: third.id }, { token: other.token });
-  if (typeof invite.body?.request_id !== 'number') throw new Error(`fixture group request: ${invite.status} ${JSON.stringify(invite.body)}`);
+  if (typeof invite.body?.request_id !== 'number')
+    throw new Error(`fixture group request: ${invite.status} ${JSON.stringify(invite.body)}`);
   const friendRequest = (await aFriendRequest(api, other, me)).requestId;
   // Moderation: a moderator elected by five members (the default threshold), a suggestion, reports.
   const moderator = await aUser(api);
@@ -86,7 +115,8 @@ export async function seedFixtures(api: ApiClient): Promise<Fixtures> {
   const theirs = (await aLive(api, other)).id;
   await api.post(`lives.php?path=${mine}/request-guest`, { message: 'me too' }, { token: other.token });
   const liveComment = await api.post(`lives.php?path=${theirs}/comments`, { content: 'hello' }, { token: me.token });
-  if (typeof liveComment.body?.comment_id !== 'number') throw new Error(`fixture live comment: ${liveComment.status} ${JSON.stringify(liveComment.body)}`);
+  if (typeof liveComment.body?.comment_id !== 'number')
+    throw new Error(`fixture live comment: ${liveComment.status} ${JSON.stringify(liveComment.body)}`);
   const communityGroup = (await aCommunityGroup(api, me)).id;
   await aGroupMembership(api, communityGroup, [other]);
   const communityPost = (await aGroupPost(api, me, communityGroup)).id;
@@ -130,7 +160,16 @@ export async function seedFixtures(api: ApiClient): Promise<Fixtures> {
     reportsToJudge,
     calls: { outgoing, incoming, group: groupCall },
     lives: { mine, theirs, comment: liveComment.body.comment_id },
-    community: { group: communityGroup, privateGroup, post: communityPost, comment: communityComment, requester: requester.id, leavable, image: communityImage, media: communityMedia },
+    community: {
+      group: communityGroup,
+      privateGroup,
+      post: communityPost,
+      comment: communityComment,
+      requester: requester.id,
+      leavable,
+      image: communityImage,
+      media: communityMedia,
+    },
     pages: { page, post: pagePost, comment: pageComment, media: pageMedia },
     events: { mine: myEvent, theirs: theirEvent, image: eventImage },
     albums: { mine: myAlbum, photo: albumPhoto },
@@ -206,8 +245,14 @@ export const EXAMPLES: Record<string, (f: Fixtures) => Example> = {
   // The sweep servers reach no remote server: a loopback actor URL is refused by the SSRF guard at once.
   'GET fediverse.php action=search_remote': () => ({ query: { q: 'https://127.0.0.1/users/nobody' } }),
   'GET fediverse.php action=remote_profile': () => ({ query: { q: 'https://127.0.0.1/users/nobody' } }),
-  'POST fediverse.php action=follow_remote': () => ({ body: { actor_url: 'https://127.0.0.1/users/nobody' }, aliases: ['actor_url', 'handle'] }),
-  'DELETE fediverse.php action=unfollow_remote': () => ({ body: { actor_url: 'https://127.0.0.1/users/nobody' }, aliases: ['actor_url', 'handle'] }),
+  'POST fediverse.php action=follow_remote': () => ({
+    body: { actor_url: 'https://127.0.0.1/users/nobody' },
+    aliases: ['actor_url', 'handle'],
+  }),
+  'DELETE fediverse.php action=unfollow_remote': () => ({
+    body: { actor_url: 'https://127.0.0.1/users/nobody' },
+    aliases: ['actor_url', 'handle'],
+  }),
   'POST follows.php': (f) => ({ body: { user_id: f.other.id } }),
   'DELETE follows.php': (f) => ({ query: { user_id: f.other.id } }),
   'POST friends.php action=send': (f) => ({ body: { user_id: f.other.id } }),
@@ -220,7 +265,10 @@ export const EXAMPLES: Record<string, (f: Fixtures) => Example> = {
   'POST messages.php action=typing': (f) => ({ body: { recipient_id: f.other.id, is_typing: true }, aliases: ['recipient_id', 'user_id'] }),
   'POST messages.php action=react': (f) => ({ body: { message_id: f.message, reaction_type: 'like' } }),
   'DELETE messages.php action=react': (f) => ({ query: { message_id: f.message } }),
-  'POST messages.php': (f) => ({ body: { user_id: f.other.id, content: 'hello', parent_id: f.message }, aliases: ['user_id', 'recipient_id'] }),
+  'POST messages.php': (f) => ({
+    body: { user_id: f.other.id, content: 'hello', parent_id: f.message },
+    aliases: ['user_id', 'recipient_id'],
+  }),
   'PUT messages.php has=id': (f) => ({ query: { id: f.message }, body: { content: 'edited' } }),
   'PUT messages.php has=user_id': (f) => ({ query: { user_id: f.other.id }, body: { auto_delete_time: 0 } }),
   'DELETE messages.php has=id': (f) => ({ query: { id: f.message } }),
@@ -256,8 +304,18 @@ export const EXAMPLES: Record<string, (f: Fixtures) => Example> = {
   'GET groups.php has=id': (f) => ({ query: { id: f.community.group } }),
   'GET groups.php has=id,members': (f) => ({ query: { id: f.community.group, members: 1 } }),
   'GET groups.php has=id,join_requests': (f) => ({ query: { id: f.community.privateGroup, join_requests: 1 } }),
-  'POST groups.php action=create': (f) => ({ body: { name: 'Gardeners', description: 'Seeds and soil', privacy: 'public', avatar: f.community.image, cover_image: f.community.image } }),
-  'POST groups.php': (f) => ({ body: { name: 'Cyclists', description: 'Repair café', privacy: 'private', avatar: f.community.image, cover_image: f.community.image } }),
+  'POST groups.php action=create': (f) => ({
+    body: {
+      name: 'Gardeners',
+      description: 'Seeds and soil',
+      privacy: 'public',
+      avatar: f.community.image,
+      cover_image: f.community.image,
+    },
+  }),
+  'POST groups.php': (f) => ({
+    body: { name: 'Cyclists', description: 'Repair café', privacy: 'private', avatar: f.community.image, cover_image: f.community.image },
+  }),
   'POST groups.php action=join': (f) => ({ body: { group_id: f.community.group }, as: 'other' }),
   'POST groups.php action=leave': (f) => ({ body: { group_id: f.community.leavable } }),
   'POST groups.php action=invite': (f) => ({ body: { group_id: f.community.group, user_id: f.moderator.id } }),
@@ -266,11 +324,15 @@ export const EXAMPLES: Record<string, (f: Fixtures) => Example> = {
   'POST groups.php action=promote_member': (f) => ({ body: { group_id: f.community.group, user_id: f.other.id } }),
   'POST groups.php action=demote_member': (f) => ({ body: { group_id: f.community.group, user_id: f.other.id } }),
   'POST groups.php action=kick_member': (f) => ({ body: { group_id: f.community.group, user_id: f.other.id } }),
-  'PUT groups.php': (f) => ({ body: { id: f.community.group, name: 'Renamed', description: 'New words', avatar: f.community.image, cover_image: f.community.image } }),
+  'PUT groups.php': (f) => ({
+    body: { id: f.community.group, name: 'Renamed', description: 'New words', avatar: f.community.image, cover_image: f.community.image },
+  }),
   'DELETE groups.php': (f) => ({ query: { id: f.community.leavable } }),
   'GET group_posts.php': (f) => ({ query: { group_id: f.community.group } }),
   'GET group_posts.php has=id': (f) => ({ query: { id: f.community.post } }),
-  'POST group_posts.php': (f) => ({ body: { group_id: f.community.group, content: 'Hello group', media: f.community.media, tags: ['garden'] } }),
+  'POST group_posts.php': (f) => ({
+    body: { group_id: f.community.group, content: 'Hello group', media: f.community.media, tags: ['garden'] },
+  }),
   'PUT group_posts.php': (f) => ({ body: { id: f.community.post, content: 'Edited' } }),
   'DELETE group_posts.php': (f) => ({ query: { id: f.community.post } }),
   'GET group_comments.php': (f) => ({ query: { post_id: f.community.post } }),
@@ -288,10 +350,40 @@ export const EXAMPLES: Record<string, (f: Fixtures) => Example> = {
   'GET pages.php path=:id/comments/:post_id': (f) => ({ query: { id: f.pages.page, post_id: f.pages.post } }),
   'GET pages.php path=:id/followers': (f) => ({ query: { id: f.pages.page } }),
   'GET pages.php path=:id/team': (f) => ({ query: { id: f.pages.page } }),
-  'POST pages.php': () => ({ body: { name: 'Collectif', description: 'A collective', category: 'Collectif', location: 'Lyon', website: 'https://example.org', avatar: 'default.svg', social_mastodon: '@c@example.org' } }),
-  'POST pages.php action=create': () => ({ body: { name: 'Collectif', description: 'A collective', category: 'Collectif', location: 'Lyon', website: 'https://example.org', social_bluesky: 'c.example.org' } }),
+  'POST pages.php': () => ({
+    body: {
+      name: 'Collectif',
+      description: 'A collective',
+      category: 'Collectif',
+      location: 'Lyon',
+      website: 'https://example.org',
+      avatar: 'default.svg',
+      social_mastodon: '@c@example.org',
+    },
+  }),
+  'POST pages.php action=create': () => ({
+    body: {
+      name: 'Collectif',
+      description: 'A collective',
+      category: 'Collectif',
+      location: 'Lyon',
+      website: 'https://example.org',
+      social_bluesky: 'c.example.org',
+    },
+  }),
   'POST pages.php action=update_page': (f) => ({
-    body: { page_id: f.pages.page, name: 'Renamed', description: 'New words', category: 'Média', location: 'Paris', website: 'https://example.org', social_twitter: 'c', social_instagram: 'c', social_tiktok: 'c', social_facebook: 'c' },
+    body: {
+      page_id: f.pages.page,
+      name: 'Renamed',
+      description: 'New words',
+      category: 'Média',
+      location: 'Paris',
+      website: 'https://example.org',
+      social_twitter: 'c',
+      social_instagram: 'c',
+      social_tiktok: 'c',
+      social_facebook: 'c',
+    },
   }),
   'POST pages.php action=follow': (f) => ({ body: { page_id: f.pages.page } }),
   'POST pages.php action=unfollow': (f) => ({ body: { page_id: f.pages.page } }),
@@ -310,7 +402,15 @@ export const EXAMPLES: Record<string, (f: Fixtures) => Example> = {
   'DELETE pages.php action=remove_follower': (f) => ({ body: { page_id: f.pages.page, user_id: f.other.id } }),
   // events.php: `me` organises `events.mine`; `other` organises `events.theirs`.
   'GET events.php has=id': (f) => ({ query: { id: f.events.theirs } }),
-  'POST events.php': (f) => ({ body: { title: 'Assemblée', description: 'Bienvenue', location: 'Bourse du travail', event_date: '2099-05-01 18:00:00', image: f.events.image } }),
+  'POST events.php': (f) => ({
+    body: {
+      title: 'Assemblée',
+      description: 'Bienvenue',
+      location: 'Bourse du travail',
+      event_date: '2099-05-01 18:00:00',
+      image: f.events.image,
+    },
+  }),
   'POST events.php action=join': (f) => ({ body: { event_id: f.events.theirs } }),
   'POST events.php action=invite': (f) => ({ body: { event_id: f.events.mine, user_id: f.other.id } }),
   'DELETE events.php': (f) => ({ query: { id: f.events.theirs } }),
@@ -320,7 +420,10 @@ export const EXAMPLES: Record<string, (f: Fixtures) => Example> = {
   'GET albums.php has=user_id': (f) => ({ query: { user_id: f.other.id } }),
   'GET albums.php has=id': (f) => ({ query: { id: f.albums.mine } }),
   'POST albums.php': () => ({ body: { title: 'Manif', description: 'Photos' } }),
-  'POST albums.php action=add_photo': (f) => ({ body: { album_id: f.albums.mine, photo: f.albums.photo, caption: 'La banderole' }, aliases: ['photo', 'path', 'media'] }),
+  'POST albums.php action=add_photo': (f) => ({
+    body: { album_id: f.albums.mine, photo: f.albums.photo, caption: 'La banderole' },
+    aliases: ['photo', 'path', 'media'],
+  }),
   'DELETE albums.php': (f) => ({ query: { id: f.albums.mine } }),
   'GET comment_reactions.php': (f) => ({ query: { comment_id: f.comment } }),
   'POST comment_reactions.php': (f) => ({ body: { comment_id: f.comment, reaction_type: 'like' } }),
@@ -337,7 +440,10 @@ export const EXAMPLES: Record<string, (f: Fixtures) => Example> = {
   'POST stories.php': (f) => ({ body: { media: f.uploads.story, text: 'a story' } }),
   'DELETE stories.php': () => ({ query: { id: 1 } }),
   // A moderator's warning stores its `reason`; each request decides another pending report.
-  'POST reports.php': (f) => ({ as: 'moderator', body: { moderator_action: 'warn_user', report_id: f.reportsToJudge.pop() ?? 0, reason: 'Mind your words', description: 'x' } }),
+  'POST reports.php': (f) => ({
+    as: 'moderator',
+    body: { moderator_action: 'warn_user', report_id: f.reportsToJudge.pop() ?? 0, reason: 'Mind your words', description: 'x' },
+  }),
   'DELETE reports.php': (f) => ({ body: { report_id: f.report } }),
   'POST moderators.php action=apply': () => ({ body: { motivation: 'I read every report' } }),
   'POST moderators.php action=vote_moderator': (f) => ({ body: { candidate_id: f.moderator.id, vote: 'for' } }),
@@ -347,17 +453,36 @@ export const EXAMPLES: Record<string, (f: Fixtures) => Example> = {
   'POST feature_suggestions.php': () => ({ body: { title: 'Dark mode', description: 'A dark theme for reading at night' } }),
   'POST feature_suggestions.php action=vote': (f) => ({ body: { suggestion_id: f.suggestion, vote: 1 } }),
   'POST feature_suggestions.php action=comment': (f) => ({ body: { suggestion_id: f.suggestion, content: 'Yes please' } }),
-  'POST feature_suggestions.php action=update_status': (f) => ({ as: 'moderator', body: { suggestion_id: f.suggestion, status: 'planned', admin_response: 'Next release' } }),
+  'POST feature_suggestions.php action=update_status': (f) => ({
+    as: 'moderator',
+    body: { suggestion_id: f.suggestion, status: 'planned', admin_response: 'Next release' },
+  }),
   'DELETE feature_suggestions.php has=id': (f) => ({ query: { id: f.suggestion } }),
   // calls.php (`send` adds the mobile-app header).
-  'POST calls.php action=initiate': (f) => ({ body: { recipient_id: f.other.id, call_type: 'audio', offer: 'v=0' }, aliases: ['recipient_id', 'group_id'] }),
-  'POST calls.php action=initiate_talk': (f) => ({ body: { group_id: f.group, room_token: 'room1', room_url: 'https://talk.example.org/call/room1' } }),
+  'POST calls.php action=initiate': (f) => ({
+    body: { recipient_id: f.other.id, call_type: 'audio', offer: 'v=0' },
+    aliases: ['recipient_id', 'group_id'],
+  }),
+  'POST calls.php action=initiate_talk': (f) => ({
+    body: { group_id: f.group, room_token: 'room1', room_url: 'https://talk.example.org/call/room1' },
+  }),
   'POST calls.php action=answer': (f) => ({ body: { call_id: f.calls.incoming, answer: 'v=0' }, aliases: ['answer', 'answer_sdp'] }),
   'POST calls.php action=join': (f) => ({ body: { call_id: f.calls.group, offer: 'v=0' } }),
-  'POST calls.php action=peer_offer': (f) => ({ body: { call_id: f.calls.group, to_user_id: f.other.id, offer: 'v=0' }, aliases: ['offer', 'offer_sdp'] }),
-  'POST calls.php action=peer_answer': (f) => ({ body: { call_id: f.calls.group, to_user_id: f.other.id, answer: 'v=0' }, aliases: ['answer', 'answer_sdp'] }),
-  'POST calls.php action=ice_candidate': (f) => ({ body: { call_id: f.calls.outgoing, candidate: 'candidate:1 1 udp 1 192.0.2.1 5000 typ host', to_user_id: f.other.id } }),
-  'POST calls.php action=ice_restart': (f) => ({ body: { call_id: f.calls.outgoing, offer: 'v=0', to_user_id: f.other.id }, aliases: ['offer', 'offer_sdp'] }),
+  'POST calls.php action=peer_offer': (f) => ({
+    body: { call_id: f.calls.group, to_user_id: f.other.id, offer: 'v=0' },
+    aliases: ['offer', 'offer_sdp'],
+  }),
+  'POST calls.php action=peer_answer': (f) => ({
+    body: { call_id: f.calls.group, to_user_id: f.other.id, answer: 'v=0' },
+    aliases: ['answer', 'answer_sdp'],
+  }),
+  'POST calls.php action=ice_candidate': (f) => ({
+    body: { call_id: f.calls.outgoing, candidate: 'candidate:1 1 udp 1 192.0.2.1 5000 typ host', to_user_id: f.other.id },
+  }),
+  'POST calls.php action=ice_restart': (f) => ({
+    body: { call_id: f.calls.outgoing, offer: 'v=0', to_user_id: f.other.id },
+    aliases: ['offer', 'offer_sdp'],
+  }),
   'POST calls.php action=reject': (f) => ({ body: { call_id: f.calls.incoming } }),
   'POST calls.php action=leave': (f) => ({ body: { call_id: f.calls.group } }),
   'POST calls.php action=end': (f) => ({ body: { call_id: f.calls.outgoing } }),
@@ -385,7 +510,9 @@ export const EXAMPLES: Record<string, (f: Fixtures) => Example> = {
   'POST translate.php': () => ({ body: { text: 'Hello comrades', target_lang: 'fr' } }),
   'GET search.php': () => ({ query: { q: 'fixture', type: 'all' } }),
   'GET discover.php': () => ({ query: { type: 'all', page: 1 } }),
-  'POST lives.php path=token': (f) => ({ body: { roomName: `live-${f.lives.theirs}`, identity: `u${f.me.id}-me`, name: 'Me', liveId: f.lives.theirs } }),
+  'POST lives.php path=token': (f) => ({
+    body: { roomName: `live-${f.lives.theirs}`, identity: `u${f.me.id}-me`, name: 'Me', liveId: f.lives.theirs },
+  }),
 };
 
 /** The URL and body of an example: `?action=`, `?path=` with its parameters filled in, the other query keys. */
@@ -412,7 +539,13 @@ export function requestOf(script: string, o: Pick<AnyOperation, 'select'>, examp
  * Sends a request of `o` as `token`'s user. `auth: "none"` operations go without: auth.php's refresh
  * and revoke read the bearer token themselves and would spend it.
  */
-export async function send(api: ApiClient, o: Pick<AnyOperation, 'method' | 'auth'>, url: string, body: unknown, token: string): Promise<ApiResponse> {
+export async function send(
+  api: ApiClient,
+  o: Pick<AnyOperation, 'method' | 'auth'>,
+  url: string,
+  body: unknown,
+  token: string,
+): Promise<ApiResponse> {
   // calls.php refuses requests without the mobile-app header (403) before reading the ids and texts swept.
   const headers = url.startsWith('calls.php') ? MOBILE_APP : undefined;
   return api.request(o.method, url, o.method === 'GET' ? undefined : body, o.auth === 'none' ? {} : { token, headers });
@@ -433,7 +566,10 @@ function isText(node: Json): node is Json & { maxLength?: number } {
 /** An id as `zId` declares it: a positive integer, or its digits. */
 function isId(node: Json): boolean {
   const b = branches(node);
-  return b.some((x) => x.type === 'integer' && x.exclusiveMinimum === 0) && b.some((x) => x.type === 'string' && typeof x.pattern === 'string' && x.pattern.startsWith('^\\d'));
+  return (
+    b.some((x) => x.type === 'integer' && x.exclusiveMinimum === 0) &&
+    b.some((x) => x.type === 'string' && typeof x.pattern === 'string' && x.pattern.startsWith('^\\d'))
+  );
 }
 
 export interface InputField {

@@ -17,7 +17,11 @@ export const freshAccount = (prefix: string) => {
 export async function aStaffMember(t: TestServer, role: 'is_admin' | 'is_moderator'): Promise<TestUser> {
   const who = freshAccount(role === 'is_admin' ? 'adm' : 'mod');
   const user = await resolve(t.plaza.container, Accounts.AuthService).register(who);
-  await t.database.db.updateTable('users').set({ [role]: 1 }).where('id', '=', user.id).execute();
+  await t.database.db
+    .updateTable('users')
+    .set({ [role]: 1 })
+    .where('id', '=', user.id)
+    .execute();
   const login = await t.api.post('auth.php', { username: who.username, password: who.password });
   if (typeof login.body?.token !== 'string') throw new Error(`aStaffMember: login answered ${login.status} ${JSON.stringify(login.body)}`);
   return { id: user.id, ...who, token: login.body.token };

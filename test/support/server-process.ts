@@ -23,8 +23,11 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  */
 export function buildServer(): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', join(root, 'apps/server')], { cwd: root, timeout: 120_000 }, (error, stdout, stderr) =>
-      error ? reject(new Error(`tsc -b apps/server failed:\n${stdout}${stderr}`)) : resolve(),
+    execFile(
+      process.execPath,
+      [join(root, 'node_modules/typescript/bin/tsc'), '-b', join(root, 'apps/server')],
+      { cwd: root, timeout: 120_000 },
+      (error, stdout, stderr) => (error ? reject(new Error(`tsc -b apps/server failed:\n${stdout}${stderr}`)) : resolve()),
     );
   });
 }
@@ -44,7 +47,14 @@ export async function ownDatabaseEnv(): Promise<{ env: Record<string, string>; d
   await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   await admin.end();
   return {
-    env: { API_DATA_DIR: dataDir, DB_HOST: base.host, DB_PORT: String(base.port), DB_USER: base.user, DB_PASSWORD: base.password, DB_NAME: name },
+    env: {
+      API_DATA_DIR: dataDir,
+      DB_HOST: base.host,
+      DB_PORT: String(base.port),
+      DB_USER: base.user,
+      DB_PASSWORD: base.password,
+      DB_NAME: name,
+    },
     async drop() {
       const conn = await createConnection({ host: base.host, port: base.port, user: base.user, password: base.password });
       await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
@@ -69,7 +79,11 @@ export interface ServerProcess {
  * (DB_HOST, NODE_OPTIONS…) leaks in.
  */
 export function startServerProcess(env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
   const errors: string[] = [];
   const waiters = new Set<() => void>();
@@ -101,7 +115,8 @@ export function startServerProcess(env: Record<string, string>): ServerProcess {
         if (error) reject(error);
         else resolve(value as T);
       };
-      const fail = (why: string) => finish(new Error(`${why} waiting for ${what}\nstdout:\n${lines.join('\n')}\nstderr:\n${errors.join('\n')}`));
+      const fail = (why: string) =>
+        finish(new Error(`${why} waiting for ${what}\nstdout:\n${lines.join('\n')}\nstderr:\n${errors.join('\n')}`));
       const check = () => {
         const value = predicate(lines);
         if (value !== undefined && value !== false) finish(undefined, value);

@@ -34,7 +34,9 @@ const RELAXED_LIMITS = RATE_LIMIT_GROUPS.map((g) => `${g}=100000`).join(',');
  * Boots the fully composed server on an ephemeral port over a fresh test database.
  * Pass `clock: new ManualClock()` to control time; `env` adds or overrides configuration.
  */
-export async function startTestServer(options: { env?: Record<string, string>; clock?: ManualClock; realMail?: boolean; realPush?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { env?: Record<string, string>; clock?: ManualClock; realMail?: boolean; realPush?: boolean } = {},
+): Promise<TestServer> {
   const database = await openTestDatabase();
   const uploadsPath = mkdtempSync('/tmp/plaza-test-uploads-');
   const uploadTmpDir = mkdtempSync('/tmp/plaza-test-upload-tmp-');
@@ -67,7 +69,14 @@ export async function startTestServer(options: { env?: Record<string, string>; c
   // Every response is checked against its operation's schema: a presenter that drifts fails here.
   // `realMail`: the configured transport (SMTP_URL, else files) instead of the recording mailer;
   // `realPush`: the configured push providers (or the log) instead of the recording transport.
-  const plaza = await startPlaza(config, { database, mailer: options.realMail ? undefined : mailer, push: options.realPush ? undefined : push, clock: options.clock, jobs: false, validateResponses: true });
+  const plaza = await startPlaza(config, {
+    database,
+    mailer: options.realMail ? undefined : mailer,
+    push: options.realPush ? undefined : push,
+    clock: options.clock,
+    jobs: false,
+    validateResponses: true,
+  });
   return {
     url: plaza.url,
     api: new ApiClient(plaza.url),

@@ -18,7 +18,12 @@ const tableLists = new WeakMap<Kysely<any>, Promise<string[]>>();
 function tablesOf(db: Kysely<any>): Promise<string[]> {
   let tables = tableLists.get(db);
   if (!tables) {
-    tables = db.introspection.getTables().then((all) => all.map((t) => t.name).filter((name) => !IGNORED_TABLES.test(name)).sort());
+    tables = db.introspection.getTables().then((all) =>
+      all
+        .map((t) => t.name)
+        .filter((name) => !IGNORED_TABLES.test(name))
+        .sort(),
+    );
     tableLists.set(db, tables);
   }
   return tables;
@@ -38,7 +43,12 @@ export async function contents(db: Kysely<any>): Promise<string> {
   for (const table of await tablesOf(db)) {
     const rows = await db.selectFrom(table).selectAll().execute();
     out[table] = rows
-      .map((r) => JSON.stringify(Object.entries(r).filter(([k]) => !IGNORED_COLUMNS.has(k)), (_, v) => (typeof v === 'bigint' ? Number(v) : v instanceof Date ? v.toISOString() : v)))
+      .map((r) =>
+        JSON.stringify(
+          Object.entries(r).filter(([k]) => !IGNORED_COLUMNS.has(k)),
+          (_, v) => (typeof v === 'bigint' ? Number(v) : v instanceof Date ? v.toISOString() : v),
+        ),
+      )
       .sort();
   }
   return JSON.stringify(out);

@@ -31,7 +31,13 @@ const fetchJson = async (url: string) => {
   return (await res.json()) as Record<string, any>;
 };
 
-export async function verifyStrictly(method: string, path: string, headers: Record<string, string | undefined>, body: Buffer, now = new Date()): Promise<Verdict> {
+export async function verifyStrictly(
+  method: string,
+  path: string,
+  headers: Record<string, string | undefined>,
+  body: Buffer,
+  now = new Date(),
+): Promise<Verdict> {
   const sigHeader = headers['signature'];
   if (!sigHeader) return { ok: false, reason: 'no Signature header' };
   const sig = parseSignature(sigHeader);
@@ -44,10 +50,17 @@ export async function verifyStrictly(method: string, path: string, headers: Reco
     const digest = headers['digest'];
     if (!digest) return { ok: false, reason: 'no Digest header' };
     const expected = `SHA-256=${createHash('sha256').update(body).digest('base64')}`;
-    if (!digest.split(',').map((d) => d.trim()).some((d) => d.toLowerCase().startsWith('sha-256=') && `SHA-256=${d.slice(8)}` === expected)) return { ok: false, reason: 'digest mismatch' };
+    if (
+      !digest
+        .split(',')
+        .map((d) => d.trim())
+        .some((d) => d.toLowerCase().startsWith('sha-256=') && `SHA-256=${d.slice(8)}` === expected)
+    )
+      return { ok: false, reason: 'digest mismatch' };
   }
   const date = Date.parse(headers['date'] ?? '');
-  if (Number.isNaN(date) || Math.abs(now.getTime() - date) > 12 * 3600 * 1000) return { ok: false, reason: 'Date missing or outside 12 hours' };
+  if (Number.isNaN(date) || Math.abs(now.getTime() - date) > 12 * 3600 * 1000)
+    return { ok: false, reason: 'Date missing or outside 12 hours' };
 
   let keyDoc: Record<string, any>;
   try {
@@ -86,7 +99,11 @@ export interface StrictServer {
   /** Notes listed by the outbox. */
   notes: { id: string; content: string; published: string }[];
   /** Signs a POST as this actor (draft-cavage, `(request-target) host date digest`). */
-  signedPost(url: string, activity: unknown, options?: { date?: Date; tamper?: boolean; privateKeyPem?: string; headers?: string[] }): Promise<Response>;
+  signedPost(
+    url: string,
+    activity: unknown,
+    options?: { date?: Date; tamper?: boolean; privateKeyPem?: string; headers?: string[] },
+  ): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -130,7 +147,14 @@ export async function startStrictServer(): Promise<StrictServer> {
             id: `${n.id}#create`,
             type: 'Create',
             actor: `${origin}/actor`,
-            object: { id: n.id, type: 'Note', attributedTo: `${origin}/actor`, content: n.content, published: n.published, to: ['https://www.w3.org/ns/activitystreams#Public'] },
+            object: {
+              id: n.id,
+              type: 'Note',
+              attributedTo: `${origin}/actor`,
+              content: n.content,
+              published: n.published,
+              to: ['https://www.w3.org/ns/activitystreams#Public'],
+            },
           })),
         });
       }

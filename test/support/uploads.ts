@@ -46,7 +46,11 @@ export async function upload(
   const form = new FormData();
   if (type !== null) form.set('type', type);
   form.set('media', new Blob([new Uint8Array(file.bytes)], { type: file.contentType ?? 'application/octet-stream' }), file.name);
-  const res = await fetch(`${api.baseUrl}/api/v1/upload.php`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
+  const res = await fetch(`${api.baseUrl}/api/v1/upload.php`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+    body: form,
+  });
   const text = await res.text();
   let body: unknown = text;
   try {
@@ -61,9 +65,15 @@ export async function upload(
  * A file uploaded through upload.php by `who` (type `posts` unless said, a small `.jpg` unless `ext`
  * says another accepted kind); returns the answer's `url` and the bare `filename` the clients send.
  */
-export async function uploadedMedia(api: ApiClient, who: { token: string }, type = 'posts', ext = 'jpg'): Promise<{ url: string; filename: string }> {
+export async function uploadedMedia(
+  api: ApiClient,
+  who: { token: string },
+  type = 'posts',
+  ext = 'jpg',
+): Promise<{ url: string; filename: string }> {
   const res = await upload(api, who.token, { name: `sample.${ext}`, bytes: await sampleFile(ext) }, type);
-  if (res.status !== 200 || res.body?.success !== true) throw new Error(`uploadedMedia(${type}, ${ext}): ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200 || res.body?.success !== true)
+    throw new Error(`uploadedMedia(${type}, ${ext}): ${res.status} ${JSON.stringify(res.body)}`);
   return { url: res.body.url, filename: res.body.filename };
 }
 
@@ -74,7 +84,11 @@ export async function uploadedMedia(api: ApiClient, who: { token: string }, type
  * again for the same owner changes nothing; for another owner it throws (a test mixing its files up).
  * Null when it is no upload reference.
  */
-export async function placeUploaded(t: Pick<TestServer, 'uploadsPath' | 'plaza'>, reference: string, owner: { id: number }): Promise<string | null> {
+export async function placeUploaded(
+  t: Pick<TestServer, 'uploadsPath' | 'plaza'>,
+  reference: string,
+  owner: { id: number },
+): Promise<string | null> {
   const path = await recordUploaded(t, reference, owner);
   if (!path) return null;
   const file = join(t.uploadsPath, path.replace(/^uploads\//, ''));
@@ -90,7 +104,9 @@ export async function recordUploaded(t: Pick<TestServer, 'plaza'>, reference: st
   if (!ref || !type) return null;
   const registry = resolve(t.plaza.container, UploadRegistry);
   const recorded = await registry.findByPath(ref.path);
-  if (recorded && recorded.owner_id !== owner.id) throw new Error(`recordUploaded: ${ref.path} is user ${recorded.owner_id}'s upload, not user ${owner.id}'s`);
-  if (!recorded) await registry.record({ owner_id: owner.id, type, path: ref.path, size: null, sha256: null, created_at: toTimestamp(new Date()) });
+  if (recorded && recorded.owner_id !== owner.id)
+    throw new Error(`recordUploaded: ${ref.path} is user ${recorded.owner_id}'s upload, not user ${owner.id}'s`);
+  if (!recorded)
+    await registry.record({ owner_id: owner.id, type, path: ref.path, size: null, sha256: null, created_at: toTimestamp(new Date()) });
   return ref.path;
 }

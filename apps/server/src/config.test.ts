@@ -24,19 +24,37 @@ describe('loadConfig', () => {
   });
 
   it('connects to MySQL through a Unix socket with DB_SOCKET, which selects MySQL as DB_HOST does', () => {
-    expect(loadConfig({ DB_SOCKET: '/run/mysqld/mysqld.sock', DB_NAME: 'social' }).database).toMatchObject({ kind: 'mysql', socketPath: '/run/mysqld/mysqld.sock', database: 'social' });
+    expect(loadConfig({ DB_SOCKET: '/run/mysqld/mysqld.sock', DB_NAME: 'social' }).database).toMatchObject({
+      kind: 'mysql',
+      socketPath: '/run/mysqld/mysqld.sock',
+      database: 'social',
+    });
     expect(loadConfig({ DB_HOST: 'db' }).database).not.toHaveProperty('socketPath');
     expect(() => loadConfig({ DB_SOCKET: 'mysqld.sock' })).toThrow(/DB_SOCKET/);
   });
 
   it('reads the moderation thresholds, with the defaults of docs/decisions/0012', () => {
-    expect(loadConfig({}).moderation).toEqual({ reportVotes: 3, electionVotes: 5, recallVotes: 5, voterMinAccountDays: 7, warningsBeforeBan: 3, warningWindowDays: 90, banDays: 7, permanentAfterBans: 2 });
-    expect(loadConfig({ MODERATION_REPORT_VOTES: '5', MODERATION_VOTER_MIN_DAYS: '0', MODERATION_PERMANENT_AFTER_BANS: '0' }).moderation).toMatchObject({ reportVotes: 5, voterMinAccountDays: 0, permanentAfterBans: 0 });
+    expect(loadConfig({}).moderation).toEqual({
+      reportVotes: 3,
+      electionVotes: 5,
+      recallVotes: 5,
+      voterMinAccountDays: 7,
+      warningsBeforeBan: 3,
+      warningWindowDays: 90,
+      banDays: 7,
+      permanentAfterBans: 2,
+    });
+    expect(
+      loadConfig({ MODERATION_REPORT_VOTES: '5', MODERATION_VOTER_MIN_DAYS: '0', MODERATION_PERMANENT_AFTER_BANS: '0' }).moderation,
+    ).toMatchObject({ reportVotes: 5, voterMinAccountDays: 0, permanentAfterBans: 0 });
   });
 
   it('keeps registration open without e-mail confirmation unless API_REGISTRATION says otherwise (docs/decisions/0104)', () => {
     expect(loadConfig({}).registration).toEqual({ mode: 'open', emailConfirm: false });
-    expect(loadConfig({ API_REGISTRATION: 'invite', API_REGISTRATION_EMAIL_CONFIRM: 'true' }).registration).toEqual({ mode: 'invite', emailConfirm: true });
+    expect(loadConfig({ API_REGISTRATION: 'invite', API_REGISTRATION_EMAIL_CONFIRM: 'true' }).registration).toEqual({
+      mode: 'invite',
+      emailConfirm: true,
+    });
     for (const mode of ['approval', 'closed'] as const) expect(loadConfig({ API_REGISTRATION: mode }).registration.mode).toBe(mode);
     expect(() => loadConfig({ API_REGISTRATION: 'invites' })).toThrow(/^Invalid configuration: API_REGISTRATION /);
     expect(() => loadConfig({ API_REGISTRATION_EMAIL_CONFIRM: 'maybe' })).toThrow(/API_REGISTRATION_EMAIL_CONFIRM/);
@@ -102,10 +120,16 @@ describe('loadConfig', () => {
   });
 
   it('reads origins, proxy ranges and named ranges', () => {
-    const c = loadConfig({ API_CORS_ORIGINS: 'https://app.example.org, http://localhost:3000', API_TRUSTED_PROXIES: 'loopback,10.0.0.0/8 fd00::/8' });
+    const c = loadConfig({
+      API_CORS_ORIGINS: 'https://app.example.org, http://localhost:3000',
+      API_TRUSTED_PROXIES: 'loopback,10.0.0.0/8 fd00::/8',
+    });
     expect(c.corsOrigins).toEqual(['https://app.example.org', 'http://localhost:3000']);
     expect(c.trustedProxies).toEqual(['loopback', '10.0.0.0/8', 'fd00::/8']);
-    expect(loadConfig({ WEBRTC_TURN_USERNAME: 'u', WEBRTC_TURN_CREDENTIAL: 'p' }).webrtc).toMatchObject({ turnUsername: 'u', turnCredential: 'p' });
+    expect(loadConfig({ WEBRTC_TURN_USERNAME: 'u', WEBRTC_TURN_CREDENTIAL: 'p' }).webrtc).toMatchObject({
+      turnUsername: 'u',
+      turnCredential: 'p',
+    });
   });
 
   it('reads a list set to an empty value as the empty list, the least it can allow, and an empty scalar as unset', () => {
@@ -127,16 +151,26 @@ describe('loadConfig', () => {
 
   it('reads the remuxing of videos and audio: the packaged ffmpeg, 60 s, two at a time by default', () => {
     expect(loadConfig({}).remux).toEqual({ ffmpegPath: null, timeoutMs: 60_000, concurrency: 2 });
-    expect(loadConfig({ API_FFMPEG_PATH: '/usr/bin/ffmpeg', API_MEDIA_REMUX_TIMEOUT_S: '5', API_MEDIA_REMUX_CONCURRENCY: '1' }).remux).toEqual({ ffmpegPath: '/usr/bin/ffmpeg', timeoutMs: 5000, concurrency: 1 });
+    expect(
+      loadConfig({ API_FFMPEG_PATH: '/usr/bin/ffmpeg', API_MEDIA_REMUX_TIMEOUT_S: '5', API_MEDIA_REMUX_CONCURRENCY: '1' }).remux,
+    ).toEqual({ ffmpegPath: '/usr/bin/ffmpeg', timeoutMs: 5000, concurrency: 1 });
     expect(() => loadConfig({ API_FFMPEG_PATH: 'ffmpeg' })).toThrow(/^Invalid configuration: API_FFMPEG_PATH /);
     expect(() => loadConfig({ API_MEDIA_REMUX_TIMEOUT_S: '0' })).toThrow(/^Invalid configuration: API_MEDIA_REMUX_TIMEOUT_S /);
   });
 
   it('derives the public URL from the port actually taken when PORT=0', () => {
     const ephemeral = loadConfig({ PORT: '0' });
-    expect(withListeningPort(ephemeral, 41234)).toMatchObject({ port: 41234, publicUrl: 'http://localhost:41234', domain: 'localhost:41234' });
+    expect(withListeningPort(ephemeral, 41234)).toMatchObject({
+      port: 41234,
+      publicUrl: 'http://localhost:41234',
+      domain: 'localhost:41234',
+    });
     const explicit = loadConfig({ PORT: '0', API_PUBLIC_URL: 'https://plaza.example.org' });
-    expect(withListeningPort(explicit, 41234)).toMatchObject({ port: 41234, publicUrl: 'https://plaza.example.org', domain: 'plaza.example.org' });
+    expect(withListeningPort(explicit, 41234)).toMatchObject({
+      port: 41234,
+      publicUrl: 'https://plaza.example.org',
+      domain: 'plaza.example.org',
+    });
     const fixed = loadConfig({ PORT: '8081' });
     expect(withListeningPort(fixed, 8081)).toBe(fixed);
   });
@@ -151,7 +185,7 @@ describe('monitoring and login limits', () => {
     expect(() => loadConfig({ API_METRICS_TOKEN: 'sixteen chars no' })).toThrow(/API_METRICS_TOKEN/);
   });
 
-  it('limits logins per account apart from the auth group\'s per-address limit (docs/decisions/0102)', () => {
+  it("limits logins per account apart from the auth group's per-address limit (docs/decisions/0102)", () => {
     expect(loadConfig({}).loginAccountLimit).toBe(10);
     const c = loadConfig({ API_LOGIN_ACCOUNT_LIMIT: '25', API_RATE_LIMITS: 'auth=500' });
     expect([c.loginAccountLimit, c.rateLimits.auth]).toEqual([25, 500]);

@@ -8,7 +8,8 @@ import { DEFAULT_MODERATION_RULES, type ModerationRules } from '@plaza/domain/mo
 import { z } from 'zod';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', '']).transform((v) => v === 'true' || v === '1' || v === 'yes');
-const int = (min: number, max: number) => z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(min).max(max));
+const int = (min: number, max: number) =>
+  z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(min).max(max));
 function parseUrl(v: string): URL | null {
   try {
     return new URL(v);
@@ -19,11 +20,19 @@ function parseUrl(v: string): URL | null {
 
 /** An http(s) URL; `bare` also refuses a query or fragment (a base URL that others are appended to). */
 const httpUrl = (bare = false) =>
-  z.string().refine((v) => {
-    const u = parseUrl(v);
-    return !!u && (u.protocol === 'http:' || u.protocol === 'https:') && (!bare || (u.search === '' && u.hash === ''));
-  }, bare ? 'must be an http:// or https:// URL without query or fragment' : 'must be an http:// or https:// URL');
-const hostname = z.string().refine((v) => isIP(v) !== 0 || /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(v), 'must be an IP address or a host name');
+  z.string().refine(
+    (v) => {
+      const u = parseUrl(v);
+      return !!u && (u.protocol === 'http:' || u.protocol === 'https:') && (!bare || (u.search === '' && u.hash === ''));
+    },
+    bare ? 'must be an http:// or https:// URL without query or fragment' : 'must be an http:// or https:// URL',
+  );
+const hostname = z
+  .string()
+  .refine(
+    (v) => isIP(v) !== 0 || /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(v),
+    'must be an IP address or a host name',
+  );
 
 /**
  * A comma- or space-separated list, each entry checked by `problemOf` (null when fine) and the first bad
@@ -49,134 +58,175 @@ const LISTS = new Set(['API_CORS_ORIGINS', 'API_TRUSTED_PROXIES', 'WEBRTC_STUN_U
 function originProblem(entry: string): string | null {
   if (entry === '*') return null;
   const u = parseUrl(entry);
-  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) return 'an origin starts with https:// or http://, e.g. https://app.example.org';
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:'))
+    return 'an origin starts with https:// or http://, e.g. https://app.example.org';
   if (u.origin !== entry) return `an origin is only scheme, host and port, written ${u.origin}`;
   return null;
 }
-const scheme = (...schemes: string[]) => (entry: string) =>
-  schemes.some((s) => entry.startsWith(`${s}:`)) ? null : `must start with ${schemes.map((s) => `${s}:`).join(' or ')}`;
+const scheme =
+  (...schemes: string[]) =>
+  (entry: string) =>
+    schemes.some((s) => entry.startsWith(`${s}:`)) ? null : `must start with ${schemes.map((s) => `${s}:`).join(' or ')}`;
 
 /** Every environment variable Plaza reads: the spec's, then ours. Empty strings count as unset, except for lists. */
-const envSchema = z.object({
-  PORT: int(0, 65535).default(8080),
-  HOST: hostname.default('0.0.0.0'),
-  API_PUBLIC_URL: httpUrl(true).optional(),
-  API_DATA_DIR: z.string().default('./data'),
-  API_TIMEZONE: z.string().default('UTC').refine((tz) => {
-    try {
-      new Intl.DateTimeFormat('en', { timeZone: tz });
-      return true;
-    } catch {
-      return false;
+const envSchema = z
+  .object({
+    PORT: int(0, 65535).default(8080),
+    HOST: hostname.default('0.0.0.0'),
+    API_PUBLIC_URL: httpUrl(true).optional(),
+    API_DATA_DIR: z.string().default('./data'),
+    API_TIMEZONE: z
+      .string()
+      .default('UTC')
+      .refine((tz) => {
+        try {
+          new Intl.DateTimeFormat('en', { timeZone: tz });
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'must be an IANA time zone such as UTC or Europe/Paris'),
+    API_TOKEN_TTL_DAYS: int(1, 3650).default(30),
+    API_RESET_TTL_MINUTES: int(5, 1440).default(60),
+    // Compared with a header value, which can hold neither control characters nor surrounding blanks.
+    API_MOBILE_APP_MARKER: z
+      .string()
+      .regex(/^[!-~]([ -~]*[!-~])?$/, 'must be printable ASCII without surrounding blanks')
+      .default('militant-flutter-v1'),
+    API_RATE_LIMITS: z.string().optional(),
+    API_RATE_LIMIT_STORE: z.enum(['memory', 'database']).optional(),
+    // Login attempts per hour against one account, from any address (docs/decisions/0102).
+    API_LOGIN_ACCOUNT_LIMIT: int(1, 1_000_000).default(DEFAULT_LOGIN_ACCOUNT_LIMIT),
+    // GET /metrics (docs/decisions/0103): on with API_METRICS=true, or with a bearer token it then requires.
+    API_METRICS: bool.default(false),
+    API_METRICS_TOKEN: z
+      .string()
+      .min(16, 'must be at least 16 characters')
+      .regex(/^[!-~]+$/, 'must be printable ASCII without blanks')
+      .optional(),
+    API_CORS_ORIGINS: list(originProblem)
+      .refine((origins) => !origins.includes('*') || origins.length === 1, 'mixes * with origins: * alone allows every origin')
+      .default(['*']),
+    API_REQUIRE_HTTPS: bool.default(false),
+    API_TRUSTED_PROXIES: list(trustedProxyProblem).default(['127.0.0.1', '::1']),
+    API_DEBUG: bool.default(false),
+    API_UPLOADS_PATH: z.string().optional(),
+    // Where multipart uploads wait while their request runs; the system's temporary directory by default.
+    API_UPLOAD_TMP_DIR: z.string().optional(),
+    // GET /uploads/... from API_UPLOADS_PATH (docs/decisions/0107); auto: when no MAIN_APP_HOST serves them.
+    API_SERVE_UPLOADS: z.enum(['auto', 'true', 'false', '1', '0', 'yes', 'no']).default('auto'),
+    // Videos and audio remuxed without metadata by ffmpeg (docs/decisions/0110); the packaged binary unless set.
+    API_FFMPEG_PATH: z.string().regex(/^\//, 'must be the absolute path of an ffmpeg binary').optional(),
+    API_MEDIA_REMUX_TIMEOUT_S: int(1, 3600).default(60),
+    API_MEDIA_REMUX_CONCURRENCY: int(1, 64).default(2),
+    // Uploads no record references are removed after this many hours (docs/decisions/0114); 0: kept.
+    API_UPLOAD_ORPHAN_HOURS: int(0, 24 * 365).default(24),
+    // LibreTranslate-compatible translation backend (translate.php); without it, translate.php answers 503.
+    TRANSLATE_URL: httpUrl().optional(),
+    TRANSLATE_API_KEY: z.string().optional(),
+    API_BODY_LIMIT: z
+      .string()
+      .regex(/^0*[1-9]\d*(kb|mb)$/i, 'must look like 512kb or 2mb')
+      .default('1mb'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+    BCRYPT_COST: int(4, 15).default(10),
+    DB_HOST: hostname.optional(),
+    DB_PORT: int(1, 65535).optional(),
+    DB_NAME: z.string().optional(),
+    DB_USER: z.string().optional(),
+    DB_PASSWORD: z.string().optional(),
+    API_DB_HOST: hostname.optional(),
+    API_DB_PORT: int(1, 65535).optional(),
+    API_DB_NAME: z.string().optional(),
+    API_DB_USER: z.string().optional(),
+    API_DB_PASS: z.string().optional(),
+    DB_POOL_SIZE: int(1, 500).default(10),
+    DB_SOCKET: z.string().regex(/^\//, "an absolute path to the server's Unix socket").optional(),
+    // How long start-up waits for MySQL to answer, retrying with backoff (docs/decisions/0101).
+    DB_CONNECT_TIMEOUT_S: int(0, 86_400).default(60),
+    MAIN_APP_HOST: httpUrl().optional(),
+    SMTP_URL: z
+      .string()
+      .refine((v) => /^smtps?:\/\//.test(v) && !!parseUrl(v)?.hostname, 'must be a URL starting with smtp:// or smtps://')
+      .optional(),
+    MAIL_FROM: z
+      .string()
+      .regex(/^([^<>]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, 'must be an address, alone or as Name <address>')
+      .default('Plaza <no-reply@localhost>'),
+    PUSH_APP_ID: z.string().optional(),
+    PUSH_REST_API_KEY: z.string().optional(),
+    // OneSignal's REST endpoint; tests point it at a loopback stand-in.
+    ONESIGNAL_API_URL: httpUrl(true).default('https://api.onesignal.com'),
+    NTFY_SERVER: httpUrl().optional(),
+    // ntfy topics are letters, digits, - and _ (64 at most, the user id included).
+    NTFY_TOPIC_PREFIX: z
+      .string()
+      .regex(/^[\w-]{1,40}$/, 'must be 1 to 40 letters, digits, - or _')
+      .default('militant_u_'),
+    WEBRTC_STUN_URLS: list(scheme('stun', 'stuns')).default(['stun:stun.l.google.com:19302']),
+    WEBRTC_TURN_URLS: list(scheme('turn', 'turns')).default([]),
+    WEBRTC_TURN_AUTH_SECRET: z.string().optional(),
+    WEBRTC_TURN_TTL: int(60, 7 * 86400).default(86400),
+    WEBRTC_TURN_REALM: z.string().optional(),
+    WEBRTC_TURN_USERNAME: z.string().optional(),
+    WEBRTC_TURN_CREDENTIAL: z.string().optional(),
+    MEDIA_TECHNICIAN_USER_IDS: list((id) => (/^[1-9]\d{0,14}$/.test(id) ? null : 'must list numeric user ids')).default([]),
+    // Live media server (LiveKit-compatible); without all three, config/media_server.local.php is read.
+    MEDIA_SERVER_URL: z
+      .string()
+      .regex(/^wss?:\/\/[^\s/?#]+/, 'must be a wss:// (or ws://) URL')
+      .optional(),
+    MEDIA_SERVER_API_KEY: z.string().optional(),
+    MEDIA_SERVER_API_SECRET: z.string().optional(),
+    API_CONFIG_DIR: z.string().default('./config'),
+    // External conference server (Nextcloud Talk) whose room links calls.php?action=initiate_talk posts.
+    TALK_SERVER_URL: httpUrl(true).optional(),
+    LIVE_REPORT_SUSPEND_THRESHOLD: int(1, 100_000).default(5),
+    // Federation's guarded client reaches loopback and private addresses only when this is set (tests, closed networks).
+    API_FEDERATION_ALLOW_PRIVATE: bool.default(false),
+    // Community moderation (docs/decisions/0012): vote thresholds and the warnings-to-ban ladder.
+    MODERATION_REPORT_VOTES: int(1, 1000).default(DEFAULT_MODERATION_RULES.reportVotes),
+    MODERATION_ELECTION_VOTES: int(1, 100_000).default(DEFAULT_MODERATION_RULES.electionVotes),
+    MODERATION_RECALL_VOTES: int(1, 100_000).default(DEFAULT_MODERATION_RULES.recallVotes),
+    MODERATION_VOTER_MIN_DAYS: int(0, 3650).default(DEFAULT_MODERATION_RULES.voterMinAccountDays),
+    MODERATION_WARNINGS_BEFORE_BAN: int(1, 1000).default(DEFAULT_MODERATION_RULES.warningsBeforeBan),
+    MODERATION_WARNING_WINDOW_DAYS: int(1, 3650).default(DEFAULT_MODERATION_RULES.warningWindowDays),
+    MODERATION_BAN_DAYS: int(1, 3650).default(DEFAULT_MODERATION_RULES.banDays),
+    MODERATION_PERMANENT_AFTER_BANS: int(0, 1000).default(DEFAULT_MODERATION_RULES.permanentAfterBans),
+    // The precomputed home timeline (docs/decisions/0071): entries kept per reader, and the timelines a
+    // new post is written to in its request (the job writes the rest).
+    HOME_TIMELINE_LENGTH: int(20, 100_000).default(800),
+    HOME_TIMELINE_FANOUT_IN_REQUEST: int(0, 10_000_000).default(2000),
+    // Processes serving requests (node:cluster); 1 serves in this process (docs/decisions/0073).
+    API_WORKERS: int(1, 64).default(1),
+    // Who may register (docs/decisions/0104): anyone, after an administrator's approval, with an invitation, nobody.
+    API_REGISTRATION: z.enum(REGISTRATION_MODES).default('open'),
+    API_REGISTRATION_EMAIL_CONFIRM: bool.default(false),
+  })
+  .superRefine((e, ctx) => {
+    if (!e.WEBRTC_TURN_USERNAME !== !e.WEBRTC_TURN_CREDENTIAL) {
+      const missing = e.WEBRTC_TURN_USERNAME ? 'WEBRTC_TURN_CREDENTIAL' : 'WEBRTC_TURN_USERNAME';
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message: 'must be set too: long-term TURN credentials are a username and a credential',
+      });
     }
-  }, 'must be an IANA time zone such as UTC or Europe/Paris'),
-  API_TOKEN_TTL_DAYS: int(1, 3650).default(30),
-  API_RESET_TTL_MINUTES: int(5, 1440).default(60),
-  // Compared with a header value, which can hold neither control characters nor surrounding blanks.
-  API_MOBILE_APP_MARKER: z.string().regex(/^[!-~]([ -~]*[!-~])?$/, 'must be printable ASCII without surrounding blanks').default('militant-flutter-v1'),
-  API_RATE_LIMITS: z.string().optional(),
-  API_RATE_LIMIT_STORE: z.enum(['memory', 'database']).optional(),
-  // Login attempts per hour against one account, from any address (docs/decisions/0102).
-  API_LOGIN_ACCOUNT_LIMIT: int(1, 1_000_000).default(DEFAULT_LOGIN_ACCOUNT_LIMIT),
-  // GET /metrics (docs/decisions/0103): on with API_METRICS=true, or with a bearer token it then requires.
-  API_METRICS: bool.default(false),
-  API_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').regex(/^[!-~]+$/, 'must be printable ASCII without blanks').optional(),
-  API_CORS_ORIGINS: list(originProblem)
-    .refine((origins) => !origins.includes('*') || origins.length === 1, 'mixes * with origins: * alone allows every origin')
-    .default(['*']),
-  API_REQUIRE_HTTPS: bool.default(false),
-  API_TRUSTED_PROXIES: list(trustedProxyProblem).default(['127.0.0.1', '::1']),
-  API_DEBUG: bool.default(false),
-  API_UPLOADS_PATH: z.string().optional(),
-  // Where multipart uploads wait while their request runs; the system's temporary directory by default.
-  API_UPLOAD_TMP_DIR: z.string().optional(),
-  // GET /uploads/... from API_UPLOADS_PATH (docs/decisions/0107); auto: when no MAIN_APP_HOST serves them.
-  API_SERVE_UPLOADS: z.enum(['auto', 'true', 'false', '1', '0', 'yes', 'no']).default('auto'),
-  // Videos and audio remuxed without metadata by ffmpeg (docs/decisions/0110); the packaged binary unless set.
-  API_FFMPEG_PATH: z.string().regex(/^\//, 'must be the absolute path of an ffmpeg binary').optional(),
-  API_MEDIA_REMUX_TIMEOUT_S: int(1, 3600).default(60),
-  API_MEDIA_REMUX_CONCURRENCY: int(1, 64).default(2),
-  // Uploads no record references are removed after this many hours (docs/decisions/0114); 0: kept.
-  API_UPLOAD_ORPHAN_HOURS: int(0, 24 * 365).default(24),
-  // LibreTranslate-compatible translation backend (translate.php); without it, translate.php answers 503.
-  TRANSLATE_URL: httpUrl().optional(),
-  TRANSLATE_API_KEY: z.string().optional(),
-  API_BODY_LIMIT: z.string().regex(/^0*[1-9]\d*(kb|mb)$/i, 'must look like 512kb or 2mb').default('1mb'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
-  BCRYPT_COST: int(4, 15).default(10),
-  DB_HOST: hostname.optional(),
-  DB_PORT: int(1, 65535).optional(),
-  DB_NAME: z.string().optional(),
-  DB_USER: z.string().optional(),
-  DB_PASSWORD: z.string().optional(),
-  API_DB_HOST: hostname.optional(),
-  API_DB_PORT: int(1, 65535).optional(),
-  API_DB_NAME: z.string().optional(),
-  API_DB_USER: z.string().optional(),
-  API_DB_PASS: z.string().optional(),
-  DB_POOL_SIZE: int(1, 500).default(10),
-  DB_SOCKET: z.string().regex(/^\//, 'an absolute path to the server\'s Unix socket').optional(),
-  // How long start-up waits for MySQL to answer, retrying with backoff (docs/decisions/0101).
-  DB_CONNECT_TIMEOUT_S: int(0, 86_400).default(60),
-  MAIN_APP_HOST: httpUrl().optional(),
-  SMTP_URL: z.string().refine((v) => /^smtps?:\/\//.test(v) && !!parseUrl(v)?.hostname, 'must be a URL starting with smtp:// or smtps://').optional(),
-  MAIL_FROM: z
-    .string()
-    .regex(/^([^<>]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, 'must be an address, alone or as Name <address>')
-    .default('Plaza <no-reply@localhost>'),
-  PUSH_APP_ID: z.string().optional(),
-  PUSH_REST_API_KEY: z.string().optional(),
-  // OneSignal's REST endpoint; tests point it at a loopback stand-in.
-  ONESIGNAL_API_URL: httpUrl(true).default('https://api.onesignal.com'),
-  NTFY_SERVER: httpUrl().optional(),
-  // ntfy topics are letters, digits, - and _ (64 at most, the user id included).
-  NTFY_TOPIC_PREFIX: z.string().regex(/^[\w-]{1,40}$/, 'must be 1 to 40 letters, digits, - or _').default('militant_u_'),
-  WEBRTC_STUN_URLS: list(scheme('stun', 'stuns')).default(['stun:stun.l.google.com:19302']),
-  WEBRTC_TURN_URLS: list(scheme('turn', 'turns')).default([]),
-  WEBRTC_TURN_AUTH_SECRET: z.string().optional(),
-  WEBRTC_TURN_TTL: int(60, 7 * 86400).default(86400),
-  WEBRTC_TURN_REALM: z.string().optional(),
-  WEBRTC_TURN_USERNAME: z.string().optional(),
-  WEBRTC_TURN_CREDENTIAL: z.string().optional(),
-  MEDIA_TECHNICIAN_USER_IDS: list((id) => (/^[1-9]\d{0,14}$/.test(id) ? null : 'must list numeric user ids')).default([]),
-  // Live media server (LiveKit-compatible); without all three, config/media_server.local.php is read.
-  MEDIA_SERVER_URL: z.string().regex(/^wss?:\/\/[^\s/?#]+/, 'must be a wss:// (or ws://) URL').optional(),
-  MEDIA_SERVER_API_KEY: z.string().optional(),
-  MEDIA_SERVER_API_SECRET: z.string().optional(),
-  API_CONFIG_DIR: z.string().default('./config'),
-  // External conference server (Nextcloud Talk) whose room links calls.php?action=initiate_talk posts.
-  TALK_SERVER_URL: httpUrl(true).optional(),
-  LIVE_REPORT_SUSPEND_THRESHOLD: int(1, 100_000).default(5),
-  // Federation's guarded client reaches loopback and private addresses only when this is set (tests, closed networks).
-  API_FEDERATION_ALLOW_PRIVATE: bool.default(false),
-  // Community moderation (docs/decisions/0012): vote thresholds and the warnings-to-ban ladder.
-  MODERATION_REPORT_VOTES: int(1, 1000).default(DEFAULT_MODERATION_RULES.reportVotes),
-  MODERATION_ELECTION_VOTES: int(1, 100_000).default(DEFAULT_MODERATION_RULES.electionVotes),
-  MODERATION_RECALL_VOTES: int(1, 100_000).default(DEFAULT_MODERATION_RULES.recallVotes),
-  MODERATION_VOTER_MIN_DAYS: int(0, 3650).default(DEFAULT_MODERATION_RULES.voterMinAccountDays),
-  MODERATION_WARNINGS_BEFORE_BAN: int(1, 1000).default(DEFAULT_MODERATION_RULES.warningsBeforeBan),
-  MODERATION_WARNING_WINDOW_DAYS: int(1, 3650).default(DEFAULT_MODERATION_RULES.warningWindowDays),
-  MODERATION_BAN_DAYS: int(1, 3650).default(DEFAULT_MODERATION_RULES.banDays),
-  MODERATION_PERMANENT_AFTER_BANS: int(0, 1000).default(DEFAULT_MODERATION_RULES.permanentAfterBans),
-  // The precomputed home timeline (docs/decisions/0071): entries kept per reader, and the timelines a
-  // new post is written to in its request (the job writes the rest).
-  HOME_TIMELINE_LENGTH: int(20, 100_000).default(800),
-  HOME_TIMELINE_FANOUT_IN_REQUEST: int(0, 10_000_000).default(2000),
-  // Processes serving requests (node:cluster); 1 serves in this process (docs/decisions/0073).
-  API_WORKERS: int(1, 64).default(1),
-  // Who may register (docs/decisions/0104): anyone, after an administrator's approval, with an invitation, nobody.
-  API_REGISTRATION: z.enum(REGISTRATION_MODES).default('open'),
-  API_REGISTRATION_EMAIL_CONFIRM: bool.default(false),
-}).superRefine((e, ctx) => {
-  if (!e.WEBRTC_TURN_USERNAME !== !e.WEBRTC_TURN_CREDENTIAL) {
-    const missing = e.WEBRTC_TURN_USERNAME ? 'WEBRTC_TURN_CREDENTIAL' : 'WEBRTC_TURN_USERNAME';
-    ctx.addIssue({ code: 'custom', path: [missing], message: 'must be set too: long-term TURN credentials are a username and a credential' });
-  }
-});
+  });
 
 export type DatabaseSettings =
   | { kind: 'sqlite'; file: string }
-  | { kind: 'mysql'; host: string; port: number; socketPath?: string; database: string; user: string; password: string; connectionLimit: number; connectTimeoutS: number };
+  | {
+      kind: 'mysql';
+      host: string;
+      port: number;
+      socketPath?: string;
+      database: string;
+      user: string;
+      password: string;
+      connectionLimit: number;
+      connectTimeoutS: number;
+    };
 
 export interface Config {
   port: number;
@@ -214,7 +264,13 @@ export interface Config {
   database: DatabaseSettings;
   smtpUrl: string | null;
   mailFrom: string;
-  push: { oneSignalAppId: string | null; oneSignalApiKey: string | null; oneSignalApiUrl: string; ntfyServer: string | null; ntfyTopicPrefix: string };
+  push: {
+    oneSignalAppId: string | null;
+    oneSignalApiKey: string | null;
+    oneSignalApiUrl: string;
+    ntfyServer: string | null;
+    ntfyTopicPrefix: string;
+  };
   webrtc: {
     stunUrls: string[];
     turnUrls: string[];
@@ -263,19 +319,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = resolve(e.API_DATA_DIR);
   const host = e.API_DB_HOST ?? e.DB_HOST;
   // A socket path selects MySQL as a host does, and is used instead of the host and port.
-  const database: DatabaseSettings = host || e.DB_SOCKET
-    ? {
-        kind: 'mysql',
-        host: host ?? 'localhost',
-        port: e.API_DB_PORT ?? e.DB_PORT ?? 3306,
-        ...(e.DB_SOCKET ? { socketPath: e.DB_SOCKET } : {}),
-        database: e.API_DB_NAME ?? e.DB_NAME ?? 'plaza',
-        user: e.API_DB_USER ?? e.DB_USER ?? 'root',
-        password: e.API_DB_PASS ?? e.DB_PASSWORD ?? '',
-        connectionLimit: e.DB_POOL_SIZE,
-        connectTimeoutS: e.DB_CONNECT_TIMEOUT_S,
-      }
-    : { kind: 'sqlite', file: join(dataDir, 'plaza.sqlite') };
+  const database: DatabaseSettings =
+    host || e.DB_SOCKET
+      ? {
+          kind: 'mysql',
+          host: host ?? 'localhost',
+          port: e.API_DB_PORT ?? e.DB_PORT ?? 3306,
+          ...(e.DB_SOCKET ? { socketPath: e.DB_SOCKET } : {}),
+          database: e.API_DB_NAME ?? e.DB_NAME ?? 'plaza',
+          user: e.API_DB_USER ?? e.DB_USER ?? 'root',
+          password: e.API_DB_PASS ?? e.DB_PASSWORD ?? '',
+          connectionLimit: e.DB_POOL_SIZE,
+          connectTimeoutS: e.DB_CONNECT_TIMEOUT_S,
+        }
+      : { kind: 'sqlite', file: join(dataDir, 'plaza.sqlite') };
   const publicUrl = (e.API_PUBLIC_URL ?? localUrl(e.PORT)).replace(/\/+$/, '');
   const uploads = e.API_UPLOADS_PATH ?? join(dataDir, 'uploads');
   return {
@@ -287,7 +344,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadsPath: isAbsolute(uploads) ? uploads : resolve(uploads),
     uploadTmpDir: resolve(e.API_UPLOAD_TMP_DIR ?? join(tmpdir(), 'plaza-uploads')),
     serveUploads: e.API_SERVE_UPLOADS === 'auto' ? !e.MAIN_APP_HOST : ['true', '1', 'yes'].includes(e.API_SERVE_UPLOADS),
-    remux: { ffmpegPath: e.API_FFMPEG_PATH ?? null, timeoutMs: e.API_MEDIA_REMUX_TIMEOUT_S * 1000, concurrency: e.API_MEDIA_REMUX_CONCURRENCY },
+    remux: {
+      ffmpegPath: e.API_FFMPEG_PATH ?? null,
+      timeoutMs: e.API_MEDIA_REMUX_TIMEOUT_S * 1000,
+      concurrency: e.API_MEDIA_REMUX_CONCURRENCY,
+    },
     uploadOrphanHours: e.API_UPLOAD_ORPHAN_HOURS,
     translate: e.TRANSLATE_URL ? { url: e.TRANSLATE_URL, apiKey: e.TRANSLATE_API_KEY ?? null } : null,
     timeZone: e.API_TIMEZONE,

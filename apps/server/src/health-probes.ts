@@ -23,13 +23,19 @@ export function isProbe(req: IncomingMessage): boolean {
  *   Send traffic only while this answers 200.
  * `/health-public.php` stays as it was (the application's own report).
  */
-export async function answerProbe(req: IncomingMessage, res: ServerResponse, phase: () => Phase, health: HealthCheck | null): Promise<void> {
+export async function answerProbe(
+  req: IncomingMessage,
+  res: ServerResponse,
+  phase: () => Phase,
+  health: HealthCheck | null,
+): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     const message = 'Method not allowed: GET or HEAD';
     return send(req, res, 405, { success: false, error: message, message, code: 'method_not_allowed' }, { Allow: 'GET, HEAD' });
   }
   if ((req.url ?? '').split('?', 1)[0] === LIVE) return send(req, res, 200, { success: true, status: 'live' });
-  if (phase() === 'starting' || !health) return refuse(req, res, 'starting', 'Plaza is starting (waiting for the database or running migrations)');
+  if (phase() === 'starting' || !health)
+    return refuse(req, res, 'starting', 'Plaza is starting (waiting for the database or running migrations)');
   if (phase() === 'draining') return refuse(req, res, 'shutting_down', 'Plaza is shutting down');
   const report = await health.check();
   // The shutdown may have begun while the database answered.

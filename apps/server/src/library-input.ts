@@ -1,15 +1,46 @@
 import { Invalid } from '@plaza/domain';
 import { validationProblems, zId, zPage, zPerPage } from '@plaza/adapters-http';
 import { credentials, emailBody, registration, resetBody, tokenInBody } from '@plaza/adapters-http/scripts/auth';
-import { answerBody, IceCandidateInput, iceCandidateBody, iceRestartBody, initiateBody, joinBody, peerOfferBody, pollQuery, talkInviteBody } from '@plaza/adapters-http/scripts/calls';
+import {
+  answerBody,
+  IceCandidateInput,
+  iceCandidateBody,
+  iceRestartBody,
+  initiateBody,
+  joinBody,
+  peerOfferBody,
+  pollQuery,
+  talkInviteBody,
+} from '@plaza/adapters-http/scripts/calls';
 import { changePasswordBody } from '@plaza/adapters-http/scripts/change-password';
 import { commentReactBody, commentType } from '@plaza/adapters-http/scripts/comment-reactions';
 import { editCommentBody, newCommentBody } from '@plaza/adapters-http/scripts/comments';
 import { confirmQuery } from '@plaza/adapters-http/scripts/delete-account';
-import { listQuery as suggestionListQuery, statusBody, suggestionBody, suggestionCommentBody, suggestionVoteBody } from '@plaza/adapters-http/scripts/feature-suggestions';
+import {
+  listQuery as suggestionListQuery,
+  statusBody,
+  suggestionBody,
+  suggestionCommentBody,
+  suggestionVoteBody,
+} from '@plaza/adapters-http/scripts/feature-suggestions';
 import { listQuery as followListQuery } from '@plaza/adapters-http/scripts/follows';
-import { backgroundBody, guestQuery, guestRequestBody, liveCommentBody, liveReportBody, startBody } from '@plaza/adapters-http/scripts/lives';
-import { editGroupMessageBody, groupListQuery, groupMessageBody, groupReactionBody, groupTypingBody, groupUpdateBody, newGroupBody } from '@plaza/adapters-http/scripts/message-groups';
+import {
+  backgroundBody,
+  guestQuery,
+  guestRequestBody,
+  liveCommentBody,
+  liveReportBody,
+  startBody,
+} from '@plaza/adapters-http/scripts/lives';
+import {
+  editGroupMessageBody,
+  groupListQuery,
+  groupMessageBody,
+  groupReactionBody,
+  groupTypingBody,
+  groupUpdateBody,
+  newGroupBody,
+} from '@plaza/adapters-http/scripts/message-groups';
 import { autoDeleteBody, editMessageBody, messageBody, reactionBody, search, typingBody } from '@plaza/adapters-http/scripts/messages';
 import { applyBody, voteBody } from '@plaza/adapters-http/scripts/moderators';
 import { listQuery as inboxQuery, markBody, testBody } from '@plaza/adapters-http/scripts/notifications';
@@ -75,8 +106,15 @@ const liveGuest = [ACTOR, id('liveId'), id('userId')];
  * checked for the shape the service reads, since there is no operation's schema to share.
  */
 const accountRecord = z.looseObject({ id: z.number().int().positive(), username: z.string() });
-const tokenAuthentication = z.object({ at: z.string().min(1), factors: z.enum(['password', 'second_factor']) }).nullable().optional();
-const newNotification = z.looseObject({ user_id: z.number().int().positive(), from_user_id: z.number().int().positive().nullable(), type: z.string().min(1) });
+const tokenAuthentication = z
+  .object({ at: z.string().min(1), factors: z.enum(['password', 'second_factor']) })
+  .nullable()
+  .optional();
+const newNotification = z.looseObject({
+  user_id: z.number().int().positive(),
+  from_user_id: z.number().int().positive().nullable(),
+  type: z.string().min(1),
+});
 const warning = z.object({ userId: zId, issuedBy: zId, reportId: zId.nullable(), reason: z.string().max(1000) });
 
 /** The methods of a service: everything callable on it. */
@@ -114,7 +152,10 @@ export const LIBRARY_INPUT_RULES = {
     },
     passwords: { change: [ACTOR, arg('input', changePasswordBody), arg('presentedToken', z.string().min(1).max(512))] },
     preferences: { view: [ACTOR], update: [ACTOR, arg('patch', preferencesPatch.transform(canonical))] },
-    deletion: { request: [ACTOR, arg('password', z.string().min(1, 'is required').max(200))], confirm: [arg('secret', confirmQuery.shape.token)] },
+    deletion: {
+      request: [ACTOR, arg('password', z.string().min(1, 'is required').max(200))],
+      confirm: [arg('secret', confirmQuery.shape.token)],
+    },
     export: { account: [ACTOR], json: [ACTOR], media: streams([ACTOR]), posts: streams([ACTOR]) },
   },
   social: {
@@ -160,7 +201,13 @@ export const LIBRARY_INPUT_RULES = {
       unreact: [ACTOR, arg('type', commentType), id('commentId')],
       reactions: [ACTOR, arg('type', commentType), id('commentId')],
     },
-    stories: { active: [ACTOR], ofUser: [ACTOR, id('userId')], create: [ACTOR, arg('input', storyBody)], delete: [ACTOR, id('storyId')], purgeExpired: [] },
+    stories: {
+      active: [ACTOR],
+      ofUser: [ACTOR, id('userId')],
+      create: [ACTOR, arg('input', storyBody)],
+      delete: [ACTOR, id('storyId')],
+      purgeExpired: [],
+    },
   },
   messaging: {
     privateMessages: {
@@ -204,9 +251,17 @@ export const LIBRARY_INPUT_RULES = {
     },
   },
   notifications: {
-    notifications: { raise: [{ ...arg('input', newNotification), parsed: false }, arg('push', z.looseObject({ title: z.string(), body: z.string() }).optional())] },
+    notifications: {
+      raise: [
+        { ...arg('input', newNotification), parsed: false },
+        arg('push', z.looseObject({ title: z.string(), body: z.string() }).optional()),
+      ],
+    },
     inbox: {
-      list: [ACTOR, arg('options', z.object({ page: inboxQuery.shape.page, perPage: inboxQuery.shape.per_page, unreadOnly: inboxQuery.shape.unread }))],
+      list: [
+        ACTOR,
+        arg('options', z.object({ page: inboxQuery.shape.page, perPage: inboxQuery.shape.per_page, unreadOnly: inboxQuery.shape.unread })),
+      ],
       countUnread: [ACTOR],
       markRead: [ACTOR, arg('id', markBody.shape.id.unwrap())],
       markAllRead: [ACTOR],
@@ -221,10 +276,25 @@ export const LIBRARY_INPUT_RULES = {
       peerSignal: [
         ACTOR,
         id('callId'),
-        arg('input', z.object({ to_user_id: peerOfferBody.shape.to_user_id, kind: z.enum(['offer', 'answer']), sdp: peerOfferBody.shape.offer.nullable() })),
+        arg(
+          'input',
+          z.object({
+            to_user_id: peerOfferBody.shape.to_user_id,
+            kind: z.enum(['offer', 'answer']),
+            sdp: peerOfferBody.shape.offer.nullable(),
+          }),
+        ),
       ],
-      iceCandidate: [ACTOR, id('callId'), arg('input', z.object({ candidate: IceCandidateInput.options[1], to_user_id: iceCandidateBody.shape.to_user_id }))],
-      iceRestart: [ACTOR, id('callId'), arg('input', z.object({ offer: iceRestartBody.shape.offer.nullable(), to_user_id: iceRestartBody.shape.to_user_id }))],
+      iceCandidate: [
+        ACTOR,
+        id('callId'),
+        arg('input', z.object({ candidate: IceCandidateInput.options[1], to_user_id: iceCandidateBody.shape.to_user_id })),
+      ],
+      iceRestart: [
+        ACTOR,
+        id('callId'),
+        arg('input', z.object({ offer: iceRestartBody.shape.offer.nullable(), to_user_id: iceRestartBody.shape.to_user_id })),
+      ],
       reject: [ACTOR, id('callId')],
       leave: [ACTOR, id('callId')],
       end: [ACTOR, id('callId')],
@@ -281,7 +351,13 @@ export const LIBRARY_INPUT_RULES = {
       moderators: [ACTOR, pageRequest],
       actions: [ACTOR, pageRequest],
     },
-    sanctions: { admit: [ACTOR], assertNotBanned: [ACTOR], mine: [ACTOR, optionalPage], all: [ACTOR, pageRequest], issueWarning: [arg('input', warning)] },
+    sanctions: {
+      admit: [ACTOR],
+      assertNotBanned: [ACTOR],
+      mine: [ACTOR, optionalPage],
+      all: [ACTOR, pageRequest],
+      issueWarning: [arg('input', warning)],
+    },
     suggestions: {
       list: [ACTOR, arg('filter', suggestionListQuery.shape.filter.unwrap().exclude(['']).nullable()), pageRequest],
       detail: [ACTOR, id('id'), pageRequest],
@@ -313,7 +389,10 @@ export function checkedInput<S extends object>(service: S, rules: InputRules<S>)
           checked = Array.from({ length: Math.max(args.length, argumentsOf.length) }, (_, i) => checkArgument(argumentsOf[i], args[i]));
         } catch (error) {
           // A refusal arrives as the service's own would: a rejection, or the stream's first step failing.
-          if (argumentsOf.streams) return (async function* refused() { throw error; })();
+          if (argumentsOf.streams)
+            return (async function* refused() {
+              throw error;
+            })();
           return Promise.reject(error);
         }
         return original.apply(target, checked);
@@ -327,7 +406,9 @@ function checkArgument(argument: Argument | undefined, value: unknown): unknown 
   const result = argument.schema.safeParse(value);
   if (!result.success) {
     // A scalar's problem has no path of its own: it is the argument's.
-    const details = validationProblems(result.error, argument.prefix).map((d) => (d.field === '(body)' ? { ...d, field: argument.name } : d));
+    const details = validationProblems(result.error, argument.prefix).map((d) =>
+      d.field === '(body)' ? { ...d, field: argument.name } : d,
+    );
     throw new Invalid(details.map((d) => `${d.field}: ${d.problem}`).join('; '), 'invalid_input', details);
   }
   return argument.parsed ? result.data : value;

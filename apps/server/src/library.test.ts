@@ -17,7 +17,12 @@ const clock = new ManualClock('2026-06-01T09:00:00Z');
 const totp = new OtplibTotp();
 beforeAll(async () => {
   database = await openTestDatabase();
-  plaza = await createPlaza({ env: { API_DATA_DIR: mkdtempSync(join(tmpdir(), 'plaza-library-')), BCRYPT_COST: '4' }, database, mailer: new RecordingMailer(), clock });
+  plaza = await createPlaza({
+    env: { API_DATA_DIR: mkdtempSync(join(tmpdir(), 'plaza-library-')), BCRYPT_COST: '4' },
+    database,
+    mailer: new RecordingMailer(),
+    clock,
+  });
 });
 afterAll(async () => {
   await plaza.close();
@@ -57,7 +62,11 @@ describe('the library boundary', () => {
     const { secret } = await accounts.twoFactor.status(actor);
     await accounts.twoFactor.enable(actor, await totp.current(secret!, clock.now()));
     clock.advance(30_000);
-    const login = await accounts.auth.login({ login: 'ada_lib', password: 'a long password', totp: await totp.current(secret!, clock.now()) });
+    const login = await accounts.auth.login({
+      login: 'ada_lib',
+      password: 'a long password',
+      totp: await totp.current(secret!, clock.now()),
+    });
     expect(login.kind).toBe('token');
     const issued = login.kind === 'token' ? login.issued : null;
     const refreshed = await accounts.auth.refresh(issued!.token);
@@ -95,10 +104,17 @@ describe('the library boundary', () => {
 
     const post = await refusal(untyped.content.posts.create(actor, { content: 42 }));
     expect(post).toMatchObject({ code: 'invalid_input', details: [{ field: 'content', problem: expect.any(String) }] });
-    expect((await refusal(untyped.accounts.auth.register({ username: 5, email: 'x@example.test', password: 'a long password' }))).details[0].field).toBe('username');
+    expect(
+      (await refusal(untyped.accounts.auth.register({ username: 5, email: 'x@example.test', password: 'a long password' }))).details[0]
+        .field,
+    ).toBe('username');
     expect((await refusal(untyped.accounts.profiles.update(actor, { bio: { no: 'object' } }))).details[0].field).toBe('bio');
-    expect((await refusal(untyped.messaging.privateMessages.send(actor, 'someone', { content: 'hi' }))).details[0].field).toBe('recipientId');
-    expect((await refusal(untyped.content.posts.create({ userId: '1' }, { content: 'hi' }))).details.map((d) => d.field)).toContain('actor.userId');
+    expect((await refusal(untyped.messaging.privateMessages.send(actor, 'someone', { content: 'hi' }))).details[0].field).toBe(
+      'recipientId',
+    );
+    expect((await refusal(untyped.content.posts.create({ userId: '1' }, { content: 'hi' }))).details.map((d) => d.field)).toContain(
+      'actor.userId',
+    );
     expect((await refusal(untyped.accounts.twoFactor.enable(actor, null))).details[0].field).toBe('code');
     expect((await refusal(untyped.social.follows.follow(actor))).details[0].field).toBe('userId');
     expect((await refusal(untyped.content.engagement.share(actor, { id: 1 }))).details[0].field).toBe('postId');
@@ -133,9 +149,16 @@ describe('the library boundary', () => {
           if (args.length === 0) continue; // takes nothing: nothing to check
           // The first argument wrong-typed: an actor without userId, or an object where a scalar or a body's fields belong.
           const returned = untyped[group][name][method]({ not: 'valid' }, 'x', 'x', 'x');
-          const settled = Symbol.asyncIterator in Object(returned) ? (returned as AsyncIterable<unknown>)[Symbol.asyncIterator]().next() : returned;
-          const error = await Promise.resolve(settled).then(() => null, (e: unknown) => e);
-          const ok = error instanceof Invalid && error.code === 'invalid_input' && (args[0].name !== 'actor' || error.details?.some((d) => d.field === 'actor.userId'));
+          const settled =
+            Symbol.asyncIterator in Object(returned) ? (returned as AsyncIterable<unknown>)[Symbol.asyncIterator]().next() : returned;
+          const error = await Promise.resolve(settled).then(
+            () => null,
+            (e: unknown) => e,
+          );
+          const ok =
+            error instanceof Invalid &&
+            error.code === 'invalid_input' &&
+            (args[0].name !== 'actor' || error.details?.some((d) => d.field === 'actor.userId'));
           if (ok) checked += 1;
           else unchecked.push(`${group}.${name}.${method}`);
         }
@@ -151,13 +174,17 @@ describe('the library boundary', () => {
   });
 
   it('refuses wrong-typed input to reacting, editing, preferences, notifications, calls, lives and moderation, changing nothing', async () => {
-    const register = (name: string) => plaza.accounts.auth.register({ username: `${name}_chk`, email: `${name}@chk.example.test`, password: 'a long password' });
+    const register = (name: string) =>
+      plaza.accounts.auth.register({ username: `${name}_chk`, email: `${name}@chk.example.test`, password: 'a long password' });
     const eve = actorOf(await register('eve'));
     const fay = actorOf(await register('fay'));
     const untyped = plaza as unknown as Record<string, Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>>>;
     /** The refusal's fields: each call must fail with invalid_input. */
     const refusedFields = async (call: Promise<unknown>) => {
-      const error = await call.then(() => null, (e: unknown) => e);
+      const error = await call.then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(Invalid);
       expect((error as Invalid).code).toBe('invalid_input');
       return ((error as Invalid).details ?? []).map((d) => d.field);
@@ -180,7 +207,9 @@ describe('the library boundary', () => {
 
     // A preference with a value that is not a flag.
     const before = await plaza.accounts.preferences.view(eve);
-    expect(await refusedFields(untyped.accounts.preferences.update(eve, { notifications_likes: 'sometimes' }))).toEqual(['notifications_likes']);
+    expect(await refusedFields(untyped.accounts.preferences.update(eve, { notifications_likes: 'sometimes' }))).toEqual([
+      'notifications_likes',
+    ]);
     expect(await plaza.accounts.preferences.view(eve)).toEqual(before);
     // Good input is taken as HTTP takes it: "1" is true, the clients' other spelling is the service's key.
     const updated = await (untyped.accounts.preferences.update(eve, { email_notifications: '1' }) as Promise<Record<string, boolean>>);

@@ -112,7 +112,10 @@ export async function createPlaza(options: PlazaLibraryOptions = {}): Promise<Pl
         notifications: checkedInput(get(Notifications.NotificationService), rules.notifications.notifications),
         inbox: checkedInput(get(Notifications.NotificationInboxService), rules.notifications.inbox),
       },
-      calls: { calls: checkedInput(get(Calls.CallService), rules.calls.calls), talk: checkedInput(get(Calls.TalkInviteService), rules.calls.talk) },
+      calls: {
+        calls: checkedInput(get(Calls.CallService), rules.calls.calls),
+        talk: checkedInput(get(Calls.TalkInviteService), rules.calls.talk),
+      },
       lives: {
         lives: checkedInput(get(Lives.LiveService), rules.lives.lives),
         stage: checkedInput(get(Lives.LiveStageService), rules.lives.stage),

@@ -78,6 +78,9 @@ async function main() {
 
 main().catch((error) => {
   // An unreachable database says all in its message; anything else is a bug whose stack is wanted.
-  lifecycle.fatal(error instanceof DatabaseUnreachable ? {} : { err: error }, `Plaza failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  lifecycle.fatal(
+    error instanceof DatabaseUnreachable ? {} : { err: error },
+    `Plaza failed to start: ${error instanceof Error ? error.message : String(error)}`,
+  );
   process.exit(1);
 });

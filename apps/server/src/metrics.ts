@@ -12,7 +12,12 @@ import { Jobs } from './wiring/tokens.js';
  * `instanceFigures` (the process that runs the jobs), the depth of the work queues. Null when off:
  * then nothing is counted at all.
  */
-export function watchMetrics(config: Config, container: Container, database: DatabaseHandle, instanceFigures: boolean): MetricsEndpoint | null {
+export function watchMetrics(
+  config: Config,
+  container: Container,
+  database: DatabaseHandle,
+  instanceFigures: boolean,
+): MetricsEndpoint | null {
   if (!config.metrics.enabled) return null;
   const metrics = new PlazaMetrics();
   const queues = new SqlQueueDepths(database.root);

@@ -7,7 +7,14 @@ import type { Config } from './config.js';
 /** The WEBRTC_TURN_* settings of the environment, which win over config/turn.local.php when WEBRTC_TURN_URLS is set. */
 export function turnEnvironment(config: Config): TurnEnvironment {
   const w = config.webrtc;
-  return { urls: w.turnUrls, authSecret: w.turnAuthSecret, ttl: w.turnTtl, realm: w.turnRealm, username: w.turnUsername, credential: w.turnCredential };
+  return {
+    urls: w.turnUrls,
+    authSecret: w.turnAuthSecret,
+    ttl: w.turnTtl,
+    realm: w.turnRealm,
+    username: w.turnUsername,
+    credential: w.turnCredential,
+  };
 }
 
 /** settings.php: the public push and WebRTC settings, flat, as contract §2 reads them. */

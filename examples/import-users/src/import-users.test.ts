@@ -36,7 +36,11 @@ describe('the import-users example', () => {
     let drawn = '';
     (progress as unknown as PassThrough).on('data', (chunk) => (drawn += String(chunk)));
     try {
-      const code = await runImport([file], { out: (l) => lines.push(l), progress }, { env: { API_DATA_DIR: dir, BCRYPT_COST: '4' }, database, mailer });
+      const code = await runImport(
+        [file],
+        { out: (l) => lines.push(l), progress },
+        { env: { API_DATA_DIR: dir, BCRYPT_COST: '4' }, database, mailer },
+      );
       expect(code).toBe(1);
       expect(lines.at(-1)).toBe('2 created (1 invited to choose a password), 2 refused');
       expect(lines.filter((l) => l.startsWith('line 4 (ada)'))).toHaveLength(1);

@@ -20,10 +20,19 @@ export interface ImportReport {
  * pattern, password length, unique names and e-mails). A row without a password gets a random one
  * and a password-reset mail: the person chooses their own. One bad row never stops the others.
  */
-export async function importUsers(plaza: Plaza, rows: UserRow[], onProgress: (p: ImportProgress) => void = () => {}): Promise<ImportReport> {
+export async function importUsers(
+  plaza: Plaza,
+  rows: UserRow[],
+  onProgress: (p: ImportProgress) => void = () => {},
+): Promise<ImportReport> {
   const report: ImportReport = { created: [], failed: [] };
   const progress = () =>
-    onProgress({ done: report.created.length + report.failed.length, total: rows.length, created: report.created.length, failed: report.failed.length });
+    onProgress({
+      done: report.created.length + report.failed.length,
+      total: rows.length,
+      created: report.created.length,
+      failed: report.failed.length,
+    });
   progress();
   for (const row of rows) {
     try {

@@ -50,7 +50,8 @@ export class FediverseDirectory implements RemoteDirectory {
       refused ||= isAddressRefusal(error);
     };
     const notFound = () => {
-      if (refused) throw new Invalid('This address is not on the public internet: federation only reaches public servers', 'remote_address_refused');
+      if (refused)
+        throw new Invalid('This address is not on the public internet: federation only reaches public servers', 'remote_address_refused');
       return null;
     };
     let actorUrl: string | null;
@@ -84,7 +85,9 @@ export class FediverseDirectory implements RemoteDirectory {
       }
       if (!response.ok || !isJsonType(response.headers.get('content-type'))) continue;
       const jrd = (await response.json().catch(() => null)) as { links?: { rel?: string; type?: string; href?: string }[] } | null;
-      const self = jrd?.links?.find((l) => l.rel === 'self' && /^application\/(activity\+json|ld\+json)/.test(l.type ?? '') && typeof l.href === 'string');
+      const self = jrd?.links?.find(
+        (l) => l.rel === 'self' && /^application\/(activity\+json|ld\+json)/.test(l.type ?? '') && typeof l.href === 'string',
+      );
       if (self?.href && /^https?:\/\//i.test(self.href)) return self.href;
     }
     return null;

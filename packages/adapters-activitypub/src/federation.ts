@@ -85,7 +85,14 @@ function errorResponse(status: number, code: string, message: string): Response 
 
 function imageType(name: string): string | null {
   const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? '';
-  return ({ jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml' } as Record<string, string>)[ext] ?? null;
+  return (
+    (
+      { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml' } as Record<
+        string,
+        string
+      >
+    )[ext] ?? null
+  );
 }
 
 /**
@@ -171,7 +178,11 @@ export class PlazaFederation {
       software: { name: this.o.software.name, version: parseSemVer(this.o.software.version) },
       protocols: ['activitypub'],
       openRegistrations: true,
-      usage: { users: { total: await this.o.usage.users() }, localPosts: await this.o.usage.localPosts(), localComments: await this.o.usage.localComments() },
+      usage: {
+        users: { total: await this.o.usage.users() },
+        localPosts: await this.o.usage.localPosts(),
+        localComments: await this.o.usage.localComments(),
+      },
     }));
 
     const at = () => this.o.clock.now();
@@ -239,7 +250,8 @@ export class PlazaFederation {
     };
     const document = documents[url.pathname];
     if (document) {
-      if (request.method !== 'GET' && request.method !== 'HEAD') return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed here`);
+      if (request.method !== 'GET' && request.method !== 'HEAD')
+        return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed here`);
       return document(url);
     }
     const isInbox = url.pathname === SHARED_INBOX_PATH || url.pathname.startsWith(INBOX_PREFIX);
@@ -273,7 +285,8 @@ export class PlazaFederation {
     // anything is stored (Fedify then checks that this key is the activity's actor's).
     const keyId = /(?:^|,)\s*keyId="([^"]*)"/.exec(signature)?.[1];
     if (!keyId) return errorResponse(401, 'signature_incomplete', 'The signature must name its keyId');
-    if (await this.o.suspended?.isSuspended(keyId)) return errorResponse(403, 'domain_blocked', 'This server is blocked by the administrators of this instance');
+    if (await this.o.suspended?.isSuspended(keyId))
+      return errorResponse(403, 'domain_blocked', 'This server is blocked by the administrators of this instance');
     return null;
   }
 
@@ -282,7 +295,9 @@ export class PlazaFederation {
     return username ? this.o.service.localUser(username) : null;
   }
 
-  private async activityJson(object: { toJsonLd(o: { format: 'compact'; contextLoader: DocumentLoader }): Promise<unknown> }): Promise<Response> {
+  private async activityJson(object: {
+    toJsonLd(o: { format: 'compact'; contextLoader: DocumentLoader }): Promise<unknown>;
+  }): Promise<Response> {
     const body = await object.toJsonLd({ format: 'compact', contextLoader: this.loaders.contextLoader });
     return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/activity+json', Vary: 'Accept' } });
   }
@@ -316,7 +331,8 @@ export class PlazaFederation {
         new OrderedCollection({ id, totalItems: total, first: user.is_private ? null : new URL(this.urls.followers(user.username, 1)) }),
       );
     }
-    if (!/^\d{1,6}$/.test(pageParam) || Number(pageParam) < 1) return errorResponse(400, 'invalid_page', 'page must be a positive whole number');
+    if (!/^\d{1,6}$/.test(pageParam) || Number(pageParam) < 1)
+      return errorResponse(400, 'invalid_page', 'page must be a positive whole number');
     const page = Number(pageParam);
     const list = await this.o.follows.followers(user.id, pageRequest(page, PAGE_SIZE));
     return this.activityJson(
@@ -338,4 +354,3 @@ export class PlazaFederation {
     return this.activityJson(new OrderedCollection({ id: new URL(this.urls.following(user.username)), totalItems: total }));
   }
 }
-

@@ -1,4 +1,11 @@
-import type { KvKey, KvStore, KvStoreSetOptions, MessageQueue, MessageQueueEnqueueOptions, MessageQueueListenOptions } from '@fedify/fedify';
+import type {
+  KvKey,
+  KvStore,
+  KvStoreSetOptions,
+  MessageQueue,
+  MessageQueueEnqueueOptions,
+  MessageQueueListenOptions,
+} from '@fedify/fedify';
 import type { Clock } from '@plaza/domain';
 import { toTimestamp } from '@plaza/domain';
 import type { FederationKeyValues, FederationQueue } from '@plaza/domain/federation';

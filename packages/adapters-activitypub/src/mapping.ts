@@ -8,7 +8,8 @@ export interface Loaders {
 }
 
 const text = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
-const hrefOf = (v: URL | Link | null | undefined): string | null => (v instanceof URL ? v.href : v instanceof Link ? (v.href?.href ?? null) : null);
+const hrefOf = (v: URL | Link | null | undefined): string | null =>
+  v instanceof URL ? v.href : v instanceof Link ? (v.href?.href ?? null) : null;
 
 /** A remote actor document reduced to what Plaza keeps; null when it cannot be delivered to (no id or inbox). */
 export async function toRemoteActor(actor: Actor, loaders: Loaders, at: Date): Promise<RemoteActor | null> {
@@ -17,7 +18,14 @@ export async function toRemoteActor(actor: Actor, loaders: Loaders, at: Date): P
   // What does not fit our columns is no actor we can keep (ids are keys of 512 characters, URLs 2048).
   const shared = actor.endpoints?.sharedInbox?.href ?? null;
   const outbox = actor.outboxId?.href ?? null;
-  if (actor.id.href.length > 512 || actor.inboxId.href.length > 2048 || (shared?.length ?? 0) > 2048 || (outbox?.length ?? 0) > 2048 || actor.id.host.length > 255) return null;
+  if (
+    actor.id.href.length > 512 ||
+    actor.inboxId.href.length > 2048 ||
+    (shared?.length ?? 0) > 2048 ||
+    (outbox?.length ?? 0) > 2048 ||
+    actor.id.host.length > 255
+  )
+    return null;
   let avatar: string | null = null;
   try {
     const icon = await actor.getIcon(loaders);
@@ -26,7 +34,8 @@ export async function toRemoteActor(actor: Actor, loaders: Loaders, at: Date): P
     avatar = null;
   }
   const page = hrefOf(actor.url);
-  const username = text(actor.preferredUsername) || decodeURIComponent(actor.id.pathname.split('/').filter(Boolean).pop() ?? '') || actor.id.host;
+  const username =
+    text(actor.preferredUsername) || decodeURIComponent(actor.id.pathname.split('/').filter(Boolean).pop() ?? '') || actor.id.host;
   return {
     actor_url: actor.id.href,
     inbox_url: actor.inboxId.href,

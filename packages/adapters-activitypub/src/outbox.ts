@@ -69,7 +69,17 @@ export function noteHtml(text: string): string {
 
 function mediaTypeOf(name: string): string {
   const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? '';
-  const types: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', mp4: 'video/mp4', webm: 'video/webm', mov: 'video/quicktime', m4v: 'video/mp4' };
+  const types: Record<string, string> = {
+    jpg: 'image/jpeg',
+    jpeg: 'image/jpeg',
+    png: 'image/png',
+    gif: 'image/gif',
+    webp: 'image/webp',
+    mp4: 'video/mp4',
+    webm: 'video/webm',
+    mov: 'video/quicktime',
+    m4v: 'video/mp4',
+  };
   return types[ext] ?? 'application/octet-stream';
 }
 
@@ -103,13 +113,23 @@ export class ActivityBuilder {
         if (!url) return [];
         const mediaType = mediaTypeOf(m);
         const values = { url: new URL(url), mediaType };
-        return [mediaType.startsWith('image/') ? new Image(values) : mediaType.startsWith('video/') ? new Video(values) : new Document(values)];
+        return [
+          mediaType.startsWith('image/') ? new Image(values) : mediaType.startsWith('video/') ? new Video(values) : new Document(values),
+        ];
       }),
-      tags: post.tags.map((t) => new Hashtag({ name: `#${t}`, href: new URL(`${this.urls.origin}/api/v1/posts.php?tag=${encodeURIComponent(t)}`) })),
+      tags: post.tags.map(
+        (t) => new Hashtag({ name: `#${t}`, href: new URL(`${this.urls.origin}/api/v1/posts.php?tag=${encodeURIComponent(t)}`) }),
+      ),
     });
   }
 
-  postActivity(kind: 'create' | 'update' | 'delete', post: PostRecord, author: UserRecord, audience: FederationAudience, at: Date): Activity {
+  postActivity(
+    kind: 'create' | 'update' | 'delete',
+    post: PostRecord,
+    author: UserRecord,
+    audience: FederationAudience,
+    at: Date,
+  ): Activity {
     const actor = new URL(this.urls.actor(author.username));
     const { tos, ccs } = this.addressing(author.username, audience);
     const noteId = this.urls.note(post.id);
@@ -117,8 +137,16 @@ export class ActivityBuilder {
       return new Delete({ id: new URL(`${noteId}#delete`), actor, tos, ccs, object: new Tombstone({ id: new URL(noteId) }) });
     }
     const object = this.note(post, author, audience);
-    if (kind === 'create') return new Create({ id: new URL(`${noteId}#create`), actor, published: instant(post.created_at), tos, ccs, object });
-    return new Update({ id: new URL(`${noteId}#update-${at.getTime()}`), actor, published: Temporal.Instant.fromEpochMilliseconds(at.getTime()), tos, ccs, object });
+    if (kind === 'create')
+      return new Create({ id: new URL(`${noteId}#create`), actor, published: instant(post.created_at), tos, ccs, object });
+    return new Update({
+      id: new URL(`${noteId}#update-${at.getTime()}`),
+      actor,
+      published: Temporal.Instant.fromEpochMilliseconds(at.getTime()),
+      tos,
+      ccs,
+      object,
+    });
   }
 
   json(activity: Activity): Promise<unknown> {
@@ -149,7 +177,11 @@ export class QueuedFederationOutbox implements FederationOutbox {
   }
 
   async follow(user: UserRecord, remote: RemoteActor, followId: string): Promise<void> {
-    await this.deliver(user, remote.inbox_url, new Follow({ id: new URL(followId), actor: new URL(this.urls.actor(user.username)), object: new URL(remote.actor_url) }));
+    await this.deliver(
+      user,
+      remote.inbox_url,
+      new Follow({ id: new URL(followId), actor: new URL(this.urls.actor(user.username)), object: new URL(remote.actor_url) }),
+    );
   }
 
   async unfollow(user: UserRecord, remote: RemoteActor, followId: string): Promise<void> {
@@ -251,7 +283,13 @@ export class FederationWorker {
         // An outbound delivery given up on stays, dead, for the admin panel's queue (retry or discard);
         // Fedify's inbox tasks have their own retries and leave.
         const outbound = message.channel === DELIVER_CHANNEL || message.channel === FANOUT_CHANNEL;
-        if (outbound) await this.queue.bury(message.id, attempts, error instanceof Error ? error.message : String(error), toTimestamp(this.clock.now()));
+        if (outbound)
+          await this.queue.bury(
+            message.id,
+            attempts,
+            error instanceof Error ? error.message : String(error),
+            toTimestamp(this.clock.now()),
+          );
         else await this.queue.complete(message.id);
         this.log.failed(message, error, null);
         return;
@@ -268,7 +306,11 @@ export class FederationWorker {
     const inboxes = all.filter((_, i) => !suspended[i]);
     const due = toTimestamp(this.clock.now());
     await this.queue.enqueue(
-      inboxes.map((inbox) => ({ channel: DELIVER_CHANNEL, payload: { user_id: fan.user_id, username: fan.username, inbox, activity: fan.activity } satisfies Delivery, due_at: due })),
+      inboxes.map((inbox) => ({
+        channel: DELIVER_CHANNEL,
+        payload: { user_id: fan.user_id, username: fan.username, inbox, activity: fan.activity } satisfies Delivery,
+        due_at: due,
+      })),
     );
   }
 
@@ -290,7 +332,8 @@ export class FederationWorker {
       response = await this.client.fetch(d.inbox, { method: 'POST', headers: signed.headers, body: await signed.text() });
     } catch (error) {
       // A private address stays private: no retry. Timeouts and network errors are retried.
-      if (error instanceof GuardRefusal && (error.reason === 'private_address' || error.reason === 'scheme')) throw new DeliveryFailure(error.message, false);
+      if (error instanceof GuardRefusal && (error.reason === 'private_address' || error.reason === 'scheme'))
+        throw new DeliveryFailure(error.message, false);
       throw error;
     }
     if (response.ok) {

@@ -14,12 +14,18 @@ const ACTOR = 'https://remote.example/users/bob';
 const KEY_ID = `${ACTOR}#main-key`;
 
 async function keyPair() {
-  return webcrypto.subtle.generateKey({ name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' }, true, ['sign', 'verify']);
+  return webcrypto.subtle.generateKey(
+    { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+    true,
+    ['sign', 'verify'],
+  );
 }
 
 async function loaderServing(publicKey: CryptoKeyLike): Promise<DocumentLoader> {
   const contexts = guardedDocumentLoader(new GuardedClient({ allowPrivate: false }));
-  const key = await new CryptographicKey({ id: new URL(KEY_ID), owner: new URL(ACTOR), publicKey: publicKey as never }).toJsonLd({ contextLoader: contexts });
+  const key = await new CryptographicKey({ id: new URL(KEY_ID), owner: new URL(ACTOR), publicKey: publicKey as never }).toJsonLd({
+    contextLoader: contexts,
+  });
   return async (url) => {
     if (PRELOADED_CONTEXTS.includes(url)) return contexts(url);
     if (url === KEY_ID || url === ACTOR) return { contextUrl: null, documentUrl: url, document: key };
@@ -29,7 +35,12 @@ async function loaderServing(publicKey: CryptoKeyLike): Promise<DocumentLoader> 
 type CryptoKeyLike = Awaited<ReturnType<typeof keyPair>>['publicKey'];
 
 const body = JSON.stringify({ type: 'Follow', actor: ACTOR, object: 'https://plaza.example/fediverse/actor.php?username=alice' });
-const post = (payload = body) => new Request('https://plaza.example/fediverse/inbox/alice', { method: 'POST', headers: { 'Content-Type': 'application/activity+json' }, body: payload });
+const post = (payload = body) =>
+  new Request('https://plaza.example/fediverse/inbox/alice', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/activity+json' },
+    body: payload,
+  });
 
 async function verify(request: Request, loader: DocumentLoader, now = Temporal.Now.instant()) {
   return verifyRequest(request, { documentLoader: loader, contextLoader: loader, currentTime: now, timeWindow: { hours: 1 } });
@@ -40,7 +51,9 @@ describe('HTTP Signatures', () => {
     const { publicKey, privateKey } = await keyPair();
     const signed = await signRequest(post(), privateKey as never, new URL(KEY_ID));
     const header = signed.headers.get('signature') ?? '';
-    expect(/headers="([^"]*)"/.exec(header)?.[1].split(' ')).toEqual(expect.arrayContaining(['(request-target)', 'host', 'date', 'digest']));
+    expect(/headers="([^"]*)"/.exec(header)?.[1].split(' ')).toEqual(
+      expect.arrayContaining(['(request-target)', 'host', 'date', 'digest']),
+    );
     expect(signed.headers.get('digest')).toMatch(/^SHA-256=/);
     const key = await verify(signed, await loaderServing(publicKey));
     expect(key?.id?.href).toBe(KEY_ID);
@@ -69,5 +82,4 @@ describe('HTTP Signatures', () => {
     expect(await verify(signed.clone(), loader, now.add({ minutes: 61 }))).toBeNull();
     expect(await verify(signed.clone(), loader, now.subtract({ minutes: 61 }))).toBeNull();
   });
-
 });

@@ -69,13 +69,22 @@ describe('GuardedClient', () => {
   };
 
   it('refuses loopback, private and link-local addresses unless allowed, whether literal or resolved', async () => {
-    const strict = new GuardedClient({ allowPrivate: false, resolve: async (host) => [{ address: host === 'inside.example' ? '10.0.0.7' : '93.184.216.34', family: 4 }] });
+    const strict = new GuardedClient({
+      allowPrivate: false,
+      resolve: async (host) => [{ address: host === 'inside.example' ? '10.0.0.7' : '93.184.216.34', family: 4 }],
+    });
     expect(await refusal(strict.fetch(`${base}/ok`))).toBe('private_address');
     expect(await refusal(strict.fetch('http://169.254.169.254/latest/meta-data/'))).toBe('private_address');
     expect(await refusal(strict.fetch('http://[::1]/'))).toBe('private_address');
     expect(await refusal(strict.fetch('http://inside.example/'))).toBe('private_address');
     // One non-public address among the answers is enough to refuse (no choosing between them).
-    const mixed = new GuardedClient({ allowPrivate: false, resolve: async () => [{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.1', family: 4 }] });
+    const mixed = new GuardedClient({
+      allowPrivate: false,
+      resolve: async () => [
+        { address: '93.184.216.34', family: 4 },
+        { address: '127.0.0.1', family: 4 },
+      ],
+    });
     expect(await refusal(mixed.fetch('http://mixed.example/'))).toBe('private_address');
     expect(await refusal(strict.fetch('file:///etc/passwd'))).toBe('scheme');
 
@@ -118,7 +127,11 @@ describe('GuardedClient', () => {
 
   it('sends a POST body and headers as given', async () => {
     const client = new GuardedClient({ allowPrivate: true });
-    const res = await client.fetch(`${base}/echo`, { method: 'POST', headers: { Signature: 'sig', 'Content-Type': 'application/activity+json' }, body: '{"a":1}' });
+    const res = await client.fetch(`${base}/echo`, {
+      method: 'POST',
+      headers: { Signature: 'sig', 'Content-Type': 'application/activity+json' },
+      body: '{"a":1}',
+    });
     expect(res.status).toBe(202);
     expect(await res.json()).toEqual({ method: 'POST', body: '{"a":1}', signature: 'sig' });
   });
@@ -127,7 +140,11 @@ describe('GuardedClient', () => {
     // The test names one destination the policy allows (public.example, resolved to the listener);
     // the redirect's hexadecimal IPv4-mapped loopback is judged by the real policy.
     const onlyPublicExample = (address: string) => (address === '127.0.0.1' ? null : refusalOf(address));
-    const client = new GuardedClient({ allowPrivate: false, refusal: onlyPublicExample, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
+    const client = new GuardedClient({
+      allowPrivate: false,
+      refusal: onlyPublicExample,
+      resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+    });
     seen.length = 0;
     expect(await refusal(client.fetch(`http://public.example:${port}/to-mapped`))).toBe('private_address');
     expect(seen).toEqual(['/to-mapped']);

@@ -84,7 +84,8 @@ export class GuardedClient {
     for (const { address } of all) {
       const why = this.refusal(address);
       // One refused answer refuses the name: no choosing between its addresses.
-      if (why !== null) throw new GuardRefusal(`Refused to connect to ${host}: ${address} is not a public address (${why})`, 'private_address');
+      if (why !== null)
+        throw new GuardRefusal(`Refused to connect to ${host}: ${address} is not a public address (${why})`, 'private_address');
     }
     return all;
   }
@@ -125,7 +126,8 @@ export class GuardedClient {
       const answer = await this.once(current, method, init.headers, body, deadline);
       const location = answer.status >= 300 && answer.status < 400 ? answer.headers.get('location') : null;
       if (!location) return answer.response;
-      if (hop >= this.maxRedirects) throw new GuardRefusal(`More than ${this.maxRedirects} redirects from ${new URL(url).href}`, 'redirects');
+      if (hop >= this.maxRedirects)
+        throw new GuardRefusal(`More than ${this.maxRedirects} redirects from ${new URL(url).href}`, 'redirects');
       current = new URL(location, current);
       // 303, and 301/302 after a POST, continue as GET without the body (as browsers and fetch do).
       if (answer.status === 303 || ((answer.status === 301 || answer.status === 302) && method === 'POST')) {
@@ -197,7 +199,11 @@ export class GuardedClient {
           }
           const status = res.statusCode ?? 0;
           const nullBody = status === 204 || status === 304 || method === 'HEAD' || (status >= 100 && status < 200);
-          const response = new Response(nullBody ? null : Buffer.concat(chunks), { status, statusText: res.statusMessage, headers: responseHeaders });
+          const response = new Response(nullBody ? null : Buffer.concat(chunks), {
+            status,
+            statusText: res.statusMessage,
+            headers: responseHeaders,
+          });
           Object.defineProperty(response, 'url', { value: url.href });
           resolve({ status, headers: responseHeaders, response });
         });

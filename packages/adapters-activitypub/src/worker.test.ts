@@ -1,6 +1,12 @@
 import { ManualClock, toTimestamp } from '@plaza/domain';
 import { domainCovers } from '@plaza/domain/federation';
-import { aRemoteActor, InMemoryActorKeyRepository, InMemoryFederationQueue, InMemoryRemoteActorRepository, InMemoryRemoteFollowRepository } from '@plaza/domain/federation/testing';
+import {
+  aRemoteActor,
+  InMemoryActorKeyRepository,
+  InMemoryFederationQueue,
+  InMemoryRemoteActorRepository,
+  InMemoryRemoteFollowRepository,
+} from '@plaza/domain/federation/testing';
 import { describe, expect, it } from 'vitest';
 import { DatabaseMessageQueue } from './fedify-store.js';
 import { ActorKeys } from './keys.js';
@@ -40,7 +46,13 @@ function setup(statuses: number[], suspended: string[] = []) {
     { isSuspended: async (url) => suspended.some((d) => domainCovers(d, new URL(url).hostname)) },
   );
   const deliver = (inbox = 'https://remote.example/inbox') =>
-    queue.enqueue([{ channel: DELIVER_CHANNEL, payload: { user_id: 1, username: 'alice', inbox, activity: { type: 'Create', actor: urls.actor('alice') } }, due_at: toTimestamp(clock.now()) }]);
+    queue.enqueue([
+      {
+        channel: DELIVER_CHANNEL,
+        payload: { user_id: 1, username: 'alice', inbox, activity: { type: 'Create', actor: urls.actor('alice') } },
+        due_at: toTimestamp(clock.now()),
+      },
+    ]);
   return { clock, queue, actors, follows, client, worker, deliver, dropped };
 }
 
@@ -50,9 +62,9 @@ describe('FederationWorker', () => {
     await deliver();
     await worker.drain();
     expect(client.sent).toHaveLength(1);
-    const signed = /headers="([^"]*)"/.exec(client.sent[0].signature ?? "")?.[1].split(" ") ?? [];
+    const signed = /headers="([^"]*)"/.exec(client.sent[0].signature ?? '')?.[1].split(' ') ?? [];
     expect(client.sent[0].signature).toContain(`keyId="https://plaza.example/fediverse/actor.php?username=alice#main-key"`);
-    expect(signed).toEqual(expect.arrayContaining(["(request-target)", "host", "date", "digest"]));
+    expect(signed).toEqual(expect.arrayContaining(['(request-target)', 'host', 'date', 'digest']));
     // Not due again before 30 s, then 60 s, then 120 s.
     for (const wait of [30, 60, 120]) {
       clock.advance((wait - 1) * 1000);
@@ -85,7 +97,9 @@ describe('FederationWorker', () => {
     expect((await down.queue.list('dead', [DELIVER_CHANNEL], { page: 1, perPage: 20 })).items).toEqual([
       expect.objectContaining({ attempts: 10, last_error: 'HTTP 500 from https://remote.example/inbox', dead_at: expect.any(String) }),
     ]);
-    expect((await refused.queue.list('dead', [DELIVER_CHANNEL], { page: 1, perPage: 20 })).items).toEqual([expect.objectContaining({ attempts: 1 })]);
+    expect((await refused.queue.list('dead', [DELIVER_CHANNEL], { page: 1, perPage: 20 })).items).toEqual([
+      expect.objectContaining({ attempts: 1 }),
+    ]);
   });
 
   it('drops a delivery to a suspended domain (queued before the block) and leaves suspended followers out of a fan-out', async () => {
@@ -93,9 +107,20 @@ describe('FederationWorker', () => {
     await deliver('https://a.remote1.example/inbox');
     for (const n of [1, 2]) {
       await actors.upsert(aRemoteActor(n));
-      await follows.addFollower({ user_id: 1, actor_url: aRemoteActor(n).actor_url, follow_id: `f${n}`, followed_at: '2026-03-01 09:00:00' });
+      await follows.addFollower({
+        user_id: 1,
+        actor_url: aRemoteActor(n).actor_url,
+        follow_id: `f${n}`,
+        followed_at: '2026-03-01 09:00:00',
+      });
     }
-    await queue.enqueue([{ channel: FANOUT_CHANNEL, payload: { user_id: 1, username: 'alice', activity: { type: 'Create' } }, due_at: toTimestamp(clock.now()) }]);
+    await queue.enqueue([
+      {
+        channel: FANOUT_CHANNEL,
+        payload: { user_id: 1, username: 'alice', activity: { type: 'Create' } },
+        due_at: toTimestamp(clock.now()),
+      },
+    ]);
     await worker.drain();
     expect(client.sent.map((s) => s.url)).toEqual(['https://remote0.example/inbox']);
     expect(dropped).toEqual(['https://a.remote1.example/inbox']);
@@ -107,9 +132,20 @@ describe('FederationWorker', () => {
     const { clock, queue, actors, follows, client, worker } = setup([]);
     for (const n of [1, 2, 3]) {
       await actors.upsert(aRemoteActor(n));
-      await follows.addFollower({ user_id: 1, actor_url: aRemoteActor(n).actor_url, follow_id: `f${n}`, followed_at: '2026-03-01 09:00:00' });
+      await follows.addFollower({
+        user_id: 1,
+        actor_url: aRemoteActor(n).actor_url,
+        follow_id: `f${n}`,
+        followed_at: '2026-03-01 09:00:00',
+      });
     }
-    await queue.enqueue([{ channel: FANOUT_CHANNEL, payload: { user_id: 1, username: 'alice', activity: { type: 'Create' } }, due_at: toTimestamp(clock.now()) }]);
+    await queue.enqueue([
+      {
+        channel: FANOUT_CHANNEL,
+        payload: { user_id: 1, username: 'alice', activity: { type: 'Create' } },
+        due_at: toTimestamp(clock.now()),
+      },
+    ]);
     await worker.drain();
     expect(client.sent.map((s) => s.url).sort()).toEqual(['https://remote0.example/inbox', 'https://remote1.example/inbox']);
   });

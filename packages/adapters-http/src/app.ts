@@ -16,7 +16,14 @@ import Koa, { type Context } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import { clientIp, compileProxyTrust, isSecure, type ProxyPolicy } from './http/client-info.js';
 import { cors } from './http/cors.js';
-import { assertUnambiguous, MethodNotAllowed, parseInput, rateLimitGroupBeforeBody, rateLimitGroupOf, resolveOperation } from './http/dispatcher.js';
+import {
+  assertUnambiguous,
+  MethodNotAllowed,
+  parseInput,
+  rateLimitGroupBeforeBody,
+  rateLimitGroupOf,
+  resolveOperation,
+} from './http/dispatcher.js';
 import { bodyReadError, toErrorResponse } from './http/errors.js';
 import { redactUrl, type Logger } from './http/logging.js';
 import { type AnyOperation, Download, Refusal, type Script } from './http/operation.js';
@@ -114,7 +121,16 @@ const USER_AGENT_LOGGED = 200;
  * that scanning random URLs cannot grow the metrics.
  */
 function seriesOfPath(requests: RequestMetrics, path: string): RequestSeries {
-  const category = path === '/metrics' ? '(metrics)' : path.startsWith('/admin') ? '(admin)' : path.startsWith('/health') ? '(health)' : path.startsWith('/uploads/') ? '(uploads)' : '(other)';
+  const category =
+    path === '/metrics'
+      ? '(metrics)'
+      : path.startsWith('/admin')
+        ? '(admin)'
+        : path.startsWith('/health')
+          ? '(health)'
+          : path.startsWith('/uploads/')
+            ? '(uploads)'
+            : '(other)';
   return requests.of(category, '(none)');
 }
 
@@ -122,7 +138,13 @@ export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Scri
   const { logger, options, rateLimiter } = deps;
   const app = new Koa();
   const scripts: Script[] = [];
-  scripts.push(indexScript(() => scripts, () => Object.assign({}, ...(deps.mounts ?? []).map((m) => m.publicPaths ?? {}))), ...deps.scripts);
+  scripts.push(
+    indexScript(
+      () => scripts,
+      () => Object.assign({}, ...(deps.mounts ?? []).map((m) => m.publicPaths ?? {})),
+    ),
+    ...deps.scripts,
+  );
   const trust = compileProxyTrust(options);
   const refused = new RefusedAddresses();
   const requestMetrics = deps.metrics?.metrics.requests;
@@ -229,7 +251,9 @@ export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Scri
   const multipartPaths = multipartRoutes(scripts);
   const uploadTmpDir = options.uploadTmpDir ?? join(tmpdir(), 'plaza-uploads');
   const router = new Router();
-  const scriptsByPath = new Map<string, Script>(scripts.flatMap((script) => API_PREFIXES.map((prefix) => [`${prefix}/${script.name}.php`, script] as const)));
+  const scriptsByPath = new Map<string, Script>(
+    scripts.flatMap((script) => API_PREFIXES.map((prefix) => [`${prefix}/${script.name}.php`, script] as const)),
+  );
   /** The group a request counts in as far as its path and query tell: null for a page, a mount or a body-chosen action. */
   const groupBeforeBody = (ctx: Context): RateLimitGroup | null => {
     const script = scriptsByPath.get(ctx.path);
@@ -310,7 +334,8 @@ function multipartRoutes(scripts: Script[]): Map<string, { maxFileBytes: number;
   const routes = new Map<string, { maxFileBytes: number; auth: AnyOperation['auth'] }>();
   for (const script of scripts) {
     const declaring = script.operations.find((o) => o.multipart);
-    if (declaring?.multipart) for (const prefix of API_PREFIXES) routes.set(`${prefix}/${script.name}.php`, { ...declaring.multipart, auth: declaring.auth });
+    if (declaring?.multipart)
+      for (const prefix of API_PREFIXES) routes.set(`${prefix}/${script.name}.php`, { ...declaring.multipart, auth: declaring.auth });
   }
   return routes;
 }
@@ -373,7 +398,13 @@ type Count = (state: PlazaState, group: RateLimitGroup) => Promise<void>;
  * address is stored among the counters.
  */
 function accountKey(login: unknown): string {
-  return createHash('sha256').update(String(login ?? '').trim().toLowerCase()).digest('base64url');
+  return createHash('sha256')
+    .update(
+      String(login ?? '')
+        .trim()
+        .toLowerCase(),
+    )
+    .digest('base64url');
 }
 
 function scriptHandler(script: Script, deps: HttpDependencies, count: Count) {
@@ -412,7 +443,8 @@ function scriptHandler(script: Script, deps: HttpDependencies, count: Count) {
     if (actor && deps.admit && !admitted && !allowsBanned(operation, ctx.query)) await deps.admit(actor);
 
     const { query, body } = parseInput(resolved, raw);
-    if (operation.limitPerAccount) await deps.rateLimiter.consumeLogin(accountKey((body as Record<string, unknown>)[operation.limitPerAccount]));
+    if (operation.limitPerAccount)
+      await deps.rateLimiter.consumeLogin(accountKey((body as Record<string, unknown>)[operation.limitPerAccount]));
     const result = await operation.handle({
       actor: actor as Actor,
       query: query as never,

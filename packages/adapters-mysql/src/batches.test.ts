@@ -43,8 +43,16 @@ describe('ownedRows', () => {
       .insertInto('shares')
       .values([3, 1, 2].map((post_id) => ({ user_id: 7, post_id, created_at: `t${post_id}` })))
       .execute();
-    expect(await all(ownedRows(db, 'shares', 'user_id', 7, ['post_id'], { key: 'post_id' }))).toEqual([{ post_id: 1 }, { post_id: 2 }, { post_id: 3 }]);
-    expect((await all(ownedRows(db, 'shares', 'user_id', 7, 'all', { key: 'post_id' })))[0]).toEqual({ user_id: 7, post_id: 1, created_at: 't1' });
+    expect(await all(ownedRows(db, 'shares', 'user_id', 7, ['post_id'], { key: 'post_id' }))).toEqual([
+      { post_id: 1 },
+      { post_id: 2 },
+      { post_id: 3 },
+    ]);
+    expect((await all(ownedRows(db, 'shares', 'user_id', 7, 'all', { key: 'post_id' })))[0]).toEqual({
+      user_id: 7,
+      post_id: 1,
+      created_at: 't1',
+    });
     await db.destroy();
   });
 

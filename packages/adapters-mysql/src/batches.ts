@@ -23,7 +23,9 @@ type NumberColumn<T extends keyof Database> = { [K in Column<T>]: Row<T>[K] exte
 
 /** The key defaults to `id`: a table without a numeric `id` must name its key, so the options become required. */
 type OwnedRowsOptions<T extends keyof Database> =
-  'id' extends NumberColumn<T> ? [options?: { key?: NumberColumn<T>; present?: Column<T> }] : [options: { key: NumberColumn<T>; present?: Column<T> }];
+  'id' extends NumberColumn<T>
+    ? [options?: { key?: NumberColumn<T>; present?: Column<T> }]
+    : [options: { key: NumberColumn<T>; present?: Column<T> }];
 
 /**
  * The rows of `table` whose `owner` column is the user, in key order, for the account-data parts:

@@ -43,7 +43,12 @@ export class CommentThreads<T extends ThreadTable> {
   /** The direct replies of `parentIds` under the post, oldest first. */
   async replies(postId: number, parentIds: number[]): Promise<Selectable<Database[T]>[]> {
     if (parentIds.length === 0) return [];
-    const rows = await this.from().selectAll().where('post_id', '=', postId).where('parent_id', 'in', parentIds).orderBy('id', 'asc').execute();
+    const rows = await this.from()
+      .selectAll()
+      .where('post_id', '=', postId)
+      .where('parent_id', 'in', parentIds)
+      .orderBy('id', 'asc')
+      .execute();
     return rows as Selectable<Database[T]>[];
   }
 
@@ -51,7 +56,9 @@ export class CommentThreads<T extends ThreadTable> {
   async withDescendants(postId: number, id: number): Promise<number[]> {
     const ids = [id];
     for (let frontier = [id]; frontier.length; ) {
-      frontier = (await this.from().select('id').where('post_id', '=', postId).where('parent_id', 'in', frontier).execute()).map((c) => c.id);
+      frontier = (await this.from().select('id').where('post_id', '=', postId).where('parent_id', 'in', frontier).execute()).map(
+        (c) => c.id,
+      );
       ids.push(...frontier);
     }
     return ids;

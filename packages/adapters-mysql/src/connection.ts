@@ -50,7 +50,11 @@ export interface PoolUse {
 
 /** The figures of mysql2's pool, from its own (unexported) lists: the driver offers no public count. */
 function mysqlPoolUse(pool: Pool): PoolUse {
-  const lists = pool as unknown as { _allConnections?: { length: number }; _freeConnections?: { length: number }; _connectionQueue?: { length: number } };
+  const lists = pool as unknown as {
+    _allConnections?: { length: number };
+    _freeConnections?: { length: number };
+    _connectionQueue?: { length: number };
+  };
   const all = lists._allConnections?.length ?? 0;
   const free = lists._freeConnections?.length ?? 0;
   return { inUse: all - free, free, queued: lists._connectionQueue?.length ?? 0 };

@@ -1,5 +1,14 @@
 import { Conflict, NotFound } from '@plaza/domain';
-import { type CompiledQuery, sql, type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult, type RawBuilder } from 'kysely';
+import {
+  type CompiledQuery,
+  sql,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+  type RawBuilder,
+} from 'kysely';
 
 /**
  * Everything that differs between MySQL/MariaDB and SQLite lives here; repositories otherwise use
@@ -40,7 +49,9 @@ export class StillReferenced extends Conflict {
 export function isUniqueViolation(error: unknown): boolean {
   if (error instanceof DuplicateKey) return true;
   const e = error as { code?: string; errno?: number };
-  return e?.code === 'ER_DUP_ENTRY' || e?.errno === 1062 || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  return (
+    e?.code === 'ER_DUP_ENTRY' || e?.errno === 1062 || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
 }
 
 /** The driver's constraint failure as the domain error it means, or the error as it came. */
@@ -86,7 +97,10 @@ type ExecuteQuery = <R>(query: CompiledQuery) => Promise<QueryResult<R>>;
  * connections the same way). Drivers keep their state in private fields, so every other method runs
  * on the driver itself.
  */
-export function wrappingStatements(dialect: Dialect, wrap: (execute: ExecuteQuery) => (query: CompiledQuery) => Promise<QueryResult<unknown>>): Dialect {
+export function wrappingStatements(
+  dialect: Dialect,
+  wrap: (execute: ExecuteQuery) => (query: CompiledQuery) => Promise<QueryResult<unknown>>,
+): Dialect {
   return {
     createAdapter: () => dialect.createAdapter(),
     createIntrospector: (db) => dialect.createIntrospector(db),

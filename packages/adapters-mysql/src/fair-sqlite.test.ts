@@ -38,7 +38,14 @@ describe('fairSqliteDialect', () => {
     const database = new SqliteDatabase(':memory:');
     const db = new Kysely<any>({ dialect: fairSqliteDialect(database) });
     await sql`create table t (id integer primary key autoincrement, v text)`.execute(db);
-    const inserts = await Promise.all(Array.from({ length: 20 }, (_, i) => db.insertInto('t').values({ v: `v${i}` }).executeTakeFirst()));
+    const inserts = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        db
+          .insertInto('t')
+          .values({ v: `v${i}` })
+          .executeTakeFirst(),
+      ),
+    );
     expect(inserts.map((r) => Number(r.insertId)).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     await expect(
       db.transaction().execute(async (trx) => {
@@ -46,7 +53,10 @@ describe('fairSqliteDialect', () => {
         throw new Error('undo');
       }),
     ).rejects.toThrow('undo');
-    const rows = await db.selectFrom('t').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await db
+      .selectFrom('t')
+      .select(({ fn }) => fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(rows.n)).toBe(20);
     await db.destroy();
   });

@@ -8,7 +8,10 @@ describe('prepared', () => {
   it('builds once and runs with each call’s values, in any parameter order', async () => {
     const db = new Kysely<any>({ dialect: fairSqliteDialect(new SqliteDatabase(':memory:')) });
     await sql`create table t (id integer primary key, owner integer, v text)`.execute(db);
-    await db.insertInto('t').values([1, 2, 3, 4, 5].map((id) => ({ id, owner: id % 2, v: `v${id}` }))).execute();
+    await db
+      .insertInto('t')
+      .values([1, 2, 3, 4, 5].map((id) => ({ id, owner: id % 2, v: `v${id}` })))
+      .execute();
     let builds = 0;
     const q = prepared((owner: number, limit: number) => {
       builds += 1;

@@ -64,7 +64,11 @@ class AmbientTransactions {
    * server, so it runs again from the start: transactions write nothing but rows, and the effects
    * that cannot be undone wait for the commit of the attempt that succeeds (`afterCommit`).
    */
-  async execute<T>(settings: TransactionSettings, work: (trx: Transaction<Database>) => Promise<T>, onEffectFailure?: EffectFailureLog): Promise<T> {
+  async execute<T>(
+    settings: TransactionSettings,
+    work: (trx: Transaction<Database>) => Promise<T>,
+    onEffectFailure?: EffectFailureLog,
+  ): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       let outcome: { result: T; effects: Ambient['effects'] };
       try {
@@ -83,7 +87,10 @@ class AmbientTransactions {
   }
 
   /** One attempt; its effects are handed back only when it committed, so a failed attempt's are dropped. */
-  private async once<T>(settings: TransactionSettings, work: (trx: Transaction<Database>) => Promise<T>): Promise<{ result: T; effects: Ambient['effects'] }> {
+  private async once<T>(
+    settings: TransactionSettings,
+    work: (trx: Transaction<Database>) => Promise<T>,
+  ): Promise<{ result: T; effects: Ambient['effects'] }> {
     let builder = this.root.transaction();
     if (settings.isolationLevel) builder = builder.setIsolationLevel(settings.isolationLevel);
     if (settings.accessMode) builder = builder.setAccessMode(settings.accessMode);

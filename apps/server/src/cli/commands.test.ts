@@ -22,14 +22,20 @@ describe('CLI commands', () => {
 
   it('creates an admin who can then be found, and refuses a duplicate', async () => {
     const env = freshEnv();
-    const made = await createUserCommand(['--username', 'root_admin', '--email', 'root@example.test', '--password', 'long enough pw', '--admin'], env);
+    const made = await createUserCommand(
+      ['--username', 'root_admin', '--email', 'root@example.test', '--password', 'long enough pw', '--admin'],
+      env,
+    );
     expect(made).toMatchObject({ code: 0, message: expect.stringContaining('root_admin (admin)') });
     const handle = openDatabase({ kind: 'sqlite', file: join(env.API_DATA_DIR, 'plaza.sqlite') });
     const user = await new SqlUserRepository(handle.db).findByLoginWithSecrets('root_admin');
     await handle.close();
     expect(user?.is_admin).toBe(true);
     expect(user?.password_hash.startsWith('$2y$')).toBe(true);
-    const again = await createUserCommand(['--username', 'root_admin', '--email', 'other@example.test', '--password', 'long enough pw'], env);
+    const again = await createUserCommand(
+      ['--username', 'root_admin', '--email', 'other@example.test', '--password', 'long enough pw'],
+      env,
+    );
     expect(again).toMatchObject({ code: 1, message: 'Cannot create user: This username is already taken' });
   });
 
@@ -37,7 +43,9 @@ describe('CLI commands', () => {
     const env = freshEnv();
     expect((await createUserCommand(['--username', 'x'], env)).code).toBe(2);
     expect((await createUserCommand(['--bogus'], env)).message).toContain('Usage:');
-    expect(await createUserCommand(['--username', 'shorty', '--email', 's@example.test', '--password', 'short'], env)).toMatchObject({ code: 1 });
+    expect(await createUserCommand(['--username', 'shorty', '--email', 's@example.test', '--password', 'short'], env)).toMatchObject({
+      code: 1,
+    });
     expect(await migrateCommand({ ...env, PORT: 'abc' })).toMatchObject({ code: 2, message: expect.stringContaining('PORT') });
   });
 });

@@ -41,7 +41,12 @@ export async function createUserCommand(argv: string[], env: NodeJS.ProcessEnv):
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { username: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, admin: { type: 'boolean', default: false } },
+      options: {
+        username: { type: 'string' },
+        email: { type: 'string' },
+        password: { type: 'string' },
+        admin: { type: 'boolean', default: false },
+      },
     }));
   } catch (error) {
     return { code: 2, message: `${(error as Error).message}\n${CREATE_USER_USAGE}` };
@@ -53,7 +58,11 @@ export async function createUserCommand(argv: string[], env: NodeJS.ProcessEnv):
     try {
       await migrateToLatest(handle.db, handle.dialect, plazaMigrations());
       const container = buildContainer(config, handle, createLogger({ level: 'warn' }));
-      const user = await resolve(container, Accounts.AuthService).register({ username: values.username, email: values.email, password: values.password });
+      const user = await resolve(container, Accounts.AuthService).register({
+        username: values.username,
+        email: values.email,
+        password: values.password,
+      });
       if (values.admin) await resolve(container, UserRepository).setAdmin(user.id, true);
       return { code: 0, message: `Created user #${user.id} ${user.username}${values.admin ? ' (admin)' : ''}` };
     } finally {

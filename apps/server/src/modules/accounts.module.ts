@@ -63,7 +63,12 @@ import {
 } from '@plaza/domain/accounts';
 import { ModerationLog } from '@plaza/domain/moderation';
 import { registrationsSection } from '@plaza/adapters-http';
-import { SqlAccountHoldRepository, SqlEmailConfirmationRepository, SqlInvitationRepository, SqlRegistrationAccountData } from '@plaza/adapters-mysql/accounts';
+import {
+  SqlAccountHoldRepository,
+  SqlEmailConfirmationRepository,
+  SqlInvitationRepository,
+  SqlRegistrationAccountData,
+} from '@plaza/adapters-mysql/accounts';
 import { featureModule, many } from '../wiring/feature-module.js';
 import { AdminSections, ConfigToken, DatabaseToken, LoggerToken } from '../wiring/tokens.js';
 import { Media } from './media.module.js';
@@ -100,7 +105,9 @@ export const accountsModule = featureModule((w) => {
   w.bind(SecretTokens, [], () => new NodeCryptoSecretTokens());
   w.bind(TotpVerifier, [], () => new OtplibTotp());
   w.bind(Mailer, [ConfigToken, LoggerToken], (config, logger) =>
-    config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new FileMailer(join(config.dataDir, 'mail'), config.mailFrom, logger),
+    config.smtpUrl
+      ? new SmtpMailer(config.smtpUrl, config.mailFrom)
+      : new FileMailer(join(config.dataDir, 'mail'), config.mailFrom, logger),
   );
 
   w.bind(RecoveryCodeRepository, [DatabaseToken], ({ db }) => new SqlRecoveryCodeRepository(db));
@@ -115,9 +122,16 @@ export const accountsModule = featureModule((w) => {
     // The recipient and subject are logged, never the body: it may hold a reset code or link.
     sent: (entry) => logger.info({ mail_id: entry.id, to: entry.message.to, subject: entry.message.subject }, 'mail sent'),
     failed: (entry, error, retryAt) =>
-      logger.warn({ mail_id: entry.id, to: entry.message.to, attempts: entry.attempts + 1, retry_at: retryAt, error }, retryAt ? 'mail delivery failed, will retry' : 'mail delivery failed, giving up'),
+      logger.warn(
+        { mail_id: entry.id, to: entry.message.to, attempts: entry.attempts + 1, retry_at: retryAt, error },
+        retryAt ? 'mail delivery failed, will retry' : 'mail delivery failed, giving up',
+      ),
   }));
-  w.bind(Accounts.MailDelivery, [MailOutbox, Mailer, Clock, MailDeliveryLog], (outbox, mailer, clock, log) => new MailDeliveryService(outbox, mailer, clock, log));
+  w.bind(
+    Accounts.MailDelivery,
+    [MailOutbox, Mailer, Clock, MailDeliveryLog],
+    (outbox, mailer, clock, log) => new MailDeliveryService(outbox, mailer, clock, log),
+  );
   w.bind(
     Accounts.SecondFactor,
     [UserRepository, RecoveryCodeRepository, TotpVerifier, SecretTokens, Clock],
@@ -126,12 +140,25 @@ export const accountsModule = featureModule((w) => {
   w.bind(
     Accounts.Reauthentication,
     [AccessTokenRepository, ReauthenticationAttempts, PasswordHasher, Accounts.SecondFactor, SecretTokens, Clock],
-    (tokens, attempts, hasher, secondFactor, secrets, clock) => new Reauthentication(tokens, attempts, hasher, secondFactor, secrets, clock),
+    (tokens, attempts, hasher, secondFactor, secrets, clock) =>
+      new Reauthentication(tokens, attempts, hasher, secondFactor, secrets, clock),
   );
 
   w.bind(
     Accounts.AuthService,
-    [UserRepository, AccessTokenRepository, PasswordResetRepository, PasswordHasher, Accounts.SecondFactor, SecretTokens, Accounts.MailDelivery, Clock, ConfigToken, UnitOfWork, Accounts.Admission],
+    [
+      UserRepository,
+      AccessTokenRepository,
+      PasswordResetRepository,
+      PasswordHasher,
+      Accounts.SecondFactor,
+      SecretTokens,
+      Accounts.MailDelivery,
+      Clock,
+      ConfigToken,
+      UnitOfWork,
+      Accounts.Admission,
+    ],
     (users, tokens, resets, hasher, secondFactor, secrets, mail, clock, config, uow, admission) =>
       new AuthService(
         users,
@@ -160,7 +187,17 @@ export const accountsModule = featureModule((w) => {
 
   w.bind(
     Accounts.TwoFactorService,
-    [UserRepository, RecoveryCodeRepository, TotpVerifier, SecretTokens, Accounts.MailDelivery, Clock, UnitOfWork, ConfigToken, Accounts.Reauthentication],
+    [
+      UserRepository,
+      RecoveryCodeRepository,
+      TotpVerifier,
+      SecretTokens,
+      Accounts.MailDelivery,
+      Clock,
+      UnitOfWork,
+      ConfigToken,
+      Accounts.Reauthentication,
+    ],
     (users, recovery, totp, secrets, mail, clock, uow, config, reauthentication) =>
       new TwoFactorService(users, recovery, totp, secrets, mail, clock, uow, { issuer: config.domain }, reauthentication),
   );
@@ -176,7 +213,17 @@ export const accountsModule = featureModule((w) => {
   );
   w.bind(
     Accounts.AccountDeletionService,
-    [UserRepository, DeletionRequestRepository, AccountEraser, PasswordHasher, SecretTokens, Accounts.MailDelivery, Clock, UnitOfWork, ConfigToken],
+    [
+      UserRepository,
+      DeletionRequestRepository,
+      AccountEraser,
+      PasswordHasher,
+      SecretTokens,
+      Accounts.MailDelivery,
+      Clock,
+      UnitOfWork,
+      ConfigToken,
+    ],
     (users, requests, eraser, hasher, secrets, mail, clock, uow, config) =>
       new AccountDeletionService(users, requests, eraser, hasher, secrets, mail, clock, uow, {
         instanceName: config.domain,
@@ -197,7 +244,18 @@ export const accountsModule = featureModule((w) => {
   w.bind(Accounts.Admission, [AccountHoldRepository, ConfigToken], (holds, config) => new AccountAdmission(holds, config.registration));
   w.bind(
     Accounts.Registration,
-    [Accounts.AuthService, UserRepository, AccountHoldRepository, InvitationRepository, EmailConfirmationRepository, SecretTokens, Accounts.MailDelivery, Clock, UnitOfWork, ConfigToken],
+    [
+      Accounts.AuthService,
+      UserRepository,
+      AccountHoldRepository,
+      InvitationRepository,
+      EmailConfirmationRepository,
+      SecretTokens,
+      Accounts.MailDelivery,
+      Clock,
+      UnitOfWork,
+      ConfigToken,
+    ],
     (auth, users, holds, invitations, confirmations, secrets, mail, clock, uow, config) =>
       new RegistrationService(auth, users, holds, invitations, confirmations, secrets, mail, clock, uow, {
         policy: config.registration,
@@ -207,7 +265,18 @@ export const accountsModule = featureModule((w) => {
   );
   w.bind(
     Accounts.RegistrationAdmin,
-    [UserRepository, AccountHoldRepository, InvitationRepository, AccountEraser, SecretTokens, Accounts.MailDelivery, Clock, UnitOfWork, ModerationLog, ConfigToken],
+    [
+      UserRepository,
+      AccountHoldRepository,
+      InvitationRepository,
+      AccountEraser,
+      SecretTokens,
+      Accounts.MailDelivery,
+      Clock,
+      UnitOfWork,
+      ModerationLog,
+      ConfigToken,
+    ],
     (users, holds, invitations, eraser, secrets, mail, clock, uow, log, config) =>
       new RegistrationAdminService(
         users,
@@ -223,15 +292,21 @@ export const accountsModule = featureModule((w) => {
         { instanceName: config.domain },
       ),
   );
-  w.bind(AdminSections, [Accounts.RegistrationAdmin, ConfigToken, Clock], (service, config, clock) => registrationsSection(service, config.registration, clock));
+  w.bind(AdminSections, [Accounts.RegistrationAdmin, ConfigToken, Clock], (service, config, clock) =>
+    registrationsSection(service, config.registration, clock),
+  );
 
   w.script([Accounts.AuthService, Accounts.Registration, Platform.Presenters], authScript);
   w.script([Accounts.TwoFactorService], twoFactorScript);
   w.script([Accounts.PasswordService], changePasswordScript);
   w.script([Accounts.PreferenceService], userPreferencesScript);
   w.script([Accounts.AccountDeletionService, Platform.Presenters], deleteAccountScript);
-  w.script([Accounts.ExportService, ConfigToken], (exports, config) => exportScript(exports, { publicUrl: config.publicUrl, uploadsPath: config.uploadsPath }));
+  w.script([Accounts.ExportService, ConfigToken], (exports, config) =>
+    exportScript(exports, { publicUrl: config.publicUrl, uploadsPath: config.uploadsPath }),
+  );
   // Mail the request could not deliver at once (SMTP down, refused): retried with backoff (docs/decisions/0091).
   w.job({ name: 'deliver-mail', everyMs: 30_000 }, [Accounts.MailDelivery], (delivery) => () => delivery.deliverDue());
-  w.script([Accounts.ProfileService, ConfigToken, Platform.Presenters], (profiles, config, p) => usersScript(profiles, { publicUrl: config.publicUrl, domain: config.domain }, p));
+  w.script([Accounts.ProfileService, ConfigToken, Platform.Presenters], (profiles, config, p) =>
+    usersScript(profiles, { publicUrl: config.publicUrl, domain: config.domain }, p),
+  );
 });

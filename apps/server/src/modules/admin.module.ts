@@ -45,9 +45,18 @@ export const adminModule = featureModule((w) => {
   w.bind(
     Admin.MediaServerSettings,
     [MediaServerSettingsStore, ConfigToken, Admin.PasswordConfirmation],
-    (store, config, password) => new MediaServerSettingsService(store, { url: config.media.url, apiKey: config.media.apiKey, apiSecret: config.media.apiSecret }, password),
+    (store, config, password) =>
+      new MediaServerSettingsService(
+        store,
+        { url: config.media.url, apiKey: config.media.apiKey, apiSecret: config.media.apiSecret },
+        password,
+      ),
   );
-  w.bind(Admin.TurnSettings, [TurnSettingsStore, ConfigToken, Admin.PasswordConfirmation], (store, config, password) => new TurnSettingsService(store, turnEnvironment(config), password));
+  w.bind(
+    Admin.TurnSettings,
+    [TurnSettingsStore, ConfigToken, Admin.PasswordConfirmation],
+    (store, config, password) => new TurnSettingsService(store, turnEnvironment(config), password),
+  );
   w.bind(Admin.Roles, [AdminRoster], (roster) => new AdminRoleService(roster));
   w.bind(
     Admin.Accounts,
@@ -57,8 +66,22 @@ export const adminModule = featureModule((w) => {
 
   w.bind(
     PagesToken,
-    [Admin.Accounts, Admin.Roles, Admin.MediaServerSettings, Admin.TurnSettings, AdminSessionStore, Clock, ConfigToken, many(AdminSections)],
-    (accounts, roles, media, turn, sessions, clock, config, sections) => adminPanel({ accounts, roles, media, turn, sessions, clock, instanceName: config.domain, sections }),
+    [
+      Admin.Accounts,
+      Admin.Roles,
+      Admin.MediaServerSettings,
+      Admin.TurnSettings,
+      AdminSessionStore,
+      Clock,
+      ConfigToken,
+      many(AdminSections),
+    ],
+    (accounts, roles, media, turn, sessions, clock, config, sections) =>
+      adminPanel({ accounts, roles, media, turn, sessions, clock, instanceName: config.domain, sections }),
   );
-  w.job({ name: 'purge-admin-sessions', everyMs: 30 * 60_000 }, [AdminSessionStore, Clock], (sessions, clock) => () => sessions.deleteExpired(toTimestamp(clock.now())));
+  w.job(
+    { name: 'purge-admin-sessions', everyMs: 30 * 60_000 },
+    [AdminSessionStore, Clock],
+    (sessions, clock) => () => sessions.deleteExpired(toTimestamp(clock.now())),
+  );
 });

@@ -27,7 +27,8 @@ export const callsModule = featureModule((w) => {
   w.bind(
     Calls.TalkInviteService,
     [MessageGroupRepository, UserRepository, PushSender, Clock, ConfigToken],
-    (groups, users, push, clock, config) => new TalkInviteService(groups, users, push, clock, { conferenceServerUrl: config.talkServerUrl }),
+    (groups, users, push, clock, config) =>
+      new TalkInviteService(groups, users, push, clock, { conferenceServerUrl: config.talkServerUrl }),
   );
   w.script([Calls.CallService, Calls.TalkInviteService, Platform.Presenters, ConfigToken], (calls, talk, p, config) =>
     callsScript(calls, talk, p, { mobileAppMarker: config.mobileAppMarker }),

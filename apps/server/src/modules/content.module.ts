@@ -21,7 +21,13 @@ import { postsScript } from '@plaza/adapters-http/scripts/posts';
 import { likesScript, reactionsScript } from '@plaza/adapters-http/scripts/reactions';
 import { sharesScript } from '@plaza/adapters-http/scripts/shares';
 import { storiesScript } from '@plaza/adapters-http/scripts/stories';
-import { SqlCommentRepository, SqlContentAccountData, SqlPostEngagementRepository, SqlPostRepository, SqlStoryRepository } from '@plaza/adapters-mysql/content';
+import {
+  SqlCommentRepository,
+  SqlContentAccountData,
+  SqlPostEngagementRepository,
+  SqlPostRepository,
+  SqlStoryRepository,
+} from '@plaza/adapters-mysql/content';
 import { ExportedPosts } from '@plaza/domain/accounts';
 import { featureModule, many } from '../wiring/feature-module.js';
 import { DatabaseToken } from '../wiring/tokens.js';
@@ -48,7 +54,17 @@ export const contentModule = featureModule((w) => {
 
   w.bind(
     Content.PostService,
-    [PostRepository, FollowRepository, UserRepository, Notifications.NotificationService, Clock, UnitOfWork, Media.References, many(PostEventListeners), Timeline.HomeTimeline],
+    [
+      PostRepository,
+      FollowRepository,
+      UserRepository,
+      Notifications.NotificationService,
+      Clock,
+      UnitOfWork,
+      Media.References,
+      many(PostEventListeners),
+      Timeline.HomeTimeline,
+    ],
     // Every module's post lifecycle listeners (home timeline, federation, …), called within each write;
     // the following feed reads the precomputed timeline.
     (posts, follows, users, notifications, clock, uow, media, listeners, timeline) =>
@@ -61,8 +77,18 @@ export const contentModule = featureModule((w) => {
   );
   w.bind(
     Content.CommentService,
-    [Content.PostService, PostRepository, CommentRepository, UserRepository, Notifications.NotificationService, Clock, UnitOfWork, many(CommentTargets)],
-    (posts, postRepo, comments, users, notifications, clock, uow, targets) => new CommentService(posts, postRepo, comments, users, notifications, clock, uow, targets),
+    [
+      Content.PostService,
+      PostRepository,
+      CommentRepository,
+      UserRepository,
+      Notifications.NotificationService,
+      Clock,
+      UnitOfWork,
+      many(CommentTargets),
+    ],
+    (posts, postRepo, comments, users, notifications, clock, uow, targets) =>
+      new CommentService(posts, postRepo, comments, users, notifications, clock, uow, targets),
   );
   w.bind(
     Content.StoryService,

@@ -20,7 +20,11 @@ export const Discovery = {
 export const discoveryModule = featureModule((w) => {
   w.migrations(DISCOVERY_MIGRATIONS);
   w.bind(SearchIndex, [DatabaseToken], ({ db, dialect }) => new SqlSearchIndex(db, dialect));
-  w.bind(Discovery.SearchService, [SearchIndex, UserRepository, PostRepository], (index, users, posts) => new SearchService(index, users, posts));
+  w.bind(
+    Discovery.SearchService,
+    [SearchIndex, UserRepository, PostRepository],
+    (index, users, posts) => new SearchService(index, users, posts),
+  );
   w.script([Discovery.SearchService, Platform.Presenters], searchScript);
 
   w.migrations(DISCOVER_MIGRATIONS);

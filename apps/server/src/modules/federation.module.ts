@@ -87,29 +87,75 @@ export const federationModule = featureModule((w) => {
 
   w.bind(Federation.Urls, [ConfigToken], (config) => new FederationUrls(config.publicUrl));
   // The one outbound client of federation: SSRF policy, 10 s, 2 redirects, 1 MB.
-  w.bind(Federation.Client, [ConfigToken], (config) =>
-    new GuardedClient({ allowPrivate: config.federation.allowPrivateAddresses, maxBytes: REMOTE_DOCUMENT_MAX_BYTES, userAgent: `${SOFTWARE.name}/${SOFTWARE.version} (+${config.publicUrl}/)` }),
+  w.bind(
+    Federation.Client,
+    [ConfigToken],
+    (config) =>
+      new GuardedClient({
+        allowPrivate: config.federation.allowPrivateAddresses,
+        maxBytes: REMOTE_DOCUMENT_MAX_BYTES,
+        userAgent: `${SOFTWARE.name}/${SOFTWARE.version} (+${config.publicUrl}/)`,
+      }),
   );
   w.bind(Federation.KvStore, [FederationKeyValues, Clock], (kv, clock) => new DatabaseKvStore(kv, clock));
   w.bind(Federation.Loaders, [Federation.Client, Federation.KvStore], (client, kv) => federationLoaders(client, kv));
   w.bind(Federation.Keys, [ActorKeyRepository, Clock], (keys, clock) => new ActorKeys(keys, clock));
   // Serializing our own activities needs only the preloaded contexts (no request).
-  w.bind(Federation.Activities, [Federation.Urls, Federation.Client], (urls, client) => new ActivityBuilder(urls, guardedDocumentLoader(client)));
-  w.bind(FederationOutbox, [Federation.Urls, Federation.Activities, FederationQueue, Clock], (urls, activities, queue, clock) => new QueuedFederationOutbox(urls, activities, queue, clock));
-  w.bind(RemoteDirectory, [Federation.Client, Federation.Loaders, Federation.Urls, Clock, ConfigToken], (client, loaders, urls, clock, config) =>
-    new FediverseDirectory(client, loaders, urls, clock, config.federation.allowPrivateAddresses),
+  w.bind(
+    Federation.Activities,
+    [Federation.Urls, Federation.Client],
+    (urls, client) => new ActivityBuilder(urls, guardedDocumentLoader(client)),
+  );
+  w.bind(
+    FederationOutbox,
+    [Federation.Urls, Federation.Activities, FederationQueue, Clock],
+    (urls, activities, queue, clock) => new QueuedFederationOutbox(urls, activities, queue, clock),
+  );
+  w.bind(
+    RemoteDirectory,
+    [Federation.Client, Federation.Loaders, Federation.Urls, Clock, ConfigToken],
+    (client, loaders, urls, clock, config) => new FediverseDirectory(client, loaders, urls, clock, config.federation.allowPrivateAddresses),
   );
   w.bind(
     Federation.Service,
-    [UserRepository, RemoteActorRepository, RemoteFollowRepository, RemotePostRepository, RemoteDirectory, FederationOutbox, Clock, UnitOfWork, Federation.Policy],
-    (users, actors, follows, posts, directory, outbox, clock, uow, policy) => new FederationService(users, actors, follows, posts, directory, outbox, clock, uow, policy),
+    [
+      UserRepository,
+      RemoteActorRepository,
+      RemoteFollowRepository,
+      RemotePostRepository,
+      RemoteDirectory,
+      FederationOutbox,
+      Clock,
+      UnitOfWork,
+      Federation.Policy,
+    ],
+    (users, actors, follows, posts, directory, outbox, clock, uow, policy) =>
+      new FederationService(users, actors, follows, posts, directory, outbox, clock, uow, policy),
   );
   // Create, Update and Delete of wall posts, queued in the post's own unit of work.
-  w.bind(PostEventListeners, [UserRepository, RemoteFollowRepository, FederationOutbox], (users, follows, outbox) => new FederationPostListener(users, follows, outbox));
+  w.bind(
+    PostEventListeners,
+    [UserRepository, RemoteFollowRepository, FederationOutbox],
+    (users, follows, outbox) => new FederationPostListener(users, follows, outbox),
+  );
 
   w.bind(
     Federation.App,
-    [Federation.Urls, Federation.Service, Federation.Keys, RemoteFollowRepository, PostRepository, DatabaseToken, Federation.KvStore, Federation.Loaders, FederationQueue, Federation.Activities, Clock, LoggerToken, Federation.Policy],
+    [
+      Federation.Urls,
+      Federation.Service,
+      Federation.Keys,
+      RemoteFollowRepository,
+      PostRepository,
+      DatabaseToken,
+      Federation.KvStore,
+      Federation.Loaders,
+      FederationQueue,
+      Federation.Activities,
+      Clock,
+      LoggerToken,
+      Federation.Policy,
+    ],
     (urls, service, keys, follows, posts, { db }, kvStore, loaders, queue, activities, clock, logger, policy) =>
       new PlazaFederation({
         urls,
@@ -119,7 +165,9 @@ export const federationModule = featureModule((w) => {
         posts: {
           // The wall as an anonymous reader sees it (public accounts only reach here), shares left out.
           async latest(userId, limit) {
-            const entries = (await posts.wall(userId, { userId: 0, moderator: false }, { page: 1, perPage: 100 })).filter((e) => e.shared_by === null).slice(0, limit);
+            const entries = (await posts.wall(userId, { userId: 0, moderator: false }, { page: 1, perPage: 100 }))
+              .filter((e) => e.shared_by === null)
+              .slice(0, limit);
             return (await posts.views(entries, 0)).map((v) => v.post);
           },
           count: (userId) => posts.countByUser(userId),
@@ -144,7 +192,17 @@ export const federationModule = featureModule((w) => {
 
   w.bind(
     Federation.Worker,
-    [FederationQueue, Federation.App, RemoteFollowRepository, Federation.Keys, Federation.Urls, Federation.Client, Clock, LoggerToken, Federation.Policy],
+    [
+      FederationQueue,
+      Federation.App,
+      RemoteFollowRepository,
+      Federation.Keys,
+      Federation.Urls,
+      Federation.Client,
+      Clock,
+      LoggerToken,
+      Federation.Policy,
+    ],
     (queue, app, follows, keys, urls, client, clock, logger, policy) =>
       new FederationWorker(
         queue,
@@ -157,7 +215,10 @@ export const federationModule = featureModule((w) => {
         {
           delivered: (inbox, status) => logger.debug({ inbox, status }, 'activity delivered'),
           failed: (message, error, retryAt) =>
-            logger.warn({ queue_id: message.id, channel: message.channel, attempts: message.attempts + 1, retry_at: retryAt, err: error }, retryAt ? 'federation task failed, will retry' : 'federation task failed, giving up'),
+            logger.warn(
+              { queue_id: message.id, channel: message.channel, attempts: message.attempts + 1, retry_at: retryAt, err: error },
+              retryAt ? 'federation task failed, will retry' : 'federation task failed, giving up',
+            ),
           dropped: (inbox) => logger.info({ inbox }, 'delivery to a suspended domain dropped'),
         },
         policy,
@@ -165,17 +226,42 @@ export const federationModule = featureModule((w) => {
   );
   // Deliveries and inbound activities: every 2 s in every instance (leases keep them from running twice).
   w.job({ name: 'federation-queue', everyMs: 2_000 }, [Federation.Worker], (worker) => () => worker.drain());
-  w.job({ name: 'federation-cache-purge', everyMs: 60 * 60_000 }, [FederationKeyValues, Clock], (kv, clock) => () => kv.purgeExpired(toTimestamp(clock.now())));
+  w.job(
+    { name: 'federation-cache-purge', everyMs: 60 * 60_000 },
+    [FederationKeyValues, Clock],
+    (kv, clock) => () => kv.purgeExpired(toTimestamp(clock.now())),
+  );
 
   // The admin panel's Federation and Deliveries pages (docs/decisions/0106); decisions go to the moderators' log.
   w.bind(
     Federation.Admin,
-    [DomainBlockRepository, Federation.Policy, RemoteFollowRepository, RemotePostRepository, FederationQueue, ModerationLog, Clock, UnitOfWork],
+    [
+      DomainBlockRepository,
+      Federation.Policy,
+      RemoteFollowRepository,
+      RemotePostRepository,
+      FederationQueue,
+      ModerationLog,
+      Clock,
+      UnitOfWork,
+    ],
     (blocks, policy, follows, posts, queue, log, clock, uow) =>
-      new FederationAdminService(blocks, policy, follows, posts, queue, { record: async (e) => void (await log.record({ ...e, report_id: null, post_id: null, by_vote: false })) }, clock, uow, [DELIVER_CHANNEL, FANOUT_CHANNEL]),
+      new FederationAdminService(
+        blocks,
+        policy,
+        follows,
+        posts,
+        queue,
+        { record: async (e) => void (await log.record({ ...e, report_id: null, post_id: null, by_vote: false })) },
+        clock,
+        uow,
+        [DELIVER_CHANNEL, FANOUT_CHANNEL],
+      ),
   );
   w.bind(AdminSections, [Federation.Admin], (admin) => federationSection(admin));
 
-  w.script([Federation.Service, ConfigToken, Platform.Presenters], (federation, config, p) => fediverseScript(federation, { publicUrl: config.publicUrl, domain: config.domain }, p));
+  w.script([Federation.Service, ConfigToken, Platform.Presenters], (federation, config, p) =>
+    fediverseScript(federation, { publicUrl: config.publicUrl, domain: config.domain }, p),
+  );
   w.accountData([DatabaseToken], ({ db }) => new SqlFederationAccountData(db));
 });

@@ -1,11 +1,25 @@
 import { Clock, token, UnitOfWork } from '@plaza/domain';
 import { UserRepository } from '@plaza/domain/accounts';
 import { CommentRepository, CommentTargets, PostRepository } from '@plaza/domain/content';
-import { GroupCommentRepository, GroupCommentTarget, GroupPostRepository, GroupPostService, GroupRepository, GroupService, ReportableGroupPosts } from '@plaza/domain/groups';
+import {
+  GroupCommentRepository,
+  GroupCommentTarget,
+  GroupPostRepository,
+  GroupPostService,
+  GroupRepository,
+  GroupService,
+  ReportableGroupPosts,
+} from '@plaza/domain/groups';
 import { ReportableContents } from '@plaza/domain/moderation';
 import { groupCommentsScript, groupPostsScript, groupReactionsScript } from '@plaza/adapters-http/scripts/group-posts';
 import { groupsScript } from '@plaza/adapters-http/scripts/groups';
-import { GROUPS_MIGRATIONS, SqlGroupAccountData, SqlGroupCommentRepository, SqlGroupPostRepository, SqlGroupRepository } from '@plaza/adapters-mysql/groups';
+import {
+  GROUPS_MIGRATIONS,
+  SqlGroupAccountData,
+  SqlGroupCommentRepository,
+  SqlGroupPostRepository,
+  SqlGroupRepository,
+} from '@plaza/adapters-mysql/groups';
 import { featureModule } from '../wiring/feature-module.js';
 import { DatabaseToken } from '../wiring/tokens.js';
 import { Media } from './media.module.js';
@@ -36,12 +50,28 @@ export const groupsModule = featureModule((w) => {
   );
   w.bind(
     Groups.GroupPostService,
-    [Groups.GroupService, GroupRepository, GroupPostRepository, GroupCommentRepository, CommentRepository, PostRepository, UserRepository, Notifications.NotificationService, Clock, UnitOfWork, Media.References],
+    [
+      Groups.GroupService,
+      GroupRepository,
+      GroupPostRepository,
+      GroupCommentRepository,
+      CommentRepository,
+      PostRepository,
+      UserRepository,
+      Notifications.NotificationService,
+      Clock,
+      UnitOfWork,
+      Media.References,
+    ],
     (service, groups, posts, comments, commentReactions, people, users, notifications, clock, uow, media) =>
       new GroupPostService(service, groups, posts, comments, commentReactions, people, users, notifications, clock, uow, media),
   );
   w.bind(ReportableContents, [Groups.GroupPostService], (posts) => new ReportableGroupPosts(posts));
-  w.bind(CommentTargets, [Groups.GroupPostService, GroupRepository, GroupCommentRepository], (posts, groups, comments) => new GroupCommentTarget(posts, groups, comments));
+  w.bind(
+    CommentTargets,
+    [Groups.GroupPostService, GroupRepository, GroupCommentRepository],
+    (posts, groups, comments) => new GroupCommentTarget(posts, groups, comments),
+  );
 
   w.script([Groups.GroupService, Platform.Presenters], groupsScript);
   w.script([Groups.GroupPostService, Platform.Presenters], groupPostsScript);

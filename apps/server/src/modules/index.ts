@@ -18,4 +18,23 @@ import { socialModule } from './social.module.js';
 import { timelineModule } from './timeline.module.js';
 
 /** Every bounded context Plaza serves. Adding a context is adding its module here, and nothing else. */
-export const PLAZA_MODULES = [platformModule, accountsModule, notificationsModule, socialModule, messagingModule, contentModule, callsModule, livesModule, moderationModule, timelineModule, pagesModule, eventsModule, albumsModule, groupsModule, mediaModule, discoveryModule, adminModule, federationModule];
+export const PLAZA_MODULES = [
+  platformModule,
+  accountsModule,
+  notificationsModule,
+  socialModule,
+  messagingModule,
+  contentModule,
+  callsModule,
+  livesModule,
+  moderationModule,
+  timelineModule,
+  pagesModule,
+  eventsModule,
+  albumsModule,
+  groupsModule,
+  mediaModule,
+  discoveryModule,
+  adminModule,
+  federationModule,
+];

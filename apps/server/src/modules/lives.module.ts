@@ -46,14 +46,26 @@ export const livesModule = featureModule((w) => {
     return new LiveKitMediaServer(credentials, () => clock.now());
   });
 
-  w.bind(Lives.LiveService, [LiveRepository, UserRepository, Clock, UnitOfWork, Media.References], (lives, users, clock, uow, media) => new LiveService(lives, users, clock, uow, media));
-  w.bind(Lives.LiveStageService, [LiveRepository, UserRepository, Clock, UnitOfWork], (lives, users, clock, uow) => new LiveStageService(lives, users, clock, uow));
+  w.bind(
+    Lives.LiveService,
+    [LiveRepository, UserRepository, Clock, UnitOfWork, Media.References],
+    (lives, users, clock, uow, media) => new LiveService(lives, users, clock, uow, media),
+  );
+  w.bind(
+    Lives.LiveStageService,
+    [LiveRepository, UserRepository, Clock, UnitOfWork],
+    (lives, users, clock, uow) => new LiveStageService(lives, users, clock, uow),
+  );
   w.bind(
     Lives.MediaTokenService,
     [LiveRepository, CallRepository, MessageGroupRepository, MediaServer],
     (lives, calls, groups, media) => new MediaTokenService(lives, calls, groups, media),
   );
-  w.bind(Lives.MediaEventsService, [LiveRepository, MediaServer, Clock], (lives, media, clock) => new MediaEventsService(lives, media, clock));
+  w.bind(
+    Lives.MediaEventsService,
+    [LiveRepository, MediaServer, Clock],
+    (lives, media, clock) => new MediaEventsService(lives, media, clock),
+  );
 
   w.bind(Lives.LiveChatService, [LiveRepository, UserRepository, Clock], (lives, users, clock) => new LiveChatService(lives, users, clock));
   w.bind(
@@ -63,7 +75,15 @@ export const livesModule = featureModule((w) => {
   );
 
   w.script(
-    [Lives.LiveService, Lives.LiveStageService, Lives.MediaTokenService, Lives.MediaEventsService, Lives.LiveChatService, Lives.LiveModerationService, Platform.Presenters],
+    [
+      Lives.LiveService,
+      Lives.LiveStageService,
+      Lives.MediaTokenService,
+      Lives.MediaEventsService,
+      Lives.LiveChatService,
+      Lives.LiveModerationService,
+      Platform.Presenters,
+    ],
     (lives, stage, tokens, events, chat, moderation, p) => livesScript({ lives, stage, tokens, events, chat, moderation }, p),
   );
 });

@@ -1,5 +1,17 @@
 import { Clock, token } from '@plaza/domain';
-import { MediaInspector, MediaReferences, MediaStore, TranslationCache, TranslationService, UploadCollector, UploadedMedia, UploadFiles, UploadRegistry, UploadsAccountData, UploadService } from '@plaza/domain/media';
+import {
+  MediaInspector,
+  MediaReferences,
+  MediaStore,
+  TranslationCache,
+  TranslationService,
+  UploadCollector,
+  UploadedMedia,
+  UploadFiles,
+  UploadRegistry,
+  UploadsAccountData,
+  UploadService,
+} from '@plaza/domain/media';
 import { FfmpegRemuxer, FileTypeMediaInspector, FsMediaStore, FsUploadedMedia, packagedFfmpeg } from '@plaza/adapters-integrations/media';
 import { LibreTranslateTranslator, LruTranslationCache } from '@plaza/adapters-integrations/translate';
 import { FsUploadFiles } from '@plaza/adapters-integrations/upload-files';
@@ -28,7 +40,12 @@ export const mediaModule = featureModule((w) => {
     const usable = binary !== null && FfmpegRemuxer.usable(binary);
     if (!usable) logger.warn({ ffmpeg: binary }, 'no usable ffmpeg binary: video and audio uploads answer 503 (see API_FFMPEG_PATH)');
     const log = (details: Record<string, unknown>, message: string) => logger.warn(details, message);
-    return new FfmpegRemuxer({ binary: usable ? binary : null, timeoutMs: config.remux.timeoutMs, concurrency: config.remux.concurrency, log });
+    return new FfmpegRemuxer({
+      binary: usable ? binary : null,
+      timeoutMs: config.remux.timeoutMs,
+      concurrency: config.remux.concurrency,
+      log,
+    });
   });
   w.bind(MediaStore, [ConfigToken, Media.Remuxer], (config, remuxer) => new FsMediaStore(config.uploadsPath, remuxer));
   // GET /uploads/... when no main application serves them (docs/decisions/0107).
@@ -39,17 +56,26 @@ export const mediaModule = featureModule((w) => {
   w.bind(UploadRegistry, [DatabaseToken], ({ db }) => new SqlUploadRegistry(db));
   w.bind(UploadFiles, [ConfigToken], (config) => new FsUploadFiles(config.uploadsPath));
   w.accountData([UploadRegistry], (registry) => new UploadsAccountData(registry));
-  w.job({ name: 'collect-uploads', everyMs: 10 * 60_000 }, [UploadRegistry, UploadFiles, Clock, ConfigToken, LoggerToken], (registry, files, clock, config, logger) => {
-    const collector = new UploadCollector(registry, files, clock, { orphanHours: config.uploadOrphanHours });
-    return async () => {
-      const report = await collector.collect();
-      // One JSON line per run that removed anything: what went, and the files that could not be deleted.
-      if (report.failures.length > 0) logger.warn({ job: 'collect-uploads', ...report }, 'uploads collected, some files not deleted');
-      else if (report.orphans + report.erased + report.missing > 0) logger.info({ job: 'collect-uploads', ...report }, 'uploads collected');
-      return report;
-    };
-  });
-  w.bind(Media.References, [UploadedMedia, UploadRegistry, Clock], (uploaded, registry, clock) => new MediaReferences(uploaded, registry, clock));
+  w.job(
+    { name: 'collect-uploads', everyMs: 10 * 60_000 },
+    [UploadRegistry, UploadFiles, Clock, ConfigToken, LoggerToken],
+    (registry, files, clock, config, logger) => {
+      const collector = new UploadCollector(registry, files, clock, { orphanHours: config.uploadOrphanHours });
+      return async () => {
+        const report = await collector.collect();
+        // One JSON line per run that removed anything: what went, and the files that could not be deleted.
+        if (report.failures.length > 0) logger.warn({ job: 'collect-uploads', ...report }, 'uploads collected, some files not deleted');
+        else if (report.orphans + report.erased + report.missing > 0)
+          logger.info({ job: 'collect-uploads', ...report }, 'uploads collected');
+        return report;
+      };
+    },
+  );
+  w.bind(
+    Media.References,
+    [UploadedMedia, UploadRegistry, Clock],
+    (uploaded, registry, clock) => new MediaReferences(uploaded, registry, clock),
+  );
   w.bind(
     Media.UploadService,
     [MediaInspector, MediaStore, UploadRegistry, UploadFiles, Clock],
@@ -57,7 +83,9 @@ export const mediaModule = featureModule((w) => {
   );
   w.bind(Media.TranslationService, [ConfigToken, TranslationCache, LoggerToken], (config, cache, logger) => {
     const translator = config.translate
-      ? new LibreTranslateTranslator(config.translate.url, config.translate.apiKey, { log: (message, detail) => logger.warn(detail, message) })
+      ? new LibreTranslateTranslator(config.translate.url, config.translate.apiKey, {
+          log: (message, detail) => logger.warn(detail, message),
+        })
       : null;
     return new TranslationService(translator, cache);
   });

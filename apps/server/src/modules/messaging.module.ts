@@ -12,7 +12,12 @@ import { PushSender } from '@plaza/domain/notifications';
 import { FollowRepository, FriendRequestRepository } from '@plaza/domain/social';
 import { messageGroupsScript } from '@plaza/adapters-http/scripts/message-groups';
 import { messagesScript } from '@plaza/adapters-http/scripts/messages';
-import { SqlMessageGroupRepository, SqlMessagingAccountData, SqlPrivateMessageRepository, SqlTypingRepository } from '@plaza/adapters-mysql/messaging';
+import {
+  SqlMessageGroupRepository,
+  SqlMessagingAccountData,
+  SqlPrivateMessageRepository,
+  SqlTypingRepository,
+} from '@plaza/adapters-mysql/messaging';
 import { featureModule } from '../wiring/feature-module.js';
 import { DatabaseToken } from '../wiring/tokens.js';
 import { Media } from './media.module.js';
@@ -34,7 +39,8 @@ export const messagingModule = featureModule((w) => {
   w.bind(
     Messaging.PrivateMessageService,
     [PrivateMessageRepository, UserRepository, PushSender, Clock, UnitOfWork, FollowRepository, FriendRequestRepository, Media.References],
-    (messages, users, push, clock, uow, follows, friends, media) => new PrivateMessageService(messages, users, push, clock, uow, { follows, friends }, media),
+    (messages, users, push, clock, uow, follows, friends, media) =>
+      new PrivateMessageService(messages, users, push, clock, uow, { follows, friends }, media),
   );
   w.bind(
     Messaging.MessageGroupService,

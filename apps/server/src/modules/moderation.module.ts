@@ -69,13 +69,33 @@ export const moderationModule = featureModule((w) => {
   );
   w.bind(
     Moderation.ReportService,
-    [ReportRepository, SanctionRepository, Moderation.SanctionService, ModerationLog, many(ReportableContents), UserRepository, Notifications.NotificationService, Clock, UnitOfWork, ConfigToken],
+    [
+      ReportRepository,
+      SanctionRepository,
+      Moderation.SanctionService,
+      ModerationLog,
+      many(ReportableContents),
+      UserRepository,
+      Notifications.NotificationService,
+      Clock,
+      UnitOfWork,
+      ConfigToken,
+    ],
     (reports, sanctionRepo, sanctions, log, contents, users, notifications, clock, uow, config) =>
       new ReportService(reports, sanctionRepo, sanctions, log, contents, users, notifications, clock, uow, config.moderation),
   );
   w.bind(
     Moderation.ElectionService,
-    [CandidacyRepository, ModeratorRoster, ModerationLog, UserRepository, Notifications.NotificationService, Clock, UnitOfWork, ConfigToken],
+    [
+      CandidacyRepository,
+      ModeratorRoster,
+      ModerationLog,
+      UserRepository,
+      Notifications.NotificationService,
+      Clock,
+      UnitOfWork,
+      ConfigToken,
+    ],
     (candidacies, roster, log, users, notifications, clock, uow, config) =>
       new ElectionService(candidacies, roster, log, users, notifications, clock, uow, config.moderation),
   );
@@ -88,11 +108,29 @@ export const moderationModule = featureModule((w) => {
   // Instance moderation in the admin panel (docs/decisions/0105): the Users and Reports pages.
   w.bind(
     Moderation.AccountModerationService,
-    [AdminRoster, ProfileStatsReader, UserRepository, AccessTokenRepository, RecoveryCodeRepository, AccountEraser, Accounts.MailDelivery, SuspensionRepository, SanctionRepository, ModerationLog, Clock, UnitOfWork, ConfigToken],
+    [
+      AdminRoster,
+      ProfileStatsReader,
+      UserRepository,
+      AccessTokenRepository,
+      RecoveryCodeRepository,
+      AccountEraser,
+      Accounts.MailDelivery,
+      SuspensionRepository,
+      SanctionRepository,
+      ModerationLog,
+      Clock,
+      UnitOfWork,
+      ConfigToken,
+    ],
     (roster, profiles, users, tokens, recovery, eraser, mail, suspensions, sanctions, log, clock, uow, config) =>
-      new AccountModerationService(roster, profiles, users, tokens, recovery, eraser, mail, suspensions, sanctions, log, clock, uow, { instanceName: config.domain }),
+      new AccountModerationService(roster, profiles, users, tokens, recovery, eraser, mail, suspensions, sanctions, log, clock, uow, {
+        instanceName: config.domain,
+      }),
   );
-  w.bind(AdminSections, [Moderation.AccountModerationService, Moderation.ReportService], (accounts, reports) => usersSection(accounts, reports));
+  w.bind(AdminSections, [Moderation.AccountModerationService, Moderation.ReportService], (accounts, reports) =>
+    usersSection(accounts, reports),
+  );
   w.bind(AdminSections, [Moderation.ReportService, Moderation.ElectionService], (reports, elections) => reportsSection(reports, elections));
 
   w.script([Moderation.ReportService, Platform.Presenters], reportsScript);

@@ -16,7 +16,13 @@ import {
 import { notificationsScript } from '@plaza/adapters-http/scripts/notifications';
 import { LoggingPushSender } from '@plaza/adapters-integrations';
 import { NtfyPushProvider, OneSignalPushProvider } from '@plaza/adapters-integrations/push';
-import { NOTIFICATIONS_MIGRATIONS, SqlNotificationInbox, SqlNotificationRepository, SqlNotificationsAccountData, SqlPushOutbox } from '@plaza/adapters-mysql/notifications';
+import {
+  NOTIFICATIONS_MIGRATIONS,
+  SqlNotificationInbox,
+  SqlNotificationRepository,
+  SqlNotificationsAccountData,
+  SqlPushOutbox,
+} from '@plaza/adapters-mysql/notifications';
 import { featureModule } from '../wiring/feature-module.js';
 import { ConfigToken, DatabaseToken, LoggerToken } from '../wiring/tokens.js';
 import { Accounts } from './accounts.module.js';
@@ -41,18 +47,25 @@ export const notificationsModule = featureModule((w) => {
   w.bind(PushProviders, [ConfigToken], (config) => {
     const { oneSignalAppId, oneSignalApiKey, oneSignalApiUrl, ntfyServer, ntfyTopicPrefix } = config.push;
     const providers: PushProvider[] = [];
-    if (oneSignalAppId && oneSignalApiKey) providers.push(new OneSignalPushProvider({ appId: oneSignalAppId, apiKey: oneSignalApiKey, apiUrl: oneSignalApiUrl }));
+    if (oneSignalAppId && oneSignalApiKey)
+      providers.push(new OneSignalPushProvider({ appId: oneSignalAppId, apiKey: oneSignalApiKey, apiUrl: oneSignalApiUrl }));
     if (ntfyServer) providers.push(new NtfyPushProvider({ server: ntfyServer, topicPrefix: ntfyTopicPrefix }));
     return providers;
   });
-  w.bind(Notifications.PushDelivery, [PushProviders, PushOutbox, Clock, LoggerToken], (providers, outbox, clock, logger) => new PushDeliveryService(providers, outbox, clock, logger));
+  w.bind(
+    Notifications.PushDelivery,
+    [PushProviders, PushOutbox, Clock, LoggerToken],
+    (providers, outbox, clock, logger) => new PushDeliveryService(providers, outbox, clock, logger),
+  );
   // Without a provider, pushes are only logged (a development setup).
   w.bind(Notifications.PushTransport, [PushProviders, Notifications.PushDelivery, LoggerToken], (providers, delivery, logger) =>
     providers.length ? delivery : new LoggingPushSender(logger),
   );
   // The recipient's notification switches decide every push (user_preferences.php).
-  w.bind(PushSender, [Notifications.PushTransport, NotificationPreferenceRepository, UnitOfWork], (transport, preferences, uow) =>
-    new AfterCommitPushSender(new PreferenceGatedPushSender(transport, preferences), uow),
+  w.bind(
+    PushSender,
+    [Notifications.PushTransport, NotificationPreferenceRepository, UnitOfWork],
+    (transport, preferences, uow) => new AfterCommitPushSender(new PreferenceGatedPushSender(transport, preferences), uow),
   );
 
   w.bind(

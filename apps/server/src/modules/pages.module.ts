@@ -2,7 +2,14 @@ import { Clock, token, UnitOfWork } from '@plaza/domain';
 import { UserRepository } from '@plaza/domain/accounts';
 import { CommentTargets } from '@plaza/domain/content';
 import { ReportableContents } from '@plaza/domain/moderation';
-import { PageCommentTarget, PagePostRepository, PagePostService, PageRepository, PageService, ReportablePagePosts } from '@plaza/domain/pages';
+import {
+  PageCommentTarget,
+  PagePostRepository,
+  PagePostService,
+  PageRepository,
+  PageService,
+  ReportablePagePosts,
+} from '@plaza/domain/pages';
 import { pagesScript } from '@plaza/adapters-http/scripts/pages';
 import { PAGES_MIGRATIONS, SqlPageAccountData, SqlPagePostRepository, SqlPageRepository } from '@plaza/adapters-mysql/pages';
 import { featureModule } from '../wiring/feature-module.js';
@@ -21,7 +28,11 @@ export const pagesModule = featureModule((w) => {
   w.accountData([DatabaseToken], ({ db }) => new SqlPageAccountData(db));
   w.bind(PageRepository, [DatabaseToken], ({ db, dialect }) => new SqlPageRepository(db, dialect));
   w.bind(PagePostRepository, [DatabaseToken], ({ db, dialect }) => new SqlPagePostRepository(db, dialect));
-  w.bind(Pages.PageService, [PageRepository, UserRepository, Clock, UnitOfWork, Media.References], (pages, users, clock, uow, media) => new PageService(pages, users, clock, uow, media));
+  w.bind(
+    Pages.PageService,
+    [PageRepository, UserRepository, Clock, UnitOfWork, Media.References],
+    (pages, users, clock, uow, media) => new PageService(pages, users, clock, uow, media),
+  );
   w.bind(
     Pages.PagePostService,
     [Pages.PageService, PagePostRepository, UserRepository, Clock, UnitOfWork, Media.References],
@@ -29,6 +40,10 @@ export const pagesModule = featureModule((w) => {
   );
   // comment_reactions.php reaches page comments through this target (comment_type `page`).
   w.bind(ReportableContents, [Pages.PagePostService], (posts) => new ReportablePagePosts(posts));
-  w.bind(CommentTargets, [Pages.PageService, Pages.PagePostService, PagePostRepository, UserRepository], (pages, pagePosts, posts, users) => new PageCommentTarget(pages, pagePosts, posts, users));
+  w.bind(
+    CommentTargets,
+    [Pages.PageService, Pages.PagePostService, PagePostRepository, UserRepository],
+    (pages, pagePosts, posts, users) => new PageCommentTarget(pages, pagePosts, posts, users),
+  );
   w.script([Pages.PageService, Pages.PagePostService, Platform.Presenters], pagesScript);
 });

@@ -19,11 +19,19 @@ export const Platform = {
 /** What every context leans on: units of work, rate limits, presenters' time, health, public settings, the first tables. */
 export const platformModule = featureModule((w) => {
   w.migrations(BASELINE_MIGRATIONS);
-  w.bind(UnitOfWork, [DatabaseToken, LoggerToken], ({ db }, logger) => new KyselyUnitOfWork(db, (err) => logger.error({ err }, 'an effect after a commit failed')));
+  w.bind(
+    UnitOfWork,
+    [DatabaseToken, LoggerToken],
+    ({ db }, logger) => new KyselyUnitOfWork(db, (err) => logger.error({ err }, 'an effect after a commit failed')),
+  );
   w.bind(RateLimitStore, [ConfigToken, DatabaseToken], (config, { db, dialect }) =>
     config.rateLimitStore === 'database' ? new SqlRateLimitStore(db, dialect) : new InMemoryRateLimitStore(),
   );
-  w.bind(Platform.RateLimiter, [RateLimitStore, ConfigToken, Clock], (store, config, clock) => new RateLimiter(store, config.rateLimits, clock, config.loginAccountLimit));
+  w.bind(
+    Platform.RateLimiter,
+    [RateLimitStore, ConfigToken, Clock],
+    (store, config, clock) => new RateLimiter(store, config.rateLimits, clock, config.loginAccountLimit),
+  );
   w.bind(Platform.Presenters, [ConfigToken, Clock], (config, clock) => ({
     formatTime: createTimeFormatter(config.timeZone),
     now: () => clock.now(),
@@ -40,7 +48,11 @@ export const platformModule = featureModule((w) => {
       };
     },
   }));
-  w.bind(Platform.PublicSettings, [ConfigToken, Clock, TurnSettingsStore], (config, clock, turnFile) => new ConfiguredPublicSettings(config, clock, turnFile));
+  w.bind(
+    Platform.PublicSettings,
+    [ConfigToken, Clock, TurnSettingsStore],
+    (config, clock, turnFile) => new ConfiguredPublicSettings(config, clock, turnFile),
+  );
   w.script([Platform.PublicSettings], settingsScript);
   w.job({ name: 'purge-rate-limit-counters', everyMs: 10 * 60_000 }, [RateLimitStore, Clock], (store, clock) => async () => {
     const now = Math.floor(clock.now().getTime() / 1000);

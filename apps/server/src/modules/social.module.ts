@@ -1,6 +1,13 @@
 import { Clock, token, UnitOfWork } from '@plaza/domain';
 import { UserRepository } from '@plaza/domain/accounts';
-import { FollowEventListeners, FollowEvents, FollowRepository, FollowService, FriendRequestRepository, FriendService } from '@plaza/domain/social';
+import {
+  FollowEventListeners,
+  FollowEvents,
+  FollowRepository,
+  FollowService,
+  FriendRequestRepository,
+  FriendService,
+} from '@plaza/domain/social';
 import { followsScript } from '@plaza/adapters-http/scripts/follows';
 import { friendsScript } from '@plaza/adapters-http/scripts/friends';
 import { SqlFollowRepository, SqlFriendRequestRepository, SqlSocialAccountData } from '@plaza/adapters-mysql/social';
@@ -24,7 +31,8 @@ export const socialModule = featureModule((w) => {
     Social.FollowService,
     [FollowRepository, UserRepository, Notifications.NotificationService, Clock, UnitOfWork, many(FollowEventListeners)],
     // Every module's follow listeners (the home timeline), called within each change.
-    (follows, users, notifications, clock, uow, listeners) => new FollowService(follows, users, notifications, clock, uow, new FollowEvents(listeners)),
+    (follows, users, notifications, clock, uow, listeners) =>
+      new FollowService(follows, users, notifications, clock, uow, new FollowEvents(listeners)),
   );
   w.bind(
     Social.FriendService,

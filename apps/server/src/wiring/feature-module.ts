@@ -41,7 +41,8 @@ export class Wiring {
     this.bound.add(token);
     // A multi-bound dependency with no binding yet resolves to `undefined` (optional): an empty list.
     const options = deps.map((d) => (isMany(d) ? { serviceIdentifier: d.many, isMultiple: true as const, optional: true as const } : d));
-    const factory = (...args: unknown[]) => (build as (...a: unknown[]) => T)(...args.map((a, i) => (isMany(deps[i]) ? ((a as unknown[] | undefined) ?? []) : a)));
+    const factory = (...args: unknown[]) =>
+      (build as (...a: unknown[]) => T)(...args.map((a, i) => (isMany(deps[i]) ? ((a as unknown[] | undefined) ?? []) : a)));
     this.options.bind<T>(token).toResolvedValue(factory, options as never);
   }
 

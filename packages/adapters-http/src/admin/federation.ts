@@ -20,7 +20,8 @@ function describe(entry: QueueEntry) {
 /** The page's error for a refusal it shows (a bad form, a decision made meanwhile); anything else (403) is the panel's error page. */
 function shownError(e: unknown): { error: string; code: number } {
   if (!(e instanceof Invalid) && !(e instanceof Conflict) && !(e instanceof NotFound)) throw e;
-  const reason = e instanceof Invalid && e.details.length ? `${e.message}: ${e.details.map((d) => `${d.field} ${d.problem}`).join('; ')}` : e.message;
+  const reason =
+    e instanceof Invalid && e.details.length ? `${e.message}: ${e.details.map((d) => `${d.field} ${d.problem}`).join('; ')}` : e.message;
   return { error: reason, code: e instanceof Invalid ? 400 : e instanceof Conflict ? 409 : 404 };
 }
 
@@ -45,9 +46,16 @@ export function federationSection(admin: FederationAdminService): AdminSection {
           const action = kit.field(ctx, 'action', 10);
           try {
             if (action === 'block') {
-              Object.assign(form, { domain: kit.field(ctx, 'domain', 400), severity: kit.field(ctx, 'severity', 10), reason: kit.field(ctx, 'reason', 1000) });
+              Object.assign(form, {
+                domain: kit.field(ctx, 'domain', 400),
+                severity: kit.field(ctx, 'severity', 10),
+                reason: kit.field(ctx, 'reason', 1000),
+              });
               const { block, removedFollows } = await admin.block(me.actor, form);
-              return kit.redirect(ctx, `/admin/federation.php?done=blocked&domain=${encodeURIComponent(block.domain)}&removed=${removedFollows}`);
+              return kit.redirect(
+                ctx,
+                `/admin/federation.php?done=blocked&domain=${encodeURIComponent(block.domain)}&removed=${removedFollows}`,
+              );
             }
             if (action === 'unblock') {
               const gone = await admin.unblock(me.actor, kit.field(ctx, 'domain', 400));
@@ -63,8 +71,17 @@ export function federationSection(admin: FederationAdminService): AdminSection {
         const domain = kit.queryOf(ctx, 'domain').slice(0, 253);
         const removed = Number(kit.queryOf(ctx, 'removed')) || 0;
         const notice =
-          done === 'blocked' ? `${domain} is blocked${removed ? ` (${removed} follow${removed === 1 ? '' : 's'} removed)` : ''}.` : done === 'unblocked' ? `${domain} is unblocked.` : null;
-        kit.render(ctx, 'federation', { title: 'Federation', blocks, form, error: failure?.error ?? null, notice, canDecide: me.actor.isAdmin }, failure?.code ?? 200);
+          done === 'blocked'
+            ? `${domain} is blocked${removed ? ` (${removed} follow${removed === 1 ? '' : 's'} removed)` : ''}.`
+            : done === 'unblocked'
+              ? `${domain} is unblocked.`
+              : null;
+        kit.render(
+          ctx,
+          'federation',
+          { title: 'Federation', blocks, form, error: failure?.error ?? null, notice, canDecide: me.actor.isAdmin },
+          failure?.code ?? 200,
+        );
       });
 
       kit.page('/admin/deliveries.php', ['GET', 'POST'], async (ctx) => {
@@ -90,7 +107,12 @@ export function federationSection(admin: FederationAdminService): AdminSection {
         const view = await admin.deliveries(me.actor, state, pageRequest(pageNo, PER_PAGE));
         const done = kit.queryOf(ctx, 'done');
         const doneId = Number(kit.queryOf(ctx, 'id')) || 0;
-        const notice = done === 'retry' ? `Delivery #${doneId} will be tried again now.` : done === 'discard' ? `Delivery #${doneId} is discarded.` : null;
+        const notice =
+          done === 'retry'
+            ? `Delivery #${doneId} will be tried again now.`
+            : done === 'discard'
+              ? `Delivery #${doneId} is discarded.`
+              : null;
         kit.render(
           ctx,
           'deliveries',

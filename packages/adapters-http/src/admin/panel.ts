@@ -3,7 +3,18 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type Router from '@koa/router';
-import { type Actor, type Clock, Conflict, Forbidden, Invalid, NotFound, pageRequest, RateLimited, toTimestamp, Unauthenticated } from '@plaza/domain';
+import {
+  type Actor,
+  type Clock,
+  Conflict,
+  Forbidden,
+  Invalid,
+  NotFound,
+  pageRequest,
+  RateLimited,
+  toTimestamp,
+  Unauthenticated,
+} from '@plaza/domain';
 import {
   type AdminAccountService,
   type AdminRoleService,
@@ -180,7 +191,12 @@ export function adminPanel(services: AdminPanelServices): Pages {
           // The app's outer middleware writes the X-RateLimit-* headers from this.
           if (error instanceof RateLimited) (ctx.state as { rateLimit?: unknown }).rateLimit = error.decision;
           for (const [k, v] of Object.entries(response.headers)) ctx.set(k, v);
-          render(ctx, 'error', { title: titleOf(response.status), message: response.body.message, code: response.body.code }, response.status);
+          render(
+            ctx,
+            'error',
+            { title: titleOf(response.status), message: response.body.message, code: response.body.code },
+            response.status,
+          );
         }
       };
 
@@ -239,13 +255,25 @@ export function adminPanel(services: AdminPanelServices): Pages {
         const next = safeNext(queryOf(ctx, 'next'));
         if (ctx.method === 'GET') {
           if (stateOf(ctx).admin) return redirect(ctx, next);
-          return render(ctx, 'login', { title: 'Sign in', login: '', needCode: false, error: null, notice: queryOf(ctx, 'signed_out') ? 'You are signed out.' : null, next });
+          return render(ctx, 'login', {
+            title: 'Sign in',
+            login: '',
+            needCode: false,
+            error: null,
+            notice: queryOf(ctx, 'signed_out') ? 'You are signed out.' : null,
+            next,
+          });
         }
         const login = field(ctx, 'login', 191).trim();
         const password = field(ctx, 'password', 200);
         const totp = field(ctx, 'totp', 32).trim() || null;
         if (!login || !password) {
-          return render(ctx, 'login', { title: 'Sign in', login, needCode: !!totp, error: 'Enter your username or e-mail and your password.', notice: null, next }, 400);
+          return render(
+            ctx,
+            'login',
+            { title: 'Sign in', login, needCode: !!totp, error: 'Enter your username or e-mail and your password.', notice: null, next },
+            400,
+          );
         }
         // Per account as well as per address, as auth.php's logins (docs/decisions/0102).
         await kit.countLogin(login);
@@ -254,11 +282,18 @@ export function adminPanel(services: AdminPanelServices): Pages {
           result = await accounts.signIn({ login, password, totp });
         } catch (error) {
           if (!(error instanceof Unauthenticated)) throw error;
-          return render(ctx, 'login', { title: 'Sign in', login, needCode: false, error: 'Wrong username, e-mail or password.', notice: null, next }, 401);
+          return render(
+            ctx,
+            'login',
+            { title: 'Sign in', login, needCode: false, error: 'Wrong username, e-mail or password.', notice: null, next },
+            401,
+          );
         }
         if (result.kind === 'two_factor_required') {
           const error = totp ? 'That code is wrong or was already used: enter the current one.' : null;
-          const notice = totp ? null : 'This account has two-factor authentication: enter your password again with the 6-digit code of your app (or a recovery code).';
+          const notice = totp
+            ? null
+            : 'This account has two-factor authentication: enter your password again with the 6-digit code of your app (or a recovery code).';
           return render(ctx, 'login', { title: 'Sign in', login, needCode: true, error, notice, next }, totp ? 401 : 200);
         }
         const s = sessionOf(ctx)!;
@@ -314,15 +349,39 @@ export function adminPanel(services: AdminPanelServices): Pages {
         if (!admin) return;
         const view = await media.view(admin.actor);
         if (ctx.method === 'GET') {
-          return render(ctx, 'media_server', { title: 'Media server', view, form: { url: view.url, api_key: view.api_key }, error: null, problems: [], notice: queryOf(ctx, 'saved') ? 'Saved. The next live token is signed with these credentials.' : null });
+          return render(ctx, 'media_server', {
+            title: 'Media server',
+            view,
+            form: { url: view.url, api_key: view.api_key },
+            error: null,
+            problems: [],
+            notice: queryOf(ctx, 'saved') ? 'Saved. The next live token is signed with these credentials.' : null,
+          });
         }
-        const form = { url: field(ctx, 'url'), api_key: field(ctx, 'api_key', 200), api_secret: field(ctx, 'api_secret'), password: field(ctx, 'password', 200) };
+        const form = {
+          url: field(ctx, 'url'),
+          api_key: field(ctx, 'api_key', 200),
+          api_secret: field(ctx, 'api_secret'),
+          password: field(ctx, 'password', 200),
+        };
         try {
           await media.save(admin.actor, form);
         } catch (error) {
           if (!(error instanceof Invalid) && !(error instanceof Forbidden && error.code === 'wrong_password')) throw error;
           const status = error instanceof Invalid ? 400 : 403;
-          return render(ctx, 'media_server', { title: 'Media server', view, form: { url: form.url, api_key: form.api_key }, error: error.message, problems: error.details, notice: null }, status);
+          return render(
+            ctx,
+            'media_server',
+            {
+              title: 'Media server',
+              view,
+              form: { url: form.url, api_key: form.api_key },
+              error: error.message,
+              problems: error.details,
+              notice: null,
+            },
+            status,
+          );
         }
         redirect(ctx, '/admin/media_server.php?saved=1');
       });
@@ -334,9 +393,24 @@ export function adminPanel(services: AdminPanelServices): Pages {
         const masked = { secret: view.secret_hint ?? '<the shared secret>', realm: view.realm || null };
         const form = { urls: view.urls.join('\n'), ttl: String(view.ttl), realm: view.realm };
         if (ctx.method === 'GET') {
-          return render(ctx, 'turn', { title: 'TURN relay', view, form, block: coturnBlock(masked), full: false, error: null, problems: [], notice: null });
+          return render(ctx, 'turn', {
+            title: 'TURN relay',
+            view,
+            form,
+            block: coturnBlock(masked),
+            full: false,
+            error: null,
+            problems: [],
+            notice: null,
+          });
         }
-        const input = { urls: field(ctx, 'urls', 4000), secret: field(ctx, 'secret'), ttl: field(ctx, 'ttl', 20), realm: field(ctx, 'realm', 253), password: field(ctx, 'password', 200) };
+        const input = {
+          urls: field(ctx, 'urls', 4000),
+          secret: field(ctx, 'secret'),
+          ttl: field(ctx, 'ttl', 20),
+          realm: field(ctx, 'realm', 253),
+          password: field(ctx, 'password', 200),
+        };
         try {
           const saved = await turn.save(admin.actor, input);
           const after = await turn.view(admin.actor);
@@ -354,7 +428,21 @@ export function adminPanel(services: AdminPanelServices): Pages {
         } catch (error) {
           if (!(error instanceof Invalid) && !(error instanceof Forbidden && error.code === 'wrong_password')) throw error;
           const status = error instanceof Invalid ? 400 : 403;
-          return render(ctx, 'turn', { title: 'TURN relay', view, form: { urls: input.urls, ttl: input.ttl, realm: input.realm }, block: coturnBlock(masked), full: false, error: error.message, problems: error.details, notice: null }, status);
+          return render(
+            ctx,
+            'turn',
+            {
+              title: 'TURN relay',
+              view,
+              form: { urls: input.urls, ttl: input.ttl, realm: input.realm },
+              block: coturnBlock(masked),
+              full: false,
+              error: error.message,
+              problems: error.details,
+              notice: null,
+            },
+            status,
+          );
         }
       });
 
@@ -419,4 +507,3 @@ function titleOf(status: number): string {
   if (status === 405) return 'Method not allowed';
   return 'Request refused';
 }
-

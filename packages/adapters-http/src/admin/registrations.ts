@@ -69,7 +69,12 @@ export function registrationsSection(service: RegistrationAdminService, policy: 
             more: list.has_more,
             pageNo,
             error,
-            notice: done === 'approve' ? 'Approved: the account can sign in, and its owner has been told by e-mail.' : done === 'reject' ? 'Rejected: the account is deleted, and its owner has been told by e-mail.' : null,
+            notice:
+              done === 'approve'
+                ? 'Approved: the account can sign in, and its owner has been told by e-mail.'
+                : done === 'reject'
+                  ? 'Rejected: the account is deleted, and its owner has been told by e-mail.'
+                  : null,
           },
           status,
         );
@@ -91,7 +96,8 @@ export function registrationsSection(service: RegistrationAdminService, policy: 
             form.expires_in_days = kit.field(ctx, 'expires_in_days', 10).trim();
             try {
               const maxUses = /^\d{1,6}$/.test(form.max_uses) ? Number(form.max_uses) : Number.NaN;
-              const days = form.expires_in_days === '' ? null : /^\d{1,6}$/.test(form.expires_in_days) ? Number(form.expires_in_days) : Number.NaN;
+              const days =
+                form.expires_in_days === '' ? null : /^\d{1,6}$/.test(form.expires_in_days) ? Number(form.expires_in_days) : Number.NaN;
               const result = await service.createInvitation(admin.actor, { maxUses: maxUses, expiresInDays: days });
               created = { code: result.code, id: result.invitation.id };
             } catch (e) {
@@ -123,7 +129,11 @@ export function registrationsSection(service: RegistrationAdminService, policy: 
             title: 'Invitations',
             modeText,
             inviteMode: policy.mode === 'invite',
-            invitations: list.items.map((i) => ({ ...i, uses_left: Math.max(i.max_uses - i.uses, 0), state: stateOf(i, toTimestamp(clock.now())) })),
+            invitations: list.items.map((i) => ({
+              ...i,
+              uses_left: Math.max(i.max_uses - i.uses, 0),
+              state: stateOf(i, toTimestamp(clock.now())),
+            })),
             more: list.has_more,
             pageNo,
             created,

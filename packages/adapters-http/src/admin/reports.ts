@@ -1,5 +1,12 @@
 import { canModerate, Conflict, Invalid, NotFound, pageRequest } from '@plaza/domain';
-import { type ElectionService, MODERATOR_ACTIONS, type ModeratorAction, REPORT_OUTCOMES, type ReportOutcome, type ReportService } from '@plaza/domain/moderation';
+import {
+  type ElectionService,
+  MODERATOR_ACTIONS,
+  type ModeratorAction,
+  REPORT_OUTCOMES,
+  type ReportOutcome,
+  type ReportService,
+} from '@plaza/domain/moderation';
 import { postMediaPath } from '../presenters/post.js';
 import type { AdminKit, AdminSection } from './section.js';
 import { idOf } from './users.js';
@@ -44,11 +51,13 @@ export function reportsSection(reports: ReportService, elections: ElectionServic
           const action = kit.field(ctx, 'moderator_action', 20);
           try {
             if (vote) {
-              if (vote !== 'cancel' && !(REPORT_OUTCOMES as readonly string[]).includes(vote)) throw Invalid.field('vote', `must be one of ${REPORT_OUTCOMES.join(', ')} or cancel`, 'invalid_vote');
+              if (vote !== 'cancel' && !(REPORT_OUTCOMES as readonly string[]).includes(vote))
+                throw Invalid.field('vote', `must be one of ${REPORT_OUTCOMES.join(', ')} or cancel`, 'invalid_vote');
               const { resolved } = await reports.vote(admin.actor, reportId, vote as ReportOutcome | 'cancel');
               return kit.redirect(ctx, `${here}${here.includes('?') ? '&' : '?'}done=${resolved ? 'resolved' : 'voted'}`);
             }
-            if (!(MODERATOR_ACTIONS as readonly string[]).includes(action)) throw Invalid.field('moderator_action', `send a vote, or one of ${MODERATOR_ACTIONS.join(', ')}`, 'invalid_action');
+            if (!(MODERATOR_ACTIONS as readonly string[]).includes(action))
+              throw Invalid.field('moderator_action', `send a vote, or one of ${MODERATOR_ACTIONS.join(', ')}`, 'invalid_action');
             await reports.act(admin.actor, reportId, action as ModeratorAction, kit.field(ctx, 'reason', 600));
             return kit.redirect(ctx, `${here}&done=resolved`);
           } catch (e) {
@@ -68,7 +77,10 @@ export function reportsSection(reports: ReportService, elections: ElectionServic
             title: 'Reports',
             status,
             // Where the app fetches each medium: the posts' presenter's path, from this server's root.
-            reports: queue.items.map((v) => ({ ...v, media: v.media?.map((m) => (/^https?:\/\//.test(m) ? m : `/${postMediaPath(m)}`)) ?? null })),
+            reports: queue.items.map((v) => ({
+              ...v,
+              media: v.media?.map((m) => (/^https?:\/\//.test(m) ? m : `/${postMediaPath(m)}`)) ?? null,
+            })),
             meta: queue.meta,
             pageNo,
             here,

@@ -55,7 +55,8 @@ export function usersSection(accounts: AccountModerationService, reports: Report
             else if (action === 'unsuspend') await accounts.unsuspend(admin.actor, userId);
             else if (action === 'reset_two_factor') await accounts.resetTwoFactor(admin.actor, userId);
             else if (action === 'delete') {
-              if (kit.field(ctx, 'confirm', 10) !== 'yes') throw Invalid.field('confirm', 'tick the box to confirm the deletion', 'confirmation_required');
+              if (kit.field(ctx, 'confirm', 10) !== 'yes')
+                throw Invalid.field('confirm', 'tick the box to confirm the deletion', 'confirmation_required');
               await accounts.delete(admin.actor, userId);
               return kit.redirect(ctx, '/admin/users.php?done=delete');
             } else throw Invalid.field('action', 'must be suspend, unsuspend, reset_two_factor or delete');

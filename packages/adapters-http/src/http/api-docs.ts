@@ -111,7 +111,11 @@ export function registerApiDocs(router: Router, scripts: () => Script[], options
     if (!doc) {
       const body = Buffer.from(
         JSON.stringify(
-          buildOpenApiDocument(scripts(), { title: options.title ?? 'Plaza', version: options.version ?? 'v1', serverUrl: options.publicUrl ?? '' }),
+          buildOpenApiDocument(scripts(), {
+            title: options.title ?? 'Plaza',
+            version: options.version ?? 'v1',
+            serverUrl: options.publicUrl ?? '',
+          }),
         ),
       );
       doc = { body, etag: etagOf(body) };

@@ -19,7 +19,10 @@ export function cors(origins: string[]): Middleware {
     if (ctx.method === 'OPTIONS' && ctx.get('Access-Control-Request-Method')) {
       if (allowed) {
         ctx.set('Access-Control-Allow-Methods', 'GET, POST, PUT, DELETE, OPTIONS');
-        ctx.set('Access-Control-Allow-Headers', ctx.get('Access-Control-Request-Headers') || 'Authorization, Content-Type, Accept, X-Flutter-App, X-Mobile-App');
+        ctx.set(
+          'Access-Control-Allow-Headers',
+          ctx.get('Access-Control-Request-Headers') || 'Authorization, Content-Type, Accept, X-Flutter-App, X-Mobile-App',
+        );
         ctx.set('Access-Control-Max-Age', '600');
       }
       ctx.status = 204;

@@ -45,7 +45,12 @@ const groups: Script = {
 /** Shaped like friends.php: every POST needs an action. */
 const friends: Script = {
   name: 'friends',
-  operations: [fake('GET', 'list'), fake('POST', 'send', { action: 'send' }), fake('POST', 'accept', { action: 'accept' }), fake('DELETE', 'unfriend')],
+  operations: [
+    fake('GET', 'list'),
+    fake('POST', 'send', { action: 'send' }),
+    fake('POST', 'accept', { action: 'accept' }),
+    fake('DELETE', 'unfriend'),
+  ],
 };
 
 function req(method: string, query: Record<string, string> = {}, body?: unknown): RawRequest {
@@ -79,7 +84,10 @@ describe('resolveOperation', () => {
     expect(pick(groups, req('POST', { path: '' }))).toBe('create');
     expect(resolveOperation(groups, req('GET', { path: '12' }))).toMatchObject({ operation: { summary: 'group' }, params: { id: '12' } });
     expect(resolveOperation(groups, req('POST', { path: '5/requests/7/approve' })).params).toEqual({ id: '5', request_id: '7' });
-    expect(resolveOperation(groups, req('PUT', { path: 'messages/9' }))).toMatchObject({ operation: { summary: 'edit message' }, params: { id: '9' } });
+    expect(resolveOperation(groups, req('PUT', { path: 'messages/9' }))).toMatchObject({
+      operation: { summary: 'edit message' },
+      params: { id: '9' },
+    });
   });
 
   it('selects by exactly the query keys the siblings declare, ignoring the others', () => {

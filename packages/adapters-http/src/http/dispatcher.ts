@@ -134,7 +134,11 @@ export function resolveOperation(script: Script, req: RawRequest): Resolved {
     const present = [...keys].filter((k) => req.query[k] !== undefined);
     const hit = forMethod.find((r) => sameKeys(r.operation.select?.has ?? [], present));
     if (hit) return hit;
-    throw noSelection(script, method, forMethod.map((r) => r.operation));
+    throw noSelection(
+      script,
+      method,
+      forMethod.map((r) => r.operation),
+    );
   }
   if ((action !== undefined || path !== '') && located.length) throw new MethodNotAllowed(allowOf(located.map((r) => r.operation)));
   if (path !== '') throw new NotFound(`No operation at path "${path}"`, 'unknown_path');
@@ -145,7 +149,9 @@ function noSelection(script: Script, method: string, candidates: AnyOperation[])
   const options = [...new Set(candidates.map((o) => describeSelector(o.select)))];
   const problem = `send exactly one of: ${options.join(', ')}`;
   const fields = [
-    ...new Set(candidates.flatMap((o) => [...(o.select?.action ? ['action'] : []), ...(o.select?.path ? ['path'] : []), ...(o.select?.has ?? [])])),
+    ...new Set(
+      candidates.flatMap((o) => [...(o.select?.action ? ['action'] : []), ...(o.select?.path ? ['path'] : []), ...(o.select?.has ?? [])]),
+    ),
   ];
   return new Invalid(
     `${method} ${script.name}.php: ${problem}`,

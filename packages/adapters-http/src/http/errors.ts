@@ -61,11 +61,22 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   }
   const e = error as { code?: string; expose?: boolean; message?: string };
   if (e && typeof e.code === 'string' && CONNECTION_ERRORS.has(e.code)) {
-    return { status: 503, body: body('The database is unreachable, try again shortly', 'database_unavailable'), headers: {}, internal: true };
+    return {
+      status: 503,
+      body: body('The database is unreachable, try again shortly', 'database_unavailable'),
+      headers: {},
+      internal: true,
+    };
   }
   const status = httpStatusOf(error);
   if (status !== undefined && status >= 400 && status < 500) {
-    if (status === 405) return { status, body: body(e.expose && e.message ? e.message : 'Method not allowed', 'method_not_allowed'), headers: {}, internal: false };
+    if (status === 405)
+      return {
+        status,
+        body: body(e.expose && e.message ? e.message : 'Method not allowed', 'method_not_allowed'),
+        headers: {},
+        internal: false,
+      };
     return { status, body: body(e.expose && e.message ? e.message : 'Bad request', 'bad_request'), headers: {}, internal: false };
   }
   return { status: 500, body: body('Internal server error', 'internal_error'), headers: {}, internal: true };
@@ -93,7 +104,10 @@ export function bodyReadError(error: unknown, contentEncoding: string): unknown 
     // inflation: an encoding other than identity, gzip, deflate and br; raw-body: an unknown charset.
     return type === 'encoding.unsupported'
       ? new UnsupportedMediaType('Unsupported charset: send UTF-8', 'unsupported_media_type')
-      : new UnsupportedMediaType(`Unsupported Content-Encoding ${JSON.stringify(contentEncoding.slice(0, 40))}: send identity, gzip, deflate or br`, 'unsupported_encoding');
+      : new UnsupportedMediaType(
+          `Unsupported Content-Encoding ${JSON.stringify(contentEncoding.slice(0, 40))}: send identity, gzip, deflate or br`,
+          'unsupported_encoding',
+        );
   }
   if (status === 400 && error instanceof SyntaxError) return new Invalid('Malformed JSON body', 'malformed_json');
   if (status !== undefined && status >= 400 && status < 500) return new Invalid('The request body could not be read', 'malformed_body');

@@ -3,7 +3,10 @@ import { answerJson } from './json-body.js';
 
 describe('answerJson', () => {
   it('writes what JSON.stringify writes, for every shape of answer', () => {
-    const posts = [{ id: 1, at: new Date(0), nested: { a: [1, 2] } }, { id: 2, skip: undefined }];
+    const posts = [
+      { id: 1, at: new Date(0), nested: { a: [1, 2] } },
+      { id: 2, skip: undefined },
+    ];
     const bodies: Record<string, unknown>[] = [
       { success: true, data: { posts, pagination: { page: 1 } }, posts },
       { success: true, data: { posts, pagination: { page: 1 } }, posts: [...posts] },

@@ -25,7 +25,9 @@ export function answerJson(body: Record<string, unknown>): string {
     }
     return text;
   };
-  return objectJson(body, (key, value) => (key === 'data' ? objectJson(data as Record<string, unknown>, (_, v) => encode(v)) : encode(value)));
+  return objectJson(body, (key, value) =>
+    key === 'data' ? objectJson(data as Record<string, unknown>, (_, v) => encode(v)) : encode(value),
+  );
 }
 
 /** `{"k":v,…}` of the own enumerable keys, skipping what JSON.stringify skips (undefined values, functions, symbols). */

@@ -37,7 +37,11 @@ export function mountsMiddleware(mounts: HttpMount[], count: (ctx: Context, grou
       for (const value of Array.isArray(v) ? v : [v]) headers.append(k, value);
     }
     // The URL as the client addressed it: the signature's host and (request-target) are its own.
-    const request = new Request(`${ctx.protocol}://${ctx.host}${ctx.originalUrl}`, { method: ctx.method, headers, body: body === undefined ? undefined : body });
+    const request = new Request(`${ctx.protocol}://${ctx.host}${ctx.originalUrl}`, {
+      method: ctx.method,
+      headers,
+      body: body === undefined ? undefined : body,
+    });
     const response = await mount.fetch(request);
     ctx.status = response.status;
     response.headers.forEach((value, key) => {

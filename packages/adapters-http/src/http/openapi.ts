@@ -28,7 +28,7 @@ const ERROR_RESPONSES = {
   Unauthorized: { status: '401', description: 'Missing, invalid, expired or revoked bearer token.' },
   NotFound: { status: '404', description: 'Unknown resource, script or `?path=`.' },
   MethodNotAllowed: { status: '405', description: 'The selector matches only operations of other methods; `Allow` lists them.' },
-  TooManyRequests: { status: '429', description: 'Over the rate limit of this operation\'s group; retry after `Retry-After` seconds.' },
+  TooManyRequests: { status: '429', description: "Over the rate limit of this operation's group; retry after `Retry-After` seconds." },
   ServiceUnavailable: { status: '503', description: 'A dependency (database, mail, push, …) is down or not configured.' },
 } as const;
 
@@ -234,8 +234,10 @@ function describeSelector(sel: AnySelector, method: string, absent: string[]): s
     );
   }
   if (pathSegments(sel).length) lines.push(`Selected by \`path=${sel.path}\`; its \`:name\` segments are decimal integers.`);
-  if (sel.has?.length) lines.push(`Selected by the presence of the query key${sel.has.length > 1 ? 's' : ''} ${sel.has.map((k) => `\`${k}\``).join(', ')}.`);
-  if (absent.length) lines.push(`Only when the query has none of ${absent.map((k) => `\`${k}\``).join(', ')}, which select other operations.`);
+  if (sel.has?.length)
+    lines.push(`Selected by the presence of the query key${sel.has.length > 1 ? 's' : ''} ${sel.has.map((k) => `\`${k}\``).join(', ')}.`);
+  if (absent.length)
+    lines.push(`Only when the query has none of ${absent.map((k) => `\`${k}\``).join(', ')}, which select other operations.`);
   return lines.join(' ');
 }
 
@@ -284,7 +286,13 @@ function operationObject(b: DocumentBuilder, script: Script, o: AnyOperation, op
     parameters.push({ name, in: 'query', required: query.required.has(name), schema });
   }
   if (o.acceptsQueryToken && !('token' in query.properties)) {
-    parameters.push({ name: 'token', in: 'query', required: false, description: 'The bearer token, for a client that opens this URL in a browser.', schema: { type: 'string' } });
+    parameters.push({
+      name: 'token',
+      in: 'query',
+      required: false,
+      description: 'The bearer token, for a client that opens this URL in a browser.',
+      schema: { type: 'string' },
+    });
   }
 
   const result: Json = {
@@ -305,7 +313,13 @@ function operationObject(b: DocumentBuilder, script: Script, o: AnyOperation, op
       ? {
           required: true,
           description: `multipart/form-data: these fields, and the file in the part \`media\` (at most ${o.multipart.maxFileBytes} bytes).`,
-          content: { 'multipart/form-data': { schema: { allOf: [body, { type: 'object', required: ['media'], properties: { media: { type: 'string', format: 'binary' } } }] } } },
+          content: {
+            'multipart/form-data': {
+              schema: {
+                allOf: [body, { type: 'object', required: ['media'], properties: { media: { type: 'string', format: 'binary' } } }],
+              },
+            },
+          },
         }
       : {
           required,
@@ -412,7 +426,13 @@ export function buildOpenApiDocument(scripts: Script[], info: OpenApiInfo): obje
   const securitySchemes: Json = {
     bearerAuth: { type: 'http', scheme: 'bearer', description: 'The opaque token returned by auth.php (`Authorization: Bearer <token>`).' },
   };
-  if (usesQueryToken) securitySchemes.queryToken = { type: 'apiKey', in: 'query', name: 'token', description: 'The same token as `?token=`, on the operations that accept it.' };
+  if (usesQueryToken)
+    securitySchemes.queryToken = {
+      type: 'apiKey',
+      in: 'query',
+      name: 'token',
+      description: 'The same token as `?token=`, on the operations that accept it.',
+    };
 
   const responses: Json = {};
   for (const [name, r] of Object.entries(ERROR_RESPONSES)) {
@@ -423,7 +443,9 @@ export function buildOpenApiDocument(scripts: Script[], info: OpenApiInfo): obje
           ? errorResponse(r.description, { Allow: { description: 'The methods the selector accepts.', schema: { type: 'string' } } })
           : errorResponse(r.description);
   }
-  responses.Error = errorResponse('Any other failure: 403 forbidden, 409 conflict, 413 too large, 415 wrong file type, 422 semantically invalid.');
+  responses.Error = errorResponse(
+    'Any other failure: 403 forbidden, 409 conflict, 413 too large, 415 wrong file type, 422 semantically invalid.',
+  );
 
   return {
     openapi: '3.1.0',
@@ -435,7 +457,7 @@ export function buildOpenApiDocument(scripts: Script[], info: OpenApiInfo): obje
         'Each operation is one OpenAPI operation whose path key is the URL to call, selector included (`?action=`, `?path=`, or the query key that selects it).',
         'Every script is also served under `/v1/` instead of `/api/v1/`. Every success is `{"success": true, ...payload}`; every failure is the `Error` schema.',
         'Every response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`; the limit group of each operation is its `x-rate-limit-group`.',
-        '`index.php` lists the same operations in Plaza\'s own compact form.',
+        "`index.php` lists the same operations in Plaza's own compact form.",
       ].join('\n\n'),
     },
     servers: [{ url: `${info.serverUrl.replace(/\/+$/, '')}/api/v1` }],
@@ -445,7 +467,10 @@ export function buildOpenApiDocument(scripts: Script[], info: OpenApiInfo): obje
       schemas: b.schemas,
       responses,
       headers: {
-        'X-RateLimit-Limit': { description: 'Requests allowed per window for this operation\'s group.', schema: { type: 'integer', minimum: 0 } },
+        'X-RateLimit-Limit': {
+          description: "Requests allowed per window for this operation's group.",
+          schema: { type: 'integer', minimum: 0 },
+        },
         'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer', minimum: 0 } },
         'X-RateLimit-Reset': { description: 'When the window resets, in unix seconds.', schema: { type: 'integer', minimum: 0 } },
         'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'integer', minimum: 0 } },

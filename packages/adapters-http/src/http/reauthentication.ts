@@ -8,7 +8,17 @@ import { z } from 'zod';
  */
 export const reauthenticationFields = {
   password: z.string().max(200).optional(),
-  code: z.union([z.string().max(32), z.number().int().min(0).max(999_999).transform((n) => String(n).padStart(6, '0'))]).optional(),
+  code: z
+    .union([
+      z.string().max(32),
+      z
+        .number()
+        .int()
+        .min(0)
+        .max(999_999)
+        .transform((n) => String(n).padStart(6, '0')),
+    ])
+    .optional(),
 };
 
 /** The proof of the body's fields and of the request's bearer token. */

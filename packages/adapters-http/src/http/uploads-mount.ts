@@ -91,7 +91,9 @@ async function serveUpload(uploadsPath: string, request: Request): Promise<Respo
     };
     const range = rangeOf(request.headers, size, etag, lastModified);
     if (range === 'unsatisfiable') {
-      return errorResponse(416, `The requested range is outside the file (${size} bytes)`, 'range_not_satisfiable', { 'Content-Range': `bytes */${size}` });
+      return errorResponse(416, `The requested range is outside the file (${size} bytes)`, 'range_not_satisfiable', {
+        'Content-Range': `bytes */${size}`,
+      });
     }
     const [start, end] = range ?? [0, size - 1];
     headers['Content-Length'] = String(Math.max(0, end - start + 1));

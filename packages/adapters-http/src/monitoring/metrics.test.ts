@@ -13,7 +13,7 @@ describe('metrics', () => {
     expect(operationLabel(operation({ path: ':id/members', has: ['page', 'q'] }))).toBe('GET path=:id/members has=page,q');
   });
 
-  it('count a job\'s runs and failures, passing its failure on', async () => {
+  it("count a job's runs and failures, passing its failure on", async () => {
     const metrics = new PlazaMetrics();
     let fail = false;
     const run = metrics.jobs.observe('sweep', async () => {

@@ -85,7 +85,7 @@ export class RequestMetrics {
     });
     this.latency = new Histogram({
       name: 'plaza_http_request_duration_seconds',
-      help: 'Time from a request\'s arrival to its answer, by script and declared operation',
+      help: "Time from a request's arrival to its answer, by script and declared operation",
       labelNames: ['script', 'operation'],
       buckets: LATENCY_BUCKETS,
       registers: [registry],
@@ -124,9 +124,25 @@ export class JobMetrics {
   private readonly duration: Histogram<'job'>;
 
   constructor(registry: Registry) {
-    this.runs = new Counter({ name: 'plaza_job_runs_total', help: 'Runs of a periodic job, ended or failed', labelNames: ['job'], registers: [registry] });
-    this.failures = new Counter({ name: 'plaza_job_failures_total', help: 'Runs of a periodic job that failed', labelNames: ['job'], registers: [registry] });
-    this.duration = new Histogram({ name: 'plaza_job_duration_seconds', help: 'Time a periodic job run took', labelNames: ['job'], buckets: JOB_BUCKETS, registers: [registry] });
+    this.runs = new Counter({
+      name: 'plaza_job_runs_total',
+      help: 'Runs of a periodic job, ended or failed',
+      labelNames: ['job'],
+      registers: [registry],
+    });
+    this.failures = new Counter({
+      name: 'plaza_job_failures_total',
+      help: 'Runs of a periodic job that failed',
+      labelNames: ['job'],
+      registers: [registry],
+    });
+    this.duration = new Histogram({
+      name: 'plaza_job_duration_seconds',
+      help: 'Time a periodic job run took',
+      labelNames: ['job'],
+      buckets: JOB_BUCKETS,
+      registers: [registry],
+    });
   }
 
   /** `run`, counted under `job`: its failure is counted and passed on unchanged. */

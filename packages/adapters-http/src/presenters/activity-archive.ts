@@ -59,7 +59,18 @@ function noteHtml(text: string): string {
 
 function mediaTypeOf(name: string): string {
   const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? '';
-  const types: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', mp4: 'video/mp4', webm: 'video/webm', mov: 'video/quicktime', mp3: 'audio/mpeg', ogg: 'audio/ogg' };
+  const types: Record<string, string> = {
+    jpg: 'image/jpeg',
+    jpeg: 'image/jpeg',
+    png: 'image/png',
+    gif: 'image/gif',
+    webp: 'image/webp',
+    mp4: 'video/mp4',
+    webm: 'video/webm',
+    mov: 'video/quicktime',
+    mp3: 'audio/mpeg',
+    ogg: 'audio/ogg',
+  };
   return types[ext] ?? 'application/octet-stream';
 }
 
@@ -113,8 +124,17 @@ export function createActivity(identity: ArchiveIdentity, user: UserRecord, post
       to,
       cc,
       sensitive: false,
-      attachment: post.media.map((m) => ({ type: 'Document', mediaType: mediaTypeOf(m), url: `/${archivedMediaPath(postMediaPath(m))}`, name: null })),
-      tag: post.tags.map((t) => ({ type: 'Hashtag', name: `#${t}`, href: `${identity.publicUrl}/api/v1/posts.php?tag=${encodeURIComponent(t)}` })),
+      attachment: post.media.map((m) => ({
+        type: 'Document',
+        mediaType: mediaTypeOf(m),
+        url: `/${archivedMediaPath(postMediaPath(m))}`,
+        name: null,
+      })),
+      tag: post.tags.map((t) => ({
+        type: 'Hashtag',
+        name: `#${t}`,
+        href: `${identity.publicUrl}/api/v1/posts.php?tag=${encodeURIComponent(t)}`,
+      })),
     },
   };
 }

@@ -46,5 +46,12 @@ export function presentAlbum(v: AlbumView, p: PresenterContext): z.input<typeof 
 }
 
 export function presentPhoto(photo: PhotoRecord, p: PresenterContext): z.input<typeof PhotoItem> {
-  return { id: photo.id, album_id: photo.album_id, user_id: photo.user_id, path: photo.path, caption: photo.caption, created_at: wireTime(p, photo.created_at) };
+  return {
+    id: photo.id,
+    album_id: photo.album_id,
+    user_id: photo.user_id,
+    path: photo.path,
+    caption: photo.caption,
+    created_at: wireTime(p, photo.created_at),
+  };
 }

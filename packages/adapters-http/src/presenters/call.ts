@@ -1,4 +1,13 @@
-import { CALL_STATUSES, CALL_TYPES, PARTICIPANT_STATUSES, type CallRecord, type CallSignalRecord, type CallView, type HistoryItem, type ParticipantView } from '@plaza/domain/calls';
+import {
+  CALL_STATUSES,
+  CALL_TYPES,
+  PARTICIPANT_STATUSES,
+  type CallRecord,
+  type CallSignalRecord,
+  type CallView,
+  type HistoryItem,
+  type ParticipantView,
+} from '@plaza/domain/calls';
 import type { UserRecord } from '@plaza/domain/accounts';
 import { fromTimestamp } from '@plaza/domain';
 import { z } from 'zod';

@@ -47,10 +47,29 @@ export function presentFediverseProfile(profile: FederationProfile, fed: Federat
 
 /** The identity of a remote account; from the URL alone when its document was never fetched. */
 function identity(actorUrl: string, actor: RemoteActor | null) {
-  if (actor) return { actor_url: actor.actor_url, username: actor.username, display_name: actor.display_name, domain: actor.domain, handle: handleOf(actor), avatar: actor.avatar ?? '', summary: actor.summary, profile_url: actor.profile_url };
+  if (actor)
+    return {
+      actor_url: actor.actor_url,
+      username: actor.username,
+      display_name: actor.display_name,
+      domain: actor.domain,
+      handle: handleOf(actor),
+      avatar: actor.avatar ?? '',
+      summary: actor.summary,
+      profile_url: actor.profile_url,
+    };
   const u = new URL(actorUrl);
   const username = decodeURIComponent(u.pathname.split('/').filter(Boolean).pop() ?? u.host);
-  return { actor_url: actorUrl, username, display_name: username, domain: u.host, handle: `@${username}@${u.host}`, avatar: '', summary: '', profile_url: actorUrl };
+  return {
+    actor_url: actorUrl,
+    username,
+    display_name: username,
+    domain: u.host,
+    handle: `@${username}@${u.host}`,
+    avatar: '',
+    summary: '',
+    profile_url: actorUrl,
+  };
 }
 
 const remoteFlags = { is_remote: z.literal(true), account_type: z.literal('remote') };
@@ -85,9 +104,23 @@ export const FollowerItem = z.object({
   ...remoteFlags,
 });
 
-export function presentFollower(actorUrl: string, actor: RemoteActor | null, followedAt: string, p: PresenterContext): z.input<typeof FollowerItem> {
+export function presentFollower(
+  actorUrl: string,
+  actor: RemoteActor | null,
+  followedAt: string,
+  p: PresenterContext,
+): z.input<typeof FollowerItem> {
   const id = identity(actorUrl, actor);
-  return { actor_url: id.actor_url, username: id.username, display_name: id.display_name, domain: id.domain, handle: id.handle, avatar: id.avatar, followed_at: wireTime(p, followedAt), ...REMOTE };
+  return {
+    actor_url: id.actor_url,
+    username: id.username,
+    display_name: id.display_name,
+    domain: id.domain,
+    handle: id.handle,
+    avatar: id.avatar,
+    followed_at: wireTime(p, followedAt),
+    ...REMOTE,
+  };
 }
 
 export const FollowingItem = RemoteAccount.extend({
@@ -96,7 +129,13 @@ export const FollowingItem = RemoteAccount.extend({
   accepted: z.boolean(),
 });
 
-export function presentFollowing(actorUrl: string, actor: RemoteActor | null, followedAt: string, accepted: boolean, p: PresenterContext): z.input<typeof FollowingItem> {
+export function presentFollowing(
+  actorUrl: string,
+  actor: RemoteActor | null,
+  followedAt: string,
+  accepted: boolean,
+  p: PresenterContext,
+): z.input<typeof FollowingItem> {
   return { ...identity(actorUrl, actor), is_following: true, followed_at: wireTime(p, followedAt), accepted, ...REMOTE };
 }
 
@@ -120,7 +159,11 @@ export const FediversePost = z.object({
   ...remoteFlags,
 });
 
-export function presentFediversePost(post: RemotePost | RemotePostInput, actor: RemoteActor | null, p: PresenterContext): z.input<typeof FediversePost> {
+export function presentFediversePost(
+  post: RemotePost | RemotePostInput,
+  actor: RemoteActor | null,
+  p: PresenterContext,
+): z.input<typeof FediversePost> {
   const id = identity(post.actor_url, actor);
   return {
     ...('id' in post ? { id: post.id } : {}),

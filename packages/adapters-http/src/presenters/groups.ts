@@ -80,7 +80,13 @@ export const JoinRequestItem = z.object({
 });
 
 export function presentJoinRequest(v: JoinRequestView, p: PresenterContext): z.input<typeof JoinRequestItem> {
-  return { user_id: v.user.id, username: v.user.username, bio: v.user.bio ?? '', avatar: avatarOf(v.user), created_at: wireTime(p, v.request.created_at) };
+  return {
+    user_id: v.user.id,
+    username: v.user.username,
+    bio: v.user.bio ?? '',
+    avatar: avatarOf(v.user),
+    created_at: wireTime(p, v.request.created_at),
+  };
 }
 
 /** A group post, a Post of contract §35.1 with `type: "group"` and its `group_id` (keys keep PostItem's order). */

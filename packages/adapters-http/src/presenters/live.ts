@@ -1,4 +1,12 @@
-import { GUEST_STATUSES, liveRoomName, type GuestView, type LiveCommentView, type LiveGuestRecord, type LiveView, type ReportQueueItem } from '@plaza/domain/lives';
+import {
+  GUEST_STATUSES,
+  liveRoomName,
+  type GuestView,
+  type LiveCommentView,
+  type LiveGuestRecord,
+  type LiveView,
+  type ReportQueueItem,
+} from '@plaza/domain/lives';
 import { z } from 'zod';
 import type { PresenterContext } from './context.js';
 import { zAvatar } from './user.js';

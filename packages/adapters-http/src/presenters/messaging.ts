@@ -28,7 +28,6 @@ export const ReactionsSummary = z.partialRecord(z.enum(MESSAGE_REACTIONS), z.num
 /** Who is typing (contract §18.4, §19): the clients read `username`. */
 export const TypingUser = z.object({ user_id: zWireId, username: z.string() });
 
-
 /** The text shown for a message in lists: its content, or a marker for media-only messages. */
 function previewText(m: { content: string; media: string | null } | null): string {
   if (!m) return '';
@@ -36,7 +35,8 @@ function previewText(m: { content: string; media: string | null } | null): strin
   return m.media ? '📎' : '';
 }
 
-const mediaTypeOf = (v: string | null): MediaType | null => (MEDIA_TYPES as readonly string[]).includes(v ?? '') ? (v as MediaType) : null;
+const mediaTypeOf = (v: string | null): MediaType | null =>
+  (MEDIA_TYPES as readonly string[]).includes(v ?? '') ? (v as MediaType) : null;
 const isReaction = (v: string | null): v is MessageReaction => (MESSAGE_REACTIONS as readonly string[]).includes(v ?? '');
 
 /** Only the reaction types the clients know; the services never store others. */

@@ -18,7 +18,6 @@ import type { PresenterContext } from './context.js';
 import { zAvatar } from './user.js';
 import { avatarOf, nameOf, zCount, zTimestamp, zWireId, wireTime } from './wire.js';
 
-
 /** reports.php item (contract §35.5), with the vote counts by outcome and the resolution beside it. */
 export const ReportItem = z.object({
   id: zWireId,
@@ -203,7 +202,12 @@ export const MyBan = z.object({
 });
 
 export function presentMyBan(ban: BanRecord, p: PresenterContext): z.input<typeof MyBan> {
-  return { reason: ban.reason, is_permanent: ban.is_permanent, expires_at: p.formatTime(ban.expires_at), created_at: wireTime(p, ban.created_at) };
+  return {
+    reason: ban.reason,
+    is_permanent: ban.is_permanent,
+    expires_at: p.formatTime(ban.expires_at),
+    created_at: wireTime(p, ban.created_at),
+  };
 }
 
 /**
@@ -212,7 +216,12 @@ export function presentMyBan(ban: BanRecord, p: PresenterContext): z.input<typeo
  * a moderator lifts it).
  */
 export function presentSuspensionAsBan(s: SuspensionRecord, p: PresenterContext): z.input<typeof MyBan> {
-  return { reason: `Suspended by the moderators: ${s.reason}`, is_permanent: true, expires_at: null, created_at: wireTime(p, s.created_at) };
+  return {
+    reason: `Suspended by the moderators: ${s.reason}`,
+    is_permanent: true,
+    expires_at: null,
+    created_at: wireTime(p, s.created_at),
+  };
 }
 
 /** One of one's own warnings. */

@@ -29,7 +29,10 @@ export const NotificationItem = z.object({
   created_at: zTimestamp,
 });
 
-export function presentNotification({ notification: n, from, group_name }: NotificationView, p: PresenterContext): z.input<typeof NotificationItem> {
+export function presentNotification(
+  { notification: n, from, group_name }: NotificationView,
+  p: PresenterContext,
+): z.input<typeof NotificationItem> {
   const avatar = from ? (from.avatar ?? 'default.svg') : 'default.svg';
   return {
     id: n.id,

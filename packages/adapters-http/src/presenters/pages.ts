@@ -1,5 +1,12 @@
 import { REACTION_TYPES } from '@plaza/domain/content';
-import { PAGE_PRIVACIES, PAGE_ROLES, type PageCommentView, type PagePersonView, type PagePostView, type PageView } from '@plaza/domain/pages';
+import {
+  PAGE_PRIVACIES,
+  PAGE_ROLES,
+  type PageCommentView,
+  type PagePersonView,
+  type PagePostView,
+  type PageView,
+} from '@plaza/domain/pages';
 import { z } from 'zod';
 import type { PresenterContext } from './context.js';
 import { zAvatar } from './user.js';
@@ -152,7 +159,14 @@ export const PageFollowerItem = z.object({
 });
 
 export function presentPageFollower(v: PagePersonView, p: PresenterContext): z.input<typeof PageFollowerItem> {
-  return { id: v.user.id, user_id: v.user.id, username: v.user.username, avatar: avatarOf(v.user), cause: v.user.cause ?? '', followed_at: wireTime(p, v.since) };
+  return {
+    id: v.user.id,
+    user_id: v.user.id,
+    username: v.user.username,
+    avatar: avatarOf(v.user),
+    cause: v.user.cause ?? '',
+    followed_at: wireTime(p, v.since),
+  };
 }
 
 /** A member of the team (contract §22.1). */

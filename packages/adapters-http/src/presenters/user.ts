@@ -79,11 +79,7 @@ export const Profile = z.object({
   account_type: z.literal('local'),
 });
 
-export function presentProfile(
-  view: ProfileView,
-  fed: FederationIdentity,
-  p: PresenterContext,
-): z.input<typeof Profile> {
+export function presentProfile(view: ProfileView, fed: FederationIdentity, p: PresenterContext): z.input<typeof Profile> {
   const u = view.user;
   const roles = p.roles(u);
   return {

@@ -48,7 +48,10 @@ export function albumsScript(albums: AlbumService, p: PresenterContext): Script 
         handle: async (ctx) => {
           const req = pageRequest(ctx.query.page, ctx.query.per_page);
           const r = await albums.details(ctx.actor, ctx.query.id, req);
-          return { data: { ...presentAlbum(r, p), photos: r.photos.items.map((photo) => presentPhoto(photo, p)) }, meta: pageMeta(req, r.photos.total) };
+          return {
+            data: { ...presentAlbum(r, p), photos: r.photos.items.map((photo) => presentPhoto(photo, p)) },
+            meta: pageMeta(req, r.photos.total),
+          };
         },
       }),
       op({

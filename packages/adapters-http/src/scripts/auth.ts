@@ -58,11 +58,20 @@ const RegisterRefusal = z.object({
   details: z.array(z.object({ field: z.string(), problem: z.string() })).optional(),
 });
 /** `awaiting`: what the account waits for before it may sign in (empty: it may now). */
-const Registered = z.object({ message: z.string(), user_id: zWireId, user: UserSummary, awaiting: z.array(z.enum(['email_confirmation', 'approval'])) });
+const Registered = z.object({
+  message: z.string(),
+  user_id: zWireId,
+  user: UserSummary,
+  awaiting: z.array(z.enum(['email_confirmation', 'approval'])),
+});
 
 function registeredMessage(awaiting: Awaiting[]): string {
   if (awaiting.length === 0) return 'Account created';
-  const steps = awaiting.map((a) => (a === 'email_confirmation' ? 'confirm your e-mail address with the link we sent you' : 'wait for an administrator to approve your registration (you will get an e-mail)'));
+  const steps = awaiting.map((a) =>
+    a === 'email_confirmation'
+      ? 'confirm your e-mail address with the link we sent you'
+      : 'wait for an administrator to approve your registration (you will get an e-mail)',
+  );
   return `Account created: before you can sign in, ${steps.join(', then ')}.`;
 }
 
@@ -102,15 +111,37 @@ export function authScript(auth: AuthService, registrar: RegistrationService, p:
   return {
     name: 'auth',
     operations: [
-      op({ method: 'POST', auth: 'none', rateLimit: 'auth', limitPerAccount: 'username', body: credentials, summary: 'Log in with username or e-mail, password and optional TOTP code', response: IssuedTokenPayload, refusal: LoginRefusal, handle: login }),
-      op({ method: 'POST', select: { action: 'login' }, auth: 'none', rateLimit: 'auth', limitPerAccount: 'username', body: credentials, summary: 'Log in (explicit action form)', response: IssuedTokenPayload, refusal: LoginRefusal, handle: login }),
+      op({
+        method: 'POST',
+        auth: 'none',
+        rateLimit: 'auth',
+        limitPerAccount: 'username',
+        body: credentials,
+        summary: 'Log in with username or e-mail, password and optional TOTP code',
+        response: IssuedTokenPayload,
+        refusal: LoginRefusal,
+        handle: login,
+      }),
+      op({
+        method: 'POST',
+        select: { action: 'login' },
+        auth: 'none',
+        rateLimit: 'auth',
+        limitPerAccount: 'username',
+        body: credentials,
+        summary: 'Log in (explicit action form)',
+        response: IssuedTokenPayload,
+        refusal: LoginRefusal,
+        handle: login,
+      }),
       op({
         method: 'POST',
         select: { action: 'register' },
         auth: 'none',
         rateLimit: 'auth',
         body: registration,
-        summary: 'Create an account as API_REGISTRATION allows (invite_code in invite mode); a refused one (invalid or taken name, e-mail or password, closed, bad invitation) answers 200 with success false',
+        summary:
+          'Create an account as API_REGISTRATION allows (invite_code in invite mode); a refused one (invalid or taken name, e-mail or password, closed, bad invitation) answers 200 with success false',
         response: Registered,
         refusal: RegisterRefusal,
         handle: async (ctx): Promise<z.input<typeof Registered> | Refusal<z.input<typeof RegisterRefusal>>> => {
@@ -121,7 +152,12 @@ export function authScript(auth: AuthService, registrar: RegistrationService, p:
             // The rules of the domain, a name or address taken meanwhile by a concurrent registration,
             // and the operator's (closed, invitations).
             if (error instanceof Invalid || error instanceof Conflict || error instanceof Forbidden) {
-              return refuse({ code: error.code, error: error.message, message: error.message, ...(error.details.length ? { details: error.details } : {}) });
+              return refuse({
+                code: error.code,
+                error: error.message,
+                message: error.message,
+                ...(error.details.length ? { details: error.details } : {}),
+              });
             }
             throw error;
           }

@@ -1,5 +1,13 @@
 import { type Actor, Forbidden, Invalid, pageRequest } from '@plaza/domain';
-import { CALL_TYPES, MAX_CANDIDATE_LENGTH, MAX_SDP_LENGTH, parseLastPoll, type CallService, type CallView, type TalkInviteService } from '@plaza/domain/calls';
+import {
+  CALL_TYPES,
+  MAX_CANDIDATE_LENGTH,
+  MAX_SDP_LENGTH,
+  parseLastPoll,
+  type CallService,
+  type CallView,
+  type TalkInviteService,
+} from '@plaza/domain/calls';
 import { z } from 'zod';
 import { paginationQuery, zId } from '../http/fields.js';
 import { op, type OperationContext, type Script } from '../http/operation.js';
@@ -52,10 +60,23 @@ function candidateJson(input: z.output<typeof IceCandidateInput>): string {
       value = { candidate: input };
     }
   }
-  const parsed = z.object({ candidate: z.string(), sdpMid: z.string().nullish(), sdpMLineIndex: z.number().int().nullish(), usernameFragment: z.string().nullish() }).safeParse(value);
-  if (!parsed.success) throw Invalid.field('candidate', 'must be an ICE candidate object {candidate, sdpMid, sdpMLineIndex} or its JSON text');
+  const parsed = z
+    .object({
+      candidate: z.string(),
+      sdpMid: z.string().nullish(),
+      sdpMLineIndex: z.number().int().nullish(),
+      usernameFragment: z.string().nullish(),
+    })
+    .safeParse(value);
+  if (!parsed.success)
+    throw Invalid.field('candidate', 'must be an ICE candidate object {candidate, sdpMid, sdpMLineIndex} or its JSON text');
   const c = parsed.data;
-  return JSON.stringify({ candidate: c.candidate, sdpMid: c.sdpMid ?? null, sdpMLineIndex: c.sdpMLineIndex ?? null, ...(c.usernameFragment ? { usernameFragment: c.usernameFragment } : {}) });
+  return JSON.stringify({
+    candidate: c.candidate,
+    sdpMid: c.sdpMid ?? null,
+    sdpMLineIndex: c.sdpMLineIndex ?? null,
+    ...(c.usernameFragment ? { usernameFragment: c.usernameFragment } : {}),
+  });
 }
 
 /** What every call action answers under `data`. */
@@ -70,19 +91,31 @@ const CallAnswer = z.object({ data: CallData });
  * docs/decisions/0020).
  */
 /** Also the library's check (docs/decisions/0113). */
-export const initiateBody = z.object({ recipient_id: zId.nullish(), group_id: zId.nullish(), call_type: z.enum(CALL_TYPES).default('audio'), offer: sdp.nullish() });
+export const initiateBody = z.object({
+  recipient_id: zId.nullish(),
+  group_id: zId.nullish(),
+  call_type: z.enum(CALL_TYPES).default('audio'),
+  offer: sdp.nullish(),
+});
 export const talkInviteBody = z.object({
-          group_id: zId,
-          room_token: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, - or _'),
-          call_type: z.enum(CALL_TYPES).optional(),
-          room_url: z.string().max(2048).regex(/^https:\/\/\S+$/, 'must be an https:// URL').nullish(),
-        });
+  group_id: zId,
+  room_token: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, - or _'),
+  call_type: z.enum(CALL_TYPES).optional(),
+  room_url: z
+    .string()
+    .max(2048)
+    .regex(/^https:\/\/\S+$/, 'must be an https:// URL')
+    .nullish(),
+});
 export const answerBody = z.object({ ...callRef, answer: sdp.optional(), answer_sdp: sdp.optional() });
 export const joinBody = z.object({ ...callRef, offer: sdp.nullish() });
 export const peerOfferBody = z.object({ ...callRef, to_user_id: zId, offer: sdp.optional(), offer_sdp: sdp.optional() });
 export const iceCandidateBody = z.object({ ...callRef, candidate: IceCandidateInput, to_user_id: zId.nullish() });
 export const iceRestartBody = z.object({ ...callRef, offer: sdp.optional(), offer_sdp: sdp.optional(), to_user_id: zId.nullish() });
-export const pollQuery = z.object({ ...callRef, last_poll: z.string().max(40).regex(LAST_POLL, 'must be a timestamp YYYY-MM-DD HH:MM:SS').optional() });
+export const pollQuery = z.object({
+  ...callRef,
+  last_poll: z.string().max(40).regex(LAST_POLL, 'must be a timestamp YYYY-MM-DD HH:MM:SS').optional(),
+});
 
 export function callsScript(calls: CallService, talk: TalkInviteService, p: PresenterContext, options: CallsOptions): Script {
   const rl = 'calls' as const;
@@ -90,7 +123,10 @@ export function callsScript(calls: CallService, talk: TalkInviteService, p: Pres
     const h = ctx.request.headers;
     const sent = [h['x-flutter-app'], h['x-mobile-app']].flat().filter((v): v is string => typeof v === 'string');
     if (!sent.includes(options.mobileAppMarker)) {
-      throw new Forbidden('calls.php is reserved to the mobile app: send the X-Flutter-App (or X-Mobile-App) header', 'mobile_app_required');
+      throw new Forbidden(
+        'calls.php is reserved to the mobile app: send the X-Flutter-App (or X-Mobile-App) header',
+        'mobile_app_required',
+      );
     }
   };
   const answerWith = (view: CallView) => ({
@@ -103,7 +139,12 @@ export function callsScript(calls: CallService, talk: TalkInviteService, p: Pres
   });
 
   /** A call's state change that takes only the call: answers the call as it is afterwards. */
-  const transition = (action: 'reject' | 'leave' | 'end', summary: string, run: (actor: Actor, callId: number) => Promise<CallView>, { appOnly = true } = {}) =>
+  const transition = (
+    action: 'reject' | 'leave' | 'end',
+    summary: string,
+    run: (actor: Actor, callId: number) => Promise<CallView>,
+    { appOnly = true } = {},
+  ) =>
     op({
       method: 'POST',
       select: { action },
@@ -127,7 +168,8 @@ export function callsScript(calls: CallService, talk: TalkInviteService, p: Pres
         auth: 'required',
         rateLimit: rl,
         body: initiateBody,
-        summary: 'Start a one-to-one call (recipient_id) or a group call (group_id) with call_type and offer; answers data.call_id as a string',
+        summary:
+          'Start a one-to-one call (recipient_id) or a group call (group_id) with call_type and offer; answers data.call_id as a string',
         response: CallAnswer,
         handle: async (ctx) => {
           requireApp(ctx);
@@ -194,7 +236,11 @@ export function callsScript(calls: CallService, talk: TalkInviteService, p: Pres
         response: z.object({ data: z.object({ call_id: z.string(), signal_id: z.number().int().positive() }) }),
         handle: async (ctx) => {
           requireApp(ctx);
-          const s = await calls.peerSignal(ctx.actor, ctx.body.call_id, { to_user_id: ctx.body.to_user_id, kind: 'offer', sdp: ctx.body.offer ?? ctx.body.offer_sdp });
+          const s = await calls.peerSignal(ctx.actor, ctx.body.call_id, {
+            to_user_id: ctx.body.to_user_id,
+            kind: 'offer',
+            sdp: ctx.body.offer ?? ctx.body.offer_sdp,
+          });
           return { data: { call_id: String(s.call_id), signal_id: s.id } };
         },
       }),
@@ -208,7 +254,11 @@ export function callsScript(calls: CallService, talk: TalkInviteService, p: Pres
         response: z.object({ data: z.object({ call_id: z.string(), signal_id: z.number().int().positive() }) }),
         handle: async (ctx) => {
           requireApp(ctx);
-          const s = await calls.peerSignal(ctx.actor, ctx.body.call_id, { to_user_id: ctx.body.to_user_id, kind: 'answer', sdp: ctx.body.answer ?? ctx.body.answer_sdp });
+          const s = await calls.peerSignal(ctx.actor, ctx.body.call_id, {
+            to_user_id: ctx.body.to_user_id,
+            kind: 'answer',
+            sdp: ctx.body.answer ?? ctx.body.answer_sdp,
+          });
           return { data: { call_id: String(s.call_id), signal_id: s.id } };
         },
       }),
@@ -222,7 +272,10 @@ export function callsScript(calls: CallService, talk: TalkInviteService, p: Pres
         response: z.object({ data: z.object({ call_id: z.string(), candidate_id: z.number().int().positive() }) }),
         handle: async (ctx) => {
           requireApp(ctx);
-          const s = await calls.iceCandidate(ctx.actor, ctx.body.call_id, { candidate: candidateJson(ctx.body.candidate), to_user_id: ctx.body.to_user_id });
+          const s = await calls.iceCandidate(ctx.actor, ctx.body.call_id, {
+            candidate: candidateJson(ctx.body.candidate),
+            to_user_id: ctx.body.to_user_id,
+          });
           return { data: { call_id: String(s.call_id), candidate_id: s.id } };
         },
       }),
@@ -236,11 +289,23 @@ export function callsScript(calls: CallService, talk: TalkInviteService, p: Pres
         response: CallAnswer,
         handle: async (ctx) => {
           requireApp(ctx);
-          return answerWith(await calls.iceRestart(ctx.actor, ctx.body.call_id, { offer: ctx.body.offer ?? ctx.body.offer_sdp, to_user_id: ctx.body.to_user_id }));
+          return answerWith(
+            await calls.iceRestart(ctx.actor, ctx.body.call_id, {
+              offer: ctx.body.offer ?? ctx.body.offer_sdp,
+              to_user_id: ctx.body.to_user_id,
+            }),
+          );
         },
       }),
-      transition('reject', 'Decline a ringing call (also accepted without the app header: the Android decline button)', (actor, id) => calls.reject(actor, id), { appOnly: false }),
-      transition('leave', 'Leave a group call without ending it (the last one out ends it); ends a one-to-one call', (actor, id) => calls.leave(actor, id)),
+      transition(
+        'reject',
+        'Decline a ringing call (also accepted without the app header: the Android decline button)',
+        (actor, id) => calls.reject(actor, id),
+        { appOnly: false },
+      ),
+      transition('leave', 'Leave a group call without ending it (the last one out ends it); ends a one-to-one call', (actor, id) =>
+        calls.leave(actor, id),
+      ),
       transition('end', 'End a call (a group call ends for everyone when its initiator ends it)', (actor, id) => calls.end(actor, id)),
       op({
         method: 'GET',
@@ -263,7 +328,8 @@ export function callsScript(calls: CallService, talk: TalkInviteService, p: Pres
           let lastPoll: string | null = null;
           if (ctx.query.last_poll !== undefined && ctx.query.last_poll.trim() !== '') {
             lastPoll = parseLastPoll(ctx.query.last_poll);
-            if (lastPoll === null) throw Invalid.field('last_poll', 'must be a timestamp YYYY-MM-DD HH:MM:SS (the timestamp of the previous poll)');
+            if (lastPoll === null)
+              throw Invalid.field('last_poll', 'must be a timestamp YYYY-MM-DD HH:MM:SS (the timestamp of the previous poll)');
           }
           const r = await calls.poll(ctx.actor, ctx.query.call_id, lastPoll);
           return {

@@ -3,11 +3,19 @@ import { z } from 'zod';
 import { paginationQuery, zId } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
-import { CommentAdded, CommentItem, CommentRecordItem, presentCommentAdded, presentCommentList, presentCommentRecord } from '../presenters/post.js';
+import {
+  CommentAdded,
+  CommentItem,
+  CommentRecordItem,
+  presentCommentAdded,
+  presentCommentList,
+  presentCommentRecord,
+} from '../presenters/post.js';
 import { ListPagination } from '../presenters/wire.js';
 
 /** A comment, or a reply to a comment of the same post: POST comments.php and group_posts.php?action=comment. */
-export const newCommentBody = (maxLength: number) => z.object({ post_id: zId, content: z.string().max(maxLength), parent_id: zId.optional().nullable() });
+export const newCommentBody = (maxLength: number) =>
+  z.object({ post_id: zId, content: z.string().max(maxLength), parent_id: zId.optional().nullable() });
 
 /** Also the library's check (docs/decisions/0113). */
 export const editCommentBody = z.object({ content: z.string().max(5000) });
@@ -41,7 +49,10 @@ export function commentsScript(comments: CommentService, p: PresenterContext): S
         body: editCommentBody,
         summary: 'Edit own comment',
         response: z.object({ message: z.string(), data: CommentRecordItem }),
-        handle: async (ctx) => ({ message: 'Comment updated', data: presentCommentRecord(await comments.edit(ctx.actor, ctx.query.id, ctx.body.content), p) }),
+        handle: async (ctx) => ({
+          message: 'Comment updated',
+          data: presentCommentRecord(await comments.edit(ctx.actor, ctx.query.id, ctx.body.content), p),
+        }),
       }),
       op({
         method: 'DELETE',

@@ -15,7 +15,8 @@ export function deleteAccountScript(deletion: AccountDeletionService, p: Present
         method: 'POST',
         auth: 'required',
         body: z.object({ password: z.string().min(1, 'is required').max(200) }),
-        summary: 'Ask for the deletion of the account: a wrong password is a 403; else a single-use confirmation link (24 hours) is e-mailed',
+        summary:
+          'Ask for the deletion of the account: a wrong password is a 403; else a single-use confirmation link (24 hours) is e-mailed',
         response: z.object({ message: z.string(), expires_at: zTimestamp }),
         handle: async (ctx) => {
           const { expires_at } = await deletion.request(ctx.actor, ctx.body.password);

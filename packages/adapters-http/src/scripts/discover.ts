@@ -28,7 +28,8 @@ export function discoverScript(discover: DiscoverService, p: PresenterContext): 
         method: 'GET',
         auth: 'required',
         query: z.object({ type: z.enum([...DISCOVER_TYPES, '']).optional(), ...paginationQuery }),
-        summary: 'Suggestions to follow and join: data.users {new_users, same_cause, random}, data.groups, data.pages; type=all (default), users, groups or pages',
+        summary:
+          'Suggestions to follow and join: data.users {new_users, same_cause, random}, data.groups, data.pages; type=all (default), users, groups or pages',
         response: z.object({ data: Discoveries, type: z.enum(DISCOVER_TYPES) }),
         handle: async (ctx) => {
           const type = ctx.query.type || 'all';
@@ -36,7 +37,11 @@ export function discoverScript(discover: DiscoverService, p: PresenterContext): 
           const users = (list: typeof found.users.new_users) => list.map((u) => presentDiscoverUser(u, p));
           return {
             data: {
-              users: { new_users: users(found.users.new_users), same_cause: users(found.users.same_cause), random: users(found.users.random) },
+              users: {
+                new_users: users(found.users.new_users),
+                same_cause: users(found.users.same_cause),
+                random: users(found.users.random),
+              },
               groups: found.groups.map((g) => presentGroup(g, p)),
               pages: found.pages.map((v) => presentPageListItem(v, p)),
             },

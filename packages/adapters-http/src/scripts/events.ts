@@ -14,7 +14,12 @@ const participation = z.object({ message: z.string(), event_id: zWireId, is_part
 export function eventsScript(events: EventService, p: PresenterContext): Script {
   const leave = async (actor: Parameters<EventService['leave']>[0], id: number) => {
     const r = await events.leave(actor, id);
-    return { message: r.left ? 'You left the event' : 'You were not taking part', event_id: id, is_participating: false, participants_count: r.participants_count };
+    return {
+      message: r.left ? 'You left the event' : 'You were not taking part',
+      event_id: id,
+      is_participating: false,
+      participants_count: r.participants_count,
+    };
   };
   /** Leave by DELETE `?id=`: served with and without `action=leave`. */
   const leaveOp = (select?: Selector) =>
@@ -77,7 +82,12 @@ export function eventsScript(events: EventService, p: PresenterContext): Script 
         response: participation,
         handle: async (ctx) => {
           const r = await events.join(ctx.actor, ctx.body.event_id);
-          return { message: r.joined ? 'You take part in the event' : 'You already take part', event_id: ctx.body.event_id, is_participating: true, participants_count: r.participants_count };
+          return {
+            message: r.joined ? 'You take part in the event' : 'You already take part',
+            event_id: ctx.body.event_id,
+            is_participating: true,
+            participants_count: r.participants_count,
+          };
         },
       }),
       op({
@@ -89,7 +99,12 @@ export function eventsScript(events: EventService, p: PresenterContext): Script 
         response: z.object({ message: z.string(), event_id: zWireId, user_id: zWireId, invited: z.boolean() }),
         handle: async (ctx) => {
           const r = await events.invite(ctx.actor, ctx.body.event_id, ctx.body.user_id);
-          return { message: r.invited ? 'Invitation sent' : 'Already invited', event_id: ctx.body.event_id, user_id: ctx.body.user_id, invited: r.invited };
+          return {
+            message: r.invited ? 'Invitation sent' : 'Already invited',
+            event_id: ctx.body.event_id,
+            user_id: ctx.body.user_id,
+            invited: r.invited,
+          };
         },
       }),
       leaveOp(),

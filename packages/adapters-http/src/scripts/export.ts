@@ -40,7 +40,10 @@ async function archive(exports: ExportService, actor: Actor, settings: ExportSet
   zip.addReadStream(Readable.from(await exports.json(actor)), 'plaza-export.json');
   zip.addReadStream(Readable.from(outboxJson(settings, user, exports.posts(actor))), 'outbox.json');
   const own = (value: string | null, source: string) => (value ? (exportedMedia({ value, kind: 'avatar', source })?.path ?? null) : null);
-  zip.addBuffer(Buffer.from(JSON.stringify(actorJson(settings, user, own(user.avatar, 'avatar'), own(user.banner, 'banner')), null, 2)), 'actor.json');
+  zip.addBuffer(
+    Buffer.from(JSON.stringify(actorJson(settings, user, own(user.avatar, 'avatar'), own(user.banner, 'banner')), null, 2)),
+    'actor.json',
+  );
   // The media entries are added while the first entries stream; yazl keeps their order.
   void (async () => {
     const seen = new Set<string>();
@@ -53,7 +56,10 @@ async function archive(exports: ExportService, actor: Actor, settings: ExportSet
         if (file && (await isFile(file))) zip.addFile(file, archivedMediaPath(media.path));
         else missing.push(media.path);
       }
-      zip.addBuffer(Buffer.from(JSON.stringify({ media_files: seen.size - missing.length, missing_media: missing }, null, 2)), 'plaza-manifest.json');
+      zip.addBuffer(
+        Buffer.from(JSON.stringify({ media_files: seen.size - missing.length, missing_media: missing }, null, 2)),
+        'plaza-manifest.json',
+      );
       zip.end();
     } catch (error) {
       // The response has started: the only way to say it failed is to cut the archive short.
@@ -80,7 +86,8 @@ export function exportScript(exports: ExportService, settings: ExportSettings): 
         handle: async (ctx) => {
           const date = new Date().toISOString().slice(0, 10);
           const name = `plaza-export-${ctx.actor.username}-${date}`;
-          if (ctx.query.format === 'zip') return new Download(await archive(exports, ctx.actor, settings), 'application/zip', `${name}.zip`);
+          if (ctx.query.format === 'zip')
+            return new Download(await archive(exports, ctx.actor, settings), 'application/zip', `${name}.zip`);
           return new Download(await exports.json(ctx.actor), 'application/json; charset=utf-8', `${name}.json`);
         },
       }),

@@ -15,7 +15,9 @@ import { presentSuggestion, presentSuggestionComment, SuggestionCommentItem, Sug
 import { PageMetaWire, zCount } from '../presenters/wire.js';
 
 /** The app sends 1 or -1 as JSON numbers; their string forms are taken too. */
-export const zVote = z.union([z.literal(1), z.literal(-1), z.literal('1'), z.literal('-1')]).transform((v) => (Number(v) === 1 ? 1 : -1) as 1 | -1);
+export const zVote = z
+  .union([z.literal(1), z.literal(-1), z.literal('1'), z.literal('-1')])
+  .transform((v) => (Number(v) === 1 ? 1 : -1) as 1 | -1);
 
 /** The longest text accepted; the domain checks the contract's minimums, after trimming. */
 const text = (max: number) => z.string().max(max);
@@ -30,7 +32,11 @@ export const listQuery = z.object({ filter: z.enum(['popular', 'recent', 'planne
 export const suggestionBody = z.object({ title: text(SUGGESTION_TITLE_MAX), description: text(SUGGESTION_DESCRIPTION_MAX) });
 export const suggestionVoteBody = z.object({ suggestion_id: zId, vote: zVote });
 export const suggestionCommentBody = z.object({ suggestion_id: zId, content: text(SUGGESTION_COMMENT_MAX) });
-export const statusBody = z.object({ suggestion_id: zId, status: z.enum(SUGGESTION_STATUSES), admin_response: text(ADMIN_RESPONSE_MAX).optional().nullable() });
+export const statusBody = z.object({
+  suggestion_id: zId,
+  status: z.enum(SUGGESTION_STATUSES),
+  admin_response: text(ADMIN_RESPONSE_MAX).optional().nullable(),
+});
 
 export function featureSuggestionsScript(suggestions: FeatureSuggestionService, p: PresenterContext): Script {
   return {
@@ -56,7 +62,11 @@ export function featureSuggestionsScript(suggestions: FeatureSuggestionService, 
         response: z.object({ suggestion: SuggestionItem, comments: z.array(SuggestionCommentItem), meta: PageMetaWire }),
         handle: async (ctx) => {
           const r = await suggestions.detail(ctx.actor, ctx.query.id, pageRequest(ctx.query.page, ctx.query.per_page ?? DETAIL_COMMENTS));
-          return { suggestion: presentSuggestion(r.suggestion, p), comments: r.comments.map((c) => presentSuggestionComment(c, p)), meta: r.meta };
+          return {
+            suggestion: presentSuggestion(r.suggestion, p),
+            comments: r.comments.map((c) => presentSuggestionComment(c, p)),
+            meta: r.meta,
+          };
         },
       }),
       op({
@@ -73,7 +83,10 @@ export function featureSuggestionsScript(suggestions: FeatureSuggestionService, 
         body: suggestionBody,
         summary: 'Suggest a feature (title at least 5 characters, description at least 20)',
         response: z.object({ message: z.string(), suggestion: SuggestionItem }),
-        handle: async (ctx) => ({ message: 'Suggestion created', suggestion: presentSuggestion(await suggestions.create(ctx.actor, ctx.body), p) }),
+        handle: async (ctx) => ({
+          message: 'Suggestion created',
+          suggestion: presentSuggestion(await suggestions.create(ctx.actor, ctx.body), p),
+        }),
       }),
       op({
         method: 'POST',
@@ -106,7 +119,10 @@ export function featureSuggestionsScript(suggestions: FeatureSuggestionService, 
         body: statusBody,
         summary: 'Moderators and admins: set the status (pending, planned, in_progress, done, rejected) with an answer',
         response: z.object({ message: z.string(), suggestion: SuggestionItem }),
-        handle: async (ctx) => ({ message: 'Status updated', suggestion: presentSuggestion(await suggestions.updateStatus(ctx.actor, ctx.body.suggestion_id, ctx.body), p) }),
+        handle: async (ctx) => ({
+          message: 'Status updated',
+          suggestion: presentSuggestion(await suggestions.updateStatus(ctx.actor, ctx.body.suggestion_id, ctx.body), p),
+        }),
       }),
       op({
         method: 'DELETE',

@@ -57,7 +57,10 @@ export function fediverseScript(federation: FederationService, fed: FederationId
         handle: async (ctx) => {
           const req = pageRequest(ctx.query.page, ctx.query.per_page);
           const list = await federation.followers(ctx.actor, me(ctx.actor, ctx.query.user_id), req);
-          return { followers: list.items.map((f) => presentFollower(f.follower.actor_url, f.actor, f.follower.followed_at, p)), meta: pageMeta(req, list.total) };
+          return {
+            followers: list.items.map((f) => presentFollower(f.follower.actor_url, f.actor, f.follower.followed_at, p)),
+            meta: pageMeta(req, list.total),
+          };
         },
       }),
       op({
@@ -71,7 +74,9 @@ export function fediverseScript(federation: FederationService, fed: FederationId
           const req = pageRequest(ctx.query.page, ctx.query.per_page);
           const list = await federation.following(ctx.actor, me(ctx.actor, ctx.query.user_id), req);
           return {
-            following: list.items.map((f) => presentFollowing(f.following.actor_url, f.actor, f.following.followed_at, f.following.accepted, p)),
+            following: list.items.map((f) =>
+              presentFollowing(f.following.actor_url, f.actor, f.following.followed_at, f.following.accepted, p),
+            ),
             meta: pageMeta(req, list.total),
           };
         },
@@ -81,12 +86,17 @@ export function fediverseScript(federation: FederationService, fed: FederationId
         select: { action: 'feed' },
         auth: 'required',
         query: z.object({ refresh: zFlag.optional(), ...paginationQuery }),
-        summary: 'Stored posts of the followed remote accounts, newest first; refresh=1 pulls their outboxes first (synced_posts counts the new ones)',
+        summary:
+          'Stored posts of the followed remote accounts, newest first; refresh=1 pulls their outboxes first (synced_posts counts the new ones)',
         response: z.object({ posts: z.array(FediversePost), meta: PageMetaWire, synced_posts: z.number().int().nonnegative() }),
         handle: async (ctx) => {
           const req = pageRequest(ctx.query.page, ctx.query.per_page);
           const feed = await federation.feed(ctx.actor, req, ctx.query.refresh ?? false);
-          return { posts: feed.items.map((f) => presentFediversePost(f.post, f.actor, p)), meta: pageMeta(req, feed.total), synced_posts: feed.synced };
+          return {
+            posts: feed.items.map((f) => presentFediversePost(f.post, f.actor, p)),
+            meta: pageMeta(req, feed.total),
+            synced_posts: feed.synced,
+          };
         },
       }),
       op({
@@ -117,14 +127,26 @@ export function fediverseScript(federation: FederationService, fed: FederationId
         query: z.object({
           q: zTarget,
           include_posts: zFlag.optional(),
-          posts_limit: z.union([z.number(), z.string().regex(/^\d{1,3}$/).transform(Number)]).pipe(z.number().int().min(0).max(40)).optional(),
+          posts_limit: z
+            .union([
+              z.number(),
+              z
+                .string()
+                .regex(/^\d{1,3}$/)
+                .transform(Number),
+            ])
+            .pipe(z.number().int().min(0).max(40))
+            .optional(),
         }),
         summary: 'A remote account by handle or actor URL, with its recent public posts',
         response: RemoteAccount.extend({ recent_posts: z.array(FediversePost) }),
         handle: async (ctx) => {
           const limit = ctx.query.include_posts === false ? 0 : (ctx.query.posts_limit ?? 20);
           const r = await federation.remoteProfile(ctx.actor, ctx.query.q, limit);
-          return { ...presentRemoteAccount(r.actor, r.is_following), recent_posts: r.recent_posts.map((post) => presentFediversePost(post, r.actor, p)) };
+          return {
+            ...presentRemoteAccount(r.actor, r.is_following),
+            recent_posts: r.recent_posts.map((post) => presentFediversePost(post, r.actor, p)),
+          };
         },
       }),
       op({
@@ -149,7 +171,10 @@ export function fediverseScript(federation: FederationService, fed: FederationId
         response: z.object({ message: z.string(), profile: RemoteAccount.optional() }),
         handle: async (ctx) => {
           const r = await federation.unfollowRemote(ctx.actor, target(ctx.body));
-          return { message: r.removed ? 'Unfollowed' : 'Not following', ...(r.remote ? { profile: presentRemoteAccount(r.remote, false) } : {}) };
+          return {
+            message: r.removed ? 'Unfollowed' : 'Not following',
+            ...(r.remote ? { profile: presentRemoteAccount(r.remote, false) } : {}),
+          };
         },
       }),
     ],

@@ -8,16 +8,18 @@ import { presentUserListItem, UserListItem } from '../presenters/social.js';
 import { PageMetaWire } from '../presenters/wire.js';
 
 /** `user_id=` may be sent empty, meaning the caller. */
-const optionalUserId = z
-  .union([z.literal('').transform(() => undefined), zId])
-  .optional();
+const optionalUserId = z.union([z.literal('').transform(() => undefined), zId]).optional();
 
 /** follow and unfollow answer a confirmation and the relation as it now stands. */
 const Followed = z.object({ message: z.string(), is_following: z.literal(true) });
 const Unfollowed = z.object({ message: z.string(), is_following: z.literal(false) });
 
 /** Also the library's check (docs/decisions/0113). */
-export const listQuery = z.object({ user_id: optionalUserId, type: z.enum(['followers', 'following']).default('followers'), ...paginationQuery });
+export const listQuery = z.object({
+  user_id: optionalUserId,
+  type: z.enum(['followers', 'following']).default('followers'),
+  ...paginationQuery,
+});
 
 export function followsScript(follows: FollowService, p: PresenterContext): Script {
   return {

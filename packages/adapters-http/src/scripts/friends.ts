@@ -50,7 +50,11 @@ export function friendsScript(friends: FriendService, p: PresenterContext): Scri
         response: z.object({ request_id: zWireId, status: z.enum(['pending', 'accepted']), message: z.string() }),
         handle: async (ctx) => {
           const r = await friends.send(ctx.actor, ctx.body.user_id);
-          return { request_id: r.request_id, status: r.status, message: r.status === 'accepted' ? 'You are now friends' : 'Friend request sent' };
+          return {
+            request_id: r.request_id,
+            status: r.status,
+            message: r.status === 'accepted' ? 'You are now friends' : 'Friend request sent',
+          };
         },
       }),
       op({

@@ -6,11 +6,24 @@ import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
 import { GroupPostItem, presentGroupPost } from '../presenters/groups.js';
 import { newCommentBody } from './comments.js';
-import { CommentAdded, CommentItem, CommentRecordItem, presentCommentAdded, presentCommentList, presentCommentRecord } from '../presenters/post.js';
+import {
+  CommentAdded,
+  CommentItem,
+  CommentRecordItem,
+  presentCommentAdded,
+  presentCommentList,
+  presentCommentRecord,
+} from '../presenters/post.js';
 import { ListPagination, presentPagination, zCount, zWireId } from '../presenters/wire.js';
 
 const media = z.string().max(255);
-const tagList = z.union([z.array(z.string().max(64)).max(30), z.string().max(2000).transform((s) => s.split(/[\s,]+/).filter(Boolean))]);
+const tagList = z.union([
+  z.array(z.string().max(64)).max(30),
+  z
+    .string()
+    .max(2000)
+    .transform((s) => s.split(/[\s,]+/).filter(Boolean)),
+]);
 
 /** group_posts.php (contract §21.1): a group's posts; creating answers 201, as the client requires. */
 export function groupPostsScript(posts: GroupPostService, p: PresenterContext): Script {
@@ -22,7 +35,11 @@ export function groupPostsScript(posts: GroupPostService, p: PresenterContext): 
         auth: 'required',
         query: z.object({ group_id: zId, ...paginationQuery }),
         summary: 'A group’s posts, newest first (403 for a non-member of a private group)',
-        response: z.object({ posts: z.array(GroupPostItem), data: z.object({ posts: z.array(GroupPostItem), pagination: ListPagination }), pagination: ListPagination }),
+        response: z.object({
+          posts: z.array(GroupPostItem),
+          data: z.object({ posts: z.array(GroupPostItem), pagination: ListPagination }),
+          pagination: ListPagination,
+        }),
         handle: async (ctx) => {
           const page = await posts.list(ctx.actor, ctx.query.group_id, { page: ctx.query.page, perPage: ctx.query.per_page });
           const items = page.items.map((v) => presentGroupPost(v, p));
@@ -50,7 +67,10 @@ export function groupPostsScript(posts: GroupPostService, p: PresenterContext): 
         body: z.object({
           group_id: zId,
           content: z.string().max(GROUP_POST_MAX_LENGTH).optional().nullable(),
-          media: z.union([media, z.array(media).max(10)]).optional().nullable(),
+          media: z
+            .union([media, z.array(media).max(10)])
+            .optional()
+            .nullable(),
           media_type: z.enum(['image', 'video']).optional().nullable(),
           tags: tagList.optional().nullable(),
         }),
@@ -69,7 +89,10 @@ export function groupPostsScript(posts: GroupPostService, p: PresenterContext): 
         body: z.object({ id: zId, content: z.string().max(GROUP_POST_MAX_LENGTH) }),
         summary: 'Edit one’s own group post ({id, content})',
         response: z.object({ message: z.string(), data: GroupPostItem }),
-        handle: async (ctx) => ({ message: 'Post updated', data: presentGroupPost(await posts.edit(ctx.actor, ctx.body.id, ctx.body.content), p) }),
+        handle: async (ctx) => ({
+          message: 'Post updated',
+          data: presentGroupPost(await posts.edit(ctx.actor, ctx.body.id, ctx.body.content), p),
+        }),
       }),
       op({
         method: 'DELETE',
@@ -98,7 +121,11 @@ export function groupCommentsScript(posts: GroupPostService, p: PresenterContext
         query: z.object({ post_id: zId, ...paginationQuery }),
         summary: 'Root comments of a group post, each with nested replies, under data',
         response: z.object({ data: z.array(CommentItem), comments: z.array(CommentItem), pagination: ListPagination }),
-        handle: async (ctx) => presentCommentList(await posts.listComments(ctx.actor, ctx.query.post_id, { page: ctx.query.page, perPage: ctx.query.per_page }), p),
+        handle: async (ctx) =>
+          presentCommentList(
+            await posts.listComments(ctx.actor, ctx.query.post_id, { page: ctx.query.page, perPage: ctx.query.per_page }),
+            p,
+          ),
       }),
       op({
         method: 'POST',
@@ -117,7 +144,10 @@ export function groupCommentsScript(posts: GroupPostService, p: PresenterContext
         body: z.object({ id: zId, content: z.string().max(5000) }),
         summary: 'Edit one’s own group comment ({id, content})',
         response: z.object({ message: z.string(), data: CommentRecordItem }),
-        handle: async (ctx) => ({ message: 'Comment updated', data: presentCommentRecord(await posts.editComment(ctx.actor, ctx.body.id, ctx.body.content), p) }),
+        handle: async (ctx) => ({
+          message: 'Comment updated',
+          data: presentCommentRecord(await posts.editComment(ctx.actor, ctx.body.id, ctx.body.content), p),
+        }),
       }),
       op({
         method: 'DELETE',
@@ -146,10 +176,22 @@ export function groupReactionsScript(posts: GroupPostService): Script {
         rateLimit: 'group_reactions',
         body: z.object({ post_id: zId, reaction_type: z.enum(REACTION_TYPES).default('like') }),
         summary: 'React to a group post (one reaction per user; another type replaces it)',
-        response: z.object({ message: z.string(), post_id: zWireId, reaction_type: z.enum(REACTION_TYPES), likes_count: zCount, is_liked: z.literal(true) }),
+        response: z.object({
+          message: z.string(),
+          post_id: zWireId,
+          reaction_type: z.enum(REACTION_TYPES),
+          likes_count: zCount,
+          is_liked: z.literal(true),
+        }),
         handle: async (ctx) => {
           const r = await posts.react(ctx.actor, ctx.body.post_id, ctx.body.reaction_type);
-          return { message: 'Reaction added', post_id: r.post_id, reaction_type: r.reaction_type, likes_count: r.likes_count, is_liked: true as const };
+          return {
+            message: 'Reaction added',
+            post_id: r.post_id,
+            reaction_type: r.reaction_type,
+            likes_count: r.likes_count,
+            is_liked: true as const,
+          };
         },
       }),
       op({
@@ -158,10 +200,22 @@ export function groupReactionsScript(posts: GroupPostService): Script {
         rateLimit: 'group_reactions',
         query: z.object({ post_id: zId }),
         summary: 'Remove one’s reaction from a group post',
-        response: z.object({ message: z.string(), post_id: zWireId, removed: z.boolean(), likes_count: zCount, is_liked: z.literal(false) }),
+        response: z.object({
+          message: z.string(),
+          post_id: zWireId,
+          removed: z.boolean(),
+          likes_count: zCount,
+          is_liked: z.literal(false),
+        }),
         handle: async (ctx) => {
           const r = await posts.unreact(ctx.actor, ctx.query.post_id);
-          return { message: r.removed ? 'Reaction removed' : 'No reaction to remove', post_id: r.post_id, removed: r.removed, likes_count: r.likes_count, is_liked: false as const };
+          return {
+            message: r.removed ? 'Reaction removed' : 'No reaction to remove',
+            post_id: r.post_id,
+            removed: r.removed,
+            likes_count: r.likes_count,
+            is_liked: false as const,
+          };
         },
       }),
     ],

@@ -37,12 +37,21 @@ export function groupsScript(groups: GroupService, p: PresenterContext): Script 
     response: z.object({ message: z.string(), id: zWireId, group_id: zWireId, data: GroupItem }),
     handle: async (ctx) => {
       const g = await groups.create(ctx.actor, ctx.body);
-      return { message: 'Group created', id: g.id, group_id: g.id, data: presentGroup({ group: g, relation: { role: 'admin', invited: false, requested: false } }, p) };
+      return {
+        message: 'Group created',
+        id: g.id,
+        group_id: g.id,
+        data: presentGroup({ group: g, relation: { role: 'admin', invited: false, requested: false } }, p),
+      };
     },
   });
   const leave = async (actor: Parameters<GroupService['leave']>[0], groupId: number) => {
     const outcome = await groups.leave(actor, groupId);
-    return { message: outcome === 'deleted' ? 'You left the group; it had no other member and was deleted' : 'You left the group', group_id: groupId, deleted: outcome === 'deleted' };
+    return {
+      message: outcome === 'deleted' ? 'You left the group; it had no other member and was deleted' : 'You left the group',
+      group_id: groupId,
+      deleted: outcome === 'deleted',
+    };
   };
   /** A page of groups, answered under both `groups` and `data`. */
   const groupList = (page: ListPage<GroupView>) => {
@@ -50,7 +59,12 @@ export function groupsScript(groups: GroupService, p: PresenterContext): Script 
     return { groups: items, data: items, pagination: presentPagination(page) };
   };
   const Left = z.object({ message: z.string(), group_id: zWireId, deleted: z.boolean() });
-  const adminAction = (action: string, summary: string, message: string, run: (actor: Parameters<GroupService['promote']>[0], groupId: number, userId: number) => Promise<void>) =>
+  const adminAction = (
+    action: string,
+    summary: string,
+    message: string,
+    run: (actor: Parameters<GroupService['promote']>[0], groupId: number, userId: number) => Promise<void>,
+  ) =>
     op({
       method: 'POST',
       select: { action },
@@ -73,7 +87,8 @@ export function groupsScript(groups: GroupService, p: PresenterContext): Script 
         query: listQuery,
         summary: 'Groups one is a member of, newest membership first (q filters by name or description)',
         response: GroupList,
-        handle: async (ctx) => groupList(await groups.listJoined(ctx.actor, { q: ctx.query.q, page: ctx.query.page, perPage: ctx.query.per_page })),
+        handle: async (ctx) =>
+          groupList(await groups.listJoined(ctx.actor, { q: ctx.query.q, page: ctx.query.page, perPage: ctx.query.per_page })),
       }),
       op({
         method: 'GET',
@@ -82,14 +97,16 @@ export function groupsScript(groups: GroupService, p: PresenterContext): Script 
         query: listQuery.extend({ discover: zFlag }),
         summary: 'Public groups one has not joined, most members first (q filters by name or description)',
         response: GroupList,
-        handle: async (ctx) => groupList(await groups.discover(ctx.actor, { q: ctx.query.q, page: ctx.query.page, perPage: ctx.query.per_page })),
+        handle: async (ctx) =>
+          groupList(await groups.discover(ctx.actor, { q: ctx.query.q, page: ctx.query.page, perPage: ctx.query.per_page })),
       }),
       op({
         method: 'GET',
         select: { has: ['id'] },
         auth: 'required',
         query: z.object({ id: zId }),
-        summary: 'A group’s details with one’s role, membership and pending request (a private group is only shown to its members, invitees and requesters)',
+        summary:
+          'A group’s details with one’s role, membership and pending request (a private group is only shown to its members, invitees and requesters)',
         response: z.object({ data: GroupItem, group: GroupItem }),
         handle: async (ctx) => {
           const item = presentGroup(await groups.visibleGroup(ctx.actor, ctx.query.id), p);
@@ -130,13 +147,31 @@ export function groupsScript(groups: GroupService, p: PresenterContext): Script 
         auth: 'required',
         body: z.object({ group_id: zId }),
         summary: 'Join a public group, or ask to join a private one (an invitation admits at once)',
-        response: z.object({ message: z.string(), group_id: zWireId, status: z.enum(['joined', 'pending']), is_member: z.boolean(), has_pending_request: z.literal('pending').nullable() }),
+        response: z.object({
+          message: z.string(),
+          group_id: zWireId,
+          status: z.enum(['joined', 'pending']),
+          is_member: z.boolean(),
+          has_pending_request: z.literal('pending').nullable(),
+        }),
         handle: async (ctx) => {
           const outcome = await groups.join(ctx.actor, ctx.body.group_id);
           const joined = outcome === 'joined' || outcome === 'already_member';
           const message =
-            outcome === 'joined' ? 'You joined the group' : outcome === 'already_member' ? 'You are already a member' : outcome === 'requested' ? 'Your request to join was sent' : 'Your request is already pending';
-          return { message, group_id: ctx.body.group_id, status: joined ? ('joined' as const) : ('pending' as const), is_member: joined, has_pending_request: joined ? null : ('pending' as const) };
+            outcome === 'joined'
+              ? 'You joined the group'
+              : outcome === 'already_member'
+                ? 'You are already a member'
+                : outcome === 'requested'
+                  ? 'Your request to join was sent'
+                  : 'Your request is already pending';
+          return {
+            message,
+            group_id: ctx.body.group_id,
+            status: joined ? ('joined' as const) : ('pending' as const),
+            is_member: joined,
+            has_pending_request: joined ? null : ('pending' as const),
+          };
         },
       }),
       op({
@@ -171,7 +206,9 @@ export function groupsScript(groups: GroupService, p: PresenterContext): Script 
       adminAction('approve_request', 'Admit a pending request (admins)', 'Request approved', (a, g, u) => groups.approveRequest(a, g, u)),
       adminAction('reject_request', 'Decline a pending request (admins)', 'Request rejected', (a, g, u) => groups.rejectRequest(a, g, u)),
       adminAction('promote_member', 'Make a member an admin (admins)', 'Member promoted', (a, g, u) => groups.promote(a, g, u)),
-      adminAction('demote_member', 'Make an admin a member again; a group keeps one admin (admins)', 'Member demoted', (a, g, u) => groups.demote(a, g, u)),
+      adminAction('demote_member', 'Make an admin a member again; a group keeps one admin (admins)', 'Member demoted', (a, g, u) =>
+        groups.demote(a, g, u),
+      ),
       adminAction('kick_member', 'Remove a member who is not an admin (admins)', 'Member removed', (a, g, u) => groups.kick(a, g, u)),
       op({
         method: 'PUT',

@@ -53,15 +53,37 @@ const WEBHOOK_BODY_LIMIT = 1024 * 1024;
  */
 /** Also the library's check (docs/decisions/0113). */
 export const startBody = z.object({
-        title: z.string().max(1000),
-        description: z.string().max(MAX_LIVE_DESCRIPTION * 2).nullish(),
-        is_public: zFlag.optional(),
-        max_guests: z.union([z.number().int(), z.string().regex(/^\d{1,3}$/).transform(Number)]).optional(),
-      });
+  title: z.string().max(1000),
+  description: z
+    .string()
+    .max(MAX_LIVE_DESCRIPTION * 2)
+    .nullish(),
+  is_public: zFlag.optional(),
+  max_guests: z
+    .union([
+      z.number().int(),
+      z
+        .string()
+        .regex(/^\d{1,3}$/)
+        .transform(Number),
+    ])
+    .optional(),
+});
 export const guestQuery = z.object({ id: zId, status: z.enum(GUEST_STATUSES).optional(), ...paginationQuery });
-export const guestRequestBody = z.object({ message: z.string().max(MAX_GUEST_MESSAGE * 2).nullish() });
+export const guestRequestBody = z.object({
+  message: z
+    .string()
+    .max(MAX_GUEST_MESSAGE * 2)
+    .nullish(),
+});
 export const liveCommentBody = z.object({ content: z.string().max(MAX_LIVE_COMMENT * 2) });
-export const liveReportBody = z.object({ reason: z.enum(LIVE_REPORT_REASONS), description: z.string().max(MAX_REPORT_DESCRIPTION * 2).nullish() });
+export const liveReportBody = z.object({
+  reason: z.enum(LIVE_REPORT_REASONS),
+  description: z
+    .string()
+    .max(MAX_REPORT_DESCRIPTION * 2)
+    .nullish(),
+});
 export const backgroundBody = z.object({ background_image: z.string().max(1024).nullable() });
 
 export function livesScript(s: LivesServices, p: PresenterContext): Script {
@@ -168,10 +190,14 @@ export function livesScript(s: LivesServices, p: PresenterContext): Script {
         auth: 'required',
         query: guestParam,
         body: z.object({}),
-        summary: verb === 'approve' ? 'Approve a guest request (host or live moderators)' : 'Reject a guest request or take a guest off the stage',
+        summary:
+          verb === 'approve' ? 'Approve a guest request (host or live moderators)' : 'Reject a guest request or take a guest off the stage',
         response: z.object({ message: z.string(), guest: GuestItem }),
         handle: async (ctx) => {
-          const g = verb === 'approve' ? await s.stage.approve(ctx.actor, ctx.query.id, ctx.query.user_id) : await s.stage.reject(ctx.actor, ctx.query.id, ctx.query.user_id);
+          const g =
+            verb === 'approve'
+              ? await s.stage.approve(ctx.actor, ctx.query.id, ctx.query.user_id)
+              : await s.stage.reject(ctx.actor, ctx.query.id, ctx.query.user_id);
           return { message: verb === 'approve' ? 'Guest approved' : 'Guest rejected', guest: presentGuest({ guest: g, user: null }, p) };
         },
       }),
@@ -222,7 +248,10 @@ export function livesScript(s: LivesServices, p: PresenterContext): Script {
       body: z.object({}),
       summary: 'Appoint a moderator of the live (its creator)',
       response: z.object({ message: z.string(), moderator_user_ids: z.array(zWireId) }),
-      handle: async (ctx) => ({ message: 'Moderator added', moderator_user_ids: await s.moderation.appointModerator(ctx.actor, ctx.query.id, ctx.query.user_id) }),
+      handle: async (ctx) => ({
+        message: 'Moderator added',
+        moderator_user_ids: await s.moderation.appointModerator(ctx.actor, ctx.query.id, ctx.query.user_id),
+      }),
     }),
     op({
       method: 'PUT',
@@ -232,7 +261,10 @@ export function livesScript(s: LivesServices, p: PresenterContext): Script {
       body: z.object({}),
       summary: 'Block a user from the live’s chat (its creator and moderators)',
       response: z.object({ message: z.string(), blocked_user_ids: z.array(zWireId) }),
-      handle: async (ctx) => ({ message: 'User blocked from the chat', blocked_user_ids: await s.moderation.blockFromChat(ctx.actor, ctx.query.id, ctx.query.user_id) }),
+      handle: async (ctx) => ({
+        message: 'User blocked from the chat',
+        blocked_user_ids: await s.moderation.blockFromChat(ctx.actor, ctx.query.id, ctx.query.user_id),
+      }),
     }),
     op({
       method: 'GET',
@@ -250,10 +282,22 @@ export function livesScript(s: LivesServices, p: PresenterContext): Script {
       query: idParam,
       body: liveReportBody,
       summary: 'Report the live (once per user); suspended past the configured number of reporters',
-      response: z.object({ live_id: zWireId, title: z.string(), report_count: zCount, is_suspended: z.boolean(), already_reported: z.boolean() }),
+      response: z.object({
+        live_id: zWireId,
+        title: z.string(),
+        report_count: zCount,
+        is_suspended: z.boolean(),
+        already_reported: z.boolean(),
+      }),
       handle: async (ctx) => {
         const r = await s.moderation.report(ctx.actor, ctx.query.id, ctx.body);
-        return { live_id: r.live.id, title: r.live.title, report_count: r.report_count, is_suspended: r.is_suspended, already_reported: r.already_reported };
+        return {
+          live_id: r.live.id,
+          title: r.live.title,
+          report_count: r.report_count,
+          is_suspended: r.is_suspended,
+          already_reported: r.already_reported,
+        };
       },
     }),
     op({
@@ -283,8 +327,16 @@ export function livesScript(s: LivesServices, p: PresenterContext): Script {
       select: { path: 'token' },
       auth: 'required',
       body: z.object({
-        roomName: z.string().max(128).regex(/^(live-\d+|group-call-\d+|test-[A-Za-z0-9_-]+)$/, 'must be live-<id>, group-call-<id> or test-<name>').nullish(),
-        identity: z.string().max(128).regex(/^u\d+(-[^\s]*)?$/, 'must be u<your user id>-…').nullish(),
+        roomName: z
+          .string()
+          .max(128)
+          .regex(/^(live-\d+|group-call-\d+|test-[A-Za-z0-9_-]+)$/, 'must be live-<id>, group-call-<id> or test-<name>')
+          .nullish(),
+        identity: z
+          .string()
+          .max(128)
+          .regex(/^u\d+(-[^\s]*)?$/, 'must be u<your user id>-…')
+          .nullish(),
         name: z.string().max(256).nullish(),
         canPublish: zFlag.optional(),
         canPublishData: zFlag.optional(),

@@ -26,14 +26,28 @@ export const groupMessageBody = z.object({
   media_type: z.enum(MEDIA_TYPES).nullish(),
   parent_id: zId.nullish(),
 });
-const intFlexible = z.union([z.number().int(), z.string().regex(/^\d{1,6}$/).transform(Number)]);
+const intFlexible = z.union([
+  z.number().int(),
+  z
+    .string()
+    .regex(/^\d{1,6}$/)
+    .transform(Number),
+]);
 
 /** The answer to a reaction change: the message's counts and my reaction now. */
-const reactionResponse = z.object({ message_id: zWireId, reactions_summary: ReactionsSummary, user_reaction: z.enum(MESSAGE_REACTIONS).nullable() });
+const reactionResponse = z.object({
+  message_id: zWireId,
+  reactions_summary: ReactionsSummary,
+  user_reaction: z.enum(MESSAGE_REACTIONS).nullable(),
+});
 const confirmation = z.object({ message: z.string() });
 
 /** Also the library's check (docs/decisions/0113). */
-export const newGroupBody = z.object({ name: zText(MAX_GROUP_NAME), avatar: z.string().max(512).nullish(), member_ids: z.array(zId).max(500).optional() });
+export const newGroupBody = z.object({
+  name: zText(MAX_GROUP_NAME),
+  avatar: z.string().max(512).nullish(),
+  member_ids: z.array(zId).max(500).optional(),
+});
 export const groupUpdateBody = z.object({
   name: zText(MAX_GROUP_NAME).optional(),
   avatar: z.string().max(512).nullish(),
@@ -46,8 +60,11 @@ export const editGroupMessageBody = z.object({ content: z.string().max(10_000) }
 export const groupListQuery = z.object({ q: z.string().trim().max(100).optional(), ...paginationQuery });
 export const groupTypingBody = z.object({ is_typing: zFlag.default(true) });
 export const groupReactionBody = z
-          .object({ reaction_type: z.enum(MESSAGE_REACTIONS).optional(), reaction: z.enum(MESSAGE_REACTIONS).optional() })
-          .refine((b) => b.reaction_type !== undefined || b.reaction !== undefined, { message: 'reaction_type is required', path: ['reaction_type'] });
+  .object({ reaction_type: z.enum(MESSAGE_REACTIONS).optional(), reaction: z.enum(MESSAGE_REACTIONS).optional() })
+  .refine((b) => b.reaction_type !== undefined || b.reaction !== undefined, {
+    message: 'reaction_type is required',
+    path: ['reaction_type'],
+  });
 
 export function messageGroupsScript(groups: MessageGroupService, typing: TypingService, p: PresenterContext): Script {
   const rl = 'messages' as const;
@@ -170,7 +187,11 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         response: z.object({ added: z.boolean(), request_id: zWireId.nullable(), message: z.string() }),
         handle: async (ctx) => {
           const r = await groups.addMember(ctx.actor, ctx.query.id, ctx.body.user_id);
-          return { added: r.added, request_id: r.request_id, message: r.request_id ? 'Request sent to the admins' : r.added ? 'Member added' : 'Already a member' };
+          return {
+            added: r.added,
+            request_id: r.request_id,
+            message: r.request_id ? 'Request sent to the admins' : r.added ? 'Member added' : 'Already a member',
+          };
         },
       }),
       op({
@@ -221,7 +242,9 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         body: editGroupMessageBody,
         summary: 'Edit one of my group messages',
         response: z.object({ data: GroupMessageItem }),
-        handle: async (ctx) => ({ data: presentGroupMessage(await groups.editMessage(ctx.actor, ctx.query.id, ctx.body.content), ctx.actor, p) }),
+        handle: async (ctx) => ({
+          data: presentGroupMessage(await groups.editMessage(ctx.actor, ctx.query.id, ctx.body.content), ctx.actor, p),
+        }),
       }),
       op({
         method: 'DELETE',
@@ -247,7 +270,11 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         response: reactionResponse,
         handle: async (ctx) => {
           const reaction = (ctx.body.reaction_type ?? ctx.body.reaction)!;
-          return { message_id: ctx.query.id, reactions_summary: reactionCounts(await groups.react(ctx.actor, ctx.query.id, reaction)), user_reaction: reaction };
+          return {
+            message_id: ctx.query.id,
+            reactions_summary: reactionCounts(await groups.react(ctx.actor, ctx.query.id, reaction)),
+            user_reaction: reaction,
+          };
         },
       }),
       op({
@@ -258,7 +285,11 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
         query: idParam,
         summary: 'Remove my reaction from a group message',
         response: reactionResponse,
-        handle: async (ctx) => ({ message_id: ctx.query.id, reactions_summary: reactionCounts(await groups.unreact(ctx.actor, ctx.query.id)), user_reaction: null }),
+        handle: async (ctx) => ({
+          message_id: ctx.query.id,
+          reactions_summary: reactionCounts(await groups.unreact(ctx.actor, ctx.query.id)),
+          user_reaction: null,
+        }),
       }),
     ],
   };

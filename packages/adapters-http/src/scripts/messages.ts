@@ -28,7 +28,10 @@ export const messageBody = {
 /** The Dart client names the recipient `user_id`, the Android quick reply `recipient_id`. */
 const sendBody = z
   .object({ user_id: zId.optional(), recipient_id: zId.optional(), ...messageBody })
-  .refine((b) => b.user_id !== undefined || b.recipient_id !== undefined, { message: 'user_id or recipient_id is required', path: ['user_id'] });
+  .refine((b) => b.user_id !== undefined || b.recipient_id !== undefined, {
+    message: 'user_id or recipient_id is required',
+    path: ['user_id'],
+  });
 
 export const typingBody = z
   .object({ recipient_id: zId.optional(), user_id: zId.optional(), is_typing: zFlag.default(true) })
@@ -36,17 +39,32 @@ export const typingBody = z
 
 export const reactionBody = z
   .object({ message_id: zId, reaction_type: z.enum(MESSAGE_REACTIONS).optional(), reaction: z.enum(MESSAGE_REACTIONS).optional() })
-  .refine((b) => b.reaction_type !== undefined || b.reaction !== undefined, { message: 'reaction_type is required', path: ['reaction_type'] });
+  .refine((b) => b.reaction_type !== undefined || b.reaction !== undefined, {
+    message: 'reaction_type is required',
+    path: ['reaction_type'],
+  });
 
 export const search = z.string().trim().max(100).optional();
 
 /** The answer to a reaction change: the message's counts and my reaction now. */
-const reactionResponse = z.object({ message_id: zWireId, reactions_summary: ReactionsSummary, user_reaction: z.enum(MESSAGE_REACTIONS).nullable() });
+const reactionResponse = z.object({
+  message_id: zWireId,
+  reactions_summary: ReactionsSummary,
+  user_reaction: z.enum(MESSAGE_REACTIONS).nullable(),
+});
 const confirmation = z.object({ message: z.string() });
 
 /** Also the library's check (docs/decisions/0113). */
 export const editMessageBody = z.object({ content: z.string().max(10_000) });
-export const autoDeleteBody = z.object({ auto_delete_time: z.union([z.number().int(), z.string().regex(/^\d{1,6}$/).transform(Number)]) });
+export const autoDeleteBody = z.object({
+  auto_delete_time: z.union([
+    z.number().int(),
+    z
+      .string()
+      .regex(/^\d{1,6}$/)
+      .transform(Number),
+  ]),
+});
 
 export function messagesScript(messages: PrivateMessageService, typing: TypingService, p: PresenterContext): Script {
   return {
@@ -67,9 +85,17 @@ export function messagesScript(messages: PrivateMessageService, typing: TypingSe
         auth: 'required',
         query: z.object({ user_id: zId, q: search, ...paginationQuery }),
         summary: 'Thread with a user, newest first; marks their messages read; carries the conversation settings',
-        response: z.object({ data: z.object({ data: z.array(PrivateMessageItem), meta: PageMetaWire }), conversation: ConversationSettings }),
+        response: z.object({
+          data: z.object({ data: z.array(PrivateMessageItem), meta: PageMetaWire }),
+          conversation: ConversationSettings,
+        }),
         handle: async (ctx) => {
-          const t = await messages.thread(ctx.actor, ctx.query.user_id, pageRequest(ctx.query.page, ctx.query.per_page), ctx.query.q || undefined);
+          const t = await messages.thread(
+            ctx.actor,
+            ctx.query.user_id,
+            pageRequest(ctx.query.page, ctx.query.per_page),
+            ctx.query.q || undefined,
+          );
           return {
             data: { data: t.messages.map((m) => presentPrivateMessage(m, ctx.actor, p)), meta: t.meta },
             conversation: presentConversationSettings(t.peer, t.auto_delete_time),
@@ -150,7 +176,9 @@ export function messagesScript(messages: PrivateMessageService, typing: TypingSe
         body: editMessageBody,
         summary: 'Edit one of my messages',
         response: z.object({ data: PrivateMessageItem }),
-        handle: async (ctx) => ({ data: presentPrivateMessage(await messages.edit(ctx.actor, ctx.query.id, ctx.body.content), ctx.actor, p) }),
+        handle: async (ctx) => ({
+          data: presentPrivateMessage(await messages.edit(ctx.actor, ctx.query.id, ctx.body.content), ctx.actor, p),
+        }),
       }),
       op({
         method: 'PUT',

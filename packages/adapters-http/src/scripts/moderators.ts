@@ -8,7 +8,13 @@ import { ActionItem, CandidateItem, presentAction, presentCandidate } from '../p
 import { PageMetaWire } from '../presenters/wire.js';
 
 const Applied = z.object({ message: z.string(), candidate: CandidateItem });
-const Voted = z.object({ message: z.string(), elected: z.boolean(), revoked: z.boolean(), rejected: z.boolean(), candidate: CandidateItem });
+const Voted = z.object({
+  message: z.string(),
+  elected: z.boolean(),
+  revoked: z.boolean(),
+  rejected: z.boolean(),
+  candidate: CandidateItem,
+});
 /**
  * "Already a moderator" / "Already a candidate" are answered as a 200 `success: false`: the app shows
  * the server's words only on a 2xx and matches these two (contract §26, docs/decisions/0012).
@@ -41,7 +47,13 @@ export function moderatorsScript(elections: ElectionService, p: PresenterContext
 
   async function vote(actor: Actor, candidateId: number, choice: CandidateVote) {
     const r = await elections.vote(actor, candidateId, choice);
-    const message = r.elected ? 'Vote recorded: the candidate is elected' : r.revoked ? 'Vote recorded: the moderator is revoked' : r.rejected ? 'Vote recorded: the candidacy is turned down' : 'Vote recorded';
+    const message = r.elected
+      ? 'Vote recorded: the candidate is elected'
+      : r.revoked
+        ? 'Vote recorded: the moderator is revoked'
+        : r.rejected
+          ? 'Vote recorded: the candidacy is turned down'
+          : 'Vote recorded';
     return { message, elected: r.elected, revoked: r.revoked, rejected: r.rejected, candidate: presentCandidate(r.candidate, p) };
   }
 
@@ -52,7 +64,8 @@ export function moderatorsScript(elections: ElectionService, p: PresenterContext
         method: 'GET',
         auth: 'required',
         query: z.object({ type: z.enum(['candidates', 'moderators', 'actions', '']).optional(), ...paginationQuery }),
-        summary: 'type=candidates (newest first), moderators (admins included, by id) or actions (the log, newest first); without type, the first page of each',
+        summary:
+          'type=candidates (newest first), moderators (admins included, by id) or actions (the log, newest first); without type, the first page of each',
         response: z.union([Lists.candidates, Lists.moderators, Lists.actions, Lists.all]),
         handle: async (ctx) => {
           const page = pageRequest(ctx.query.page, ctx.query.per_page);
@@ -70,7 +83,11 @@ export function moderatorsScript(elections: ElectionService, p: PresenterContext
               return { actions: r.items.map((v) => presentAction(v, p)), meta: r.meta };
             }
             default: {
-              const [c, m, a] = [await elections.candidates(ctx.actor, page), await elections.moderators(ctx.actor, page), await elections.actions(ctx.actor, page)];
+              const [c, m, a] = [
+                await elections.candidates(ctx.actor, page),
+                await elections.moderators(ctx.actor, page),
+                await elections.actions(ctx.actor, page),
+              ];
               return {
                 candidates: c.items.map((v) => presentCandidate(v, p)),
                 moderators: m.items.map((v) => presentCandidate(v, p)),
@@ -102,7 +119,11 @@ export function moderatorsScript(elections: ElectionService, p: PresenterContext
       op({
         method: 'POST',
         auth: 'required',
-        body: z.object({ motivation: applyBody.shape.motivation.optional(), candidate_id: zId.optional(), vote: voteBody.shape.vote.optional() }),
+        body: z.object({
+          motivation: applyBody.shape.motivation.optional(),
+          candidate_id: zId.optional(),
+          vote: voteBody.shape.vote.optional(),
+        }),
         summary: 'The spec’s form without action: a vote when the body has candidate_id (and vote), else a candidacy (motivation)',
         response: z.union([Voted, Applied]),
         refusal: AlreadyRefusal,

@@ -35,7 +35,11 @@ export function notificationsScript(inbox: NotificationInboxService, p: Presente
         summary: 'Notifications, newest first (unread=true for unread only)',
         response: UnreadCount.extend({ notifications: z.array(NotificationItem), pagination: ListPagination }),
         handle: async (ctx) => {
-          const page = await inbox.list(ctx.actor, { page: ctx.query.page, perPage: ctx.query.per_page, unreadOnly: ctx.query.unread ?? false });
+          const page = await inbox.list(ctx.actor, {
+            page: ctx.query.page,
+            perPage: ctx.query.per_page,
+            unreadOnly: ctx.query.unread ?? false,
+          });
           const notifications = page.items.map((item) => presentNotification(item, p));
           return {
             notifications,

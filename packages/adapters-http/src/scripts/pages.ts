@@ -77,7 +77,11 @@ export function pagesScript(pages: PageService, posts: PagePostService, p: Prese
       handle: (ctx) => created(ctx.actor, ctx.body),
     });
   /** One page of rows under `data`, with the pagination `meta`. */
-  const paged = async <V, W>(query: { page?: number; per_page?: number }, fetch: (req: PageRequest) => Promise<{ items: V[]; total: number }>, present: (v: V, p: PresenterContext) => W) => {
+  const paged = async <V, W>(
+    query: { page?: number; per_page?: number },
+    fetch: (req: PageRequest) => Promise<{ items: V[]; total: number }>,
+    present: (v: V, p: PresenterContext) => W,
+  ) => {
     const req = pageRequest(query.page, query.per_page);
     const r = await fetch(req);
     return { data: r.items.map((v) => present(v, p)), meta: pageMeta(req, r.total) };
@@ -87,14 +91,25 @@ export function pagesScript(pages: PageService, posts: PagePostService, p: Prese
       method: 'GET',
       select: has ? { has } : {},
       auth: 'required',
-      query: z.object({ discover: zFlag.optional(), followed: zFlag.optional(), q: z.string().trim().max(100).optional(), ...paginationQuery }),
+      query: z.object({
+        discover: zFlag.optional(),
+        followed: zFlag.optional(),
+        q: z.string().trim().max(100).optional(),
+        ...paginationQuery,
+      }),
       summary,
       response: listResponse,
-      handle: (ctx) => paged(ctx.query, (req) => pages.list(ctx.actor, kind, kind === 'discover' ? ctx.query.q || null : null, req), presentPageListItem),
+      handle: (ctx) =>
+        paged(ctx.query, (req) => pages.list(ctx.actor, kind, kind === 'discover' ? ctx.query.q || null : null, req), presentPageListItem),
     });
   const unfollow = async (actor: Parameters<PageService['unfollow']>[0], pageId: number) => {
     const r = await pages.unfollow(actor, pageId);
-    return { message: r.removed ? 'Page unfollowed' : 'You were not following this page', page_id: pageId, is_followed: false, followers_count: r.followers_count };
+    return {
+      message: r.removed ? 'Page unfollowed' : 'You were not following this page',
+      page_id: pageId,
+      is_followed: false,
+      followers_count: r.followers_count,
+    };
   };
   /** Unfollow by DELETE, with page_id in the body or the query. */
   const unfollowByDelete = (summary: string, select?: Selector) =>
@@ -109,7 +124,14 @@ export function pagesScript(pages: PageService, posts: PagePostService, p: Prese
       handle: (ctx) => unfollow(ctx.actor, requiredId('page_id', ctx.body.page_id, ctx.query.page_id)),
     });
   /** A DELETE that answers only a confirmation message. */
-  const removal = <B extends z.ZodObject>(action: string, rateLimit: RateLimitGroup | undefined, body: B, summary: string, run: (actor: Actor, body: BodyOf<B>) => Promise<unknown>, message: string) =>
+  const removal = <B extends z.ZodObject>(
+    action: string,
+    rateLimit: RateLimitGroup | undefined,
+    body: B,
+    summary: string,
+    run: (actor: Actor, body: BodyOf<B>) => Promise<unknown>,
+    message: string,
+  ) =>
     op({
       method: 'DELETE',
       select: { action },
@@ -199,7 +221,12 @@ export function pagesScript(pages: PageService, posts: PagePostService, p: Prese
         response: followResponse,
         handle: async (ctx) => {
           const r = await pages.follow(ctx.actor, ctx.body.page_id);
-          return { message: r.followed ? 'Page followed' : 'You already follow this page', page_id: ctx.body.page_id, is_followed: true, followers_count: r.followers_count };
+          return {
+            message: r.followed ? 'Page followed' : 'You already follow this page',
+            page_id: ctx.body.page_id,
+            is_followed: true,
+            followers_count: r.followers_count,
+          };
         },
       }),
       op({
@@ -218,7 +245,12 @@ export function pagesScript(pages: PageService, posts: PagePostService, p: Prese
         select: { action: 'create_post' },
         auth: 'required',
         rateLimit: 'posts',
-        body: z.object({ page_id: zId, content: zText(MAX_PAGE_POST_LENGTH).nullish(), media: z.string().max(512).nullish(), media_type: z.enum(['image', 'video']).nullish() }),
+        body: z.object({
+          page_id: zId,
+          content: zText(MAX_PAGE_POST_LENGTH).nullish(),
+          media: z.string().max(512).nullish(),
+          media_type: z.enum(['image', 'video']).nullish(),
+        }),
         summary: 'Publish on a page (members of page_admins); content or media required',
         response: z.object({ message: z.string(), id: zWireId, post_id: zWireId, data: PagePostItem }),
         handle: async (ctx) => {
@@ -234,7 +266,10 @@ export function pagesScript(pages: PageService, posts: PagePostService, p: Prese
         body: z.object({ post_id: zId, content: zText(MAX_PAGE_POST_LENGTH) }),
         summary: 'Edit my page post',
         response: z.object({ message: z.string(), data: PagePostItem }),
-        handle: async (ctx) => ({ message: 'Post updated', data: presentPagePost(await posts.update(ctx.actor, ctx.body.post_id, ctx.body.content), p) }),
+        handle: async (ctx) => ({
+          message: 'Post updated',
+          data: presentPagePost(await posts.update(ctx.actor, ctx.body.post_id, ctx.body.content), p),
+        }),
       }),
       removal(
         'delete_post',
@@ -251,10 +286,20 @@ export function pagesScript(pages: PageService, posts: PagePostService, p: Prese
         rateLimit: 'reactions',
         body: z.object({ post_id: zId, type: z.enum(REACTION_TYPES).default('like') }),
         summary: 'React to a page post; the same reaction again takes it back. Answers 200',
-        response: z.object({ message: z.string(), post_id: zWireId, like_count: zCount, user_reaction: z.union([z.literal(''), z.enum(REACTION_TYPES)]) }),
+        response: z.object({
+          message: z.string(),
+          post_id: zWireId,
+          like_count: zCount,
+          user_reaction: z.union([z.literal(''), z.enum(REACTION_TYPES)]),
+        }),
         handle: async (ctx) => {
           const r = await posts.react(ctx.actor, ctx.body.post_id, ctx.body.type);
-          return { message: r.user_reaction ? 'Reaction saved' : 'Reaction removed', post_id: r.post_id, like_count: r.like_count, user_reaction: r.user_reaction ?? ('' as const) };
+          return {
+            message: r.user_reaction ? 'Reaction saved' : 'Reaction removed',
+            post_id: r.post_id,
+            like_count: r.like_count,
+            user_reaction: r.user_reaction ?? ('' as const),
+          };
         },
       }),
       op({
@@ -278,7 +323,10 @@ export function pagesScript(pages: PageService, posts: PagePostService, p: Prese
         body: z.object({ comment_id: zId, content: zText(MAX_PAGE_COMMENT_LENGTH) }),
         summary: 'Edit my comment on a page post',
         response: z.object({ message: z.string(), data: PageCommentItem }),
-        handle: async (ctx) => ({ message: 'Comment updated', data: presentPageComment(await posts.updateComment(ctx.actor, ctx.body.comment_id, ctx.body.content), p) }),
+        handle: async (ctx) => ({
+          message: 'Comment updated',
+          data: presentPageComment(await posts.updateComment(ctx.actor, ctx.body.comment_id, ctx.body.content), p),
+        }),
       }),
       removal(
         'delete_comment',
@@ -295,7 +343,10 @@ export function pagesScript(pages: PageService, posts: PagePostService, p: Prese
         body: z.object({ page_id: zId, username: zText(64), role: z.enum(PAGE_ROLES).default('editor') }),
         summary: 'Add an account to the team by username (admins)',
         response: teamResponse,
-        handle: async (ctx) => ({ message: 'Team member added', ...(await pages.addTeamMember(ctx.actor, ctx.body.page_id, ctx.body.username, ctx.body.role)) }),
+        handle: async (ctx) => ({
+          message: 'Team member added',
+          ...(await pages.addTeamMember(ctx.actor, ctx.body.page_id, ctx.body.username, ctx.body.role)),
+        }),
       }),
       op({
         method: 'POST',
@@ -304,7 +355,10 @@ export function pagesScript(pages: PageService, posts: PagePostService, p: Prese
         body: z.object({ page_id: zId, user_id: zId, role: z.enum(PAGE_ROLES) }),
         summary: 'Change a team member’s role (admins); a page keeps one admin',
         response: teamResponse,
-        handle: async (ctx) => ({ message: 'Role updated', ...(await pages.updateTeamRole(ctx.actor, ctx.body.page_id, ctx.body.user_id, ctx.body.role)) }),
+        handle: async (ctx) => ({
+          message: 'Role updated',
+          ...(await pages.updateTeamRole(ctx.actor, ctx.body.page_id, ctx.body.user_id, ctx.body.role)),
+        }),
       }),
       removal(
         'remove_team_member',
@@ -321,7 +375,10 @@ export function pagesScript(pages: PageService, posts: PagePostService, p: Prese
         body: z.object({ page_id: zId, user_id: zId }),
         summary: 'Remove a follower from a page (admins)',
         response: z.object({ message: z.string(), followers_count: zCount }),
-        handle: async (ctx) => ({ message: 'Follower removed', followers_count: (await pages.removeFollower(ctx.actor, ctx.body.page_id, ctx.body.user_id)).followers_count }),
+        handle: async (ctx) => ({
+          message: 'Follower removed',
+          followers_count: (await pages.removeFollower(ctx.actor, ctx.body.page_id, ctx.body.user_id)).followers_count,
+        }),
       }),
     ],
   };
@@ -329,7 +386,8 @@ export function pagesScript(pages: PageService, posts: PagePostService, p: Prese
 
 /** An id the body or the query may carry; both must then name the same row. */
 function requiredId(field: string, fromBody: number | undefined, fromQuery: number | undefined): number {
-  if (fromBody !== undefined && fromQuery !== undefined && fromBody !== fromQuery) throw Invalid.field(field, 'is given twice, with different values');
+  if (fromBody !== undefined && fromQuery !== undefined && fromBody !== fromQuery)
+    throw Invalid.field(field, 'is given twice, with different values');
   const value = fromBody ?? fromQuery;
   if (value === undefined) throw Invalid.field(field, 'is required');
   return value;

@@ -6,12 +6,27 @@ import type { PresenterContext } from '../presenters/context.js';
 import { PostItem, PostList, presentPost, presentPostList } from '../presenters/post.js';
 import { zWireId } from '../presenters/wire.js';
 
-const tagList = z.union([z.array(z.string().max(64)).max(30), z.string().max(2000).transform((s) => s.split(/[\s,]+/).filter(Boolean))]);
+const tagList = z.union([
+  z.array(z.string().max(64)).max(30),
+  z
+    .string()
+    .max(2000)
+    .transform((s) => s.split(/[\s,]+/).filter(Boolean)),
+]);
 
 /** Also the library's check of `posts.create` (docs/decisions/0113). */
 export const createBody = z.object({
   content: z.string().max(10_000).optional().nullable(),
-  media: z.union([z.array(z.string().max(255)).max(10), z.string().max(255).transform((s) => (s ? [s] : []))]).optional().nullable(),
+  media: z
+    .union([
+      z.array(z.string().max(255)).max(10),
+      z
+        .string()
+        .max(255)
+        .transform((s) => (s ? [s] : [])),
+    ])
+    .optional()
+    .nullable(),
   media_type: z.enum(['image', 'video']).optional().nullable(),
   tags: tagList.optional().nullable(),
 });
@@ -51,7 +66,10 @@ export function postsScript(posts: PostService, p: PresenterContext): Script {
         summary: 'Feed: posts and shares of followed accounts and own (default), or feed_type=global',
         response: PostList,
         handle: async (ctx) =>
-          presentPostList(await posts.feed(ctx.actor, ctx.query.feed_type === 'global' ? 'global' : 'following', ctx.query.page, ctx.query.per_page), p),
+          presentPostList(
+            await posts.feed(ctx.actor, ctx.query.feed_type === 'global' ? 'global' : 'following', ctx.query.page, ctx.query.per_page),
+            p,
+          ),
       }),
       op({
         method: 'POST',

@@ -5,8 +5,20 @@ import { op, type Script } from '../http/operation.js';
 import { presentReactionCounts, ReactionCounts } from '../presenters/post.js';
 import { zCount, zWireId } from '../presenters/wire.js';
 
-const reacted = z.object({ message: z.string(), post_id: zWireId, reaction_type: z.enum(REACTION_TYPES), likes_count: zCount, is_liked: z.literal(true) });
-const unreacted = z.object({ message: z.string(), post_id: zWireId, removed: z.boolean(), likes_count: zCount, is_liked: z.literal(false) });
+const reacted = z.object({
+  message: z.string(),
+  post_id: zWireId,
+  reaction_type: z.enum(REACTION_TYPES),
+  likes_count: zCount,
+  is_liked: z.literal(true),
+});
+const unreacted = z.object({
+  message: z.string(),
+  post_id: zWireId,
+  removed: z.boolean(),
+  likes_count: zCount,
+  is_liked: z.literal(false),
+});
 
 /** Also the library's check (docs/decisions/0113). */
 export const reactBody = z.object({ post_id: zId, reaction_type: z.enum(REACTION_TYPES).default('like') });
@@ -20,7 +32,11 @@ export function reactionsScript(engagement: EngagementService): Script {
         auth: 'required',
         query: z.object({ post_id: zId }),
         summary: 'Reaction counts of a post, by type',
-        response: z.object({ data: z.object({ post_id: zWireId, counts: ReactionCounts, total: zCount }), reactions: ReactionCounts, total: zCount }),
+        response: z.object({
+          data: z.object({ post_id: zWireId, counts: ReactionCounts, total: zCount }),
+          reactions: ReactionCounts,
+          total: zCount,
+        }),
         handle: async (ctx) => {
           const counts = presentReactionCounts(await engagement.reactions(ctx.actor, ctx.query.post_id));
           const total = Object.values(counts).reduce((a, b) => a + b, 0);
@@ -34,7 +50,11 @@ export function reactionsScript(engagement: EngagementService): Script {
         body: reactBody,
         summary: 'React to a post; a new reaction replaces the previous one',
         response: reacted,
-        handle: async (ctx) => ({ message: 'Reaction saved', ...(await engagement.react(ctx.actor, ctx.body.post_id, ctx.body.reaction_type)), is_liked: true as const }),
+        handle: async (ctx) => ({
+          message: 'Reaction saved',
+          ...(await engagement.react(ctx.actor, ctx.body.post_id, ctx.body.reaction_type)),
+          is_liked: true as const,
+        }),
       }),
       op({
         method: 'DELETE',
@@ -43,7 +63,11 @@ export function reactionsScript(engagement: EngagementService): Script {
         query: z.object({ post_id: zId }),
         summary: 'Remove own reaction from a post',
         response: unreacted,
-        handle: async (ctx) => ({ message: 'Reaction removed', ...(await engagement.unreact(ctx.actor, ctx.query.post_id)), is_liked: false as const }),
+        handle: async (ctx) => ({
+          message: 'Reaction removed',
+          ...(await engagement.unreact(ctx.actor, ctx.query.post_id)),
+          is_liked: false as const,
+        }),
       }),
     ],
   };
@@ -60,7 +84,11 @@ export function likesScript(engagement: EngagementService): Script {
         body: z.object({ post_id: zId }),
         summary: 'Like a post (the reaction "like")',
         response: reacted,
-        handle: async (ctx) => ({ message: 'Post liked', ...(await engagement.react(ctx.actor, ctx.body.post_id, 'like')), is_liked: true as const }),
+        handle: async (ctx) => ({
+          message: 'Post liked',
+          ...(await engagement.react(ctx.actor, ctx.body.post_id, 'like')),
+          is_liked: true as const,
+        }),
       }),
       op({
         method: 'DELETE',
@@ -69,7 +97,11 @@ export function likesScript(engagement: EngagementService): Script {
         query: z.object({ post_id: zId }),
         summary: 'Remove the like',
         response: unreacted,
-        handle: async (ctx) => ({ message: 'Like removed', ...(await engagement.unreact(ctx.actor, ctx.query.post_id)), is_liked: false as const }),
+        handle: async (ctx) => ({
+          message: 'Like removed',
+          ...(await engagement.unreact(ctx.actor, ctx.query.post_id)),
+          is_liked: false as const,
+        }),
       }),
     ],
   };

@@ -1,5 +1,12 @@
 import { Invalid, pageRequest } from '@plaza/domain';
-import { ACTION_REASON_MAX, REPORT_DESCRIPTION_MAX, REPORTED_POST_TYPES, type ModeratorAction, type ReportOutcome, type ReportService } from '@plaza/domain/moderation';
+import {
+  ACTION_REASON_MAX,
+  REPORT_DESCRIPTION_MAX,
+  REPORTED_POST_TYPES,
+  type ModeratorAction,
+  type ReportOutcome,
+  type ReportService,
+} from '@plaza/domain/moderation';
 import { z } from 'zod';
 import { paginationQuery, zId } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
@@ -63,10 +70,15 @@ export function reportsScript(reports: ReportService, p: PresenterContext): Scri
         method: 'GET',
         auth: 'required',
         query: listQuery,
-        summary: 'Reports, newest first: status=pending (default) or resolved; the whole queue for moderators, one’s own reports for everyone else',
+        summary:
+          'Reports, newest first: status=pending (default) or resolved; the whole queue for moderators, one’s own reports for everyone else',
         response: z.object({ reports: z.array(ReportItem), meta: PageMetaWire }),
         handle: async (ctx) => {
-          const r = await reports.list(ctx.actor, ctx.query.status === 'resolved' ? 'resolved' : 'pending', pageRequest(ctx.query.page, ctx.query.per_page));
+          const r = await reports.list(
+            ctx.actor,
+            ctx.query.status === 'resolved' ? 'resolved' : 'pending',
+            pageRequest(ctx.query.page, ctx.query.per_page),
+          );
           return { reports: r.items.map((v) => presentReport(v, p)), meta: r.meta };
         },
       }),
@@ -91,9 +103,16 @@ export function reportsScript(reports: ReportService, p: PresenterContext): Scri
             const message = b.vote === 'cancel' ? 'Vote withdrawn' : r.resolved ? 'Vote recorded: the report is resolved' : 'Vote recorded';
             return { message, resolved: r.resolved, report: presentReport(r.report, p) };
           }
-          if (b.report_id !== undefined) throw Invalid.field('report_id', 'names a report to vote on (vote) or decide (moderator_action): send one of them');
+          if (b.report_id !== undefined)
+            throw Invalid.field('report_id', 'names a report to vote on (vote) or decide (moderator_action): send one of them');
           if (!b.reason) throw Invalid.field('reason', 'required: spam, harassment, hate_speech, misinformation, violence or other');
-          const view = await reports.create(ctx.actor, { post_id: b.post_id, post_type: b.post_type, user_id: b.user_id, reason: b.reason, description: b.description });
+          const view = await reports.create(ctx.actor, {
+            post_id: b.post_id,
+            post_type: b.post_type,
+            user_id: b.user_id,
+            reason: b.reason,
+            description: b.description,
+          });
           return { message: 'Report sent to the moderators', report_id: view.report.id, report: presentReport(view, p) };
         },
       }),
@@ -101,16 +120,24 @@ export function reportsScript(reports: ReportService, p: PresenterContext): Scri
         method: 'DELETE',
         auth: 'required',
         body: cancelBody,
-        summary: 'Cancel one’s own pending report, named by report_id, or by the post_id (with its post_type) or user_id it is about (JSON body)',
+        summary:
+          'Cancel one’s own pending report, named by report_id, or by the post_id (with its post_type) or user_id it is about (JSON body)',
         response: z.object({ message: z.string() }),
         handle: async (ctx) => {
           const { report_id, post_id, post_type, user_id } = ctx.body;
           const given = Object.entries({ report_id, post_id, user_id }).flatMap(([k, v]) => (v === undefined ? [] : [k]));
           if (given.length !== 1) {
             const problem = 'send exactly one of report_id, post_id, user_id';
-            throw new Invalid(`Send exactly one of report_id, post_id or user_id`, 'invalid_input', (given.length ? given : ['report_id']).map((field) => ({ field, problem })));
+            throw new Invalid(
+              `Send exactly one of report_id, post_id or user_id`,
+              'invalid_input',
+              (given.length ? given : ['report_id']).map((field) => ({ field, problem })),
+            );
           }
-          await reports.cancel(ctx.actor, report_id !== undefined ? { report_id } : post_id !== undefined ? { post_id, post_type } : { user_id: user_id! });
+          await reports.cancel(
+            ctx.actor,
+            report_id !== undefined ? { report_id } : post_id !== undefined ? { post_id, post_type } : { user_id: user_id! },
+          );
           return { message: 'Report cancelled' };
         },
       }),

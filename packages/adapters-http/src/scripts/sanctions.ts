@@ -4,7 +4,17 @@ import { z } from 'zod';
 import { paginationQuery } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
-import { BanItem, MyBan, MyWarning, presentBan, presentMyBan, presentMyWarning, presentSuspensionAsBan, presentWarning, WarningItem } from '../presenters/moderation.js';
+import {
+  BanItem,
+  MyBan,
+  MyWarning,
+  presentBan,
+  presentMyBan,
+  presentMyWarning,
+  presentSuspensionAsBan,
+  presentWarning,
+  WarningItem,
+} from '../presenters/moderation.js';
 import { PageMetaWire, zCount } from '../presenters/wire.js';
 
 /** type=mine (contract §27): `is_banned` must be a JSON boolean, the app compares it with `true`. */
@@ -24,7 +34,8 @@ export function sanctionsScript(sanctions: SanctionService, p: PresenterContext)
         query: z.object({ type: z.enum(['mine', 'all', '']).optional(), ...paginationQuery }),
         // A banned or suspended account reads why here (and only here): the app's ban screen.
         allowBanned: (query) => OWN.has(query.type),
-        summary: 'Own sanctions (type=mine, the default: is_banned, the ban in force, own warnings); type=all: public warnings and bans, newest first',
+        summary:
+          'Own sanctions (type=mine, the default: is_banned, the ban in force, own warnings); type=all: public warnings and bans, newest first',
         response: z.union([Mine, All]),
         handle: async (ctx) => {
           const page = pageRequest(ctx.query.page, ctx.query.per_page);

@@ -50,7 +50,11 @@ export function searchScript(search: SearchService, p: PresenterContext): Script
             posts,
             query: ctx.query.q,
             type,
-            pagination: { current_page: page.page, per_page: page.perPage, has_more: users.length === page.perPage || posts.length === page.perPage },
+            pagination: {
+              current_page: page.page,
+              per_page: page.perPage,
+              has_more: users.length === page.perPage || posts.length === page.perPage,
+            },
           };
         },
       }),

@@ -28,7 +28,13 @@ export function translateScript(translations: TranslationService): Script {
         }),
         handle: async (ctx) => {
           const t = await translations.translate(ctx.actor, ctx.body);
-          return { translated: t.text, translatedText: t.text, target_lang: ctx.body.target_lang.trim(), source_lang: t.detectedLanguage, cached: t.cached };
+          return {
+            translated: t.text,
+            translatedText: t.text,
+            target_lang: ctx.body.target_lang.trim(),
+            source_lang: t.detectedLanguage,
+            cached: t.cached,
+          };
         },
       }),
     ],

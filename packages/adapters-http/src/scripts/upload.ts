@@ -40,9 +40,14 @@ export function uploadScript(uploads: UploadService): Script {
           if (!type) throw Invalid.field('type', `required: one of ${UPLOAD_TYPE_NAMES.join(', ')}`);
           const files = receivedFiles(ctx.koa);
           const media = files.filter((f) => f.field === 'media');
-          if (media.length === 0) throw Invalid.field('media', 'required: send the file as the multipart/form-data part media', 'missing_file');
+          if (media.length === 0)
+            throw Invalid.field('media', 'required: send the file as the multipart/form-data part media', 'missing_file');
           if (media.length > 1 || files.length > 1) throw Invalid.field('media', 'send one file per request');
-          const stored = await uploads.upload(ctx.actor, type, { path: media[0].path, originalName: media[0].originalName, size: media[0].size });
+          const stored = await uploads.upload(ctx.actor, type, {
+            path: media[0].path,
+            originalName: media[0].originalName,
+            size: media[0].size,
+          });
           return {
             message: 'File uploaded',
             url: stored.path,

@@ -10,9 +10,13 @@ const zPreferenceValue = z
 const ALL_KEYS = [...PREFERENCE_KEYS, ...Object.keys(PREFERENCE_ALIASES)];
 
 /** Unknown keys are refused (400) rather than ignored: a typo must not look like a saved setting. */
-export const patch = z.strictObject(Object.fromEntries(ALL_KEYS.map((k) => [k, zPreferenceValue.optional()]))) as unknown as z.ZodType<Partial<Record<string, boolean>>>;
+export const patch = z.strictObject(Object.fromEntries(ALL_KEYS.map((k) => [k, zPreferenceValue.optional()]))) as unknown as z.ZodType<
+  Partial<Record<string, boolean>>
+>;
 
-const PreferencesPayload = z.object(Object.fromEntries(PREFERENCE_KEYS.map((k) => [k, z.boolean()])) as Record<PreferenceKey, z.ZodBoolean>);
+const PreferencesPayload = z.object(
+  Object.fromEntries(PREFERENCE_KEYS.map((k) => [k, z.boolean()])) as Record<PreferenceKey, z.ZodBoolean>,
+);
 
 /** The clients' other spellings under the service's keys; the library's check applies it too (docs/decisions/0113). */
 export function canonical(body: Partial<Record<string, boolean>>): Partial<Preferences> {

@@ -53,7 +53,13 @@ export class PhpMediaServerSettingsFile implements MediaServerSettingsStore {
   }
 
   async write(values: MediaServerValues): Promise<void> {
-    await writeFileAtomically(this.path, phpConfigSource({ url: values.url, api_key: values.api_key, api_secret: values.api_secret }, 'Live media server (LiveKit-compatible)'));
+    await writeFileAtomically(
+      this.path,
+      phpConfigSource(
+        { url: values.url, api_key: values.api_key, api_secret: values.api_secret },
+        'Live media server (LiveKit-compatible)',
+      ),
+    );
   }
 }
 

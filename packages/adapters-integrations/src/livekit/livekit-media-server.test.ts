@@ -9,7 +9,10 @@ import { parsePhpConfigArray } from './php-config-file.js';
 
 const creds = { url: 'wss://media.example.test', apiKey: 'APIkey123', apiSecret: 'a-very-long-secret-of-32-bytes!!' };
 const secret = new TextEncoder().encode(creds.apiSecret);
-const server = new LiveKitMediaServer(async () => creds, () => new Date('2026-03-01T10:00:00Z'));
+const server = new LiveKitMediaServer(
+  async () => creds,
+  () => new Date('2026-03-01T10:00:00Z'),
+);
 
 async function signedEvent(body: string, options: { secret?: string; issuer?: string; sha?: string } = {}) {
   const sha = options.sha ?? createHash('sha256').update(body).digest('base64');
@@ -23,8 +26,19 @@ async function signedEvent(body: string, options: { secret?: string; issuer?: st
 
 describe('LiveKitMediaServer', () => {
   it('signs a LiveKit access token: issuer, subject, name, times and the video grant', async () => {
-    const token = await server.issueToken({ identity: 'u7-ada', name: 'Ada', room: 'live-3', canPublish: true, canPublishData: true, canSubscribe: true, ttlSeconds: 21600 });
-    const { payload, protectedHeader } = await jwtVerify(token, secret, { algorithms: ['HS256'], currentDate: new Date('2026-03-01T10:00:00Z') });
+    const token = await server.issueToken({
+      identity: 'u7-ada',
+      name: 'Ada',
+      room: 'live-3',
+      canPublish: true,
+      canPublishData: true,
+      canSubscribe: true,
+      ttlSeconds: 21600,
+    });
+    const { payload, protectedHeader } = await jwtVerify(token, secret, {
+      algorithms: ['HS256'],
+      currentDate: new Date('2026-03-01T10:00:00Z'),
+    });
     expect(protectedHeader.alg).toBe('HS256');
     const now = Date.parse('2026-03-01T10:00:00Z') / 1000;
     expect(payload).toMatchObject({ iss: creds.apiKey, sub: 'u7-ada', name: 'Ada', nbf: now, iat: now, exp: now + 21600 });
@@ -33,16 +47,26 @@ describe('LiveKitMediaServer', () => {
 
   it('accepts a signed event whose sha256 claim matches the body', async () => {
     const body = JSON.stringify({ event: 'participant_joined', room: { name: 'live-3' }, participant: { identity: 'u9-bob' } });
-    expect(await server.verifyEvent(body, await signedEvent(body))).toEqual({ event: 'participant_joined', room: 'live-3', identity: 'u9-bob' });
+    expect(await server.verifyEvent(body, await signedEvent(body))).toEqual({
+      event: 'participant_joined',
+      room: 'live-3',
+      identity: 'u9-bob',
+    });
     expect((await server.verifyEvent(body, `Bearer ${await signedEvent(body)}`)).event).toBe('participant_joined');
   });
 
   it('refuses unsigned, wrongly signed, wrong-issuer and tampered events', async () => {
     const body = JSON.stringify({ event: 'room_finished', room: { name: 'live-3' } });
     await expect(server.verifyEvent(body, undefined)).rejects.toMatchObject({ kind: 'unauthenticated' });
-    await expect(server.verifyEvent(body, await signedEvent(body, { secret: 'another secret of enough length!!' }))).rejects.toMatchObject({ kind: 'unauthenticated' });
-    await expect(server.verifyEvent(body, await signedEvent(body, { issuer: 'someone' }))).rejects.toMatchObject({ kind: 'unauthenticated' });
-    await expect(server.verifyEvent(body.replace('live-3', 'live-4'), await signedEvent(body))).rejects.toMatchObject({ kind: 'unauthenticated' });
+    await expect(server.verifyEvent(body, await signedEvent(body, { secret: 'another secret of enough length!!' }))).rejects.toMatchObject({
+      kind: 'unauthenticated',
+    });
+    await expect(server.verifyEvent(body, await signedEvent(body, { issuer: 'someone' }))).rejects.toMatchObject({
+      kind: 'unauthenticated',
+    });
+    await expect(server.verifyEvent(body.replace('live-3', 'live-4'), await signedEvent(body))).rejects.toMatchObject({
+      kind: 'unauthenticated',
+    });
     await expect(server.verifyEvent(body, 'not a jwt')).rejects.toMatchObject({ kind: 'unauthenticated' });
   });
 });
@@ -62,6 +86,10 @@ describe('media-server credentials', () => {
   });
 
   it('reads only quoted string entries of a PHP array', () => {
-    expect(parsePhpConfigArray(`<?php return ['a' => 'it\\'s', 'n' => 5, "b" => "x", // 'c' => 'y'\n /* 'd' => 'z' */ # 'e' => 'w'\n 'f' => 'a // b'];`)).toEqual({ a: "it's", b: 'x', f: 'a // b' });
+    expect(
+      parsePhpConfigArray(
+        `<?php return ['a' => 'it\\'s', 'n' => 5, "b" => "x", // 'c' => 'y'\n /* 'd' => 'z' */ # 'e' => 'w'\n 'f' => 'a // b'];`,
+      ),
+    ).toEqual({ a: "it's", b: 'x', f: 'a // b' });
   });
 });

@@ -84,12 +84,18 @@ export class LiveKitMediaServer implements MediaServer {
     if (!token) throw new Unauthenticated('Media-server events must be signed (Authorization)', 'invalid_signature');
     let claims;
     try {
-      ({ payload: claims } = await jwtVerify(token, key(c.apiSecret), { algorithms: ['HS256'], issuer: c.apiKey, currentDate: this.now(), clockTolerance: 60 }));
+      ({ payload: claims } = await jwtVerify(token, key(c.apiSecret), {
+        algorithms: ['HS256'],
+        issuer: c.apiKey,
+        currentDate: this.now(),
+        clockTolerance: 60,
+      }));
     } catch {
       throw new Unauthenticated('The event signature is not valid', 'invalid_signature');
     }
     const digest = createHash('sha256').update(rawBody, 'utf8').digest('base64');
-    if (typeof claims.sha256 !== 'string' || claims.sha256 !== digest) throw new Unauthenticated('The event body does not match its signature', 'invalid_signature');
+    if (typeof claims.sha256 !== 'string' || claims.sha256 !== digest)
+      throw new Unauthenticated('The event body does not match its signature', 'invalid_signature');
     let body: { event?: unknown; room?: { name?: unknown } | null; participant?: { identity?: unknown } | null };
     try {
       body = JSON.parse(rawBody);

@@ -47,7 +47,10 @@ export function parsePhpConfigArray(source: string): Record<string, string> {
 function unescape(value: string, quote: string): string {
   // PHP single-quoted strings only know \\ and \'; double-quoted ones also \" and the usual escapes.
   if (quote === "'") return value.replace(/\\(['\\])/g, '$1');
-  return value.replace(/\\(["\\$])/g, '$1').replace(/\\n/g, '\n').replace(/\\t/g, '\t');
+  return value
+    .replace(/\\(["\\$])/g, '$1')
+    .replace(/\\n/g, '\n')
+    .replace(/\\t/g, '\t');
 }
 
 /** A PHP configuration file read again whenever it changes on disk (the admin panel rewrites it). */

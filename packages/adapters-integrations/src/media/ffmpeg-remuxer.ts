@@ -85,20 +85,47 @@ export class FfmpegRemuxer {
     const binary = this.options.binary;
     if (!binary) {
       this.options.log?.({ ext }, 'video/audio upload refused: no ffmpeg binary (see API_FFMPEG_PATH)');
-      throw new Unavailable('Videos and audio cannot be processed on this server now; images can still be uploaded', 'media_processing_unavailable');
+      throw new Unavailable(
+        'Videos and audio cannot be processed on this server now; images can still be uploaded',
+        'media_processing_unavailable',
+      );
     }
     await this.turn();
     try {
-      await this.run(binary, [
-        '-nostdin', '-hide_banner', '-loglevel', 'error', '-y',
-        '-protocol_whitelist', 'file', '-f', format.demuxer, '-i', `file:${input}`,
-        ...format.map.flatMap((m) => ['-map', m]),
-        '-map_metadata', '-1', '-map_chapters', '-1',
-        '-c', 'copy',
-        '-fflags', '+bitexact', '-flags:v', '+bitexact', '-flags:a', '+bitexact',
-        ...format.extra,
-        '-f', format.muxer, `file:${output}`,
-      ], ext);
+      await this.run(
+        binary,
+        [
+          '-nostdin',
+          '-hide_banner',
+          '-loglevel',
+          'error',
+          '-y',
+          '-protocol_whitelist',
+          'file',
+          '-f',
+          format.demuxer,
+          '-i',
+          `file:${input}`,
+          ...format.map.flatMap((m) => ['-map', m]),
+          '-map_metadata',
+          '-1',
+          '-map_chapters',
+          '-1',
+          '-c',
+          'copy',
+          '-fflags',
+          '+bitexact',
+          '-flags:v',
+          '+bitexact',
+          '-flags:a',
+          '+bitexact',
+          ...format.extra,
+          '-f',
+          format.muxer,
+          `file:${output}`,
+        ],
+        ext,
+      );
     } finally {
       this.release();
     }
@@ -119,16 +146,26 @@ export class FfmpegRemuxer {
       child.on('error', (error) => {
         clearTimeout(timer);
         this.options.log?.({ ext, err: error }, 'ffmpeg could not be started');
-        reject(new Unavailable('Videos and audio cannot be processed on this server now; images can still be uploaded', 'media_processing_unavailable'));
+        reject(
+          new Unavailable(
+            'Videos and audio cannot be processed on this server now; images can still be uploaded',
+            'media_processing_unavailable',
+          ),
+        );
       });
       child.on('close', (code) => {
         clearTimeout(timer);
         if (code === 0 && !timedOut) return resolve();
         const why = timedOut ? `not remuxed within ${Math.round(timeoutMs / 1000)} s` : `ffmpeg exited with ${code ?? 'a signal'}`;
-        this.options.log?.({ ext, reason: why, ffmpeg: stderr.trim().split('\n').slice(-3).join(' | ') }, 'video/audio upload refused: cannot be remuxed');
+        this.options.log?.(
+          { ext, reason: why, ffmpeg: stderr.trim().split('\n').slice(-3).join(' | ') },
+          'video/audio upload refused: cannot be remuxed',
+        );
         reject(
           new UnsupportedMediaType(
-            timedOut ? `The ${ext} file could not be processed within ${Math.round(timeoutMs / 1000)} s` : `The ${ext} file could not be read as ${ext}: it is damaged or not what its content claims`,
+            timedOut
+              ? `The ${ext} file could not be processed within ${Math.round(timeoutMs / 1000)} s`
+              : `The ${ext} file could not be read as ${ext}: it is damaged or not what its content claims`,
             'invalid_media',
           ),
         );

@@ -1,5 +1,10 @@
 /** Posts JSON and returns the status and the parsed answer (null when it is not JSON). Network errors and timeouts throw. */
-export async function postJson(url: string, body: unknown, headers: Record<string, string>, timeoutMs: number): Promise<{ status: number; ok: boolean; json: unknown; text: string }> {
+export async function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<{ status: number; ok: boolean; json: unknown; text: string }> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json; charset=utf-8', Accept: 'application/json', ...headers },

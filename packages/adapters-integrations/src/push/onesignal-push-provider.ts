@@ -31,7 +31,12 @@ export class OneSignalPushProvider implements PushProvider {
       // An incoming call is urgent and worthless after the ring timeout.
       ...(isCall ? { priority: 10, ttl: 45 } : {}),
     };
-    const res = await postJson(`${this.options.apiUrl.replace(/\/+$/, '')}/notifications`, body, { Authorization: `Key ${this.options.apiKey}` }, this.options.timeoutMs ?? 10_000);
+    const res = await postJson(
+      `${this.options.apiUrl.replace(/\/+$/, '')}/notifications`,
+      body,
+      { Authorization: `Key ${this.options.apiKey}` },
+      this.options.timeoutMs ?? 10_000,
+    );
     if (!res.ok) throw new Error(`OneSignal answered HTTP ${res.status}: ${snippet(res.text)}`);
     const errors = (res.json as { errors?: unknown } | null)?.errors;
     if (errors && (!Array.isArray(errors) || errors.length > 0) && (typeof errors !== 'object' || Object.keys(errors).length > 0)) {

@@ -3,7 +3,11 @@ import { NtfyPushProvider } from './ntfy-push-provider.js';
 import { OneSignalPushProvider } from './onesignal-push-provider.js';
 import { loopbackProvider } from '../../../../test/support/loopback-provider.js';
 
-const call = { title: '📞 Appel entrant', body: 'Ada vous appelle', data: { type: 'call', call_id: '12', caller_id: '3', caller_name: 'Ada', is_video: 'true' } };
+const call = {
+  title: '📞 Appel entrant',
+  body: 'Ada vous appelle',
+  data: { type: 'call', call_id: '12', caller_id: '3', caller_name: 'Ada', is_video: 'true' },
+};
 const message = { title: 'ada', body: 'salut', data: { type: 'message', sender_id: '3', message_preview: 'salut' } };
 const open: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -33,13 +37,17 @@ describe('OneSignalPushProvider', () => {
 
   it('fails on a 200 answer carrying errors, on an error status, and when unreachable', async () => {
     const api = await loopbackProvider((req) =>
-      req.body.include_aliases.external_id[0] === 'u_1' ? { status: 200, body: { id: '', errors: ['All included players are not subscribed'] } } : { status: 400, body: { errors: ['app_id not found'] } },
+      req.body.include_aliases.external_id[0] === 'u_1'
+        ? { status: 200, body: { id: '', errors: ['All included players are not subscribed'] } }
+        : { status: 400, body: { errors: ['app_id not found'] } },
     );
     open.push(api);
     const provider = new OneSignalPushProvider({ appId: 'a', apiKey: 'k', apiUrl: api.url });
     await expect(provider.deliver(1, message)).rejects.toThrow(/delivered nothing.*not subscribed/);
     await expect(provider.deliver(2, message)).rejects.toThrow(/HTTP 400/);
-    await expect(new OneSignalPushProvider({ appId: 'a', apiKey: 'k', apiUrl: 'http://127.0.0.1:1', timeoutMs: 2000 }).deliver(1, message)).rejects.toThrow();
+    await expect(
+      new OneSignalPushProvider({ appId: 'a', apiKey: 'k', apiUrl: 'http://127.0.0.1:1', timeoutMs: 2000 }).deliver(1, message),
+    ).rejects.toThrow();
   });
 
   it('takes an empty errors member as success', async () => {

@@ -50,7 +50,9 @@ describe('BcryptPasswordHasher', () => {
 
   it.runIf(existsSync('/proc/thread-self'))('hashes on threads at the lowest priority, the event loop keeping its own', async () => {
     const niceness = () =>
-      readdirSync('/proc/self/task').map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]));
+      readdirSync('/proc/self/task').map((tid) =>
+        Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]),
+      );
     const before = niceness().filter((n) => n === 19).length;
     const own = new BcryptPasswordHasher(4, 2);
     await Promise.all([own.hash('one'), own.hash('two')]);

@@ -22,7 +22,8 @@ export class BcryptPasswordHasher implements PasswordHasher {
     private readonly cost = 10,
     concurrency?: number,
   ) {
-    this.threads = concurrency === undefined ? (shared ??= new BcryptThreads(Math.max(1, availableParallelism() - 1))) : new BcryptThreads(concurrency);
+    this.threads =
+      concurrency === undefined ? (shared ??= new BcryptThreads(Math.max(1, availableParallelism() - 1))) : new BcryptThreads(concurrency);
   }
 
   async hash(password: string): Promise<string> {

@@ -20,7 +20,13 @@ export class LibreTranslateTranslator implements Translator {
   }
 
   async translate(request: { text: string; target: string }): Promise<Translation> {
-    const body = { q: request.text, source: 'auto', target: request.target, format: 'text', ...(this.apiKey ? { api_key: this.apiKey } : {}) };
+    const body = {
+      q: request.text,
+      source: 'auto',
+      target: request.target,
+      format: 'text',
+      ...(this.apiKey ? { api_key: this.apiKey } : {}),
+    };
     let res;
     try {
       // The client gives up after 15 s: answer before it does.
@@ -33,7 +39,9 @@ export class LibreTranslateTranslator implements Translator {
     if (res.status === 400) {
       // The backend refuses the request itself: an unsupported language, typically.
       const why = typeof json.error === 'string' ? json.error.slice(0, 200) : 'the request was refused';
-      throw new Invalid(`The translation service refused this translation: ${why}`, 'translation_refused', [{ field: 'target_lang', problem: why }]);
+      throw new Invalid(`The translation service refused this translation: ${why}`, 'translation_refused', [
+        { field: 'target_lang', problem: why },
+      ]);
     }
     if (!res.ok || typeof json.translatedText !== 'string') {
       this.options.log?.('translation backend failed', { status: res.status, body: snippet(res.text) });
@@ -55,7 +63,11 @@ export class LruTranslationCache implements TranslationCache {
   private chars = 0;
 
   constructor(
-    private readonly limits: { maxEntries: number; maxChars: number; ttlMs: number } = { maxEntries: 10_000, maxChars: 20_000_000, ttlMs: 24 * 3600_000 },
+    private readonly limits: { maxEntries: number; maxChars: number; ttlMs: number } = {
+      maxEntries: 10_000,
+      maxChars: 20_000_000,
+      ttlMs: 24 * 3600_000,
+    },
     private readonly now: () => number = Date.now,
   ) {}
 

@@ -35,19 +35,16 @@ export function turnCredentials(secret: string, user: string, ttlSeconds: number
   return { username, credential };
 }
 
-export function iceConfiguration(
-  stunUrls: string[],
-  turn: TurnSettings,
-  userId: number | null,
-  now: Date,
-): IceConfiguration {
+export function iceConfiguration(stunUrls: string[], turn: TurnSettings, userId: number | null, now: Date): IceConfiguration {
   const stun_servers = stunUrls.map((urls) => ({ urls }));
   let turn_servers: IceServer[] = [];
   let mode: IceConfiguration['turn_credentials_mode'] = 'none';
   if (turn.urls.length > 0) {
     if (turn.authSecret) {
       mode = 'hmac';
-      turn_servers = [{ urls: turn.urls, ...turnCredentials(turn.authSecret, userId === null ? 'anon' : String(userId), turn.ttlSeconds, now) }];
+      turn_servers = [
+        { urls: turn.urls, ...turnCredentials(turn.authSecret, userId === null ? 'anon' : String(userId), turn.ttlSeconds, now) },
+      ];
     } else if (turn.username && turn.credential) {
       mode = 'static';
       turn_servers = [{ urls: turn.urls, username: turn.username, credential: turn.credential }];

@@ -18,7 +18,12 @@ export const ACCOUNTS_MIGRATIONS: PlazaMigrations = {
         .addColumn('used_at', TIMESTAMP)
         .execute();
       // Login looks a code up by account and hash.
-      await db.schema.createIndex('two_factor_recovery_codes_user_hash').on('two_factor_recovery_codes').columns(['user_id', 'code_hash']).unique().execute();
+      await db.schema
+        .createIndex('two_factor_recovery_codes_user_hash')
+        .on('two_factor_recovery_codes')
+        .columns(['user_id', 'code_hash'])
+        .unique()
+        .execute();
     },
   },
   /** Mail waiting for delivery, retried by a job (docs/decisions/0091). */
@@ -47,7 +52,10 @@ export const ACCOUNTS_MIGRATIONS: PlazaMigrations = {
   '20261122_accounts_preferences': {
     async up(db, dialect) {
       for (const column of ['show_online_status', 'read_receipts', 'allow_messages']) {
-        await db.schema.alterTable('users').addColumn(column, 'integer', (c) => c.notNull().defaultTo(1)).execute();
+        await db.schema
+          .alterTable('users')
+          .addColumn(column, 'integer', (c) => c.notNull().defaultTo(1))
+          .execute();
       }
       await db.schema.alterTable('users').addColumn('deleted_at', TIMESTAMP).execute();
       await tableOptions(db.schema.createTable('user_preferences'), dialect)
@@ -76,7 +84,11 @@ export const ACCOUNTS_MIGRATIONS: PlazaMigrations = {
         ['friend_requests', 'friend_requests_receiver_id', ['receiver_id', 'status', 'id']],
         ['access_tokens', 'access_tokens_user_id', ['user_id', 'id']],
       ] as const) {
-        await db.schema.createIndex(index).on(table).columns([...columns]).execute();
+        await db.schema
+          .createIndex(index)
+          .on(table)
+          .columns([...columns])
+          .execute();
       }
     },
   },

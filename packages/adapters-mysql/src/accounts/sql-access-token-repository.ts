@@ -10,7 +10,16 @@ import { hasBanInForce, isSuspended } from '../moderation/ban-in-force.js';
 export class SqlAccessTokenRepository implements AccessTokenRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async create({ authentication, ...token }: { user_id: number; token_hash: string; created_at: Timestamp; expires_at: Timestamp; authentication?: TokenAuthentication | null }) {
+  async create({
+    authentication,
+    ...token
+  }: {
+    user_id: number;
+    token_hash: string;
+    created_at: Timestamp;
+    expires_at: Timestamp;
+    authentication?: TokenAuthentication | null;
+  }) {
     const row = { ...token, authenticated_at: authentication?.at ?? null, authenticated_with: authentication?.factors ?? null };
     return insertedId(await this.db.insertInto('access_tokens').values(row).executeTakeFirstOrThrow());
   }
@@ -20,7 +29,13 @@ export class SqlAccessTokenRepository implements AccessTokenRepository {
       .selectFrom('access_tokens as t')
       .innerJoin('users as u', 'u.id', 't.user_id')
       .selectAll('u')
-      .select(['t.id as token_id', 't.expires_at as token_expires_at', 't.last_used_at as token_last_used_at', 't.authenticated_at as token_authenticated_at', 't.authenticated_with as token_authenticated_with'])
+      .select([
+        't.id as token_id',
+        't.expires_at as token_expires_at',
+        't.last_used_at as token_last_used_at',
+        't.authenticated_at as token_authenticated_at',
+        't.authenticated_with as token_authenticated_with',
+      ])
       .where('t.token_hash', '=', tokenHash)
       .where('t.revoked_at', 'is', null)
       .where('t.expires_at', '>', now)
@@ -31,8 +46,16 @@ export class SqlAccessTokenRepository implements AccessTokenRepository {
     const [row] = await this.findActiveQuery(this.db, tokenHash, now);
     if (!row) return null;
     const { token_id, token_expires_at, token_last_used_at, token_authenticated_at, token_authenticated_with, ...user } = row;
-    const authentication = token_authenticated_at && token_authenticated_with ? { at: token_authenticated_at, factors: token_authenticated_with } : null;
-    return { id: token_id, user_id: user.id, expires_at: token_expires_at, last_used_at: token_last_used_at, user: toUserRecord(user), authentication };
+    const authentication =
+      token_authenticated_at && token_authenticated_with ? { at: token_authenticated_at, factors: token_authenticated_with } : null;
+    return {
+      id: token_id,
+      user_id: user.id,
+      expires_at: token_expires_at,
+      last_used_at: token_last_used_at,
+      user: toUserRecord(user),
+      authentication,
+    };
   }
 
   /**
@@ -44,7 +67,18 @@ export class SqlAccessTokenRepository implements AccessTokenRepository {
     this.db
       .selectFrom('access_tokens as t')
       .innerJoin('users as u', 'u.id', 't.user_id')
-      .select(['t.id', 't.last_used_at', 'u.id as user_id', 'u.username', 'u.is_admin', 'u.is_moderator', 'u.is_technician', 'u.avatar', 'u.militant_badge', 'u.is_private'])
+      .select([
+        't.id',
+        't.last_used_at',
+        'u.id as user_id',
+        'u.username',
+        'u.is_admin',
+        'u.is_moderator',
+        'u.is_technician',
+        'u.avatar',
+        'u.militant_badge',
+        'u.is_private',
+      ])
       .select((eb) => hasBanInForce(eb, eb.ref('u.id'), now).as('banned'))
       .select((eb) => isSuspended(eb, eb.ref('u.id')).as('suspended'))
       .where('t.token_hash', '=', tokenHash)
@@ -76,7 +110,12 @@ export class SqlAccessTokenRepository implements AccessTokenRepository {
 
   async revoke(id: number, at: Timestamp) {
     // The condition makes it revoke once: of two concurrent calls, the second changes nothing.
-    const result = await this.db.updateTable('access_tokens').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+    const result = await this.db
+      .updateTable('access_tokens')
+      .set({ revoked_at: at })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 

@@ -26,7 +26,14 @@ export class SqlAccountsAccountData implements AccountDataPart {
 
   /** The account row itself becomes the tombstone afterwards (SqlAccountEraser). */
   async erase(userId: number): Promise<void> {
-    for (const table of ['access_tokens', 'password_resets', 'two_factor_recovery_codes', 'user_preferences', 'account_deletion_requests', 'mail_outbox'] as const) {
+    for (const table of [
+      'access_tokens',
+      'password_resets',
+      'two_factor_recovery_codes',
+      'user_preferences',
+      'account_deletion_requests',
+      'mail_outbox',
+    ] as const) {
       await this.db.deleteFrom(table).where('user_id', '=', userId).execute();
     }
   }

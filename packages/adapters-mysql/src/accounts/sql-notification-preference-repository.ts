@@ -14,7 +14,9 @@ export class SqlNotificationPreferenceRepository implements NotificationPreferen
   async get(userId: number) {
     const rows = await this.db.selectFrom('user_preferences').select(['pref_key', 'enabled']).where('user_id', '=', userId).execute();
     const out: Partial<Record<NotificationPreference, boolean>> = {};
-    for (const r of rows) if ((NOTIFICATION_PREFERENCES as readonly string[]).includes(r.pref_key)) out[r.pref_key as NotificationPreference] = Boolean(r.enabled);
+    for (const r of rows)
+      if ((NOTIFICATION_PREFERENCES as readonly string[]).includes(r.pref_key))
+        out[r.pref_key as NotificationPreference] = Boolean(r.enabled);
     return out;
   }
 
@@ -24,7 +26,10 @@ export class SqlNotificationPreferenceRepository implements NotificationPreferen
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([pref_key, enabled]) => ({ user_id: userId, pref_key, enabled: enabled ? 1 : 0, updated_at: at }));
     for (const row of rows) {
-      await insertOrUpdate(this.db, this.dialect, 'user_preferences', [row], ['user_id', 'pref_key'], { enabled: row.enabled, updated_at: at });
+      await insertOrUpdate(this.db, this.dialect, 'user_preferences', [row], ['user_id', 'pref_key'], {
+        enabled: row.enabled,
+        updated_at: at,
+      });
     }
   }
 

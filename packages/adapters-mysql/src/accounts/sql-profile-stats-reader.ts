@@ -40,7 +40,12 @@ export class SqlProfileStatsReader implements ProfileStatsReader {
       const follows = (from: number, to: number) =>
         eb.selectFrom('follows').select(eb.fn.countAll<number>().as('n')).where('follower_id', '=', from).where('followee_id', '=', to);
       const pending = (from: number, to: number) =>
-        eb.selectFrom('friend_requests').select('id').where('sender_id', '=', from).where('receiver_id', '=', to).where('status', '=', 'pending');
+        eb
+          .selectFrom('friend_requests')
+          .select('id')
+          .where('sender_id', '=', from)
+          .where('receiver_id', '=', to)
+          .where('status', '=', 'pending');
       return [
         follows(viewer, userId).as('is_following'),
         follows(userId, viewer).as('is_followed_by'),
@@ -62,7 +67,10 @@ export class SqlProfileStatsReader implements ProfileStatsReader {
   );
 
   async profileOf(userId: number, viewerId: number | null): Promise<{ user: UserRecord; stats: ProfileStats } | null> {
-    const [found] = viewerId === userId ? (await this.ownQuery(this.db, userId)).map((r) => ({ ...r, ...OWN_RELATIONS })) : await this.othersQuery(this.db, userId, viewerId ?? 0);
+    const [found] =
+      viewerId === userId
+        ? (await this.ownQuery(this.db, userId)).map((r) => ({ ...r, ...OWN_RELATIONS }))
+        : await this.othersQuery(this.db, userId, viewerId ?? 0);
     if (!found) return null;
     const {
       posts_count,

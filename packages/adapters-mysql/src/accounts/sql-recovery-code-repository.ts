@@ -11,7 +11,10 @@ export class SqlRecoveryCodeRepository implements RecoveryCodeRepository {
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).execute();
       if (hashes.length) {
-        await trx.insertInto('two_factor_recovery_codes').values(hashes.map((code_hash) => ({ user_id: userId, code_hash, created_at: at }))).execute();
+        await trx
+          .insertInto('two_factor_recovery_codes')
+          .values(hashes.map((code_hash) => ({ user_id: userId, code_hash, created_at: at })))
+          .execute();
       }
     });
   }

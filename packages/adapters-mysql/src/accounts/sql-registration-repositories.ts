@@ -1,5 +1,13 @@
 import { listPage, offsetOf, type PageRequest, type Timestamp } from '@plaza/domain';
-import type { AccountDataPart, AccountHold, AccountHoldRepository, EmailConfirmationRepository, Invitation, InvitationRepository, StoredMedia } from '@plaza/domain/accounts';
+import type {
+  AccountDataPart,
+  AccountHold,
+  AccountHoldRepository,
+  EmailConfirmationRepository,
+  Invitation,
+  InvitationRepository,
+  StoredMedia,
+} from '@plaza/domain/accounts';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../database.js';
 import { insertedId } from '../dialect.js';
@@ -50,8 +58,18 @@ export class SqlAccountHoldRepository implements AccountHoldRepository {
 
   /** One conditional write ends the wait; a hold that awaits nothing more is deleted with it. */
   private async clear(userId: number, column: 'awaiting_approval' | 'awaiting_email'): Promise<boolean> {
-    const result = await this.db.updateTable('account_holds').set({ [column]: 0 }).where('user_id', '=', userId).where(column, '=', 1).executeTakeFirst();
-    await this.db.deleteFrom('account_holds').where('user_id', '=', userId).where('awaiting_approval', '=', 0).where('awaiting_email', '=', 0).execute();
+    const result = await this.db
+      .updateTable('account_holds')
+      .set({ [column]: 0 })
+      .where('user_id', '=', userId)
+      .where(column, '=', 1)
+      .executeTakeFirst();
+    await this.db
+      .deleteFrom('account_holds')
+      .where('user_id', '=', userId)
+      .where('awaiting_approval', '=', 0)
+      .where('awaiting_email', '=', 0)
+      .execute();
     return Number(result.numUpdatedRows) === 1;
   }
 }
@@ -59,7 +77,14 @@ export class SqlAccountHoldRepository implements AccountHoldRepository {
 export class SqlInvitationRepository implements InvitationRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async create(invitation: { code_hash: string; code_hint: string; max_uses: number; expires_at: Timestamp | null; created_by: number; created_at: Timestamp }): Promise<Invitation> {
+  async create(invitation: {
+    code_hash: string;
+    code_hint: string;
+    max_uses: number;
+    expires_at: Timestamp | null;
+    created_by: number;
+    created_at: Timestamp;
+  }): Promise<Invitation> {
     const id = insertedId(await this.db.insertInto('registration_invitations').values(invitation).executeTakeFirstOrThrow());
     const { code_hash: _hash, ...shown } = invitation;
     return { id, ...shown, uses: 0, revoked_at: null };
@@ -94,7 +119,12 @@ export class SqlInvitationRepository implements InvitationRepository {
   }
 
   async revoke(id: number, at: Timestamp) {
-    const result = await this.db.updateTable('registration_invitations').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+    const result = await this.db
+      .updateTable('registration_invitations')
+      .set({ revoked_at: at })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 }

@@ -27,7 +27,12 @@ export class SqlSingleUseTokenRepository implements SingleUseTokenRepository {
       .executeTakeFirst();
     if (!row) return null;
     // Single-use under concurrency: only the caller whose conditional update changes the row gets it.
-    const result = await this.db.updateTable(this.table).set({ used_at: now }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
+    const result = await this.db
+      .updateTable(this.table)
+      .set({ used_at: now })
+      .where('id', '=', row.id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1 ? row.user_id : null;
   }
 }

@@ -1,5 +1,14 @@
 import type { Timestamp } from '@plaza/domain';
-import { emailTaken, type NewUser, type ProfilePatch, type UserRecord, type UserRepository, usernameTaken, type UserWithSecrets, withoutSecrets } from '@plaza/domain/accounts';
+import {
+  emailTaken,
+  type NewUser,
+  type ProfilePatch,
+  type UserRecord,
+  type UserRepository,
+  usernameTaken,
+  type UserWithSecrets,
+  withoutSecrets,
+} from '@plaza/domain/accounts';
 import type { Kysely, Selectable } from 'kysely';
 import { DuplicateKey, insertedId } from '../dialect.js';
 import type { Database } from '../database.js';
@@ -113,7 +122,11 @@ export class SqlUserRepository implements UserRepository {
   }
 
   async setTwoFactor(id: number, secret: string | null, enabled: boolean) {
-    await this.db.updateTable('users').set({ totp_secret: secret, totp_enabled: enabled ? 1 : 0 }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('users')
+      .set({ totp_secret: secret, totp_enabled: enabled ? 1 : 0 })
+      .where('id', '=', id)
+      .execute();
   }
 
   async setPendingTotpSecret(id: number, secret: string) {
@@ -139,7 +152,12 @@ export class SqlUserRepository implements UserRepository {
   }
 
   async disableTotp(id: number) {
-    const result = await this.db.updateTable('users').set({ totp_enabled: 0, totp_secret: null }).where('id', '=', id).where('totp_enabled', '=', 1).executeTakeFirst();
+    const result = await this.db
+      .updateTable('users')
+      .set({ totp_enabled: 0, totp_secret: null })
+      .where('id', '=', id)
+      .where('totp_enabled', '=', 1)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 
@@ -154,7 +172,12 @@ export class SqlUserRepository implements UserRepository {
   }
 
   async replacePasswordHash(id: number, expected: string, hash: string) {
-    const result = await this.db.updateTable('users').set({ password_hash: hash }).where('id', '=', id).where('password_hash', '=', expected).executeTakeFirst();
+    const result = await this.db
+      .updateTable('users')
+      .set({ password_hash: hash })
+      .where('id', '=', id)
+      .where('password_hash', '=', expected)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 
@@ -165,7 +188,11 @@ export class SqlUserRepository implements UserRepository {
   }
 
   async setAdmin(id: number, isAdmin: boolean) {
-    await this.db.updateTable('users').set({ is_admin: isAdmin ? 1 : 0 }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('users')
+      .set({ is_admin: isAdmin ? 1 : 0 })
+      .where('id', '=', id)
+      .execute();
   }
 
   async touchLastActive(id: number, at: Timestamp) {

@@ -58,7 +58,13 @@ export class SqlAdminRoster implements AdminRoster {
       const ids = [...new Set([...seen.map((r) => r.id), userId, byUserId])].sort((a, b) => a - b);
       const locked =
         this.dialect === 'mysql'
-          ? (await sql<{ id: number; is_admin: number; deleted_at: string | null }>`select id, is_admin, deleted_at from users where id in (${sql.join(ids)}) order by id for update`.execute(trx)).rows
+          ? (
+              await sql<{
+                id: number;
+                is_admin: number;
+                deleted_at: string | null;
+              }>`select id, is_admin, deleted_at from users where id in (${sql.join(ids)}) order by id for update`.execute(trx)
+            ).rows
           : await trx.selectFrom('users').select(['id', 'is_admin', 'deleted_at']).where('id', 'in', ids).execute();
       const admins = locked.filter((r) => Number(r.is_admin) === 1 && r.deleted_at === null).map((r) => r.id);
       if (!admins.includes(byUserId)) return 'not_allowed';

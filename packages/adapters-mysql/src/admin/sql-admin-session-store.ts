@@ -11,12 +11,20 @@ export class SqlAdminSessionStore implements AdminSessionStore {
   ) {}
 
   async get(keyHash: string, now: Timestamp): Promise<string | null> {
-    const row = await this.db.selectFrom('admin_sessions').select('data').where('key_hash', '=', keyHash).where('expires_at', '>', now).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('admin_sessions')
+      .select('data')
+      .where('key_hash', '=', keyHash)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
     return row?.data ?? null;
   }
 
   async put(keyHash: string, data: string, expiresAt: Timestamp): Promise<void> {
-    await insertOrUpdate(this.db, this.dialect, 'admin_sessions', [{ key_hash: keyHash, data, expires_at: expiresAt }], ['key_hash'], { data, expires_at: expiresAt });
+    await insertOrUpdate(this.db, this.dialect, 'admin_sessions', [{ key_hash: keyHash, data, expires_at: expiresAt }], ['key_hash'], {
+      data,
+      expires_at: expiresAt,
+    });
   }
 
   async delete(keyHash: string): Promise<void> {

@@ -24,7 +24,10 @@ export class SqlAlbumAccountData implements AccountDataPart {
   }
 
   async erase(userId: number, _at: Timestamp): Promise<void> {
-    await this.db.deleteFrom('album_photos').where('album_id', 'in', this.db.selectFrom('albums').select('id').where('user_id', '=', userId)).execute();
+    await this.db
+      .deleteFrom('album_photos')
+      .where('album_id', 'in', this.db.selectFrom('albums').select('id').where('user_id', '=', userId))
+      .execute();
     await this.db.deleteFrom('album_photos').where('user_id', '=', userId).execute();
     await this.db.deleteFrom('albums').where('user_id', '=', userId).execute();
   }

@@ -30,8 +30,19 @@ export class SqlAlbumRepository implements AlbumRepository {
   }
 
   async listByUser(userId: number, req: PageRequest) {
-    const rows = await this.db.selectFrom('albums').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').limit(req.perPage).offset(offsetOf(req)).execute();
-    const total = await this.db.selectFrom('albums').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+    const rows = await this.db
+      .selectFrom('albums')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('id', 'desc')
+      .limit(req.perPage)
+      .offset(offsetOf(req))
+      .execute();
+    const total = await this.db
+      .selectFrom('albums')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
     return { items: rows.map(toAlbum), total: Number(total.n) };
   }
 
@@ -49,8 +60,19 @@ export class SqlAlbumRepository implements AlbumRepository {
   }
 
   async photos(albumId: number, req: PageRequest) {
-    const items = await this.db.selectFrom('album_photos').selectAll().where('album_id', '=', albumId).orderBy('id').limit(req.perPage).offset(offsetOf(req)).execute();
-    const total = await this.db.selectFrom('album_photos').select((eb) => eb.fn.countAll().as('n')).where('album_id', '=', albumId).executeTakeFirstOrThrow();
+    const items = await this.db
+      .selectFrom('album_photos')
+      .selectAll()
+      .where('album_id', '=', albumId)
+      .orderBy('id')
+      .limit(req.perPage)
+      .offset(offsetOf(req))
+      .execute();
+    const total = await this.db
+      .selectFrom('album_photos')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('album_id', '=', albumId)
+      .executeTakeFirstOrThrow();
     return { items, total: Number(total.n) };
   }
 

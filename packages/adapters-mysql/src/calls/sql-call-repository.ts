@@ -58,11 +58,24 @@ export class SqlCallRepository implements CallRepository {
 
   async create(call: NewCall, participants: { user_id: number; status: ParticipantStatus; at: Timestamp }[]) {
     return this.db.transaction().execute(async (trx) => {
-      const id = insertedId(await trx.insertInto('calls').values({ ...call, status: 'ringing', answer_sdp: null, answered_at: null, ended_at: null }).executeTakeFirstOrThrow());
+      const id = insertedId(
+        await trx
+          .insertInto('calls')
+          .values({ ...call, status: 'ringing', answer_sdp: null, answered_at: null, ended_at: null })
+          .executeTakeFirstOrThrow(),
+      );
       if (participants.length) {
         await trx
           .insertInto('call_participants')
-          .values(participants.map((p) => ({ call_id: id, user_id: p.user_id, status: p.status, joined_at: p.status === 'joined' ? p.at : null, left_at: null })))
+          .values(
+            participants.map((p) => ({
+              call_id: id,
+              user_id: p.user_id,
+              status: p.status,
+              joined_at: p.status === 'joined' ? p.at : null,
+              left_at: null,
+            })),
+          )
           .execute();
       }
       return { ...call, id, status: 'ringing' as const, answer_sdp: null, answered_at: null, ended_at: null };
@@ -92,7 +105,12 @@ export class SqlCallRepository implements CallRepository {
   }
 
   async participant(callId: number, userId: number) {
-    const row = await this.db.selectFrom('call_participants').selectAll().where('call_id', '=', callId).where('user_id', '=', userId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('call_participants')
+      .selectAll()
+      .where('call_id', '=', callId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     return row ? toParticipant(row) : null;
   }
 
@@ -158,7 +176,11 @@ export class SqlCallRepository implements CallRepository {
         .limit(page.perPage)
         .offset(offsetOf(page))
         .execute(),
-      this.db.selectFrom('call_participants').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow(),
+      this.db
+        .selectFrom('call_participants')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow(),
     ]);
     return { items: rows.map(toCall), total: Number(count.n) };
   }

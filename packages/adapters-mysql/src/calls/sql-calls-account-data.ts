@@ -23,7 +23,12 @@ export class SqlCallsAccountData implements AccountDataPart {
         db
           .selectFrom('calls')
           .select(['id', 'caller_id', 'recipient_id', 'group_id', 'call_type', 'status', 'created_at', 'answered_at', 'ended_at'])
-          .where((eb) => eb.or([eb('caller_id', '=', userId), eb('id', 'in', db.selectFrom('call_participants').select('call_id').where('user_id', '=', userId))]))
+          .where((eb) =>
+            eb.or([
+              eb('caller_id', '=', userId),
+              eb('id', 'in', db.selectFrom('call_participants').select('call_id').where('user_id', '=', userId)),
+            ]),
+          )
           .where('id', '>', after)
           .orderBy('id')
           .limit(BATCH)
@@ -43,8 +48,16 @@ export class SqlCallsAccountData implements AccountDataPart {
       .where('status', 'in', open)
       .where((eb) => eb.or([eb('caller_id', '=', userId), eb('recipient_id', '=', userId)]))
       .execute();
-    await db.updateTable('call_participants').set({ status: 'left', left_at: at }).where('user_id', '=', userId).where('left_at', 'is', null).execute();
-    await db.deleteFrom('call_signals').where((eb) => eb.or([eb('from_user_id', '=', userId), eb('to_user_id', '=', userId)])).execute();
+    await db
+      .updateTable('call_participants')
+      .set({ status: 'left', left_at: at })
+      .where('user_id', '=', userId)
+      .where('left_at', 'is', null)
+      .execute();
+    await db
+      .deleteFrom('call_signals')
+      .where((eb) => eb.or([eb('from_user_id', '=', userId), eb('to_user_id', '=', userId)]))
+      .execute();
     await db.updateTable('calls').set({ offer_sdp: null, answer_sdp: null }).where('caller_id', '=', userId).execute();
   }
 }

@@ -56,7 +56,11 @@ export class SqlCommentRepository implements CommentRepository {
       const ids = await this.threads.withDescendants(row.post_id, id);
       await deleteCommentReactions(trx, 'post', ids);
       await trx.deleteFrom('comments').where('id', '=', id).execute();
-      await trx.updateTable('posts').set({ comments_count: sql`comments_count - ${ids.length}` }).where('id', '=', row.post_id).execute();
+      await trx
+        .updateTable('posts')
+        .set({ comments_count: sql`comments_count - ${ids.length}` })
+        .where('id', '=', row.post_id)
+        .execute();
     });
   }
 
@@ -83,8 +87,17 @@ export class SqlCommentRepository implements CommentRepository {
   async react(type: CommentType, commentId: number, userId: number, reaction: ReactionType, at: Timestamp) {
     return this.db.transaction().execute(async (trx) => {
       if (type === 'post') await lockRowForUpdate(trx, this.dialect, 'comments', commentId);
-      if (await insertIfAbsent(trx, 'comment_reactions', { comment_type: type, comment_id: commentId, user_id: userId, reaction_type: reaction, created_at: at })) {
-        if (type === 'post') await trx.updateTable('comments').set({ reactions_count: sql`reactions_count + 1` }).where('id', '=', commentId).execute();
+      if (
+        await insertIfAbsent(trx, 'comment_reactions', {
+          comment_type: type,
+          comment_id: commentId,
+          user_id: userId,
+          reaction_type: reaction,
+          created_at: at,
+        })
+      ) {
+        if (type === 'post')
+          await trx.updateTable('comments').set({ reactions_count: sql`reactions_count + 1` }).where('id', '=', commentId).execute();
         return 'added' as const;
       }
       const updated = await trx
@@ -109,7 +122,8 @@ export class SqlCommentRepository implements CommentRepository {
         .where('user_id', '=', userId)
         .executeTakeFirst();
       if (!affected(deleted)) return false;
-      if (type === 'post') await trx.updateTable('comments').set({ reactions_count: sql`reactions_count - 1` }).where('id', '=', commentId).execute();
+      if (type === 'post')
+        await trx.updateTable('comments').set({ reactions_count: sql`reactions_count - 1` }).where('id', '=', commentId).execute();
       return true;
     });
   }

@@ -53,7 +53,15 @@ export class SqlContentAccountData implements AccountDataPart, ExportedPosts {
   posts(userId: number) {
     return mapped(this.postRows(userId), (p) => {
       const r = toPostRecord(p);
-      return { id: r.id, content: r.content, media: r.media, media_type: r.media_type, tags: r.tags, created_at: r.created_at, updated_at: r.updated_at };
+      return {
+        id: r.id,
+        content: r.content,
+        media: r.media,
+        media_type: r.media_type,
+        tags: r.tags,
+        created_at: r.created_at,
+        updated_at: r.updated_at,
+      };
     });
   }
 
@@ -79,7 +87,12 @@ export class SqlContentAccountData implements AccountDataPart, ExportedPosts {
       for (const r of await q.execute()) touchedPosts.add(r.post_id);
     }
     const touchedComments = (
-      await db.selectFrom('comment_reactions').select('comment_id').where('user_id', '=', userId).where('comment_type', '=', 'post').execute()
+      await db
+        .selectFrom('comment_reactions')
+        .select('comment_id')
+        .where('user_id', '=', userId)
+        .where('comment_type', '=', 'post')
+        .execute()
     ).map((r) => r.comment_id);
 
     // Own posts, with everything attached to them (comment reactions have no foreign key).
@@ -112,7 +125,9 @@ export class SqlContentAccountData implements AccountDataPart, ExportedPosts {
     for (const ids of chunks(touchedComments)) {
       await db
         .updateTable('comments')
-        .set({ reactions_count: sql`(select count(*) from comment_reactions where comment_reactions.comment_type = 'post' and comment_reactions.comment_id = comments.id)` })
+        .set({
+          reactions_count: sql`(select count(*) from comment_reactions where comment_reactions.comment_type = 'post' and comment_reactions.comment_id = comments.id)`,
+        })
         .where('id', 'in', ids)
         .execute();
     }

@@ -62,7 +62,10 @@ export class SqlPostEngagementRepository implements PostEngagementRepository {
     return this.db.transaction().execute(async (trx) => {
       await lockRowForUpdate(trx, this.dialect, 'posts', postId);
       if (!(await insertIfAbsent(trx, 'shares', { post_id: postId, user_id: userId, created_at: at }))) return null;
-      const entry = await trx.insertInto('wall_entries').values({ user_id: userId, post_id: postId, is_share: 1, created_at: at }).executeTakeFirstOrThrow();
+      const entry = await trx
+        .insertInto('wall_entries')
+        .values({ user_id: userId, post_id: postId, is_share: 1, created_at: at })
+        .executeTakeFirstOrThrow();
       await trx.updateTable('posts').set({ shares_count: sql`shares_count + 1` }).where('id', '=', postId).execute();
       return insertedId(entry);
     });

@@ -23,15 +23,18 @@ export class SqlPostRepository implements PostRepository {
   async create(post: NewPost): Promise<CreatedPost> {
     return this.db.transaction().execute(async (trx) => {
       const { user_id, content, media_type, created_at } = post;
-      const id = insertedId(await this.insertPost(trx, user_id, content, JSON.stringify(post.media), media_type, JSON.stringify(post.tags), created_at));
+      const id = insertedId(
+        await this.insertPost(trx, user_id, content, JSON.stringify(post.media), media_type, JSON.stringify(post.tags), created_at),
+      );
       const wallEntryId = insertedId(await this.insertWallEntry(trx, user_id, id, created_at));
       return { ...post, id, likes_count: 0, comments_count: 0, shares_count: 0, updated_at: null, wall_entry_id: wallEntryId };
     });
   }
 
   /** The two statements of every new post, prepared (prepared.ts): create-post's most frequent writes. */
-  private readonly insertPost = preparedStatement((userId: number, content: string, media: string, mediaType: string | null, tags: string, at: Timestamp) =>
-    this.db.insertInto('posts').values({ user_id: userId, content, media, media_type: mediaType, tags, created_at: at }),
+  private readonly insertPost = preparedStatement(
+    (userId: number, content: string, media: string, mediaType: string | null, tags: string, at: Timestamp) =>
+      this.db.insertInto('posts').values({ user_id: userId, content, media, media_type: mediaType, tags, created_at: at }),
   );
 
   private readonly insertWallEntry = preparedStatement((userId: number, postId: number, at: Timestamp) =>
@@ -58,7 +61,14 @@ export class SqlPostRepository implements PostRepository {
 
   /** The moderation context's reports, read as `postVisibleTo` reads them (index reports_post). */
   async underReport(id: number) {
-    const row = await this.db.selectFrom('reports').select('id').where('post_id', '=', id).where('post_type', '=', 'post').where('status', '=', 'pending').limit(1).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('reports')
+      .select('id')
+      .where('post_id', '=', id)
+      .where('post_type', '=', 'post')
+      .where('status', '=', 'pending')
+      .limit(1)
+      .executeTakeFirst();
     return row !== undefined;
   }
 
@@ -137,7 +147,9 @@ export class SqlPostRepository implements PostRepository {
     for (const [id, sharer] of await this.authors(sharers)) names.set(id, sharer.username);
     return entries.flatMap((e) => {
       const row = byId.get(e.post_id);
-      const view = row && toPostView(row, { feed_date: e.feed_date, shared_by_username: e.shared_by !== null ? (names.get(e.shared_by) ?? null) : null });
+      const view =
+        row &&
+        toPostView(row, { feed_date: e.feed_date, shared_by_username: e.shared_by !== null ? (names.get(e.shared_by) ?? null) : null });
       return view ? [view] : [];
     });
   }
@@ -167,8 +179,11 @@ export class SqlPostRepository implements PostRepository {
   }
 
   async countByUser(userId: number) {
-    const row = await this.db.selectFrom('posts').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('posts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 }
-

@@ -37,7 +37,10 @@ export class SqlStoryRepository implements StoryRepository {
       .selectFrom('stories')
       .selectAll()
       .where((eb) =>
-        eb.or([eb('user_id', '=', viewerId), eb('user_id', 'in', eb.selectFrom('follows').select('followee_id').where('follower_id', '=', viewerId))]),
+        eb.or([
+          eb('user_id', '=', viewerId),
+          eb('user_id', 'in', eb.selectFrom('follows').select('followee_id').where('follower_id', '=', viewerId)),
+        ]),
       )
       .where('expires_at', '>', now)
       .orderBy('created_at', 'desc')

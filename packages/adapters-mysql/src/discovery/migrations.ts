@@ -15,7 +15,9 @@ const searchIndexes: PlazaMigration = {
       return;
     }
     await sql`create index users_display_name_nocase on users (display_name collate nocase)`.execute(db);
-    await sql`create virtual table posts_fts using fts5(content, content='posts', content_rowid='id', tokenize="unicode61 remove_diacritics 2")`.execute(db);
+    await sql`create virtual table posts_fts using fts5(content, content='posts', content_rowid='id', tokenize="unicode61 remove_diacritics 2")`.execute(
+      db,
+    );
     await sql`create trigger posts_fts_insert after insert on posts begin
       insert into posts_fts (rowid, content) values (new.id, new.content);
     end`.execute(db);
@@ -34,7 +36,8 @@ const searchIndexes: PlazaMigration = {
       await db.schema.dropIndex('users_display_name').on('users').execute();
       return;
     }
-    for (const trigger of ['posts_fts_insert', 'posts_fts_delete', 'posts_fts_update']) await sql`drop trigger if exists ${sql.raw(trigger)}`.execute(db);
+    for (const trigger of ['posts_fts_insert', 'posts_fts_delete', 'posts_fts_update'])
+      await sql`drop trigger if exists ${sql.raw(trigger)}`.execute(db);
     await sql`drop table if exists posts_fts`.execute(db);
     await sql`drop index if exists users_display_name_nocase`.execute(db);
   },

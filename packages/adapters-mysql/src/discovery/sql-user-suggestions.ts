@@ -25,7 +25,12 @@ export class SqlUserSuggestions implements UserSuggestions {
   async sameCause(viewerId: number, cause: string, page: PageRequest) {
     // MySQL's collation compares without case already; SQLite's index is `collate nocase`.
     const sameCause = this.dialect === 'mysql' ? sql<SqlBool>`users.cause = ${cause}` : sql<SqlBool>`users.cause = ${cause} collate nocase`;
-    const rows = await this.candidates(viewerId).where(sameCause).orderBy('users.id', 'desc').limit(page.perPage).offset(offsetOf(page)).execute();
+    const rows = await this.candidates(viewerId)
+      .where(sameCause)
+      .orderBy('users.id', 'desc')
+      .limit(page.perPage)
+      .offset(offsetOf(page))
+      .execute();
     return rows.map((r) => Number(r.id));
   }
 
@@ -34,7 +39,10 @@ export class SqlUserSuggestions implements UserSuggestions {
    * which reads and sorts every account. Accounts after a gap in the ids come up a little more often.
    */
   async random(viewerId: number, limit: number, exclude: readonly number[]) {
-    const top = await this.db.selectFrom('users').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+    const top = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .executeTakeFirst();
     const max = Number(top?.id ?? 0);
     if (max === 0 || limit <= 0) return [];
     const pivot = 1 + Math.floor(Math.random() * max);
@@ -53,7 +61,14 @@ export class SqlUserSuggestions implements UserSuggestions {
       .where('users.id', '<>', viewerId)
       .where('users.deleted_at', 'is', null)
       .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('follows as f').select('f.followee_id').where('f.follower_id', '=', viewerId).whereRef('f.followee_id', '=', 'users.id'))),
+        not(
+          exists(
+            selectFrom('follows as f')
+              .select('f.followee_id')
+              .where('f.follower_id', '=', viewerId)
+              .whereRef('f.followee_id', '=', 'users.id'),
+          ),
+        ),
       );
   }
 }

@@ -51,13 +51,18 @@ export class SqlEventAccountData implements AccountDataPart {
 
   async erase(userId: number, _at: Timestamp): Promise<void> {
     const db = this.db;
-    const joined = (await db.selectFrom('event_participants').select('event_id').where('user_id', '=', userId).execute()).map((r) => r.event_id);
+    const joined = (await db.selectFrom('event_participants').select('event_id').where('user_id', '=', userId).execute()).map(
+      (r) => r.event_id,
+    );
     const own = db.selectFrom('events').select('id').where('creator_id', '=', userId);
     await db.deleteFrom('event_participants').where('event_id', 'in', own).execute();
     await db.deleteFrom('event_invites').where('event_id', 'in', own).execute();
     await db.deleteFrom('events').where('creator_id', '=', userId).execute();
     await db.deleteFrom('event_participants').where('user_id', '=', userId).execute();
-    await db.deleteFrom('event_invites').where((eb) => eb.or([eb('user_id', '=', userId), eb('invited_by', '=', userId)])).execute();
+    await db
+      .deleteFrom('event_invites')
+      .where((eb) => eb.or([eb('user_id', '=', userId), eb('invited_by', '=', userId)]))
+      .execute();
     for (const ids of chunks(joined)) {
       await db
         .updateTable('events')

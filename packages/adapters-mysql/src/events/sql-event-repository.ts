@@ -26,8 +26,16 @@ export class SqlEventRepository implements EventRepository {
 
   async create(event: NewEvent) {
     return this.db.transaction().execute(async (trx) => {
-      const id = insertedId(await trx.insertInto('events').values({ ...event, participants_count: 1 }).executeTakeFirstOrThrow());
-      await trx.insertInto('event_participants').values({ event_id: id, user_id: event.creator_id, created_at: event.created_at }).execute();
+      const id = insertedId(
+        await trx
+          .insertInto('events')
+          .values({ ...event, participants_count: 1 })
+          .executeTakeFirstOrThrow(),
+      );
+      await trx
+        .insertInto('event_participants')
+        .values({ event_id: id, user_id: event.creator_id, created_at: event.created_at })
+        .execute();
       return { ...event, id, participants_count: 1 };
     });
   }
@@ -47,13 +55,22 @@ export class SqlEventRepository implements EventRepository {
       .limit(req.perPage)
       .offset(offsetOf(req))
       .execute();
-    const total = await this.db.selectFrom('events').select((eb) => eb.fn.countAll().as('n')).where('event_date', '>=', from).executeTakeFirstOrThrow();
+    const total = await this.db
+      .selectFrom('events')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('event_date', '>=', from)
+      .executeTakeFirstOrThrow();
     return { items: rows.map(toEvent), total: Number(total.n) };
   }
 
   async participatingIn(userId: number, eventIds: number[]) {
     if (eventIds.length === 0) return new Set<number>();
-    const rows = await this.db.selectFrom('event_participants').select('event_id').where('user_id', '=', userId).where('event_id', 'in', eventIds).execute();
+    const rows = await this.db
+      .selectFrom('event_participants')
+      .select('event_id')
+      .where('user_id', '=', userId)
+      .where('event_id', 'in', eventIds)
+      .execute();
     return new Set(rows.map((r) => r.event_id));
   }
 
@@ -69,7 +86,11 @@ export class SqlEventRepository implements EventRepository {
   async leave(eventId: number, userId: number) {
     return this.db.transaction().execute(async (trx) => {
       await lockRowForUpdate(trx, this.dialect, 'events', eventId);
-      const deleted = await trx.deleteFrom('event_participants').where('event_id', '=', eventId).where('user_id', '=', userId).executeTakeFirst();
+      const deleted = await trx
+        .deleteFrom('event_participants')
+        .where('event_id', '=', eventId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
       if (!affected(deleted)) return false;
       await trx.updateTable('events').set({ participants_count: sql`participants_count - 1` }).where('id', '=', eventId).execute();
       return true;

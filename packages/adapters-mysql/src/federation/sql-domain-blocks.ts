@@ -37,6 +37,11 @@ export function actorsOnDomain(db: Kysely<Database>, domain: string) {
     .selectFrom('remote_actors')
     .select('actor_url')
     .where((eb) =>
-      eb.or([eb('domain', '=', domain), eb('domain', 'like', `${domain}:%`), eb('domain', 'like', `%.${domain}`), eb('domain', 'like', `%.${domain}:%`)]),
+      eb.or([
+        eb('domain', '=', domain),
+        eb('domain', 'like', `${domain}:%`),
+        eb('domain', 'like', `%.${domain}`),
+        eb('domain', 'like', `%.${domain}:%`),
+      ]),
     );
 }

@@ -58,7 +58,11 @@ export class SqlRemoteActorRepository implements RemoteActorRepository {
 
   async findMany(actorUrls: string[]): Promise<Map<string, RemoteActor>> {
     if (actorUrls.length === 0) return new Map();
-    const rows = await this.db.selectFrom('remote_actors').selectAll().where('actor_url', 'in', [...new Set(actorUrls)]).execute();
+    const rows = await this.db
+      .selectFrom('remote_actors')
+      .selectAll()
+      .where('actor_url', 'in', [...new Set(actorUrls)])
+      .execute();
     return new Map(rows.map((r) => [r.actor_url, r]));
   }
 }
@@ -92,12 +96,20 @@ export class SqlRemoteFollowRepository implements RemoteFollowRepository {
   }
 
   async removeFollower(userId: number, actorUrl: string): Promise<boolean> {
-    const r = await this.db.deleteFrom('remote_followers').where('user_id', '=', userId).where('actor_url', '=', actorUrl).executeTakeFirst();
+    const r = await this.db
+      .deleteFrom('remote_followers')
+      .where('user_id', '=', userId)
+      .where('actor_url', '=', actorUrl)
+      .executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
   }
 
   async removeFollowerByFollowId(actorUrl: string, followId: string): Promise<boolean> {
-    const r = await this.db.deleteFrom('remote_followers').where('actor_url', '=', actorUrl).where('follow_id', '=', followId).executeTakeFirst();
+    const r = await this.db
+      .deleteFrom('remote_followers')
+      .where('actor_url', '=', actorUrl)
+      .where('follow_id', '=', followId)
+      .executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
   }
 
@@ -118,13 +130,19 @@ export class SqlRemoteFollowRepository implements RemoteFollowRepository {
   }
 
   async countFollowers(userId: number): Promise<number> {
-    const r = await this.db.selectFrom('remote_followers').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+    const r = await this.db
+      .selectFrom('remote_followers')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   }
 
   // Asked with every new post (whether it federates at all): built once (prepared.ts). One index
   // entry read at most, where a count would read every follower's.
-  private readonly anyFollowerQuery = prepared((userId: number) => this.db.selectFrom('remote_followers').select('actor_url').where('user_id', '=', userId).limit(1));
+  private readonly anyFollowerQuery = prepared((userId: number) =>
+    this.db.selectFrom('remote_followers').select('actor_url').where('user_id', '=', userId).limit(1),
+  );
 
   async hasFollowers(userId: number): Promise<boolean> {
     return (await this.anyFollowerQuery(this.db, userId)).length > 0;
@@ -146,20 +164,34 @@ export class SqlRemoteFollowRepository implements RemoteFollowRepository {
   }
 
   async acceptFollowing(actorUrl: string, followId: string): Promise<boolean> {
-    const r = await this.db.updateTable('remote_following').set({ accepted: 1 }).where('actor_url', '=', actorUrl).where('follow_id', '=', followId).executeTakeFirst();
+    const r = await this.db
+      .updateTable('remote_following')
+      .set({ accepted: 1 })
+      .where('actor_url', '=', actorUrl)
+      .where('follow_id', '=', followId)
+      .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   }
 
   async removeFollowing(userId: number, actorUrl: string): Promise<RemoteFollowing | null> {
     const row = await this.findFollowing(userId, actorUrl);
     if (!row) return null;
-    const r = await this.db.deleteFrom('remote_following').where('user_id', '=', userId).where('actor_url', '=', actorUrl).executeTakeFirst();
+    const r = await this.db
+      .deleteFrom('remote_following')
+      .where('user_id', '=', userId)
+      .where('actor_url', '=', actorUrl)
+      .executeTakeFirst();
     // Of two concurrent removals only the one that deleted the row reports it (and sends the Undo).
     return Number(r.numDeletedRows) > 0 ? row : null;
   }
 
   async findFollowing(userId: number, actorUrl: string): Promise<RemoteFollowing | null> {
-    const row = await this.db.selectFrom('remote_following').selectAll().where('user_id', '=', userId).where('actor_url', '=', actorUrl).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('remote_following')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('actor_url', '=', actorUrl)
+      .executeTakeFirst();
     return row ? following(row) : null;
   }
 
@@ -180,7 +212,11 @@ export class SqlRemoteFollowRepository implements RemoteFollowRepository {
   }
 
   async countFollowing(userId: number): Promise<number> {
-    const r = await this.db.selectFrom('remote_following').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+    const r = await this.db
+      .selectFrom('remote_following')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   }
 
@@ -199,7 +235,12 @@ export class SqlRemoteFollowRepository implements RemoteFollowRepository {
 
   async followingAmong(userId: number, actorUrls: string[]): Promise<Set<string>> {
     if (actorUrls.length === 0) return new Set();
-    const rows = await this.db.selectFrom('remote_following').select('actor_url').where('user_id', '=', userId).where('actor_url', 'in', actorUrls).execute();
+    const rows = await this.db
+      .selectFrom('remote_following')
+      .select('actor_url')
+      .where('user_id', '=', userId)
+      .where('actor_url', 'in', actorUrls)
+      .execute();
     return new Set(rows.map((r) => r.actor_url));
   }
 
@@ -208,13 +249,22 @@ export class SqlRemoteFollowRepository implements RemoteFollowRepository {
   }
 
   async removeAllOfDomain(domain: string): Promise<number> {
-    const followers = await this.db.deleteFrom('remote_followers').where('actor_url', 'in', actorsOnDomain(this.db, domain)).executeTakeFirst();
-    const following = await this.db.deleteFrom('remote_following').where('actor_url', 'in', actorsOnDomain(this.db, domain)).executeTakeFirst();
+    const followers = await this.db
+      .deleteFrom('remote_followers')
+      .where('actor_url', 'in', actorsOnDomain(this.db, domain))
+      .executeTakeFirst();
+    const following = await this.db
+      .deleteFrom('remote_following')
+      .where('actor_url', 'in', actorsOnDomain(this.db, domain))
+      .executeTakeFirst();
     return Number(followers.numDeletedRows) + Number(following.numDeletedRows);
   }
 }
 
-const remotePost = (r: Omit<RemotePostsTable, 'id'> & { id: number }): RemotePost => ({ ...r, media_type: r.media_type === 'image' || r.media_type === 'video' ? r.media_type : null });
+const remotePost = (r: Omit<RemotePostsTable, 'id'> & { id: number }): RemotePost => ({
+  ...r,
+  media_type: r.media_type === 'image' || r.media_type === 'video' ? r.media_type : null,
+});
 
 export class SqlRemotePostRepository implements RemotePostRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -231,12 +281,19 @@ export class SqlRemotePostRepository implements RemotePostRepository {
   }
 
   async delete(objectId: string, actorUrl: string): Promise<boolean> {
-    const r = await this.db.deleteFrom('remote_posts').where('object_id', '=', objectId).where('actor_url', '=', actorUrl).executeTakeFirst();
+    const r = await this.db
+      .deleteFrom('remote_posts')
+      .where('object_id', '=', objectId)
+      .where('actor_url', '=', actorUrl)
+      .executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
   }
 
   async feed(userId: number, page: PageRequest): Promise<Counted<RemotePost>> {
-    const base = this.db.selectFrom('remote_posts as p').innerJoin('remote_following as f', 'f.actor_url', 'p.actor_url').where('f.user_id', '=', userId);
+    const base = this.db
+      .selectFrom('remote_posts as p')
+      .innerJoin('remote_following as f', 'f.actor_url', 'p.actor_url')
+      .where('f.user_id', '=', userId);
     const [rows, count] = await Promise.all([
       base.selectAll('p').orderBy('p.published_at', 'desc').orderBy('p.id', 'desc').limit(page.perPage).offset(offsetOf(page)).execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
@@ -245,7 +302,14 @@ export class SqlRemotePostRepository implements RemotePostRepository {
   }
 
   async ofActor(actorUrl: string, limit: number): Promise<RemotePost[]> {
-    const rows = await this.db.selectFrom('remote_posts').selectAll().where('actor_url', '=', actorUrl).orderBy('published_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('remote_posts')
+      .selectAll()
+      .where('actor_url', '=', actorUrl)
+      .orderBy('published_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
     return rows.map(remotePost);
   }
 
@@ -264,7 +328,11 @@ export class SqlFederationKeyValues implements FederationKeyValues {
   ) {}
 
   async get(key: string, now: Timestamp): Promise<unknown | undefined> {
-    const row = await this.db.selectFrom('federation_kv').select(['value', 'expires_at']).where('key_hash', '=', hashKey(key)).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('federation_kv')
+      .select(['value', 'expires_at'])
+      .where('key_hash', '=', hashKey(key))
+      .executeTakeFirst();
     if (!row || (row.expires_at !== null && row.expires_at <= now)) return undefined;
     return JSON.parse(row.value) as unknown;
   }
@@ -296,7 +364,16 @@ export class SqlFederationQueue implements FederationQueue {
     if (messages.length === 0) return;
     await this.db
       .insertInto('federation_queue')
-      .values(messages.map((m) => ({ channel: m.channel, payload: JSON.stringify(m.payload), attempts: 0, due_at: m.due_at, leased_until: null, last_error: null })))
+      .values(
+        messages.map((m) => ({
+          channel: m.channel,
+          payload: JSON.stringify(m.payload),
+          attempts: 0,
+          due_at: m.due_at,
+          leased_until: null,
+          last_error: null,
+        })),
+      )
       .execute();
   }
 
@@ -322,7 +399,13 @@ export class SqlFederationQueue implements FederationQueue {
       if (Number(r.numUpdatedRows) === 1) won.push(id);
     }
     if (won.length === 0) return [];
-    const rows = await this.db.selectFrom('federation_queue').select(['id', 'channel', 'payload', 'attempts', 'due_at']).where('id', 'in', won).orderBy('due_at').orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('federation_queue')
+      .select(['id', 'channel', 'payload', 'attempts', 'due_at'])
+      .where('id', 'in', won)
+      .orderBy('due_at')
+      .orderBy('id')
+      .execute();
     return rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) as unknown }));
   }
 
@@ -331,15 +414,26 @@ export class SqlFederationQueue implements FederationQueue {
   }
 
   async reschedule(id: number, attempts: number, dueAt: Timestamp, error: string): Promise<void> {
-    await this.db.updateTable('federation_queue').set({ attempts, due_at: dueAt, leased_until: null, last_error: error.slice(0, 1000) }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('federation_queue')
+      .set({ attempts, due_at: dueAt, leased_until: null, last_error: error.slice(0, 1000) })
+      .where('id', '=', id)
+      .execute();
   }
 
   async bury(id: number, attempts: number, error: string, at: Timestamp): Promise<void> {
-    await this.db.updateTable('federation_queue').set({ attempts, leased_until: null, last_error: error.slice(0, 1000), dead_at: at }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('federation_queue')
+      .set({ attempts, leased_until: null, last_error: error.slice(0, 1000), dead_at: at })
+      .where('id', '=', id)
+      .execute();
   }
 
   async pending(channel?: string): Promise<number> {
-    let q = this.db.selectFrom('federation_queue').select((eb) => eb.fn.countAll<number>().as('n')).where('dead_at', 'is', null);
+    let q = this.db
+      .selectFrom('federation_queue')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('dead_at', 'is', null);
     if (channel !== undefined) q = q.where('channel', '=', channel);
     return Number((await q.executeTakeFirstOrThrow()).n);
   }
@@ -391,17 +485,27 @@ export class SqlInstanceUsage {
   constructor(private readonly db: Kysely<Database>) {}
 
   async users(): Promise<number> {
-    const r = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+    const r = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   }
 
   async localPosts(): Promise<number> {
-    const r = await this.db.selectFrom('posts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const r = await this.db
+      .selectFrom('posts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   }
 
   async localComments(): Promise<number> {
-    const r = await this.db.selectFrom('comments').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const r = await this.db
+      .selectFrom('comments')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   }
 }

@@ -17,7 +17,13 @@ export function groupContentVisibleTo(userId: number, groupId: Expression<number
       .where((e) =>
         e.or([
           e('vg.privacy', '=', 'public'),
-          e.exists(e.selectFrom('group_members as vm').select('vm.group_id').whereRef('vm.group_id', '=', 'vg.id').where('vm.user_id', '=', userId)),
+          e.exists(
+            e
+              .selectFrom('group_members as vm')
+              .select('vm.group_id')
+              .whereRef('vm.group_id', '=', 'vg.id')
+              .where('vm.user_id', '=', userId),
+          ),
         ]),
       ),
   );

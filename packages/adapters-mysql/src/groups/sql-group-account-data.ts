@@ -55,29 +55,55 @@ export class SqlGroupAccountData implements AccountDataPart {
   async erase(userId: number, at: Timestamp): Promise<void> {
     const db = this.db;
     // Groups the user is the only admin of: handed over, or deleted when nobody else is in them.
-    const adminOf = await db.selectFrom('group_members').select('group_id').where('user_id', '=', userId).where('role', '=', 'admin').execute();
+    const adminOf = await db
+      .selectFrom('group_members')
+      .select('group_id')
+      .where('user_id', '=', userId)
+      .where('role', '=', 'admin')
+      .execute();
     for (const { group_id } of adminOf) {
-      const others = await db.selectFrom('group_members').select(['user_id', 'role']).where('group_id', '=', group_id).where('user_id', '<>', userId).orderBy('seq').execute();
+      const others = await db
+        .selectFrom('group_members')
+        .select(['user_id', 'role'])
+        .where('group_id', '=', group_id)
+        .where('user_id', '<>', userId)
+        .orderBy('seq')
+        .execute();
       if (others.some((o) => o.role === 'admin')) continue;
       if (others.length === 0) {
         await this.deleteCommentReactionsWhere(db.selectFrom('group_comments').select('id').where('group_id', '=', group_id));
         await db.deleteFrom('community_groups').where('id', '=', group_id).execute();
       } else {
-        await db.updateTable('group_members').set({ role: 'admin' }).where('group_id', '=', group_id).where('user_id', '=', others[0].user_id).execute();
+        await db
+          .updateTable('group_members')
+          .set({ role: 'admin' })
+          .where('group_id', '=', group_id)
+          .where('user_id', '=', others[0].user_id)
+          .execute();
       }
     }
 
     // Counters of other rows that change, read before the rows go.
     const touchedGroups = new Set<number>();
     const touchedPosts = new Set<number>();
-    for (const r of await db.selectFrom('group_members').select('group_id').where('user_id', '=', userId).execute()) touchedGroups.add(r.group_id);
-    for (const r of await db.selectFrom('group_posts').select('group_id').where('user_id', '=', userId).execute()) touchedGroups.add(r.group_id);
-    for (const q of [db.selectFrom('group_post_reactions').select('post_id').where('user_id', '=', userId), db.selectFrom('group_comments').select('post_id').where('user_id', '=', userId)]) {
+    for (const r of await db.selectFrom('group_members').select('group_id').where('user_id', '=', userId).execute())
+      touchedGroups.add(r.group_id);
+    for (const r of await db.selectFrom('group_posts').select('group_id').where('user_id', '=', userId).execute())
+      touchedGroups.add(r.group_id);
+    for (const q of [
+      db.selectFrom('group_post_reactions').select('post_id').where('user_id', '=', userId),
+      db.selectFrom('group_comments').select('post_id').where('user_id', '=', userId),
+    ]) {
       for (const r of await q.execute()) touchedPosts.add(r.post_id);
     }
 
     // Own posts with their threads (comment reactions have no foreign key; the rest cascades).
-    await this.deleteCommentReactionsWhere(db.selectFrom('group_comments').select('id').where('post_id', 'in', db.selectFrom('group_posts').select('id').where('user_id', '=', userId)));
+    await this.deleteCommentReactionsWhere(
+      db
+        .selectFrom('group_comments')
+        .select('id')
+        .where('post_id', 'in', db.selectFrom('group_posts').select('id').where('user_id', '=', userId)),
+    );
     await db.deleteFrom('group_posts').where('user_id', '=', userId).execute();
     await db.deleteFrom('comment_reactions').where('comment_type', '=', 'group').where('user_id', '=', userId).execute();
     await db.deleteFrom('group_post_reactions').where('user_id', '=', userId).execute();
@@ -87,7 +113,10 @@ export class SqlGroupAccountData implements AccountDataPart {
 
     await db.deleteFrom('group_members').where('user_id', '=', userId).execute();
     await db.deleteFrom('group_join_requests').where('user_id', '=', userId).execute();
-    await db.deleteFrom('group_invitations').where((eb) => eb.or([eb('user_id', '=', userId), eb('invited_by', '=', userId)])).execute();
+    await db
+      .deleteFrom('group_invitations')
+      .where((eb) => eb.or([eb('user_id', '=', userId), eb('invited_by', '=', userId)]))
+      .execute();
 
     for (const ids of chunks([...touchedPosts])) {
       await db

@@ -34,7 +34,13 @@ function toGroup(row: Selectable<CommunityGroupsTable>): GroupRecord {
 }
 
 function toPost(row: Selectable<GroupPostsTable>): GroupPostRecord {
-  return { ...row, media: parseList(row.media), tags: parseList(row.tags), likes_count: Number(row.likes_count), comments_count: Number(row.comments_count) };
+  return {
+    ...row,
+    media: parseList(row.media),
+    tags: parseList(row.tags),
+    likes_count: Number(row.likes_count),
+    comments_count: Number(row.comments_count),
+  };
 }
 
 function toComment(row: Selectable<GroupCommentsTable>): GroupCommentRecord {
@@ -42,7 +48,12 @@ function toComment(row: Selectable<GroupCommentsTable>): GroupCommentRecord {
 }
 
 /** Takes a row's write lock (MySQL) and tells whether the row exists. */
-async function lockExisting(db: Kysely<Database>, dialect: SqlDialect, table: 'community_groups' | 'group_posts' | 'group_comments', id: number): Promise<boolean> {
+async function lockExisting(
+  db: Kysely<Database>,
+  dialect: SqlDialect,
+  table: 'community_groups' | 'group_posts' | 'group_comments',
+  id: number,
+): Promise<boolean> {
   if (dialect === 'mysql') {
     const rows = await sql<{ id: number }>`select id from ${sql.table(table)} where id = ${id} for update`.execute(db);
     return rows.rows.length > 0;
@@ -58,8 +69,16 @@ export class SqlGroupRepository implements GroupRepository {
 
   async create(g: NewGroup) {
     return this.db.transaction().execute(async (trx) => {
-      const id = insertedId(await trx.insertInto('community_groups').values({ ...g, members_count: 1 }).executeTakeFirstOrThrow());
-      await trx.insertInto('group_members').values({ group_id: id, user_id: g.creator_id, role: 'admin', joined_at: g.created_at }).execute();
+      const id = insertedId(
+        await trx
+          .insertInto('community_groups')
+          .values({ ...g, members_count: 1 })
+          .executeTakeFirstOrThrow(),
+      );
+      await trx
+        .insertInto('group_members')
+        .values({ group_id: id, user_id: g.creator_id, role: 'admin', joined_at: g.created_at })
+        .execute();
       return { id, ...g, members_count: 1, posts_count: 0, updated_at: null };
     });
   }
@@ -77,7 +96,11 @@ export class SqlGroupRepository implements GroupRepository {
     await this.db.transaction().execute(async (trx) => {
       if (!(await lockExisting(trx, this.dialect, 'community_groups', id))) return;
       const comments = await trx.selectFrom('group_comments').select('id').where('group_id', '=', id).execute();
-      await deleteCommentReactions(trx, 'group', comments.map((c) => c.id));
+      await deleteCommentReactions(
+        trx,
+        'group',
+        comments.map((c) => c.id),
+      );
       // Members, requests, invitations, posts, their reactions and comments go by cascade.
       await trx.deleteFrom('community_groups').where('id', '=', id).execute();
     });
@@ -88,9 +111,17 @@ export class SqlGroupRepository implements GroupRepository {
   }
 
   async listJoined(userId: number, q: string | null, page: PageRequest) {
-    let query = this.db.selectFrom('group_members as m').innerJoin('community_groups as g', 'g.id', 'm.group_id').selectAll('g').where('m.user_id', '=', userId);
+    let query = this.db
+      .selectFrom('group_members as m')
+      .innerJoin('community_groups as g', 'g.id', 'm.group_id')
+      .selectAll('g')
+      .where('m.user_id', '=', userId);
     if (q) query = query.where((eb) => eb.or([containsText('g.name', q) as never, containsText('g.description', q) as never]));
-    const rows = await query.orderBy('m.seq', 'desc').limit(page.perPage + 1).offset(offsetOf(page)).execute();
+    const rows = await query
+      .orderBy('m.seq', 'desc')
+      .limit(page.perPage + 1)
+      .offset(offsetOf(page))
+      .execute();
     return rows.map(toGroup);
   }
 
@@ -99,9 +130,20 @@ export class SqlGroupRepository implements GroupRepository {
       .selectFrom('community_groups as g')
       .selectAll('g')
       .where('g.privacy', '=', 'public')
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('group_members as m').select('m.group_id').whereRef('m.group_id', '=', 'g.id').where('m.user_id', '=', userId))));
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb.selectFrom('group_members as m').select('m.group_id').whereRef('m.group_id', '=', 'g.id').where('m.user_id', '=', userId),
+          ),
+        ),
+      );
     if (q) query = query.where((eb) => eb.or([containsText('g.name', q) as never, containsText('g.description', q) as never]));
-    const rows = await query.orderBy('g.members_count', 'desc').orderBy('g.id', 'desc').limit(page.perPage + 1).offset(offsetOf(page)).execute();
+    const rows = await query
+      .orderBy('g.members_count', 'desc')
+      .orderBy('g.id', 'desc')
+      .limit(page.perPage + 1)
+      .offset(offsetOf(page))
+      .execute();
     return rows.map(toGroup);
   }
 
@@ -112,9 +154,24 @@ export class SqlGroupRepository implements GroupRepository {
   async relations(groupIds: number[], userId: number) {
     const out = new Map<number, GroupRelation>(groupIds.map((id) => [id, { role: null, invited: false, requested: false }]));
     if (groupIds.length === 0) return out;
-    const members = await this.db.selectFrom('group_members').select(['group_id', 'role']).where('user_id', '=', userId).where('group_id', 'in', groupIds).execute();
-    const invited = await this.db.selectFrom('group_invitations').select('group_id').where('user_id', '=', userId).where('group_id', 'in', groupIds).execute();
-    const requested = await this.db.selectFrom('group_join_requests').select('group_id').where('user_id', '=', userId).where('group_id', 'in', groupIds).execute();
+    const members = await this.db
+      .selectFrom('group_members')
+      .select(['group_id', 'role'])
+      .where('user_id', '=', userId)
+      .where('group_id', 'in', groupIds)
+      .execute();
+    const invited = await this.db
+      .selectFrom('group_invitations')
+      .select('group_id')
+      .where('user_id', '=', userId)
+      .where('group_id', 'in', groupIds)
+      .execute();
+    const requested = await this.db
+      .selectFrom('group_join_requests')
+      .select('group_id')
+      .where('user_id', '=', userId)
+      .where('group_id', 'in', groupIds)
+      .execute();
     for (const m of members) out.get(m.group_id)!.role = m.role as GroupRole;
     for (const i of invited) out.get(i.group_id)!.invited = true;
     for (const r of requested) out.get(r.group_id)!.requested = true;
@@ -133,7 +190,11 @@ export class SqlGroupRepository implements GroupRepository {
   async removeMember(groupId: number, userId: number) {
     return this.db.transaction().execute(async (trx) => {
       await lockRowForUpdate(trx, this.dialect, 'community_groups', groupId);
-      const deleted = await trx.deleteFrom('group_members').where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirst();
+      const deleted = await trx
+        .deleteFrom('group_members')
+        .where('group_id', '=', groupId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
       if (!affected(deleted)) return false;
       await trx.updateTable('community_groups').set({ members_count: sql`members_count - 1` }).where('id', '=', groupId).execute();
       return true;
@@ -141,7 +202,14 @@ export class SqlGroupRepository implements GroupRepository {
   }
 
   async setRole(groupId: number, userId: number, role: GroupRole) {
-    return affected(await this.db.updateTable('group_members').set({ role }).where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirst());
+    return affected(
+      await this.db
+        .updateTable('group_members')
+        .set({ role })
+        .where('group_id', '=', groupId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst(),
+    );
   }
 
   async members(groupId: number, page: PageRequest) {
@@ -159,7 +227,13 @@ export class SqlGroupRepository implements GroupRepository {
   }
 
   async adminIds(groupId: number) {
-    const rows = await this.db.selectFrom('group_members').select('user_id').where('group_id', '=', groupId).where('role', '=', 'admin').orderBy('seq', 'asc').execute();
+    const rows = await this.db
+      .selectFrom('group_members')
+      .select('user_id')
+      .where('group_id', '=', groupId)
+      .where('role', '=', 'admin')
+      .orderBy('seq', 'asc')
+      .execute();
     return rows.map((r) => r.user_id);
   }
 
@@ -180,7 +254,9 @@ export class SqlGroupRepository implements GroupRepository {
   }
 
   async removeRequest(groupId: number, userId: number) {
-    return affected(await this.db.deleteFrom('group_join_requests').where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirst());
+    return affected(
+      await this.db.deleteFrom('group_join_requests').where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirst(),
+    );
   }
 
   async requests(groupId: number, page: PageRequest) {
@@ -199,7 +275,9 @@ export class SqlGroupRepository implements GroupRepository {
   }
 
   async removeInvitation(groupId: number, userId: number) {
-    return affected(await this.db.deleteFrom('group_invitations').where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirst());
+    return affected(
+      await this.db.deleteFrom('group_invitations').where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirst(),
+    );
   }
 }
 
@@ -211,7 +289,14 @@ export class SqlGroupPostRepository implements GroupPostRepository {
 
   /** The moderation context's reports, by the reports_post index. */
   async underReport(id: number) {
-    const row = await this.db.selectFrom('reports').select('id').where('post_id', '=', id).where('post_type', '=', 'group').where('status', '=', 'pending').limit(1).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('reports')
+      .select('id')
+      .where('post_id', '=', id)
+      .where('post_type', '=', 'group')
+      .where('status', '=', 'pending')
+      .limit(1)
+      .executeTakeFirst();
     return row !== undefined;
   }
 
@@ -242,7 +327,11 @@ export class SqlGroupPostRepository implements GroupPostRepository {
       await lockRowForUpdate(trx, this.dialect, 'community_groups', found.group_id);
       if (!(await lockExisting(trx, this.dialect, 'group_posts', id))) return false;
       const comments = await trx.selectFrom('group_comments').select('id').where('post_id', '=', id).execute();
-      await deleteCommentReactions(trx, 'group', comments.map((c) => c.id));
+      await deleteCommentReactions(
+        trx,
+        'group',
+        comments.map((c) => c.id),
+      );
       // Its reactions and comments go by cascade.
       await trx.deleteFrom('group_posts').where('id', '=', id).execute();
       await trx.updateTable('community_groups').set({ posts_count: sql`posts_count - 1` }).where('id', '=', found.group_id).execute();
@@ -265,7 +354,9 @@ export class SqlGroupPostRepository implements GroupPostRepository {
   async react(postId: number, userId: number, reaction: ReactionType, at: Timestamp) {
     return this.db.transaction().execute(async (trx) => {
       await lockRowForUpdate(trx, this.dialect, 'group_posts', postId);
-      if (await insertIfAbsent(trx, 'group_post_reactions', { post_id: postId, user_id: userId, reaction_type: reaction, created_at: at })) {
+      if (
+        await insertIfAbsent(trx, 'group_post_reactions', { post_id: postId, user_id: userId, reaction_type: reaction, created_at: at })
+      ) {
         await trx.updateTable('group_posts').set({ likes_count: sql`likes_count + 1` }).where('id', '=', postId).execute();
         return 'added' as const;
       }
@@ -283,7 +374,11 @@ export class SqlGroupPostRepository implements GroupPostRepository {
   async unreact(postId: number, userId: number) {
     return this.db.transaction().execute(async (trx) => {
       await lockRowForUpdate(trx, this.dialect, 'group_posts', postId);
-      const deleted = await trx.deleteFrom('group_post_reactions').where('post_id', '=', postId).where('user_id', '=', userId).executeTakeFirst();
+      const deleted = await trx
+        .deleteFrom('group_post_reactions')
+        .where('post_id', '=', postId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
       if (!affected(deleted)) return false;
       await trx.updateTable('group_posts').set({ likes_count: sql`likes_count - 1` }).where('id', '=', postId).execute();
       return true;
@@ -292,7 +387,12 @@ export class SqlGroupPostRepository implements GroupPostRepository {
 
   async reactionsBy(userId: number, postIds: number[]) {
     if (postIds.length === 0) return new Map<number, ReactionType>();
-    const rows = await this.db.selectFrom('group_post_reactions').select(['post_id', 'reaction_type']).where('user_id', '=', userId).where('post_id', 'in', postIds).execute();
+    const rows = await this.db
+      .selectFrom('group_post_reactions')
+      .select(['post_id', 'reaction_type'])
+      .where('user_id', '=', userId)
+      .where('post_id', 'in', postIds)
+      .execute();
     return new Map(rows.map((r) => [r.post_id, r.reaction_type as ReactionType]));
   }
 }
@@ -345,7 +445,11 @@ export class SqlGroupCommentRepository implements GroupCommentRepository {
       const ids = await this.threads.withDescendants(found.post_id, id);
       await deleteCommentReactions(trx, 'group', ids);
       for (const chunk of chunks(ids)) await trx.deleteFrom('group_comments').where('id', 'in', chunk).execute();
-      await trx.updateTable('group_posts').set({ comments_count: sql`comments_count - ${ids.length}` }).where('id', '=', found.post_id).execute();
+      await trx
+        .updateTable('group_posts')
+        .set({ comments_count: sql`comments_count - ${ids.length}` })
+        .where('id', '=', found.post_id)
+        .execute();
       return true;
     });
   }

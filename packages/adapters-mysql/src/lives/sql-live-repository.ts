@@ -1,5 +1,15 @@
 import { type PageRequest, type Timestamp, offsetOf } from '@plaza/domain';
-import type { GuestStatus, LiveCommentRecord, LiveEndReason, LiveGuestRecord, LiveRecord, LiveReportRecord, LiveRepository, LiveStatus, NewLive } from '@plaza/domain/lives';
+import type {
+  GuestStatus,
+  LiveCommentRecord,
+  LiveEndReason,
+  LiveGuestRecord,
+  LiveRecord,
+  LiveReportRecord,
+  LiveRepository,
+  LiveStatus,
+  NewLive,
+} from '@plaza/domain/lives';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { insertedId, insertIfAbsent, insertOrUpdate, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import type { Database } from '../database.js';
@@ -19,9 +29,24 @@ function toLive(row: Selectable<LivesTable>): LiveRecord {
   };
 }
 
-const toGuest = (row: Selectable<LiveGuestsTable>): LiveGuestRecord => ({ ...row, live_id: Number(row.live_id), user_id: Number(row.user_id), status: row.status as GuestStatus });
-const toComment = (row: Selectable<LiveCommentsTable>): LiveCommentRecord => ({ ...row, id: Number(row.id), live_id: Number(row.live_id), user_id: Number(row.user_id) });
-const toReport = (row: Selectable<LiveReportsTable>): LiveReportRecord => ({ ...row, id: Number(row.id), live_id: Number(row.live_id), reporter_id: Number(row.reporter_id) });
+const toGuest = (row: Selectable<LiveGuestsTable>): LiveGuestRecord => ({
+  ...row,
+  live_id: Number(row.live_id),
+  user_id: Number(row.user_id),
+  status: row.status as GuestStatus,
+});
+const toComment = (row: Selectable<LiveCommentsTable>): LiveCommentRecord => ({
+  ...row,
+  id: Number(row.id),
+  live_id: Number(row.live_id),
+  user_id: Number(row.user_id),
+});
+const toReport = (row: Selectable<LiveReportsTable>): LiveReportRecord => ({
+  ...row,
+  id: Number(row.id),
+  live_id: Number(row.live_id),
+  reporter_id: Number(row.reporter_id),
+});
 
 export class SqlLiveRepository implements LiveRepository {
   constructor(
@@ -40,7 +65,16 @@ export class SqlLiveRepository implements LiveRepository {
   async create(live: NewLive) {
     const row = { ...live, is_public: live.is_public ? 1 : 0, status: 'active', background_image: null, ended_at: null, end_reason: null };
     const id = insertedId(await this.db.insertInto('lives').values(row).executeTakeFirstOrThrow());
-    return { ...live, id, status: 'active' as const, background_image: null, report_count: 0, is_suspended: false, ended_at: null, end_reason: null };
+    return {
+      ...live,
+      id,
+      status: 'active' as const,
+      background_image: null,
+      report_count: 0,
+      is_suspended: false,
+      ended_at: null,
+      end_reason: null,
+    };
   }
 
   async findById(id: number) {
@@ -57,12 +91,22 @@ export class SqlLiveRepository implements LiveRepository {
     const rows = await this.db.selectFrom('lives').select('id').where('user_id', '=', userId).where('status', '=', 'active').execute();
     if (rows.length === 0) return [];
     const ids = rows.map((r) => Number(r.id));
-    await this.db.updateTable('lives').set({ status: 'ended', ended_at: at, end_reason: reason }).where('id', 'in', ids).where('status', '=', 'active').execute();
+    await this.db
+      .updateTable('lives')
+      .set({ status: 'ended', ended_at: at, end_reason: reason })
+      .where('id', 'in', ids)
+      .where('status', '=', 'active')
+      .execute();
     return ids;
   }
 
   async end(id: number, at: Timestamp, reason: LiveEndReason) {
-    const r = await this.db.updateTable('lives').set({ status: 'ended', ended_at: at, end_reason: reason }).where('id', '=', id).where('status', '=', 'active').executeTakeFirst();
+    const r = await this.db
+      .updateTable('lives')
+      .set({ status: 'ended', ended_at: at, end_reason: reason })
+      .where('id', '=', id)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   }
 
@@ -83,18 +127,32 @@ export class SqlLiveRepository implements LiveRepository {
   }
 
   async pingViewer(liveId: number, userId: number, at: Timestamp) {
-    await insertOrUpdate(this.db, this.dialect, 'live_viewers', [{ live_id: liveId, user_id: userId, last_ping_at: at, media_connected: 0, updated_at: at }], ['live_id', 'user_id'], {
-      last_ping_at: at,
-      updated_at: at,
-    });
+    await insertOrUpdate(
+      this.db,
+      this.dialect,
+      'live_viewers',
+      [{ live_id: liveId, user_id: userId, last_ping_at: at, media_connected: 0, updated_at: at }],
+      ['live_id', 'user_id'],
+      {
+        last_ping_at: at,
+        updated_at: at,
+      },
+    );
   }
 
   async setMediaPresence(liveId: number, userId: number, connected: boolean, at: Timestamp) {
     const flag = connected ? 1 : 0;
-    await insertOrUpdate(this.db, this.dialect, 'live_viewers', [{ live_id: liveId, user_id: userId, last_ping_at: null, media_connected: flag, updated_at: at }], ['live_id', 'user_id'], {
-      media_connected: flag,
-      updated_at: at,
-    });
+    await insertOrUpdate(
+      this.db,
+      this.dialect,
+      'live_viewers',
+      [{ live_id: liveId, user_id: userId, last_ping_at: null, media_connected: flag, updated_at: at }],
+      ['live_id', 'user_id'],
+      {
+        media_connected: flag,
+        updated_at: at,
+      },
+    );
   }
 
   async viewerCounts(liveIds: number[], pingedSince: Timestamp) {
@@ -112,12 +170,24 @@ export class SqlLiveRepository implements LiveRepository {
   }
 
   async guest(liveId: number, userId: number) {
-    const row = await this.db.selectFrom('live_guests').selectAll().where('live_id', '=', liveId).where('user_id', '=', userId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('live_guests')
+      .selectAll()
+      .where('live_id', '=', liveId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     return row ? toGuest(row) : null;
   }
 
   async requestGuest(liveId: number, userId: number, message: string | null, at: Timestamp) {
-    const inserted = await insertIfAbsent(this.db, 'live_guests', { live_id: liveId, user_id: userId, status: 'pending', message, created_at: at, decided_at: null });
+    const inserted = await insertIfAbsent(this.db, 'live_guests', {
+      live_id: liveId,
+      user_id: userId,
+      status: 'pending',
+      message,
+      created_at: at,
+      decided_at: null,
+    });
     if (!inserted) {
       // Asking again after a refusal opens a new request; a pending or approved one stays as it is.
       await this.db
@@ -167,11 +237,18 @@ export class SqlLiveRepository implements LiveRepository {
   }
 
   async isModerator(liveId: number, userId: number) {
-    return !!(await this.db.selectFrom('live_moderators').select('id').where('live_id', '=', liveId).where('user_id', '=', userId).executeTakeFirst());
+    return !!(await this.db
+      .selectFrom('live_moderators')
+      .select('id')
+      .where('live_id', '=', liveId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst());
   }
 
   async moderatorIds(liveId: number) {
-    return (await this.db.selectFrom('live_moderators').select('user_id').where('live_id', '=', liveId).orderBy('id').execute()).map((r) => Number(r.user_id));
+    return (await this.db.selectFrom('live_moderators').select('user_id').where('live_id', '=', liveId).orderBy('id').execute()).map((r) =>
+      Number(r.user_id),
+    );
   }
 
   blockChat(liveId: number, userId: number, at: Timestamp) {
@@ -179,11 +256,18 @@ export class SqlLiveRepository implements LiveRepository {
   }
 
   async isChatBlocked(liveId: number, userId: number) {
-    return !!(await this.db.selectFrom('live_chat_blocks').select('id').where('live_id', '=', liveId).where('user_id', '=', userId).executeTakeFirst());
+    return !!(await this.db
+      .selectFrom('live_chat_blocks')
+      .select('id')
+      .where('live_id', '=', liveId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst());
   }
 
   async blockedIds(liveId: number) {
-    return (await this.db.selectFrom('live_chat_blocks').select('user_id').where('live_id', '=', liveId).orderBy('id').execute()).map((r) => Number(r.user_id));
+    return (await this.db.selectFrom('live_chat_blocks').select('user_id').where('live_id', '=', liveId).orderBy('id').execute()).map((r) =>
+      Number(r.user_id),
+    );
   }
 
   async addComment(comment: Omit<LiveCommentRecord, 'id'>) {
@@ -198,8 +282,19 @@ export class SqlLiveRepository implements LiveRepository {
 
   async comments(liveId: number, page: PageRequest) {
     const [rows, count] = await Promise.all([
-      this.db.selectFrom('live_comments').selectAll().where('live_id', '=', liveId).orderBy('id', 'desc').limit(page.perPage).offset(offsetOf(page)).execute(),
-      this.db.selectFrom('live_comments').select((eb) => eb.fn.countAll<number>().as('n')).where('live_id', '=', liveId).executeTakeFirstOrThrow(),
+      this.db
+        .selectFrom('live_comments')
+        .selectAll()
+        .where('live_id', '=', liveId)
+        .orderBy('id', 'desc')
+        .limit(page.perPage)
+        .offset(offsetOf(page))
+        .execute(),
+      this.db
+        .selectFrom('live_comments')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('live_id', '=', liveId)
+        .executeTakeFirstOrThrow(),
     ]);
     return { items: rows.map(toComment).reverse(), total: Number(count.n) };
   }
@@ -224,7 +319,11 @@ export class SqlLiveRepository implements LiveRepository {
           .where('id', '=', report.live_id)
           .execute();
       }
-      const live = await trx.selectFrom('lives').select(['report_count', 'is_suspended']).where('id', '=', report.live_id).executeTakeFirstOrThrow();
+      const live = await trx
+        .selectFrom('lives')
+        .select(['report_count', 'is_suspended'])
+        .where('id', '=', report.live_id)
+        .executeTakeFirstOrThrow();
       return { added, report_count: Number(live.report_count), is_suspended: Boolean(Number(live.is_suspended)) };
     });
   }
@@ -232,7 +331,10 @@ export class SqlLiveRepository implements LiveRepository {
   async reports(page: PageRequest) {
     const [rows, count] = await Promise.all([
       this.db.selectFrom('live_reports').selectAll().orderBy('id', 'desc').limit(page.perPage).offset(offsetOf(page)).execute(),
-      this.db.selectFrom('live_reports').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      this.db
+        .selectFrom('live_reports')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
     ]);
     return { items: rows.map(toReport), total: Number(count.n) };
   }

@@ -49,7 +49,9 @@ export class SqlLivesAccountData implements AccountDataPart {
     await db.deleteFrom('lives').where('user_id', '=', userId).execute();
     for (const table of PER_USER) await db.deleteFrom(table).where('user_id', '=', userId).execute();
     // Reports the user filed on others' broadcasts go, and those broadcasts' counts follow.
-    const reported = (await db.selectFrom('live_reports').select('live_id').where('reporter_id', '=', userId).execute()).map((r) => r.live_id);
+    const reported = (await db.selectFrom('live_reports').select('live_id').where('reporter_id', '=', userId).execute()).map(
+      (r) => r.live_id,
+    );
     await db.deleteFrom('live_reports').where('reporter_id', '=', userId).execute();
     for (const ids of chunks([...new Set(reported)])) {
       await db

@@ -52,7 +52,10 @@ export async function adoptUploads(db: Kysely<any>): Promise<number> {
         .execute();
       if (rows.length === 0) break;
       after = Number(rows[rows.length - 1].id);
-      const found = new Map<string, { owner_id: number; type: string; path: string; size: null; sha256: null; created_at: string; referenced_at: string }>();
+      const found = new Map<
+        string,
+        { owner_id: number; type: string; path: string; size: null; sha256: null; created_at: string; referenced_at: string }
+      >();
       for (const row of rows) {
         for (const column of source.columns) {
           const value = row[column];
@@ -61,12 +64,24 @@ export async function adoptUploads(db: Kysely<any>): Promise<number> {
             const ref = parseMediaReference(raw, ALL_TYPES);
             const type = ref && uploadTypeOfPath(ref.path);
             if (!ref || !type || found.has(ref.path)) continue;
-            found.set(ref.path, { owner_id: Number(row.owner), type, path: ref.path, size: null, sha256: null, created_at: now, referenced_at: now });
+            found.set(ref.path, {
+              owner_id: Number(row.owner),
+              type,
+              path: ref.path,
+              size: null,
+              sha256: null,
+              created_at: now,
+              referenced_at: now,
+            });
           }
         }
       }
       if (found.size > 0) {
-        const inserted = await db.insertInto('uploads').values([...found.values()]).orIgnore().executeTakeFirst();
+        const inserted = await db
+          .insertInto('uploads')
+          .values([...found.values()])
+          .orIgnore()
+          .executeTakeFirst();
         adopted += Number(inserted.numInsertedOrUpdatedRows ?? 0);
       }
       if (rows.length < BATCH) break;

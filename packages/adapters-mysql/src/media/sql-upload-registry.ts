@@ -27,7 +27,12 @@ export class SqlUploadRegistry implements UploadRegistry {
   }
 
   async markReferenced(id: number, at: Timestamp): Promise<boolean> {
-    const marked = await this.db.updateTable('uploads').set({ referenced_at: at }).where('id', '=', id).where('referenced_at', 'is', null).executeTakeFirst();
+    const marked = await this.db
+      .updateTable('uploads')
+      .set({ referenced_at: at })
+      .where('id', '=', id)
+      .where('referenced_at', 'is', null)
+      .executeTakeFirst();
     if (Number(marked.numUpdatedRows) > 0) return true;
     // Marked already (by another reference), or removed by the collection.
     return (await this.db.selectFrom('uploads').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
@@ -48,7 +53,13 @@ export class SqlUploadRegistry implements UploadRegistry {
   }
 
   async erased(limit: number): Promise<UploadRecord[]> {
-    const rows = await this.db.selectFrom('uploads').selectAll().where('erased_at', 'is not', null).orderBy('erased_at').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('uploads')
+      .selectAll()
+      .where('erased_at', 'is not', null)
+      .orderBy('erased_at')
+      .limit(limit)
+      .execute();
     return rows.map(toRecord);
   }
 
@@ -62,7 +73,12 @@ export class SqlUploadRegistry implements UploadRegistry {
   }
 
   async eraseOwner(ownerId: number, at: Timestamp): Promise<number> {
-    const marked = await this.db.updateTable('uploads').set({ erased_at: at }).where('owner_id', '=', ownerId).where('erased_at', 'is', null).executeTakeFirst();
+    const marked = await this.db
+      .updateTable('uploads')
+      .set({ erased_at: at })
+      .where('owner_id', '=', ownerId)
+      .where('erased_at', 'is', null)
+      .executeTakeFirst();
     return Number(marked.numUpdatedRows);
   }
 }

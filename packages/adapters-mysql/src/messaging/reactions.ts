@@ -7,7 +7,15 @@ import type { Database } from '../database.js';
 export type ReactionTable = 'private_message_reactions' | 'group_message_reactions';
 
 /** Adds or replaces one user's reaction on a message, in one statement (on the key message_id, user_id). */
-export async function putReaction(db: Kysely<Database>, dialect: SqlDialect, table: ReactionTable, messageId: number, userId: number, reaction: string, at: Timestamp) {
+export async function putReaction(
+  db: Kysely<Database>,
+  dialect: SqlDialect,
+  table: ReactionTable,
+  messageId: number,
+  userId: number,
+  reaction: string,
+  at: Timestamp,
+) {
   const row = { message_id: messageId, user_id: userId, reaction_type: reaction, created_at: at };
   await insertOrUpdate(db, dialect, table, [row], ['message_id', 'user_id'], { reaction_type: reaction });
 }
@@ -18,7 +26,12 @@ export async function removeReaction(db: Kysely<Database>, table: ReactionTable,
 }
 
 /** Counts per message and type, and the viewer's own reactions: two queries for any page. */
-export async function reactionSummaries(db: Kysely<Database>, table: ReactionTable, ids: number[], viewerId: number): Promise<ReactionSummaries> {
+export async function reactionSummaries(
+  db: Kysely<Database>,
+  table: ReactionTable,
+  ids: number[],
+  viewerId: number,
+): Promise<ReactionSummaries> {
   const counts = new Map<number, Record<string, number>>();
   const mine = new Map<number, string>();
   if (ids.length === 0) return { counts, mine };
@@ -34,7 +47,12 @@ export async function reactionSummaries(db: Kysely<Database>, table: ReactionTab
     entry[r.reaction_type] = Number(r.n);
     counts.set(id, entry);
   }
-  const own = await db.selectFrom(table).select(['message_id', 'reaction_type']).where('user_id', '=', viewerId).where('message_id', 'in', ids).execute();
+  const own = await db
+    .selectFrom(table)
+    .select(['message_id', 'reaction_type'])
+    .where('user_id', '=', viewerId)
+    .where('message_id', 'in', ids)
+    .execute();
   for (const r of own) mine.set(Number(r.message_id), r.reaction_type);
   return { counts, mine };
 }

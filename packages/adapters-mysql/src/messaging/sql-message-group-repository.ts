@@ -1,5 +1,13 @@
 import { type PageRequest, type Timestamp, offsetOf } from '@plaza/domain';
-import type { GroupMemberRecord, GroupMessageRecord, GroupRequestRecord, GroupRole, MessageGroupRecord, MessageGroupRepository, NewGroupMessage } from '@plaza/domain/messaging';
+import type {
+  GroupMemberRecord,
+  GroupMessageRecord,
+  GroupRequestRecord,
+  GroupRole,
+  MessageGroupRecord,
+  MessageGroupRepository,
+  NewGroupMessage,
+} from '@plaza/domain/messaging';
 import type { Kysely, Selectable } from 'kysely';
 import { insertedId, insertIfAbsent, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import type { Database } from '../database.js';
@@ -37,7 +45,10 @@ export class SqlMessageGroupRepository implements MessageGroupRepository {
     await lockRowForUpdate(this.db, this.dialect, 'message_groups', id);
   }
 
-  async create(group: { name: string; avatar: string | null; creator_id: number; created_at: Timestamp }, members: { user_id: number; role: GroupRole }[]) {
+  async create(
+    group: { name: string; avatar: string | null; creator_id: number; created_at: Timestamp },
+    members: { user_id: number; role: GroupRole }[],
+  ) {
     return this.db.transaction().execute(async (trx) => {
       const id = insertedId(
         await trx
@@ -69,7 +80,10 @@ export class SqlMessageGroupRepository implements MessageGroupRepository {
   }
 
   async groupsOf(userId: number, page: PageRequest, q?: string) {
-    let base = this.db.selectFrom('message_group_members as m').innerJoin('message_groups as g', 'g.id', 'm.group_id').where('m.user_id', '=', userId);
+    let base = this.db
+      .selectFrom('message_group_members as m')
+      .innerJoin('message_groups as g', 'g.id', 'm.group_id')
+      .where('m.user_id', '=', userId);
     if (q) base = base.where(containsText('g.name', q));
     const rows = await base
       .selectAll('g')
@@ -94,12 +108,23 @@ export class SqlMessageGroupRepository implements MessageGroupRepository {
   }
 
   async membership(groupId: number, userId: number) {
-    const row = await this.db.selectFrom('message_group_members').selectAll().where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('message_group_members')
+      .selectAll()
+      .where('group_id', '=', groupId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     return row ? toMember(row) : null;
   }
 
   async members(groupId: number) {
-    const rows = await this.db.selectFrom('message_group_members').selectAll().where('group_id', '=', groupId).orderBy('joined_at').orderBy('user_id').execute();
+    const rows = await this.db
+      .selectFrom('message_group_members')
+      .selectAll()
+      .where('group_id', '=', groupId)
+      .orderBy('joined_at')
+      .orderBy('user_id')
+      .execute();
     return rows.map(toMember);
   }
 
@@ -108,12 +133,21 @@ export class SqlMessageGroupRepository implements MessageGroupRepository {
   }
 
   async removeMember(groupId: number, userId: number) {
-    const result = await this.db.deleteFrom('message_group_members').where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('message_group_members')
+      .where('group_id', '=', groupId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
   async setRole(groupId: number, userId: number, role: GroupRole) {
-    await this.db.updateTable('message_group_members').set({ role }).where('group_id', '=', groupId).where('user_id', '=', userId).execute();
+    await this.db
+      .updateTable('message_group_members')
+      .set({ role })
+      .where('group_id', '=', groupId)
+      .where('user_id', '=', userId)
+      .execute();
   }
 
   async setEveryoneRole(groupId: number, role: GroupRole) {
@@ -132,7 +166,12 @@ export class SqlMessageGroupRepository implements MessageGroupRepository {
 
   async createRequest(groupId: number, userId: number, requestedBy: number, at: Timestamp) {
     // One request per user and group: a second invitation finds the first.
-    await insertIfAbsent(this.db, 'message_group_requests', { group_id: groupId, user_id: userId, requested_by: requestedBy, created_at: at });
+    await insertIfAbsent(this.db, 'message_group_requests', {
+      group_id: groupId,
+      user_id: userId,
+      requested_by: requestedBy,
+      created_at: at,
+    });
     const row = await this.db
       .selectFrom('message_group_requests')
       .selectAll()
@@ -231,7 +270,12 @@ export class SqlMessageGroupRepository implements MessageGroupRepository {
     for (const g of groups) {
       const groupId = Number(g.group_id);
       deleted += await this.db.transaction().execute(async (trx) => {
-        const result = await trx.deleteFrom('group_messages').where('group_id', '=', groupId).where('expires_at', 'is not', null).where('expires_at', '<=', now).executeTakeFirst();
+        const result = await trx
+          .deleteFrom('group_messages')
+          .where('group_id', '=', groupId)
+          .where('expires_at', 'is not', null)
+          .where('expires_at', '<=', now)
+          .executeTakeFirst();
         await this.refreshLast(groupId);
         return Number(result.numDeletedRows);
       });
@@ -248,7 +292,10 @@ export class SqlMessageGroupRepository implements MessageGroupRepository {
     await this.db
       .updateTable('message_groups')
       .set((eb) => ({
-        last_message_id: eb.selectFrom('group_messages').select((s) => s.fn.max('id').as('id')).where('group_id', '=', groupId),
+        last_message_id: eb
+          .selectFrom('group_messages')
+          .select((s) => s.fn.max('id').as('id'))
+          .where('group_id', '=', groupId),
       }))
       .where('id', '=', groupId)
       .execute();
@@ -260,5 +307,11 @@ function toMember(row: { group_id: number; user_id: number; role: string; joined
 }
 
 function toRequest(row: { id: number; group_id: number; user_id: number; requested_by: number; created_at: string }): GroupRequestRecord {
-  return { id: Number(row.id), group_id: Number(row.group_id), user_id: Number(row.user_id), requested_by: Number(row.requested_by), created_at: row.created_at };
+  return {
+    id: Number(row.id),
+    group_id: Number(row.group_id),
+    user_id: Number(row.user_id),
+    requested_by: Number(row.requested_by),
+    created_at: row.created_at,
+  };
 }

@@ -63,7 +63,10 @@ export class SqlMessagingAccountData implements AccountDataPart {
     await db.deleteFrom('private_message_reactions').where('user_id', '=', userId).execute();
     await db.deleteFrom('group_message_reactions').where('user_id', '=', userId).execute();
     await db.deleteFrom('conversations').where('user_id', '=', userId).execute();
-    await db.deleteFrom('message_group_requests').where((eb) => eb.or([eb('user_id', '=', userId), eb('requested_by', '=', userId)])).execute();
+    await db
+      .deleteFrom('message_group_requests')
+      .where((eb) => eb.or([eb('user_id', '=', userId), eb('requested_by', '=', userId)]))
+      .execute();
     const memberships = await db.selectFrom('message_group_members').select('group_id').where('user_id', '=', userId).execute();
     await db.deleteFrom('message_group_members').where('user_id', '=', userId).execute();
     for (const m of memberships) await this.keepGroupAdministered(m.group_id);
@@ -107,7 +110,12 @@ export class SqlMessagingAccountData implements AccountDataPart {
       return;
     }
     if (!members.some((m) => m.role === 'admin')) {
-      await this.db.updateTable('message_group_members').set({ role: 'admin' }).where('group_id', '=', groupId).where('user_id', '=', members[0].user_id).execute();
+      await this.db
+        .updateTable('message_group_members')
+        .set({ role: 'admin' })
+        .where('group_id', '=', groupId)
+        .where('user_id', '=', members[0].user_id)
+        .execute();
     }
   }
 }

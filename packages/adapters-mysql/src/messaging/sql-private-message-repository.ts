@@ -106,7 +106,10 @@ export class SqlPrivateMessageRepository implements PrivateMessageRepository {
       .where('c.user_id', '=', userId)
       .where('c.last_message_id', 'is not', null)
       .whereRef('c.last_message_id', '>', 'c.cleared_before_id');
-    if (q) base = base.where((eb) => eb.exists(eb.selectFrom('users as u').select('u.id').whereRef('u.id', '=', 'c.peer_id').where(containsText('u.username', q))));
+    if (q)
+      base = base.where((eb) =>
+        eb.exists(eb.selectFrom('users as u').select('u.id').whereRef('u.id', '=', 'c.peer_id').where(containsText('u.username', q))),
+      );
     const rows = await base
       .select(['c.peer_id', 'c.last_message_id', 'c.cleared_before_id'])
       .orderBy('c.last_message_at', 'desc')
@@ -123,7 +126,11 @@ export class SqlPrivateMessageRepository implements PrivateMessageRepository {
       .select(['m.sender_id', (eb) => eb.fn.countAll<number>().as('n')])
       .where('m.receiver_id', '=', userId)
       .where('m.is_read', '=', 0)
-      .where('m.sender_id', 'in', rows.map((r) => Number(r.peer_id)))
+      .where(
+        'm.sender_id',
+        'in',
+        rows.map((r) => Number(r.peer_id)),
+      )
       .whereRef('m.id', '>', 'c.cleared_before_id')
       .groupBy('m.sender_id')
       .execute();
@@ -164,13 +171,25 @@ export class SqlPrivateMessageRepository implements PrivateMessageRepository {
   }
 
   async autoDeleteMinutes(userId: number, peerId: number) {
-    const row = await this.db.selectFrom('conversations').select('auto_delete_time').where('user_id', '=', userId).where('peer_id', '=', peerId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('conversations')
+      .select('auto_delete_time')
+      .where('user_id', '=', userId)
+      .where('peer_id', '=', peerId)
+      .executeTakeFirst();
     return Number(row?.auto_delete_time ?? 0);
   }
 
   async setAutoDeleteMinutes(userId: number, peerId: number, minutes: number) {
     const setting = { auto_delete_time: minutes };
-    await insertOrUpdate(this.db, this.dialect, 'conversations', sides(userId, peerId).map((s) => ({ ...s, ...setting })), CONVERSATION_KEY, setting);
+    await insertOrUpdate(
+      this.db,
+      this.dialect,
+      'conversations',
+      sides(userId, peerId).map((s) => ({ ...s, ...setting })),
+      CONVERSATION_KEY,
+      setting,
+    );
   }
 
   react(messageId: number, userId: number, reaction: string, at: Timestamp) {
@@ -213,7 +232,12 @@ export class SqlPrivateMessageRepository implements PrivateMessageRepository {
   }
 
   private async clearedBefore(userId: number, peerId: number) {
-    const row = await this.db.selectFrom('conversations').select('cleared_before_id').where('user_id', '=', userId).where('peer_id', '=', peerId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('conversations')
+      .select('cleared_before_id')
+      .where('user_id', '=', userId)
+      .where('peer_id', '=', peerId)
+      .executeTakeFirst();
     return Number(row?.cleared_before_id ?? 0);
   }
 
@@ -223,7 +247,9 @@ export class SqlPrivateMessageRepository implements PrivateMessageRepository {
    * deadlock with a concurrent send inside a unit of work.
    */
   private async ensureConversation(a: number, b: number) {
-    await insertOrUpdate(this.db, this.dialect, 'conversations', sides(a, b), CONVERSATION_KEY, { cleared_before_id: sql`cleared_before_id` });
+    await insertOrUpdate(this.db, this.dialect, 'conversations', sides(a, b), CONVERSATION_KEY, {
+      cleared_before_id: sql`cleared_before_id`,
+    });
   }
 
   /**
@@ -247,10 +273,7 @@ export class SqlPrivateMessageRepository implements PrivateMessageRepository {
       .updateTable('conversations')
       .set({ last_message_id: last ? Number(last.id) : null, last_message_at: last?.created_at ?? null })
       .where((eb) =>
-        eb.or([
-          eb.and([eb('user_id', '=', a), eb('peer_id', '=', b)]),
-          eb.and([eb('user_id', '=', b), eb('peer_id', '=', a)]),
-        ]),
+        eb.or([eb.and([eb('user_id', '=', a), eb('peer_id', '=', b)]), eb.and([eb('user_id', '=', b), eb('peer_id', '=', a)])]),
       )
       .execute();
   }

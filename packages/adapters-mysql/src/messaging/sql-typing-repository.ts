@@ -12,13 +12,25 @@ export class SqlTypingRepository implements TypingRepository {
 
   async set(userId: number, target: TypingTarget, targetId: number, expiresAt: Timestamp) {
     // One upsert: two requests of the same user racing both end with a fresh expiry, and no error.
-    await insertOrUpdate(this.db, this.dialect, 'typing_indicators', [{ user_id: userId, target_type: target, target_id: targetId, expires_at: expiresAt }], ['user_id', 'target_type', 'target_id'], {
-      expires_at: expiresAt,
-    });
+    await insertOrUpdate(
+      this.db,
+      this.dialect,
+      'typing_indicators',
+      [{ user_id: userId, target_type: target, target_id: targetId, expires_at: expiresAt }],
+      ['user_id', 'target_type', 'target_id'],
+      {
+        expires_at: expiresAt,
+      },
+    );
   }
 
   async clear(userId: number, target: TypingTarget, targetId: number) {
-    await this.db.deleteFrom('typing_indicators').where('user_id', '=', userId).where('target_type', '=', target).where('target_id', '=', targetId).execute();
+    await this.db
+      .deleteFrom('typing_indicators')
+      .where('user_id', '=', userId)
+      .where('target_type', '=', target)
+      .where('target_id', '=', targetId)
+      .execute();
   }
 
   async active(target: TypingTarget, targetId: number, now: Timestamp) {

@@ -16,7 +16,11 @@ export const socialMessaging: PlazaMigration = {
       .addUniqueConstraint('friend_requests_pair', ['sender_id', 'receiver_id'])
       .execute();
     // Friends and pending requests of a user, from either side.
-    await db.schema.createIndex('friend_requests_receiver').on('friend_requests').columns(['receiver_id', 'status', 'created_at']).execute();
+    await db.schema
+      .createIndex('friend_requests_receiver')
+      .on('friend_requests')
+      .columns(['receiver_id', 'status', 'created_at'])
+      .execute();
     await db.schema.createIndex('friend_requests_sender').on('friend_requests').columns(['sender_id', 'status', 'created_at']).execute();
 
     await tableOptions(withId(db.schema.createTable('private_messages')), dialect)
@@ -35,7 +39,11 @@ export const socialMessaging: PlazaMigration = {
       .addColumn('expires_at', TIMESTAMP)
       .execute();
     await db.schema.createIndex('private_messages_pair').on('private_messages').columns(['user_low', 'user_high', 'id']).execute();
-    await db.schema.createIndex('private_messages_unread').on('private_messages').columns(['receiver_id', 'is_read', 'sender_id']).execute();
+    await db.schema
+      .createIndex('private_messages_unread')
+      .on('private_messages')
+      .columns(['receiver_id', 'is_read', 'sender_id'])
+      .execute();
     await db.schema.createIndex('private_messages_expires').on('private_messages').columns(['expires_at']).execute();
 
     // One row per side of a conversation.
@@ -114,6 +122,10 @@ export const socialMessaging: PlazaMigration = {
       .addColumn('expires_at', TIMESTAMP, (c) => c.notNull())
       .addPrimaryKeyConstraint('typing_indicators_pk', ['user_id', 'target_type', 'target_id'])
       .execute();
-    await db.schema.createIndex('typing_indicators_target').on('typing_indicators').columns(['target_type', 'target_id', 'expires_at']).execute();
+    await db.schema
+      .createIndex('typing_indicators_target')
+      .on('typing_indicators')
+      .columns(['target_type', 'target_id', 'expires_at'])
+      .execute();
   },
 };

@@ -12,7 +12,11 @@ export const threadCountIndex: PlazaMigration = {
       ['group_messages', 'group_messages_group', ['group_id', 'id', 'expires_at']],
     ] as const) {
       // The new index first: on MySQL it then serves the foreign key the old one was holding.
-      await db.schema.createIndex(`${index}_expiry`).on(table).columns([...columns]).execute();
+      await db.schema
+        .createIndex(`${index}_expiry`)
+        .on(table)
+        .columns([...columns])
+        .execute();
       const drop = db.schema.dropIndex(index);
       await (dialect === 'mysql' ? drop.on(table) : drop).execute();
     }

@@ -12,7 +12,11 @@ export function banInForce(eb: ExpressionBuilder<Database, 'user_bans'>, now: st
 
 /** Whether the user `userId` (a column of the outer query) has a ban in force at `now`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function hasBanInForce(eb: ExpressionBuilder<Database, any>, userId: Expression<number>, now: string): ExpressionWrapper<Database, any, SqlBool> {
+export function hasBanInForce(
+  eb: ExpressionBuilder<Database, any>,
+  userId: Expression<number>,
+  now: string,
+): ExpressionWrapper<Database, any, SqlBool> {
   return eb.exists(
     eb
       .selectFrom('user_bans')

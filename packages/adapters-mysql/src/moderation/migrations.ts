@@ -133,7 +133,11 @@ const moderationTables: PlazaMigration = {
       .addColumn('content', 'text', (c) => c.notNull())
       .addColumn('created_at', TIMESTAMP, (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('feature_suggestion_comments_thread').on('feature_suggestion_comments').columns(['suggestion_id', 'id']).execute();
+    await db.schema
+      .createIndex('feature_suggestion_comments_thread')
+      .on('feature_suggestion_comments')
+      .columns(['suggestion_id', 'id'])
+      .execute();
   },
 };
 
@@ -144,7 +148,10 @@ const moderationTables: PlazaMigration = {
  */
 const reportedPostTypes: PlazaMigration = {
   async up(db, dialect) {
-    await db.schema.alterTable('reports').addColumn('post_type', 'varchar(16)', (c) => c.notNull().defaultTo('post')).execute();
+    await db.schema
+      .alterTable('reports')
+      .addColumn('post_type', 'varchar(16)', (c) => c.notNull().defaultTo('post'))
+      .execute();
     await dropReportsPostIndex(db, dialect);
     await db.schema.createIndex('reports_post').on('reports').columns(['post_id', 'post_type', 'status']).execute();
   },

@@ -9,7 +9,13 @@ const COUNTER: Record<CandidateVote, 'votes_for' | 'votes_against'> = { for: 'vo
 
 function toRecord(row: Selectable<ModeratorCandidaciesTable>): CandidacyRecord {
   const { open_user_id: _open, ...rest } = row;
-  return { ...rest, id: Number(row.id), status: row.status as CandidacyStatus, votes_for: Number(row.votes_for), votes_against: Number(row.votes_against) };
+  return {
+    ...rest,
+    id: Number(row.id),
+    status: row.status as CandidacyStatus,
+    votes_for: Number(row.votes_for),
+    votes_against: Number(row.votes_against),
+  };
 }
 
 export class SqlCandidacyRepository implements CandidacyRepository {
@@ -26,9 +32,27 @@ export class SqlCandidacyRepository implements CandidacyRepository {
   /** The unique open_user_id decides between concurrent applications: one insert wins. */
   async create(userId: number, motivation: string, at: Timestamp) {
     try {
-      const values = { user_id: userId, motivation, status: 'candidate', open_user_id: userId, created_at: at, elected_at: null, ended_at: null };
+      const values = {
+        user_id: userId,
+        motivation,
+        status: 'candidate',
+        open_user_id: userId,
+        created_at: at,
+        elected_at: null,
+        ended_at: null,
+      };
       const id = insertedId(await this.db.insertInto('moderator_candidacies').values(values).executeTakeFirstOrThrow());
-      return { id, user_id: userId, motivation, status: 'candidate' as const, votes_for: 0, votes_against: 0, created_at: at, elected_at: null, ended_at: null };
+      return {
+        id,
+        user_id: userId,
+        motivation,
+        status: 'candidate' as const,
+        votes_for: 0,
+        votes_against: 0,
+        created_at: at,
+        elected_at: null,
+        ended_at: null,
+      };
     } catch (error) {
       if (isUniqueViolation(error)) return null;
       throw error;
@@ -48,15 +72,28 @@ export class SqlCandidacyRepository implements CandidacyRepository {
 
   /** Under the candidate's lock (the caller's unit of work): read the vote, then move it and the counters. */
   async setVote(candidacyId: number, voterId: number, vote: CandidateVote, at: Timestamp) {
-    const row = await this.db.selectFrom('moderator_votes').select('vote').where('candidacy_id', '=', candidacyId).where('voter_id', '=', voterId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('moderator_votes')
+      .select('vote')
+      .where('candidacy_id', '=', candidacyId)
+      .where('voter_id', '=', voterId)
+      .executeTakeFirst();
     const before = (row?.vote ?? null) as CandidateVote | null;
     if (before === vote) return before;
     if (before) {
-      await this.db.updateTable('moderator_votes').set({ vote, created_at: at }).where('candidacy_id', '=', candidacyId).where('voter_id', '=', voterId).execute();
+      await this.db
+        .updateTable('moderator_votes')
+        .set({ vote, created_at: at })
+        .where('candidacy_id', '=', candidacyId)
+        .where('voter_id', '=', voterId)
+        .execute();
     } else {
       await this.db.insertInto('moderator_votes').values({ candidacy_id: candidacyId, voter_id: voterId, vote, created_at: at }).execute();
     }
-    const moves = { [COUNTER[vote]]: sql`${sql.ref(COUNTER[vote])} + 1`, ...(before ? { [COUNTER[before]]: sql`${sql.ref(COUNTER[before])} - 1` } : {}) };
+    const moves = {
+      [COUNTER[vote]]: sql`${sql.ref(COUNTER[vote])} + 1`,
+      ...(before ? { [COUNTER[before]]: sql`${sql.ref(COUNTER[before])} - 1` } : {}),
+    };
     await this.db.updateTable('moderator_candidacies').set(moves).where('id', '=', candidacyId).execute();
     return before;
   }

@@ -36,7 +36,12 @@ export class SqlFeatureSuggestionRepository implements FeatureSuggestionReposito
   }
 
   async create(s: { user_id: number; title: string; description: string; created_at: Timestamp }) {
-    const id = insertedId(await this.db.insertInto('feature_suggestions').values({ ...s, status: 'pending', updated_at: s.created_at }).executeTakeFirstOrThrow());
+    const id = insertedId(
+      await this.db
+        .insertInto('feature_suggestions')
+        .values({ ...s, status: 'pending', updated_at: s.created_at })
+        .executeTakeFirstOrThrow(),
+    );
     return (await this.findById(id))!;
   }
 
@@ -68,11 +73,18 @@ export class SqlFeatureSuggestionRepository implements FeatureSuggestionReposito
 
   /** Under the suggestion's lock (the caller's unit of work): read the vote, then move it, the counters and the score. */
   async setVote(id: number, userId: number, vote: SuggestionVote | null, at: Timestamp) {
-    const row = await this.db.selectFrom('feature_suggestion_votes').select('vote').where('suggestion_id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('feature_suggestion_votes')
+      .select('vote')
+      .where('suggestion_id', '=', id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     const before = row ? (Number(row.vote) as SuggestionVote) : null;
     if (before === vote) return before;
-    if (before !== null) await this.db.deleteFrom('feature_suggestion_votes').where('suggestion_id', '=', id).where('user_id', '=', userId).execute();
-    if (vote !== null) await this.db.insertInto('feature_suggestion_votes').values({ suggestion_id: id, user_id: userId, vote, created_at: at }).execute();
+    if (before !== null)
+      await this.db.deleteFrom('feature_suggestion_votes').where('suggestion_id', '=', id).where('user_id', '=', userId).execute();
+    if (vote !== null)
+      await this.db.insertInto('feature_suggestion_votes').values({ suggestion_id: id, user_id: userId, vote, created_at: at }).execute();
     const up = (vote === 1 ? 1 : 0) - (before === 1 ? 1 : 0);
     const down = (vote === -1 ? 1 : 0) - (before === -1 ? 1 : 0);
     await this.db
@@ -85,14 +97,23 @@ export class SqlFeatureSuggestionRepository implements FeatureSuggestionReposito
 
   async votesOf(userId: number, ids: number[]) {
     if (ids.length === 0) return new Map<number, SuggestionVote>();
-    const rows = await this.db.selectFrom('feature_suggestion_votes').select(['suggestion_id', 'vote']).where('user_id', '=', userId).where('suggestion_id', 'in', ids).execute();
+    const rows = await this.db
+      .selectFrom('feature_suggestion_votes')
+      .select(['suggestion_id', 'vote'])
+      .where('user_id', '=', userId)
+      .where('suggestion_id', 'in', ids)
+      .execute();
     return new Map(rows.map((r) => [Number(r.suggestion_id), Number(r.vote) as SuggestionVote]));
   }
 
   async addComment(c: Omit<SuggestionCommentRecord, 'id'>) {
     return this.db.transaction().execute(async (trx) => {
       const id = insertedId(await trx.insertInto('feature_suggestion_comments').values(c).executeTakeFirstOrThrow());
-      await trx.updateTable('feature_suggestions').set({ comment_count: sql`comment_count + 1` }).where('id', '=', c.suggestion_id).execute();
+      await trx
+        .updateTable('feature_suggestions')
+        .set({ comment_count: sql`comment_count + 1` })
+        .where('id', '=', c.suggestion_id)
+        .execute();
       return { id, ...c };
     });
   }
@@ -105,7 +126,11 @@ export class SqlFeatureSuggestionRepository implements FeatureSuggestionReposito
   }
 
   async setStatus(id: number, status: SuggestionStatus, adminResponse: string | null, at: Timestamp) {
-    await this.db.updateTable('feature_suggestions').set({ status, admin_response: adminResponse, updated_at: at }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('feature_suggestions')
+      .set({ status, admin_response: adminResponse, updated_at: at })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Votes, comments and the suggestion go together. */

@@ -14,7 +14,14 @@ import type { Database } from '../database.js';
  *   them, in which case they stay under the tombstone, as comments others answered do.
  */
 export class SqlModerationAccountData implements AccountDataPart {
-  readonly sections = ['reports', 'moderator_candidacies', 'warnings', 'bans', 'feature_suggestions', 'feature_suggestion_comments'] as const;
+  readonly sections = [
+    'reports',
+    'moderator_candidacies',
+    'warnings',
+    'bans',
+    'feature_suggestions',
+    'feature_suggestion_comments',
+  ] as const;
 
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -34,13 +41,28 @@ export class SqlModerationAccountData implements AccountDataPart {
           'resolved_at',
         ]);
       case 'moderator_candidacies':
-        return ownedRows(db, 'moderator_candidacies', 'user_id', userId, ['id', 'motivation', 'status', 'created_at', 'elected_at', 'ended_at']);
+        return ownedRows(db, 'moderator_candidacies', 'user_id', userId, [
+          'id',
+          'motivation',
+          'status',
+          'created_at',
+          'elected_at',
+          'ended_at',
+        ]);
       case 'warnings':
         return ownedRows(db, 'user_warnings', 'user_id', userId, ['id', 'reason', 'created_at']);
       case 'bans':
         return ownedRows(db, 'user_bans', 'user_id', userId, ['id', 'reason', 'is_permanent', 'expires_at', 'created_at']);
       case 'feature_suggestions':
-        return ownedRows(db, 'feature_suggestions', 'user_id', userId, ['id', 'title', 'description', 'status', 'admin_response', 'created_at', 'updated_at']);
+        return ownedRows(db, 'feature_suggestions', 'user_id', userId, [
+          'id',
+          'title',
+          'description',
+          'status',
+          'admin_response',
+          'created_at',
+          'updated_at',
+        ]);
       default:
         return ownedRows(db, 'feature_suggestion_comments', 'user_id', userId, ['id', 'suggestion_id', 'content', 'created_at']);
     }
@@ -66,11 +88,21 @@ export class SqlModerationAccountData implements AccountDataPart {
       .where((eb) => eb.or([eb('reporter_id', '=', userId), eb('target_user_id', '=', userId)]))
       .execute();
     const voted = db.selectFrom('report_votes').select('report_id').where('voter_id', '=', userId);
-    const pending = (await db.selectFrom('reports').select('id').where('status', '=', 'pending').where('id', 'in', voted).execute()).map((r) => r.id);
-    await db.deleteFrom('report_votes').where('voter_id', '=', userId).where('report_id', 'in', pending.length ? pending : [0]).execute();
+    const pending = (await db.selectFrom('reports').select('id').where('status', '=', 'pending').where('id', 'in', voted).execute()).map(
+      (r) => r.id,
+    );
+    await db
+      .deleteFrom('report_votes')
+      .where('voter_id', '=', userId)
+      .where('report_id', 'in', pending.length ? pending : [0])
+      .execute();
     const count = (vote: string) => sql<number>`(select count(*) from report_votes v where v.report_id = reports.id and v.vote = ${vote})`;
     for (const ids of chunks(pending)) {
-      await db.updateTable('reports').set({ votes_remove: count('remove'), votes_warn: count('warn'), votes_keep: count('keep') }).where('id', 'in', ids).execute();
+      await db
+        .updateTable('reports')
+        .set({ votes_remove: count('remove'), votes_warn: count('warn'), votes_keep: count('keep') })
+        .where('id', 'in', ids)
+        .execute();
     }
   }
 
@@ -80,14 +112,30 @@ export class SqlModerationAccountData implements AccountDataPart {
       ['candidate', 'withdrawn'],
       ['elected', 'resigned'],
     ] as const) {
-      await db.updateTable('moderator_candidacies').set({ status: to, ended_at: at, open_user_id: null }).where('user_id', '=', userId).where('status', '=', from).execute();
+      await db
+        .updateTable('moderator_candidacies')
+        .set({ status: to, ended_at: at, open_user_id: null })
+        .where('user_id', '=', userId)
+        .where('status', '=', from)
+        .execute();
     }
     const voted = db.selectFrom('moderator_votes').select('candidacy_id').where('voter_id', '=', userId);
-    const open = (await db.selectFrom('moderator_candidacies').select('id').where('status', '=', 'candidate').where('id', 'in', voted).execute()).map((r) => r.id);
-    await db.deleteFrom('moderator_votes').where('voter_id', '=', userId).where('candidacy_id', 'in', open.length ? open : [0]).execute();
-    const count = (vote: string) => sql<number>`(select count(*) from moderator_votes v where v.candidacy_id = moderator_candidacies.id and v.vote = ${vote})`;
+    const open = (
+      await db.selectFrom('moderator_candidacies').select('id').where('status', '=', 'candidate').where('id', 'in', voted).execute()
+    ).map((r) => r.id);
+    await db
+      .deleteFrom('moderator_votes')
+      .where('voter_id', '=', userId)
+      .where('candidacy_id', 'in', open.length ? open : [0])
+      .execute();
+    const count = (vote: string) =>
+      sql<number>`(select count(*) from moderator_votes v where v.candidacy_id = moderator_candidacies.id and v.vote = ${vote})`;
     for (const ids of chunks(open)) {
-      await db.updateTable('moderator_candidacies').set({ votes_for: count('for'), votes_against: count('against') }).where('id', 'in', ids).execute();
+      await db
+        .updateTable('moderator_candidacies')
+        .set({ votes_for: count('for'), votes_against: count('against') })
+        .where('id', 'in', ids)
+        .execute();
     }
   }
 
@@ -106,8 +154,18 @@ export class SqlModerationAccountData implements AccountDataPart {
     await db
       .deleteFrom('feature_suggestions')
       .where('user_id', '=', userId)
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('feature_suggestion_votes as v').select('v.user_id').whereRef('v.suggestion_id', '=', 'feature_suggestions.id'))))
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('feature_suggestion_comments as c').select('c.id').whereRef('c.suggestion_id', '=', 'feature_suggestions.id'))))
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('feature_suggestion_votes as v').select('v.user_id').whereRef('v.suggestion_id', '=', 'feature_suggestions.id'),
+          ),
+        ),
+      )
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(selectFrom('feature_suggestion_comments as c').select('c.id').whereRef('c.suggestion_id', '=', 'feature_suggestions.id')),
+        ),
+      )
       .execute();
     const up = sql<number>`(select count(*) from feature_suggestion_votes v where v.suggestion_id = feature_suggestions.id and v.vote = 1)`;
     const down = sql<number>`(select count(*) from feature_suggestion_votes v where v.suggestion_id = feature_suggestions.id and v.vote = -1)`;

@@ -8,13 +8,27 @@ export class SqlModerationLog implements ModerationLog {
   constructor(private readonly db: Kysely<Database>) {}
 
   async record(action: NewModerationAction): Promise<ModerationActionRecord> {
-    const id = insertedId(await this.db.insertInto('moderation_actions').values({ ...action, by_vote: action.by_vote ? 1 : 0 }).executeTakeFirstOrThrow());
+    const id = insertedId(
+      await this.db
+        .insertInto('moderation_actions')
+        .values({ ...action, by_vote: action.by_vote ? 1 : 0 })
+        .executeTakeFirstOrThrow(),
+    );
     return { id, ...action };
   }
 
   async list(page: PageRequest) {
-    const rows = await this.db.selectFrom('moderation_actions').selectAll().orderBy('id', 'desc').limit(page.perPage).offset(offsetOf(page)).execute();
-    const { n } = await this.db.selectFrom('moderation_actions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await this.db
+      .selectFrom('moderation_actions')
+      .selectAll()
+      .orderBy('id', 'desc')
+      .limit(page.perPage)
+      .offset(offsetOf(page))
+      .execute();
+    const { n } = await this.db
+      .selectFrom('moderation_actions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return {
       items: rows.map((r) => ({ ...r, id: Number(r.id), action_type: r.action_type as ModerationActionType, by_vote: Boolean(r.by_vote) })),
       total: Number(n),

@@ -12,7 +12,11 @@ export class SqlModeratorRoster implements ModeratorRoster {
   constructor(private readonly db: Kysely<Database>) {}
 
   async setModerator(userId: number, on: boolean) {
-    await this.db.updateTable('users').set({ is_moderator: on ? 1 : 0 }).where('id', '=', userId).execute();
+    await this.db
+      .updateTable('users')
+      .set({ is_moderator: on ? 1 : 0 })
+      .where('id', '=', userId)
+      .execute();
   }
 
   async moderatorIds(page: PageRequest) {

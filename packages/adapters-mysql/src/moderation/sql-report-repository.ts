@@ -1,11 +1,24 @@
 import { type PageRequest, type Timestamp, offsetOf } from '@plaza/domain';
-import type { NewReport, ReportDecision, ReportedPostType, ReportOutcome, ReportRecord, ReportRepository, ReportStatus, ReportTarget } from '@plaza/domain/moderation';
+import type {
+  NewReport,
+  ReportDecision,
+  ReportedPostType,
+  ReportOutcome,
+  ReportRecord,
+  ReportRepository,
+  ReportStatus,
+  ReportTarget,
+} from '@plaza/domain/moderation';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { insertedId, isUniqueViolation, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import type { Database } from '../database.js';
 import type { ReportsTable } from './schema.js';
 
-const COUNTER: Record<ReportOutcome, 'votes_remove' | 'votes_warn' | 'votes_keep'> = { remove: 'votes_remove', warn: 'votes_warn', keep: 'votes_keep' };
+const COUNTER: Record<ReportOutcome, 'votes_remove' | 'votes_warn' | 'votes_keep'> = {
+  remove: 'votes_remove',
+  warn: 'votes_warn',
+  keep: 'votes_keep',
+};
 
 /** One pending report per reporter and target: `post:12` (a wall post, as before kinds), `group:12`, `page:12`, `user:3`. */
 function openKey(target: ReportTarget): string {
@@ -38,7 +51,8 @@ export class SqlReportRepository implements ReportRepository {
 
   /** The unique (reporter, open target) key decides between concurrent reports: one insert wins. */
   async create(report: NewReport) {
-    const target: ReportTarget = report.post_id !== null ? { post_id: report.post_id, post_type: report.post_type } : { user_id: report.user_id! };
+    const target: ReportTarget =
+      report.post_id !== null ? { post_id: report.post_id, post_type: report.post_type } : { user_id: report.user_id! };
     const values = { ...report, status: 'pending', open_key: openKey(target) };
     try {
       const id = insertedId(await this.db.insertInto('reports').values(values).executeTakeFirstOrThrow());
@@ -55,7 +69,12 @@ export class SqlReportRepository implements ReportRepository {
   }
 
   async findPending(reporterId: number, target: ReportTarget) {
-    const row = await this.db.selectFrom('reports').selectAll().where('reporter_id', '=', reporterId).where('open_key', '=', openKey(target)).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('reports')
+      .selectAll()
+      .where('reporter_id', '=', reporterId)
+      .where('open_key', '=', openKey(target))
+      .executeTakeFirst();
     return row ? toRecord(row) : null;
   }
 
@@ -77,7 +96,12 @@ export class SqlReportRepository implements ReportRepository {
 
   /** Under the report's lock (the caller's unit of work): read the vote, then move it and the counters. */
   async setVote(reportId: number, voterId: number, vote: ReportOutcome | null, at: Timestamp) {
-    const row = await this.db.selectFrom('report_votes').select('vote').where('report_id', '=', reportId).where('voter_id', '=', voterId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('report_votes')
+      .select('vote')
+      .where('report_id', '=', reportId)
+      .where('voter_id', '=', voterId)
+      .executeTakeFirst();
     const before = (row?.vote ?? null) as ReportOutcome | null;
     if (before === vote) return before;
     if (before) {
@@ -101,7 +125,12 @@ export class SqlReportRepository implements ReportRepository {
 
   async votesOf(voterId: number, reportIds: number[]) {
     if (reportIds.length === 0) return new Map<number, ReportOutcome>();
-    const rows = await this.db.selectFrom('report_votes').select(['report_id', 'vote']).where('voter_id', '=', voterId).where('report_id', 'in', reportIds).execute();
+    const rows = await this.db
+      .selectFrom('report_votes')
+      .select(['report_id', 'vote'])
+      .where('voter_id', '=', voterId)
+      .where('report_id', 'in', reportIds)
+      .execute();
     return new Map(rows.map((r) => [Number(r.report_id), r.vote as ReportOutcome]));
   }
 
@@ -128,7 +157,12 @@ export class SqlReportRepository implements ReportRepository {
   }
 
   async cancel(id: number, _at: Timestamp) {
-    const result = await this.db.updateTable('reports').set({ status: 'cancelled', open_key: null }).where('id', '=', id).where('status', '=', 'pending').executeTakeFirst();
+    const result = await this.db
+      .updateTable('reports')
+      .set({ status: 'cancelled', open_key: null })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 }

@@ -44,7 +44,12 @@ export class SqlSanctionRepository implements SanctionRepository {
   }
 
   async addBan(ban: Omit<BanRecord, 'id'>) {
-    const id = insertedId(await this.db.insertInto('user_bans').values({ ...ban, is_permanent: ban.is_permanent ? 1 : 0 }).executeTakeFirstOrThrow());
+    const id = insertedId(
+      await this.db
+        .insertInto('user_bans')
+        .values({ ...ban, is_permanent: ban.is_permanent ? 1 : 0 })
+        .executeTakeFirstOrThrow(),
+    );
     return { id, ...ban };
   }
 
@@ -74,8 +79,17 @@ export class SqlSanctionRepository implements SanctionRepository {
   }
 
   async bans(page: PageRequest) {
-    const rows = await this.db.selectFrom('user_bans').selectAll().orderBy('id', 'desc').limit(page.perPage).offset(offsetOf(page)).execute();
-    const { n } = await this.db.selectFrom('user_bans').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await this.db
+      .selectFrom('user_bans')
+      .selectAll()
+      .orderBy('id', 'desc')
+      .limit(page.perPage)
+      .offset(offsetOf(page))
+      .execute();
+    const { n } = await this.db
+      .selectFrom('user_bans')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return { items: rows.map(toBan), total: Number(n) };
   }
 }

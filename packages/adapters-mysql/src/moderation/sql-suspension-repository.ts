@@ -25,7 +25,11 @@ export class SqlSuspensionRepository implements SuspensionRepository {
 
   async suspendedAmong(userIds: number[]): Promise<Set<number>> {
     if (userIds.length === 0) return new Set();
-    const rows = await this.db.selectFrom('user_suspensions').select('user_id').where('user_id', 'in', [...new Set(userIds)]).execute();
+    const rows = await this.db
+      .selectFrom('user_suspensions')
+      .select('user_id')
+      .where('user_id', 'in', [...new Set(userIds)])
+      .execute();
     return new Set(rows.map((r) => r.user_id));
   }
 }

@@ -17,7 +17,10 @@ export class SqlNotificationsAccountData implements AccountDataPart {
 
   /** Both ways: what the user received, and what others received about the user's actions. */
   async erase(userId: number): Promise<void> {
-    await this.db.deleteFrom('notifications').where((eb) => eb.or([eb('user_id', '=', userId), eb('from_user_id', '=', userId)])).execute();
+    await this.db
+      .deleteFrom('notifications')
+      .where((eb) => eb.or([eb('user_id', '=', userId), eb('from_user_id', '=', userId)]))
+      .execute();
     await this.db.deleteFrom('push_outbox').where('user_id', '=', userId).execute();
   }
 }

@@ -23,21 +23,42 @@ export class SqlPushOutbox implements PushOutbox {
 
   async add(entry: NewPushOutboxEntry) {
     const { message, ...rest } = entry;
-    return insertedId(await this.db.insertInto('push_outbox').values({ ...rest, payload: JSON.stringify(message) }).executeTakeFirstOrThrow());
+    return insertedId(
+      await this.db
+        .insertInto('push_outbox')
+        .values({ ...rest, payload: JSON.stringify(message) })
+        .executeTakeFirstOrThrow(),
+    );
   }
 
   async due(now: Timestamp, limit: number) {
-    const rows = await this.db.selectFrom('push_outbox').selectAll().where('next_attempt_at', '<=', now).orderBy('next_attempt_at').orderBy('id').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('push_outbox')
+      .selectAll()
+      .where('next_attempt_at', '<=', now)
+      .orderBy('next_attempt_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
     return rows.map(toEntry);
   }
 
   async claim(id: number, expected: Timestamp, until: Timestamp) {
-    const r = await this.db.updateTable('push_outbox').set({ next_attempt_at: until }).where('id', '=', id).where('next_attempt_at', '=', expected).executeTakeFirst();
+    const r = await this.db
+      .updateTable('push_outbox')
+      .set({ next_attempt_at: until })
+      .where('id', '=', id)
+      .where('next_attempt_at', '=', expected)
+      .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   }
 
   async reschedule(id: number, attempts: number, next: Timestamp, error: string) {
-    await this.db.updateTable('push_outbox').set({ attempts, next_attempt_at: next, last_error: error.slice(0, 500) }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('push_outbox')
+      .set({ attempts, next_attempt_at: next, last_error: error.slice(0, 500) })
+      .where('id', '=', id)
+      .execute();
   }
 
   async remove(id: number) {

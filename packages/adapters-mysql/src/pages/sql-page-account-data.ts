@@ -47,7 +47,15 @@ export class SqlPageAccountData implements AccountDataPart {
           (r) => r.page_id,
         );
       case 'page_posts':
-        return ownedRows(db, 'page_posts', 'user_id', userId, ['id', 'page_id', 'content', 'media', 'media_type', 'created_at', 'updated_at']);
+        return ownedRows(db, 'page_posts', 'user_id', userId, [
+          'id',
+          'page_id',
+          'content',
+          'media',
+          'media_type',
+          'created_at',
+          'updated_at',
+        ]);
       case 'page_comments':
         return ownedRows(db, 'page_comments', 'user_id', userId, ['id', 'post_id', 'content', 'created_at', 'updated_at']);
       default:
@@ -65,10 +73,20 @@ export class SqlPageAccountData implements AccountDataPart {
     const db = this.db;
     // What others own and whose counters change, read before the user's rows go.
     const touchedPosts = new Set<number>();
-    for (const q of [db.selectFrom('page_post_reactions').select('post_id').where('user_id', '=', userId), db.selectFrom('page_comments').select('post_id').where('user_id', '=', userId)]) {
+    for (const q of [
+      db.selectFrom('page_post_reactions').select('post_id').where('user_id', '=', userId),
+      db.selectFrom('page_comments').select('post_id').where('user_id', '=', userId),
+    ]) {
       for (const r of await q.execute()) touchedPosts.add(r.post_id);
     }
-    const touchedComments = (await db.selectFrom('comment_reactions').select('comment_id').where('comment_type', '=', 'page').where('user_id', '=', userId).execute()).map((r) => r.comment_id);
+    const touchedComments = (
+      await db
+        .selectFrom('comment_reactions')
+        .select('comment_id')
+        .where('comment_type', '=', 'page')
+        .where('user_id', '=', userId)
+        .execute()
+    ).map((r) => r.comment_id);
     const followed = (await db.selectFrom('page_follows').select('page_id').where('user_id', '=', userId).execute()).map((r) => r.page_id);
     const team = (await db.selectFrom('page_admins').select('page_id').where('user_id', '=', userId).execute()).map((r) => r.page_id);
 
@@ -90,12 +108,23 @@ export class SqlPageAccountData implements AccountDataPart {
     // Pages the user ran: the oldest remaining member becomes admin where no admin is left; a page
     // with nobody left goes with everything on it.
     for (const pageId of team) {
-      const members = await db.selectFrom('page_admins').select(['user_id', 'role']).where('page_id', '=', pageId).orderBy('created_at').orderBy('user_id').execute();
+      const members = await db
+        .selectFrom('page_admins')
+        .select(['user_id', 'role'])
+        .where('page_id', '=', pageId)
+        .orderBy('created_at')
+        .orderBy('user_id')
+        .execute();
       if (members.length === 0) {
         await this.deleteCommentReactionsOfPosts({ column: 'page_id', id: pageId });
         await db.deleteFrom('pages').where('id', '=', pageId).execute();
       } else if (!members.some((m) => m.role === 'admin')) {
-        await db.updateTable('page_admins').set({ role: 'admin' }).where('page_id', '=', pageId).where('user_id', '=', members[0].user_id).execute();
+        await db
+          .updateTable('page_admins')
+          .set({ role: 'admin' })
+          .where('page_id', '=', pageId)
+          .where('user_id', '=', members[0].user_id)
+          .execute();
       }
     }
 
@@ -112,7 +141,9 @@ export class SqlPageAccountData implements AccountDataPart {
     for (const ids of chunks(touchedComments)) {
       await db
         .updateTable('page_comments')
-        .set({ reactions_count: sql`(select count(*) from comment_reactions where comment_reactions.comment_type = 'page' and comment_reactions.comment_id = page_comments.id)` })
+        .set({
+          reactions_count: sql`(select count(*) from comment_reactions where comment_reactions.comment_type = 'page' and comment_reactions.comment_id = page_comments.id)`,
+        })
         .where('id', 'in', ids)
         .execute();
     }

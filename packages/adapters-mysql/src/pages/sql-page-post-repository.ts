@@ -66,13 +66,24 @@ export class SqlPagePostRepository implements PagePostRepository {
       .limit(req.perPage)
       .offset(offsetOf(req))
       .execute();
-    const total = count(await this.db.selectFrom('page_posts').select((eb) => eb.fn.countAll().as('n')).where('page_id', '=', pageId).execute());
+    const total = count(
+      await this.db
+        .selectFrom('page_posts')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('page_id', '=', pageId)
+        .execute(),
+    );
     return { items: rows.map(toPost), total };
   }
 
   async reactionsOf(userId: number, postIds: number[]) {
     if (postIds.length === 0) return new Map<number, ReactionType>();
-    const rows = await this.db.selectFrom('page_post_reactions').select(['post_id', 'reaction_type']).where('user_id', '=', userId).where('post_id', 'in', postIds).execute();
+    const rows = await this.db
+      .selectFrom('page_post_reactions')
+      .select(['post_id', 'reaction_type'])
+      .where('user_id', '=', userId)
+      .where('post_id', 'in', postIds)
+      .execute();
     return new Map(rows.map((r) => [r.post_id, r.reaction_type as ReactionType]));
   }
 
@@ -80,15 +91,25 @@ export class SqlPagePostRepository implements PagePostRepository {
     await this.db.transaction().execute(async (trx) => {
       await lockRowForUpdate(trx, this.dialect, 'page_posts', postId);
       if (type === null) {
-        const deleted = await trx.deleteFrom('page_post_reactions').where('post_id', '=', postId).where('user_id', '=', userId).executeTakeFirst();
-        if (affected(deleted)) await trx.updateTable('page_posts').set({ like_count: sql`like_count - 1` }).where('id', '=', postId).execute();
+        const deleted = await trx
+          .deleteFrom('page_post_reactions')
+          .where('post_id', '=', postId)
+          .where('user_id', '=', userId)
+          .executeTakeFirst();
+        if (affected(deleted))
+          await trx.updateTable('page_posts').set({ like_count: sql`like_count - 1` }).where('id', '=', postId).execute();
         return;
       }
       if (await insertIfAbsent(trx, 'page_post_reactions', { post_id: postId, user_id: userId, reaction_type: type, created_at: at })) {
         await trx.updateTable('page_posts').set({ like_count: sql`like_count + 1` }).where('id', '=', postId).execute();
         return;
       }
-      await trx.updateTable('page_post_reactions').set({ reaction_type: type }).where('post_id', '=', postId).where('user_id', '=', userId).execute();
+      await trx
+        .updateTable('page_post_reactions')
+        .set({ reaction_type: type })
+        .where('post_id', '=', postId)
+        .where('user_id', '=', userId)
+        .execute();
     });
   }
 
@@ -125,8 +146,21 @@ export class SqlPagePostRepository implements PagePostRepository {
   }
 
   async comments(postId: number, req: PageRequest) {
-    const rows = await this.db.selectFrom('page_comments').selectAll().where('post_id', '=', postId).orderBy('id').limit(req.perPage).offset(offsetOf(req)).execute();
-    const total = count(await this.db.selectFrom('page_comments').select((eb) => eb.fn.countAll().as('n')).where('post_id', '=', postId).execute());
+    const rows = await this.db
+      .selectFrom('page_comments')
+      .selectAll()
+      .where('post_id', '=', postId)
+      .orderBy('id')
+      .limit(req.perPage)
+      .offset(offsetOf(req))
+      .execute();
+    const total = count(
+      await this.db
+        .selectFrom('page_comments')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('post_id', '=', postId)
+        .execute(),
+    );
     return { items: rows.map(toComment), total };
   }
 
@@ -147,6 +181,10 @@ export class SqlPagePostRepository implements PagePostRepository {
   }
 
   async adjustCommentReactions(commentId: number, delta: 1 | -1) {
-    await this.db.updateTable('page_comments').set({ reactions_count: sql`reactions_count + ${delta}` }).where('id', '=', commentId).execute();
+    await this.db
+      .updateTable('page_comments')
+      .set({ reactions_count: sql`reactions_count + ${delta}` })
+      .where('id', '=', commentId)
+      .execute();
   }
 }

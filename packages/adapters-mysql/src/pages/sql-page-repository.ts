@@ -30,7 +30,10 @@ export class SqlPageRepository implements PageRepository {
   async create(page: PageFields & { created_by: number; created_at: Timestamp }) {
     return this.db.transaction().execute(async (trx) => {
       const id = insertedId(await trx.insertInto('pages').values(page).executeTakeFirstOrThrow());
-      await trx.insertInto('page_admins').values({ page_id: id, user_id: page.created_by, role: 'admin', created_at: page.created_at }).execute();
+      await trx
+        .insertInto('page_admins')
+        .values({ page_id: id, user_id: page.created_by, role: 'admin', created_at: page.created_at })
+        .execute();
       return { ...page, id, followers_count: 0, updated_at: null };
     });
   }
@@ -46,7 +49,11 @@ export class SqlPageRepository implements PageRepository {
   }
 
   async update(id: number, patch: Partial<PageFields>, at: Timestamp) {
-    await this.db.updateTable('pages').set({ ...patch, updated_at: at }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('pages')
+      .set({ ...patch, updated_at: at })
+      .where('id', '=', id)
+      .execute();
   }
 
   async managedBy(userId: number, req: PageRequest) {
@@ -58,7 +65,13 @@ export class SqlPageRepository implements PageRepository {
       .limit(req.perPage)
       .offset(offsetOf(req))
       .execute();
-    const total = count(await this.db.selectFrom('page_admins').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).execute());
+    const total = count(
+      await this.db
+        .selectFrom('page_admins')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('user_id', '=', userId)
+        .execute(),
+    );
     const rows = await this.findByIds(ids.map((r) => r.page_id));
     return { items: rows.sort((a, b) => b.id - a.id), total };
   }
@@ -73,7 +86,13 @@ export class SqlPageRepository implements PageRepository {
       .limit(req.perPage)
       .offset(offsetOf(req))
       .execute();
-    const total = count(await this.db.selectFrom('page_follows').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).execute());
+    const total = count(
+      await this.db
+        .selectFrom('page_follows')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('user_id', '=', userId)
+        .execute(),
+    );
     const byId = new Map((await this.findByIds(ids.map((r) => r.page_id))).map((p) => [p.id, p]));
     return { items: ids.flatMap((r) => (byId.has(r.page_id) ? [byId.get(r.page_id)!] : [])), total };
   }
@@ -82,23 +101,51 @@ export class SqlPageRepository implements PageRepository {
     let base = this.db
       .selectFrom('pages as p')
       .where('p.privacy', '=', 'public')
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('page_follows as f').select('f.page_id').whereRef('f.page_id', '=', 'p.id').where('f.user_id', '=', userId))))
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('page_admins as a').select('a.page_id').whereRef('a.page_id', '=', 'p.id').where('a.user_id', '=', userId))));
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb.selectFrom('page_follows as f').select('f.page_id').whereRef('f.page_id', '=', 'p.id').where('f.user_id', '=', userId),
+          ),
+        ),
+      )
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb.selectFrom('page_admins as a').select('a.page_id').whereRef('a.page_id', '=', 'p.id').where('a.user_id', '=', userId),
+          ),
+        ),
+      );
     if (q) base = base.where(containsText('p.name', q));
-    const rows = await base.selectAll('p').orderBy('p.followers_count', 'desc').orderBy('p.id', 'desc').limit(req.perPage).offset(offsetOf(req)).execute();
+    const rows = await base
+      .selectAll('p')
+      .orderBy('p.followers_count', 'desc')
+      .orderBy('p.id', 'desc')
+      .limit(req.perPage)
+      .offset(offsetOf(req))
+      .execute();
     const total = count(await base.select((eb) => eb.fn.countAll().as('n')).execute());
     return { items: rows.map(toPage), total };
   }
 
   async rolesOf(userId: number, pageIds: number[]) {
     if (pageIds.length === 0) return new Map<number, PageRole>();
-    const rows = await this.db.selectFrom('page_admins').select(['page_id', 'role']).where('user_id', '=', userId).where('page_id', 'in', pageIds).execute();
+    const rows = await this.db
+      .selectFrom('page_admins')
+      .select(['page_id', 'role'])
+      .where('user_id', '=', userId)
+      .where('page_id', 'in', pageIds)
+      .execute();
     return new Map(rows.map((r) => [r.page_id, r.role as PageRole]));
   }
 
   async followsOf(userId: number, pageIds: number[]) {
     if (pageIds.length === 0) return new Set<number>();
-    const rows = await this.db.selectFrom('page_follows').select('page_id').where('user_id', '=', userId).where('page_id', 'in', pageIds).execute();
+    const rows = await this.db
+      .selectFrom('page_follows')
+      .select('page_id')
+      .where('user_id', '=', userId)
+      .where('page_id', 'in', pageIds)
+      .execute();
     return new Set(rows.map((r) => r.page_id));
   }
 
@@ -131,7 +178,13 @@ export class SqlPageRepository implements PageRepository {
       .limit(req.perPage)
       .offset(offsetOf(req))
       .execute();
-    const total = count(await this.db.selectFrom('page_follows').select((eb) => eb.fn.countAll().as('n')).where('page_id', '=', pageId).execute());
+    const total = count(
+      await this.db
+        .selectFrom('page_follows')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('page_id', '=', pageId)
+        .execute(),
+    );
     return { items, total };
   }
 
@@ -146,13 +199,25 @@ export class SqlPageRepository implements PageRepository {
       .limit(req.perPage)
       .offset(offsetOf(req))
       .execute();
-    const total = count(await this.db.selectFrom('page_admins').select((eb) => eb.fn.countAll().as('n')).where('page_id', '=', pageId).execute());
+    const total = count(
+      await this.db
+        .selectFrom('page_admins')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('page_id', '=', pageId)
+        .execute(),
+    );
     return { items: rows.map((r) => ({ ...r, role: r.role as PageRole })), total };
   }
 
   async setRole(pageId: number, userId: number, role: PageRole, at: Timestamp) {
     if (await insertIfAbsent(this.db, 'page_admins', { page_id: pageId, user_id: userId, role, created_at: at })) return 'added' as const;
-    const updated = await this.db.updateTable('page_admins').set({ role }).where('page_id', '=', pageId).where('user_id', '=', userId).where('role', '<>', role).executeTakeFirst();
+    const updated = await this.db
+      .updateTable('page_admins')
+      .set({ role })
+      .where('page_id', '=', pageId)
+      .where('user_id', '=', userId)
+      .where('role', '<>', role)
+      .executeTakeFirst();
     return affected(updated) ? ('changed' as const) : ('unchanged' as const);
   }
 
@@ -161,6 +226,13 @@ export class SqlPageRepository implements PageRepository {
   }
 
   async countAdmins(pageId: number) {
-    return count(await this.db.selectFrom('page_admins').select((eb) => eb.fn.countAll().as('n')).where('page_id', '=', pageId).where('role', '=', 'admin').execute());
+    return count(
+      await this.db
+        .selectFrom('page_admins')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('page_id', '=', pageId)
+        .where('role', '=', 'admin')
+        .execute(),
+    );
   }
 }

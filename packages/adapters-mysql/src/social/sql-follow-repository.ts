@@ -48,7 +48,11 @@ export class SqlFollowRepository implements FollowRepository {
       .limit(page.perPage)
       .offset(offsetOf(page))
       .execute();
-    const count = await this.db.selectFrom('follows').select((eb) => eb.fn.countAll<number>().as('n')).where(by, '=', userId).executeTakeFirstOrThrow();
+    const count = await this.db
+      .selectFrom('follows')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where(by, '=', userId)
+      .executeTakeFirstOrThrow();
     return { ids: rows.map((r) => Number(r[other])), total: Number(count.n) };
   }
 }

@@ -57,10 +57,7 @@ export class SqlFriendRequestRepository implements FriendRequestRepository {
       .deleteFrom('friend_requests')
       .where('status', '=', 'accepted')
       .where((eb) =>
-        eb.or([
-          eb.and([eb('sender_id', '=', a), eb('receiver_id', '=', b)]),
-          eb.and([eb('sender_id', '=', b), eb('receiver_id', '=', a)]),
-        ]),
+        eb.or([eb.and([eb('sender_id', '=', a), eb('receiver_id', '=', b)]), eb.and([eb('sender_id', '=', b), eb('receiver_id', '=', a)])]),
       )
       .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
@@ -88,13 +85,22 @@ export class SqlFriendRequestRepository implements FriendRequestRepository {
       .limit(page.perPage)
       .offset(offsetOf(page))
       .execute();
-    const count = await this.db.selectFrom(friends.as('f')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const count = await this.db
+      .selectFrom(friends.as('f'))
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return { ids: rows.map((r) => Number(r.friend_id)), total: Number(count.n) };
   }
 
   async pendingReceived(userId: number, page: PageRequest) {
     const base = this.db.selectFrom('friend_requests').where('receiver_id', '=', userId).where('status', '=', 'pending');
-    const rows = await base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.perPage).offset(offsetOf(page)).execute();
+    const rows = await base
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.perPage)
+      .offset(offsetOf(page))
+      .execute();
     const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return { items: rows.map(toRecord), total: Number(count.n) };
   }

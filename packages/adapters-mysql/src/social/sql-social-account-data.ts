@@ -25,8 +25,14 @@ export class SqlSocialAccountData implements AccountDataPart {
   async *media() {}
 
   async erase(userId: number): Promise<void> {
-    await this.db.deleteFrom('follows').where((eb) => eb.or([eb('follower_id', '=', userId), eb('followee_id', '=', userId)])).execute();
-    await this.db.deleteFrom('friend_requests').where((eb) => eb.or([eb('sender_id', '=', userId), eb('receiver_id', '=', userId)])).execute();
+    await this.db
+      .deleteFrom('follows')
+      .where((eb) => eb.or([eb('follower_id', '=', userId), eb('followee_id', '=', userId)]))
+      .execute();
+    await this.db
+      .deleteFrom('friend_requests')
+      .where((eb) => eb.or([eb('sender_id', '=', userId), eb('receiver_id', '=', userId)]))
+      .execute();
   }
 
   private follows(userId: number, mine: 'follower_id' | 'followee_id', theirs: 'follower_id' | 'followee_id') {

@@ -62,7 +62,9 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
     // them out of the newest `limit` equals asking the index for them.
     const horizon: Key | null = state.horizon_at === null ? null : { at: state.horizon_at, id: state.horizon_entry ?? 0 };
     const entries = rows
-      .flatMap((r) => (r.entry_id === null || r.entry_created_at === null ? [] : [{ row: r, key: { at: r.entry_created_at, id: r.entry_id } }]))
+      .flatMap((r) =>
+        r.entry_id === null || r.entry_created_at === null ? [] : [{ row: r, key: { at: r.entry_created_at, id: r.entry_id } }],
+      )
       .filter((e) => !horizon || !after(horizon, e.key))
       .sort((a, b) => (after(a.key, b.key) ? -1 : after(b.key, a.key) ? 1 : 0))
       .slice(skip);
@@ -128,7 +130,9 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
     if (!existing) await insertIfAbsent(this.db, 'home_timeline_state', { user_id: userId, ready: 0 });
     // 2. Filled with the newest `length` entries of each group of walls: together they hold the
     //    newest `length` of all, so the timeline is exact down to its `length`-th entry.
-    const followees = (await this.db.selectFrom('follows').select('followee_id').where('follower_id', '=', userId).execute()).map((r) => r.followee_id);
+    const followees = (await this.db.selectFrom('follows').select('followee_id').where('follower_id', '=', userId).execute()).map(
+      (r) => r.followee_id,
+    );
     const walls = [userId, ...followees];
     for (let i = 0; i < walls.length; i += BUILD_CHUNK) {
       const ids = walls.slice(i, i + BUILD_CHUNK);
@@ -183,25 +187,32 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
    * The owner's timeline and every follower's that exists, `limit` at most, in one statement run with
    * every new post and share (prepared.ts).
    */
-  private readonly fanOutNow = preparedStatement((entryId: number, postId: number, ownerId: number, isShare: number, at: string, limit: number) =>
-    this.insertEntriesQuery(
-      this.db
-        .selectFrom('home_timeline_state as s')
-        .select(['s.user_id', ...this.entryValues(entryId, postId, ownerId, isShare, at)])
-        .where('s.user_id', '=', ownerId)
-        .unionAll(
-          this.db
-            .selectFrom('follows as f')
-            .innerJoin('home_timeline_state as s', 's.user_id', 'f.follower_id')
-            .select(['f.follower_id as user_id', ...this.entryValues(entryId, postId, ownerId, isShare, at)])
-            .where('f.followee_id', '=', ownerId),
-        )
-        .limit(limit),
-    ),
+  private readonly fanOutNow = preparedStatement(
+    (entryId: number, postId: number, ownerId: number, isShare: number, at: string, limit: number) =>
+      this.insertEntriesQuery(
+        this.db
+          .selectFrom('home_timeline_state as s')
+          .select(['s.user_id', ...this.entryValues(entryId, postId, ownerId, isShare, at)])
+          .where('s.user_id', '=', ownerId)
+          .unionAll(
+            this.db
+              .selectFrom('follows as f')
+              .innerJoin('home_timeline_state as s', 's.user_id', 'f.follower_id')
+              .select(['f.follower_id as user_id', ...this.entryValues(entryId, postId, ownerId, isShare, at)])
+              .where('f.followee_id', '=', ownerId),
+          )
+          .limit(limit),
+      ),
   );
 
   async fanOutQueued(limit: number): Promise<number> {
-    const queued = await this.db.selectFrom('home_timeline_fanout').select('entry_id').orderBy('queued_at').orderBy('entry_id').limit(limit).execute();
+    const queued = await this.db
+      .selectFrom('home_timeline_fanout')
+      .select('entry_id')
+      .orderBy('queued_at')
+      .orderBy('entry_id')
+      .limit(limit)
+      .execute();
     for (const { entry_id } of queued) {
       await this.db.transaction().execute(async () => {
         await this.fanOutToReaders(entry_id);
@@ -217,7 +228,9 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
     const horizon: Key | null = state.horizon_at !== null ? { at: state.horizon_at, id: state.horizon_entry ?? 0 } : null;
     const newerThanHorizon = (q: ReturnType<typeof this.wallOf>) =>
       horizon
-        ? q.where((eb) => eb.or([eb('w.created_at', '>', horizon.at), eb.and([eb('w.created_at', '=', horizon.at), eb('w.id', '>=', horizon.id)])]))
+        ? q.where((eb) =>
+            eb.or([eb('w.created_at', '>', horizon.at), eb.and([eb('w.created_at', '=', horizon.at), eb('w.id', '>=', horizon.id)])]),
+          )
         : q;
     await this.insertEntries(
       newerThanHorizon(this.wallOf(followeeId))
@@ -315,7 +328,11 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
   }
 
   private insertEntriesQuery(select: SelectQueryBuilder<any, any, any>) {
-    return this.db.insertInto('home_timeline').orIgnore().columns(['user_id', 'entry_id', 'post_id', 'owner_id', 'is_share', 'created_at']).expression(select);
+    return this.db
+      .insertInto('home_timeline')
+      .orIgnore()
+      .columns(['user_id', 'entry_id', 'post_id', 'owner_id', 'is_share', 'created_at'])
+      .expression(select);
   }
 
   private async state(userId: number, forUpdate = false): Promise<HomeTimelineStateTable | undefined> {
@@ -340,6 +357,10 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
 
   private async raiseHorizon(userId: number, current: Key | null, to: Key): Promise<void> {
     if (current && !after(to, current)) return;
-    await this.db.updateTable('home_timeline_state').set({ horizon_at: to.at, horizon_entry: to.id }).where('user_id', '=', userId).execute();
+    await this.db
+      .updateTable('home_timeline_state')
+      .set({ horizon_at: to.at, horizon_entry: to.id })
+      .where('user_id', '=', userId)
+      .execute();
   }
 }

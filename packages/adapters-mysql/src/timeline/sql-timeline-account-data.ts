@@ -14,7 +14,9 @@ export class SqlTimelineAccountData implements AccountDataPart {
   constructor(private readonly db: Kysely<Database>) {}
 
   rows(userId: number): AsyncIterable<ExportRow> {
-    return ownedRows(this.db, 'home_timeline', 'user_id', userId, ['entry_id', 'post_id', 'owner_id', 'is_share', 'created_at'], { key: 'entry_id' });
+    return ownedRows(this.db, 'home_timeline', 'user_id', userId, ['entry_id', 'post_id', 'owner_id', 'is_share', 'created_at'], {
+      key: 'entry_id',
+    });
   }
 
   async *media() {}

@@ -27,7 +27,9 @@ describe('AccountDataFromParts', () => {
   });
 
   it('refuses two parts claiming one section, or the media section, when it is built', () => {
-    expect(() => new AccountDataFromParts([new InMemoryAccountDataPart(['posts']), new InMemoryAccountDataPart(['posts'])], noPosts)).toThrow(/"posts" is claimed twice/);
+    expect(
+      () => new AccountDataFromParts([new InMemoryAccountDataPart(['posts']), new InMemoryAccountDataPart(['posts'])], noPosts),
+    ).toThrow(/"posts" is claimed twice/);
     expect(() => new AccountDataFromParts([new InMemoryAccountDataPart(['media'])], noPosts)).toThrow(/"media"/);
   });
 

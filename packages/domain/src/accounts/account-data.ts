@@ -1,6 +1,14 @@
 import type { Timestamp } from '../shared/time.js';
 import { token } from '../shared/token.js';
-import { MEDIA_SECTION, type AccountDataReader, type ExportedPost, type ExportedPosts, type ExportRow, type ExportSection, type StoredMedia } from './export.js';
+import {
+  MEDIA_SECTION,
+  type AccountDataReader,
+  type ExportedPost,
+  type ExportedPosts,
+  type ExportRow,
+  type ExportSection,
+  type StoredMedia,
+} from './export.js';
 
 /**
  * One bounded context's share of an account's data (docs/decisions/0093). Every context that keeps

@@ -50,7 +50,10 @@ export class AccountDeletionService {
     const expires_at = toTimestamp(addSeconds(now, DELETION_LINK_TTL_HOURS * 3600));
     const mailId = await this.uow.run(async () => {
       await this.requests.create({ user_id: user.id, token_hash: this.secrets.hash(secret), created_at: toTimestamp(now), expires_at });
-      return this.mail.queue(user.id, deletionConfirmationMail(user, this.settings.confirmUrl(secret), DELETION_LINK_TTL_HOURS, this.settings.instanceName));
+      return this.mail.queue(
+        user.id,
+        deletionConfirmationMail(user, this.settings.confirmUrl(secret), DELETION_LINK_TTL_HOURS, this.settings.instanceName),
+      );
     });
     this.mail.sendSoon([mailId]);
     return { expires_at };

@@ -23,7 +23,13 @@ import {
   TombstoneAccountEraser,
 } from './testing/index.js';
 
-const actorOf = (u: { id: number; username: string }): Actor => ({ userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false });
+const actorOf = (u: { id: number; username: string }): Actor => ({
+  userId: u.id,
+  username: u.username,
+  isAdmin: false,
+  isModerator: false,
+  isTechnician: false,
+});
 
 function world() {
   const users = new InMemoryUserRepository();
@@ -46,7 +52,12 @@ describe('PreferenceService', () => {
     const service = new PreferenceService(w.users, w.prefs, w.clock, w.uow);
     const u = await w.users.create(aNewUser());
     const before = await service.view(actorOf(u));
-    expect(before).toMatchObject({ notifications_push: true, notifications_email: false, privacy_private_account: false, privacy_online_status: true });
+    expect(before).toMatchObject({
+      notifications_push: true,
+      notifications_email: false,
+      privacy_private_account: false,
+      privacy_online_status: true,
+    });
     expect(Object.keys(before)).toHaveLength(12);
     const after = await service.update(actorOf(u), { notifications_likes: false });
     expect(after).toEqual({ ...before, notifications_likes: false });
@@ -77,7 +88,9 @@ describe('notification switches', () => {
     const notifications = new NotificationService(repo, push, w.clock, w.prefs);
     const [a, b] = [await w.users.create(aNewUser()), await w.users.create(aNewUser())];
     await w.prefs.set(b.id, { notifications_likes: false }, '2026-05-01 00:00:00');
-    expect(await notifications.raise({ user_id: b.id, from_user_id: a.id, type: 'like', post_id: 1 }, { title: 't', body: 'b' })).toBeNull();
+    expect(
+      await notifications.raise({ user_id: b.id, from_user_id: a.id, type: 'like', post_id: 1 }, { title: 't', body: 'b' }),
+    ).toBeNull();
     expect(await notifications.raise({ user_id: b.id, from_user_id: a.id, type: 'follow' }, { title: 't', body: 'b' })).not.toBeNull();
     expect(transport.sent.map((s) => s.message.data.type)).toEqual(['follow']);
     await w.prefs.set(b.id, { notifications_push: false }, '2026-05-01 00:00:00');
@@ -96,11 +109,28 @@ describe('PasswordService', () => {
     const w = world();
     const service = new PasswordService(w.users, w.tokens, w.hasher, w.secrets, w.clock, w.uow);
     const u = await w.users.create(aNewUser({ password_hash: 'plain:old password' }));
-    const mine = await w.tokens.create({ user_id: u.id, token_hash: w.secrets.hash('mine'), created_at: '2026-05-01 00:00:00', expires_at: '2027-01-01 00:00:00' });
-    await w.tokens.create({ user_id: u.id, token_hash: w.secrets.hash('other'), created_at: '2026-05-01 00:00:00', expires_at: '2027-01-01 00:00:00' });
-    await expect(service.change(actorOf(u), { current_password: 'nope', new_password: 'a new password' }, 'mine')).rejects.toMatchObject({ kind: 'forbidden', code: 'wrong_password' });
-    await expect(service.change(actorOf(u), { current_password: 'old password', new_password: 'short' }, 'mine')).rejects.toMatchObject({ code: 'password_too_short' });
-    expect(await service.change(actorOf(u), { current_password: 'old password', new_password: 'a new password' }, 'mine')).toEqual({ revoked_sessions: 1 });
+    const mine = await w.tokens.create({
+      user_id: u.id,
+      token_hash: w.secrets.hash('mine'),
+      created_at: '2026-05-01 00:00:00',
+      expires_at: '2027-01-01 00:00:00',
+    });
+    await w.tokens.create({
+      user_id: u.id,
+      token_hash: w.secrets.hash('other'),
+      created_at: '2026-05-01 00:00:00',
+      expires_at: '2027-01-01 00:00:00',
+    });
+    await expect(service.change(actorOf(u), { current_password: 'nope', new_password: 'a new password' }, 'mine')).rejects.toMatchObject({
+      kind: 'forbidden',
+      code: 'wrong_password',
+    });
+    await expect(service.change(actorOf(u), { current_password: 'old password', new_password: 'short' }, 'mine')).rejects.toMatchObject({
+      code: 'password_too_short',
+    });
+    expect(await service.change(actorOf(u), { current_password: 'old password', new_password: 'a new password' }, 'mine')).toEqual({
+      revoked_sessions: 1,
+    });
     expect((await w.users.findWithSecrets(u.id))?.password_hash).toBe('plain:a new password');
     expect(await w.tokens.findActive(w.secrets.hash('mine'), '2026-05-02 00:00:00')).toMatchObject({ id: mine });
     expect(await w.tokens.findActive(w.secrets.hash('other'), '2026-05-02 00:00:00')).toBeNull();
@@ -109,10 +139,20 @@ describe('PasswordService', () => {
 
 describe('AccountDeletionService', () => {
   function deletion(w: ReturnType<typeof world>) {
-    return new AccountDeletionService(w.users, w.requests, new TombstoneAccountEraser(w.users, w.tokens), w.hasher, w.secrets, w.mail, w.clock, w.uow, {
-      instanceName: 'plaza.test',
-      confirmUrl: (t) => `http://plaza.test/api/v1/delete_account.php?token=${t}`,
-    });
+    return new AccountDeletionService(
+      w.users,
+      w.requests,
+      new TombstoneAccountEraser(w.users, w.tokens),
+      w.hasher,
+      w.secrets,
+      w.mail,
+      w.clock,
+      w.uow,
+      {
+        instanceName: 'plaza.test',
+        confirmUrl: (t) => `http://plaza.test/api/v1/delete_account.php?token=${t}`,
+      },
+    );
   }
 
   it('refuses a wrong password with a 403 and mails nothing', async () => {

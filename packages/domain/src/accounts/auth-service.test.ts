@@ -144,12 +144,18 @@ describe('AuthService', () => {
 
   it('reserves the names and addresses of deleted accounts’ tombstones', async () => {
     const { auth } = setup();
-    await expect(auth.register({ username: 'deleted_12', email: 'x@example.test', password: 'password123' })).rejects.toMatchObject({ code: 'invalid_username' });
-    await expect(auth.register({ username: 'fine_name', email: 'deleted_12@deleted.invalid', password: 'password123' })).rejects.toMatchObject({ code: 'invalid_email' });
+    await expect(auth.register({ username: 'deleted_12', email: 'x@example.test', password: 'password123' })).rejects.toMatchObject({
+      code: 'invalid_username',
+    });
+    await expect(
+      auth.register({ username: 'fine_name', email: 'deleted_12@deleted.invalid', password: 'password123' }),
+    ).rejects.toMatchObject({ code: 'invalid_email' });
   });
 
   it('rejects short passwords', async () => {
     const { auth } = setup();
-    await expect(auth.register({ username: 'gus', email: 'gus@example.test', password: 'short' })).rejects.toMatchObject({ code: 'password_too_short' });
+    await expect(auth.register({ username: 'gus', email: 'gus@example.test', password: 'short' })).rejects.toMatchObject({
+      code: 'password_too_short',
+    });
   });
 });

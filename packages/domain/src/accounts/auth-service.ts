@@ -9,7 +9,18 @@ import type { AccessTokenRepository, PasswordHasher, PasswordResetRepository, Se
 import type { TokenAuthentication } from './reauthentication.js';
 import type { LoginAdmission } from './registration.js';
 import type { SecondFactor } from './two-factor.js';
-import { EMAIL_PATTERN, emailTaken, MIN_PASSWORD_LENGTH, rolesOf, USERNAME_PATTERN, usernameTaken, type NewUser, type RoleFlags, type UserRecord, withoutSecrets } from './user.js';
+import {
+  EMAIL_PATTERN,
+  emailTaken,
+  MIN_PASSWORD_LENGTH,
+  rolesOf,
+  USERNAME_PATTERN,
+  usernameTaken,
+  type NewUser,
+  type RoleFlags,
+  type UserRecord,
+  withoutSecrets,
+} from './user.js';
 
 export interface AuthSettings {
   tokenTtlDays: number;
@@ -124,7 +135,14 @@ export class AuthService {
         await this.users.touchLastActive(user.id, toTimestamp(now));
       });
     }
-    const card: ActorCard = { avatar: user.avatar, militant_badge: user.militant_badge, is_private: user.is_private, is_admin: user.is_admin, is_moderator: user.is_moderator, is_technician: user.is_technician };
+    const card: ActorCard = {
+      avatar: user.avatar,
+      militant_badge: user.militant_badge,
+      is_private: user.is_private,
+      is_admin: user.is_admin,
+      is_moderator: user.is_moderator,
+      is_technician: user.is_technician,
+    };
     return { actor: { ...actorOf(user, this.settings.technicianUserIds), card }, banned: stored.banned, suspended: stored.suspended };
   }
 
@@ -135,7 +153,8 @@ export class AuthService {
   async refresh(token: string): Promise<IssuedToken> {
     return this.uow.run(async () => {
       const stored = await this.activeToken(token);
-      if (!(await this.tokens.revoke(stored.id, toTimestamp(this.clock.now())))) throw new Unauthenticated('Invalid or expired token', 'invalid_token');
+      if (!(await this.tokens.revoke(stored.id, toTimestamp(this.clock.now()))))
+        throw new Unauthenticated('Invalid or expired token', 'invalid_token');
       // The original login's authentication carries over: a refresh never extends sudo mode.
       return this.issue(stored.user, stored.authentication);
     });
@@ -144,7 +163,8 @@ export class AuthService {
   /** Of two concurrent revokes of one token, the second is refused as it would be after the first. */
   async revoke(token: string): Promise<void> {
     const stored = await this.activeToken(token);
-    if (!(await this.tokens.revoke(stored.id, toTimestamp(this.clock.now())))) throw new Unauthenticated('Invalid or expired token', 'invalid_token');
+    if (!(await this.tokens.revoke(stored.id, toTimestamp(this.clock.now()))))
+      throw new Unauthenticated('Invalid or expired token', 'invalid_token');
   }
 
   /**

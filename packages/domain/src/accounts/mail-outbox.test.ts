@@ -34,7 +34,12 @@ describe('MailDeliveryService', () => {
     delivery.sendSoon([id]);
     await delivery.idle();
     expect(mailer.sent).toHaveLength(0);
-    expect(await outbox.find(id)).toMatchObject({ status: 'pending', attempts: 1, last_error: '421 service not available', next_attempt_at: '2026-05-01 00:01:00' });
+    expect(await outbox.find(id)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      last_error: '421 service not available',
+      next_attempt_at: '2026-05-01 00:01:00',
+    });
     expect(log.lines).toEqual([{ outcome: 'failed', id, error: '421 service not available', retryAt: '2026-05-01 00:01:00' }]);
     // Not due yet.
     expect(await delivery.deliverDue()).toEqual({ sent: 0, failed: 0 });

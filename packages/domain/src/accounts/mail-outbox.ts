@@ -122,5 +122,14 @@ function errorText(error: unknown): string {
 }
 
 function placeholder(id: number): OutboxEntry {
-  return { id, user_id: null, message: { to: '', subject: '', text: '' }, status: 'pending', attempts: 0, next_attempt_at: '', last_error: null, sent_at: null };
+  return {
+    id,
+    user_id: null,
+    message: { to: '', subject: '', text: '' },
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: '',
+    last_error: null,
+    sent_at: null,
+  };
 }

@@ -44,7 +44,9 @@ export function deletionConfirmationMail(to: Recipient, link: string, ttlHours: 
     { p: `Hello ${to.username},` },
     { p: 'You asked to delete your account and everything you published. Open this link to confirm:' },
     { link },
-    { p: `The link works once, within ${ttlHours} hours. Deletion cannot be undone. If you did not ask for it, ignore this message and consider changing your password.` },
+    {
+      p: `The link works once, within ${ttlHours} hours. Deletion cannot be undone. If you did not ask for it, ignore this message and consider changing your password.`,
+    },
   ]);
 }
 
@@ -60,7 +62,9 @@ export function twoFactorDisabledMail(to: Recipient, at: string, instance: strin
 export function twoFactorResetMail(to: Recipient, at: string, instance: string): MailMessage {
   return compose(to, `${instance}: two-factor authentication reset by an administrator`, [
     { p: `Hello ${to.username},` },
-    { p: `An administrator of ${instance} turned two-factor authentication off for your account at ${at} UTC, and your recovery codes no longer work. Signing in now needs only your password.` },
+    {
+      p: `An administrator of ${instance} turned two-factor authentication off for your account at ${at} UTC, and your recovery codes no longer work. Signing in now needs only your password.`,
+    },
     { p: 'Turn two-factor authentication on again in your settings. If you did not ask for this, change your password right away.' },
   ]);
 }

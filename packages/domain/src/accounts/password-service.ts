@@ -22,7 +22,11 @@ export class PasswordService {
    * asked (`presentedToken`) stays signed in. A wrong current password is a 403 and changes nothing.
    * Returns how many other sessions were ended.
    */
-  async change(actor: Actor, input: { current_password: string; new_password: string }, presentedToken: string): Promise<{ revoked_sessions: number }> {
+  async change(
+    actor: Actor,
+    input: { current_password: string; new_password: string },
+    presentedToken: string,
+  ): Promise<{ revoked_sessions: number }> {
     assertPasswordStrength(input.new_password);
     const user = await this.users.findWithSecrets(actor.userId);
     if (!user) throw new NotFound('User not found', 'user_not_found');

@@ -38,7 +38,10 @@ export interface UserRepository {
   /** Sets a new password hash only if the current one is still `expected`; false when it changed meanwhile. */
   replacePasswordHash(id: number, expected: string, hash: string): Promise<boolean>;
   /** Writes the privacy flags stored on the account (`is_private` is the one visibility rule's input). */
-  setPrivacy(id: number, flags: Partial<Pick<UserRecord, 'is_private' | 'show_online_status' | 'read_receipts' | 'allow_messages'>>): Promise<void>;
+  setPrivacy(
+    id: number,
+    flags: Partial<Pick<UserRecord, 'is_private' | 'show_online_status' | 'read_receipts' | 'allow_messages'>>,
+  ): Promise<void>;
   setAdmin(id: number, isAdmin: boolean): Promise<void>;
   touchLastActive(id: number, at: Timestamp): Promise<void>;
 }
@@ -83,7 +86,13 @@ export interface TokenSession {
 }
 
 export interface AccessTokenRepository {
-  create(token: { user_id: number; token_hash: string; created_at: Timestamp; expires_at: Timestamp; authentication?: TokenAuthentication | null }): Promise<number>;
+  create(token: {
+    user_id: number;
+    token_hash: string;
+    created_at: Timestamp;
+    expires_at: Timestamp;
+    authentication?: TokenAuthentication | null;
+  }): Promise<number>;
   /** The token with this hash and its user, if it is neither revoked nor expired at `now`. */
   findActive(tokenHash: string, now: Timestamp): Promise<ActiveToken | null>;
   /** `findActive` for authenticating a request: the same rule, the least of the account (`TokenSession`). */

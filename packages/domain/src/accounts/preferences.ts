@@ -20,7 +20,12 @@ export const NOTIFICATION_PREFERENCES = [
 ] as const;
 export type NotificationPreference = (typeof NOTIFICATION_PREFERENCES)[number];
 
-export const PRIVACY_PREFERENCES = ['privacy_private_account', 'privacy_allow_messages', 'privacy_online_status', 'privacy_read_receipts'] as const;
+export const PRIVACY_PREFERENCES = [
+  'privacy_private_account',
+  'privacy_allow_messages',
+  'privacy_online_status',
+  'privacy_read_receipts',
+] as const;
 export type PrivacyPreference = (typeof PRIVACY_PREFERENCES)[number];
 
 export const PREFERENCE_KEYS = [...NOTIFICATION_PREFERENCES, ...PRIVACY_PREFERENCES] as const;
@@ -105,7 +110,10 @@ export function asSeenBy(user: UserRecord, viewerId: number | null): UserRecord 
  * `privacy_allow_messages` turned off: only friends and the accounts the recipient follows may write
  * to them (their own side of a conversation is never refused).
  */
-export function acceptsMessageFrom(recipient: Pick<UserRecord, 'allow_messages'>, relation: { friends: boolean; recipientFollowsSender: boolean }): boolean {
+export function acceptsMessageFrom(
+  recipient: Pick<UserRecord, 'allow_messages'>,
+  relation: { friends: boolean; recipientFollowsSender: boolean },
+): boolean {
   return recipient.allow_messages || relation.friends || relation.recipientFollowsSender;
 }
 
@@ -136,7 +144,10 @@ export class PreferenceService {
   /** Changes the keys given (one at a time from the clients, several allowed); returns them all. */
   async update(actor: Actor, patch: Partial<Preferences>): Promise<Preferences> {
     const keys = Object.keys(patch) as PreferenceKey[];
-    if (keys.length === 0) throw new Invalid('Send at least one preference', 'no_preference', [{ field: '(body)', problem: `send one of ${PREFERENCE_KEYS.join(', ')}` }]);
+    if (keys.length === 0)
+      throw new Invalid('Send at least one preference', 'no_preference', [
+        { field: '(body)', problem: `send one of ${PREFERENCE_KEYS.join(', ')}` },
+      ]);
     const notifications: Partial<Record<NotificationPreference, boolean>> = {};
     for (const key of NOTIFICATION_PREFERENCES) if (patch[key] !== undefined) notifications[key] = patch[key];
     const privacy: Parameters<UserRepository['setPrivacy']>[1] = {};

@@ -8,7 +8,16 @@ import { InMemoryUploads } from '../media/testing/in-memory-uploads.js';
 function setup() {
   const users = new InMemoryUserRepository();
   const follows = new InMemoryFollowRepository();
-  return { users, follows, profiles: new ProfileService(users, new InMemoryProfileStatsReader(users, follows), new InMemoryUploads().references, reauthenticationOf(users)) };
+  return {
+    users,
+    follows,
+    profiles: new ProfileService(
+      users,
+      new InMemoryProfileStatsReader(users, follows),
+      new InMemoryUploads().references,
+      reauthenticationOf(users),
+    ),
+  };
 }
 
 describe('ProfileService', () => {

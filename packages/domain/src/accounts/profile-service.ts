@@ -5,7 +5,14 @@ import { Invalid, NotFound } from '../shared/errors.js';
 import type { UserRepository } from './ports.js';
 import { asSeenBy } from './preferences.js';
 import type { Reauthentication, ReauthenticationProof } from './reauthentication.js';
-import { EDITABLE_PROFILE_FIELDS, EMAIL_PATTERN, emailTaken, type EditableProfileField, type ProfilePatch, type UserRecord } from './user.js';
+import {
+  EDITABLE_PROFILE_FIELDS,
+  EMAIL_PATTERN,
+  emailTaken,
+  type EditableProfileField,
+  type ProfilePatch,
+  type UserRecord,
+} from './user.js';
 
 /** What one user sees of their relation to another, and the counters of a profile. */
 export interface ProfileStats {
@@ -111,7 +118,8 @@ export class ProfileService {
   /** The address to store after the proof holds; null when it is the current one (nothing to prove). */
   private async newEmail(actor: Actor, input: string, proof: ReauthenticationProof): Promise<string | null> {
     const email = input.trim().toLowerCase();
-    if (!EMAIL_PATTERN.test(email) || /\.invalid$/i.test(email) || email.length > 191) throw Invalid.field('email', 'not a valid e-mail address', 'invalid_email');
+    if (!EMAIL_PATTERN.test(email) || /\.invalid$/i.test(email) || email.length > 191)
+      throw Invalid.field('email', 'not a valid e-mail address', 'invalid_email');
     const user = await this.users.findWithSecrets(actor.userId);
     if (!user) throw new NotFound('User not found', 'user_not_found');
     if (user.email.toLowerCase() === email) return null;

@@ -81,7 +81,8 @@ export class Reauthentication {
     const code = proof.code?.trim() ?? '';
     if (password === '' && code === '') return this.confirmSudoMode(user, proof.session ?? null);
     if (password === '') throw Invalid.field('password', 'is required with a code', 'password_required');
-    if (needsCode && code === '') throw Invalid.field('code', 'a code of the authenticator app or a recovery code is required', 'two_factor_code_required');
+    if (needsCode && code === '')
+      throw Invalid.field('code', 'a code of the authenticator app or a recovery code is required', 'two_factor_code_required');
 
     const now = this.clock.now();
     // The attempt is counted before the check: twenty concurrent guesses cannot all be checked.
@@ -90,7 +91,8 @@ export class Reauthentication {
     }
     if (!(await this.hasher.verify(password, user.password_hash))) throw new Forbidden('The password is wrong', 'wrong_password');
     // Checked only after the password, so that a wrong password uses up no code.
-    if (needsCode && !(await this.secondFactor.accepts(user, code))) throw new Forbidden('The two-factor code is wrong or was already used', 'invalid_totp_code');
+    if (needsCode && !(await this.secondFactor.accepts(user, code)))
+      throw new Forbidden('The two-factor code is wrong or was already used', 'invalid_totp_code');
     await this.attempts.clear(user.id);
   }
 
@@ -120,5 +122,10 @@ export class Reauthentication {
 
 function lockedFor(seconds: number): RateLimited {
   const left = Math.max(1, seconds);
-  return new RateLimited(left, undefined, `Too many wrong passwords or codes: try again in ${Math.ceil(left / 60)} minutes`, 'reauthentication_locked');
+  return new RateLimited(
+    left,
+    undefined,
+    `Too many wrong passwords or codes: try again in ${Math.ceil(left / 60)} minutes`,
+    'reauthentication_locked',
+  );
 }

@@ -19,7 +19,13 @@ export type RegistrationActionType = 'approve_signup' | 'reject_signup' | 'creat
  * decision's unit of work. An invitation concerns no account: its line names the administrator as target.
  */
 export interface RegistrationDecisionLog {
-  record(entry: { moderator_id: number; action_type: RegistrationActionType; target_user_id: number; reason: string; created_at: Timestamp }): Promise<void>;
+  record(entry: {
+    moderator_id: number;
+    action_type: RegistrationActionType;
+    target_user_id: number;
+    reason: string;
+    created_at: Timestamp;
+  }): Promise<void>;
 }
 
 export const MAX_INVITATION_USES = 10_000;
@@ -56,7 +62,13 @@ export class RegistrationAdminService {
     const mailId = await this.uow.run(async () => {
       const user = await this.liveApplicant(userId);
       if (!(await this.holds.clearApproval(userId))) throw decided();
-      await this.log.record({ moderator_id: actor.userId, action_type: 'approve_signup', target_user_id: userId, reason: `Registration of @${user.username} approved`, created_at: now });
+      await this.log.record({
+        moderator_id: actor.userId,
+        action_type: 'approve_signup',
+        target_user_id: userId,
+        reason: `Registration of @${user.username} approved`,
+        created_at: now,
+      });
       return this.mail.queue(userId, registrationApprovedMail(user, this.settings.instanceName));
     });
     this.mail.sendSoon([mailId]);
@@ -94,12 +106,18 @@ export class RegistrationAdminService {
   }
 
   /** The code is shown this once: only its hash and first characters are stored. */
-  async createInvitation(actor: Actor, input: { maxUses: number; expiresInDays: number | null }): Promise<{ invitation: Invitation; code: string }> {
+  async createInvitation(
+    actor: Actor,
+    input: { maxUses: number; expiresInDays: number | null },
+  ): Promise<{ invitation: Invitation; code: string }> {
     assertAdmin(actor);
     if (!Number.isSafeInteger(input.maxUses) || input.maxUses < 1 || input.maxUses > MAX_INVITATION_USES) {
       throw Invalid.field('max_uses', `must be a whole number from 1 to ${MAX_INVITATION_USES}`);
     }
-    if (input.expiresInDays !== null && (!Number.isSafeInteger(input.expiresInDays) || input.expiresInDays < 1 || input.expiresInDays > MAX_INVITATION_DAYS)) {
+    if (
+      input.expiresInDays !== null &&
+      (!Number.isSafeInteger(input.expiresInDays) || input.expiresInDays < 1 || input.expiresInDays > MAX_INVITATION_DAYS)
+    ) {
       throw Invalid.field('expires_in_days', `must be empty (never) or a whole number of days from 1 to ${MAX_INVITATION_DAYS}`);
     }
     const code = this.secrets.generate().slice(0, INVITATION_CODE_LENGTH);
@@ -131,8 +149,15 @@ export class RegistrationAdminService {
     assertAdmin(actor);
     const now = toTimestamp(this.clock.now());
     await this.uow.run(async () => {
-      if (!(await this.invitations.revoke(id, now))) throw new NotFound('No such live invitation: it may have been revoked already', 'invitation_not_found');
-      await this.log.record({ moderator_id: actor.userId, action_type: 'revoke_invite', target_user_id: actor.userId, reason: `Invitation #${id} revoked`, created_at: now });
+      if (!(await this.invitations.revoke(id, now)))
+        throw new NotFound('No such live invitation: it may have been revoked already', 'invitation_not_found');
+      await this.log.record({
+        moderator_id: actor.userId,
+        action_type: 'revoke_invite',
+        target_user_id: actor.userId,
+        reason: `Invitation #${id} revoked`,
+        created_at: now,
+      });
     });
   }
 
@@ -143,7 +168,8 @@ export class RegistrationAdminService {
   }
 }
 
-const decided = () => new Conflict('This registration is not waiting for a decision (it was approved or rejected meanwhile)', 'registration_decided');
+const decided = () =>
+  new Conflict('This registration is not waiting for a decision (it was approved or rejected meanwhile)', 'registration_decided');
 
 function assertModerator(actor: Actor): void {
   if (!actor.isModerator) throw new Forbidden('Only moderators and administrators decide registrations', 'moderator_only');

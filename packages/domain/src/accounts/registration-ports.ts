@@ -55,7 +55,14 @@ export interface Invitation {
 }
 
 export interface InvitationRepository {
-  create(invitation: { code_hash: string; code_hint: string; max_uses: number; expires_at: Timestamp | null; created_by: number; created_at: Timestamp }): Promise<Invitation>;
+  create(invitation: {
+    code_hash: string;
+    code_hint: string;
+    max_uses: number;
+    expires_at: Timestamp | null;
+    created_by: number;
+    created_at: Timestamp;
+  }): Promise<Invitation>;
   /**
    * Counts one use of the code if it is neither revoked nor expired at `now` and has uses left: one
    * conditional write (`uses < max_uses and (expires_at is null or expires_at > now)`), so a code of

@@ -59,17 +59,38 @@ function setup(policy: RegistrationPolicy) {
   });
   const logged: Parameters<RegistrationDecisionLog['record']>[0][] = [];
   const eraser = { erase: async (userId: number, at: string) => void (users.rows.get(userId)!.deleted_at = at) };
-  const admin = new RegistrationAdminService(users, holds, invitations, eraser, secrets, mail, clock, uow, { record: async (e) => void logged.push(e) }, { instanceName: 'plaza.test' });
+  const admin = new RegistrationAdminService(
+    users,
+    holds,
+    invitations,
+    eraser,
+    secrets,
+    mail,
+    clock,
+    uow,
+    { record: async (e) => void logged.push(e) },
+    { instanceName: 'plaza.test' },
+  );
   return { auth, registration, admin, holds, invitations, users, uow, mailer, mail, logged, clock };
 }
 
 const person = (name: string) => ({ username: name, email: `${name}@example.test`, password: 'password123' });
-const actor = (userId: number, roles: Partial<Pick<Actor, 'isAdmin' | 'isModerator'>>): Actor => ({ userId, username: `u${userId}`, isAdmin: false, isModerator: false, isTechnician: false, ...roles });
+const actor = (userId: number, roles: Partial<Pick<Actor, 'isAdmin' | 'isModerator'>>): Actor => ({
+  userId,
+  username: `u${userId}`,
+  isAdmin: false,
+  isModerator: false,
+  isTechnician: false,
+  ...roles,
+});
 
 describe('RegistrationService', () => {
   it('refuses every registration when closed, before any rule of the account', async () => {
     const { registration, users } = setup({ mode: 'closed', emailConfirm: false });
-    await expect(registration.register({ ...person('x'), password: '' })).rejects.toMatchObject({ kind: 'forbidden', code: 'registration_closed' });
+    await expect(registration.register({ ...person('x'), password: '' })).rejects.toMatchObject({
+      kind: 'forbidden',
+      code: 'registration_closed',
+    });
     expect(users.rows.size).toBe(0);
   });
 
@@ -79,7 +100,9 @@ describe('RegistrationService', () => {
     await registration.register({ ...person('first'), invite_code: code });
     const { code: second } = await admin.createInvitation(actor(99, { isAdmin: true }), { maxUses: 1, expiresInDays: 2 });
     // The name is taken: the unit that counted the use rolls back with the refused account.
-    await expect(registration.register({ ...person('first'), email: 'other@example.test', invite_code: second })).rejects.toMatchObject({ code: 'username_taken' });
+    await expect(registration.register({ ...person('first'), email: 'other@example.test', invite_code: second })).rejects.toMatchObject({
+      code: 'username_taken',
+    });
     expect(invitations.rows.find((r) => r.id === invitation.id + 1)?.uses).toBe(0);
     await expect(registration.register({ ...person('third'), invite_code: code })).rejects.toMatchObject({ code: 'invite_used_up' });
     expect((await registration.register({ ...person('fourth'), invite_code: ` ${second} ` })).user.username).toBe('fourth');
@@ -129,18 +152,33 @@ describe('RegistrationAdminService', () => {
     const plain = actor(5, {});
     await expect(admin.pending(plain, pageRequest(1, 10))).rejects.toMatchObject({ kind: 'forbidden' });
     await expect(admin.approve(plain, user.id)).rejects.toMatchObject({ kind: 'forbidden' });
-    await expect(admin.createInvitation(actor(6, { isModerator: true }), { maxUses: 1, expiresInDays: null })).rejects.toMatchObject({ kind: 'forbidden' });
+    await expect(admin.createInvitation(actor(6, { isModerator: true }), { maxUses: 1, expiresInDays: null })).rejects.toMatchObject({
+      kind: 'forbidden',
+    });
     await expect(admin.invitationList(actor(6, { isModerator: true }), pageRequest(1, 10))).rejects.toMatchObject({ kind: 'forbidden' });
     expect((await admin.pending(actor(6, { isModerator: true }), pageRequest(1, 10))).items.map((p) => p.username)).toEqual(['cat']);
     await admin.reject(actor(6, { isModerator: true }), user.id, ' Spam ');
     await expect(admin.approve(actor(6, { isModerator: true }), user.id)).rejects.toMatchObject({ kind: 'not_found' });
-    expect(logged).toEqual([expect.objectContaining({ action_type: 'reject_signup', moderator_id: 6, target_user_id: user.id, reason: 'Registration of @cat rejected: Spam' })]);
+    expect(logged).toEqual([
+      expect.objectContaining({
+        action_type: 'reject_signup',
+        moderator_id: 6,
+        target_user_id: user.id,
+        reason: 'Registration of @cat rejected: Spam',
+      }),
+    ]);
   });
 
   it('refuses invitations of no use, too many uses or a bad expiry', async () => {
     const { admin } = setup({ mode: 'invite', emailConfirm: false });
     const boss = actor(1, { isAdmin: true });
-    for (const input of [{ maxUses: 0, expiresInDays: null }, { maxUses: 10_001, expiresInDays: null }, { maxUses: Number.NaN, expiresInDays: null }, { maxUses: 1, expiresInDays: 0 }, { maxUses: 1, expiresInDays: 3651 }]) {
+    for (const input of [
+      { maxUses: 0, expiresInDays: null },
+      { maxUses: 10_001, expiresInDays: null },
+      { maxUses: Number.NaN, expiresInDays: null },
+      { maxUses: 1, expiresInDays: 0 },
+      { maxUses: 1, expiresInDays: 3651 },
+    ]) {
       await expect(admin.createInvitation(boss, input)).rejects.toMatchObject({ kind: 'invalid' });
     }
     const { invitation } = await admin.createInvitation(boss, { maxUses: 3, expiresInDays: 2 });

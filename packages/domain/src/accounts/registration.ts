@@ -52,7 +52,10 @@ export class AccountAdmission implements LoginAdmission {
       throw new Unauthenticated('Confirm your e-mail address first: open the link we sent you (or ask for a new one)', 'email_unconfirmed');
     }
     if (hold.awaiting_approval) {
-      throw new Unauthenticated('Your registration is waiting for an administrator’s approval; you will receive an e-mail once it is decided', 'approval_pending');
+      throw new Unauthenticated(
+        'Your registration is waiting for an administrator’s approval; you will receive an e-mail once it is decided',
+        'approval_pending',
+      );
     }
   }
 }
@@ -100,7 +103,13 @@ export class RegistrationService {
    * (docs/decisions/0010): `registration_closed`, `invite_required`, `invalid_invite_code`,
    * `invite_expired`, `invite_used_up`.
    */
-  async register(input: { username: string; email: string; password: string; cause?: string | null; invite_code?: string | null }): Promise<Registration> {
+  async register(input: {
+    username: string;
+    email: string;
+    password: string;
+    cause?: string | null;
+    invite_code?: string | null;
+  }): Promise<Registration> {
     const { mode, emailConfirm } = this.settings.policy;
     if (mode === 'closed') throw new Forbidden('Registration is closed on this server', 'registration_closed');
     let codeHash: string | null = null;
@@ -112,7 +121,10 @@ export class RegistrationService {
       await this.assertUsable(codeHash);
     }
     const candidate = await this.auth.prepareRegistration(input);
-    const awaiting: Awaiting[] = [...(emailConfirm ? (['email_confirmation'] as const) : []), ...(mode === 'approval' ? (['approval'] as const) : [])];
+    const awaiting: Awaiting[] = [
+      ...(emailConfirm ? (['email_confirmation'] as const) : []),
+      ...(mode === 'approval' ? (['approval'] as const) : []),
+    ];
     const secret = emailConfirm ? this.secrets.generate() : null;
     const { user, mailId } = await this.uow.run(async () => {
       const now = toTimestamp(this.clock.now());
@@ -120,7 +132,12 @@ export class RegistrationService {
       if (codeHash !== null && !(await this.invitations.use(codeHash, now))) await this.assertUsable(codeHash, true);
       const user = await this.users.create(candidate);
       if (awaiting.length > 0) {
-        await this.holds.create({ user_id: user.id, awaiting_approval: mode === 'approval', awaiting_email: emailConfirm, created_at: now });
+        await this.holds.create({
+          user_id: user.id,
+          awaiting_approval: mode === 'approval',
+          awaiting_email: emailConfirm,
+          created_at: now,
+        });
       }
       const mailId = secret ? await this.queueConfirmation(user, secret) : null;
       return { user, mailId };
@@ -166,7 +183,10 @@ export class RegistrationService {
       created_at: toTimestamp(now),
       expires_at: toTimestamp(addSeconds(now, EMAIL_CONFIRMATION_TTL_HOURS * 3600)),
     });
-    return this.mail.queue(user.id, emailConfirmationMail(user, this.settings.confirmUrl(secret), EMAIL_CONFIRMATION_TTL_HOURS, this.settings.instanceName));
+    return this.mail.queue(
+      user.id,
+      emailConfirmationMail(user, this.settings.confirmUrl(secret), EMAIL_CONFIRMATION_TTL_HOURS, this.settings.instanceName),
+    );
   }
 
   /** Throws the refusal that says why the code cannot be used; returns when it can (or `always`: throws anyway). */

@@ -30,7 +30,14 @@ async function setup() {
   const mail = new MailDeliveryService(outbox, mailer, clock, new RecordingDeliveryLog());
   const uow = new InMemoryUnitOfWork(users, recovery, outbox);
   const second = new SecondFactor(users, recovery, totp, secrets, clock);
-  const reauthentication = new Reauthentication(new InMemoryAccessTokenRepository(users), new InMemoryReauthenticationAttempts(), new PlainPasswordHasher(), second, secrets, clock);
+  const reauthentication = new Reauthentication(
+    new InMemoryAccessTokenRepository(users),
+    new InMemoryReauthenticationAttempts(),
+    new PlainPasswordHasher(),
+    second,
+    secrets,
+    clock,
+  );
   const service = new TwoFactorService(users, recovery, totp, secrets, mail, clock, uow, { issuer: 'plaza.test' }, reauthentication);
   const user = await users.create(aNewUser({ username: 'tina' }));
   const actor: Actor = { userId: user.id, username: user.username, isAdmin: false, isModerator: false, isTechnician: false };
@@ -107,7 +114,9 @@ describe('TwoFactorService', () => {
 describe('TwoFactorService.regenerateRecoveryCodes', () => {
   it('replaces every code with the password, refuses without it or while two-factor is off', async () => {
     const { service, actor, totp } = await setup();
-    await expect(service.regenerateRecoveryCodes(actor, { password: 'password123' })).rejects.toMatchObject({ code: 'two_factor_not_enabled' });
+    await expect(service.regenerateRecoveryCodes(actor, { password: 'password123' })).rejects.toMatchObject({
+      code: 'two_factor_not_enabled',
+    });
     const { secret } = await service.status(actor);
     totp.accept(secret!, '123456', 7);
     const first = (await service.enable(actor, '123456')).recovery_codes;

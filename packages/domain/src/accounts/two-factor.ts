@@ -124,7 +124,11 @@ export class TwoFactorService {
       }
       // The enabling code is used up: it cannot log in a second time.
       await this.users.advanceTotpStep(user.id, step);
-      await this.recovery.replace(user.id, codes.map((c) => this.secrets.hash(c)), now);
+      await this.recovery.replace(
+        user.id,
+        codes.map((c) => this.secrets.hash(c)),
+        now,
+      );
     });
     return { recovery_codes: codes };
   }
@@ -135,11 +139,18 @@ export class TwoFactorService {
    */
   async regenerateRecoveryCodes(actor: Actor, proof: ReauthenticationProof): Promise<{ recovery_codes: string[] }> {
     const user = await this.account(actor);
-    if (!user.totp_enabled) throw new Conflict('Two-factor authentication is off: there are no recovery codes to renew', 'two_factor_not_enabled');
+    if (!user.totp_enabled)
+      throw new Conflict('Two-factor authentication is off: there are no recovery codes to renew', 'two_factor_not_enabled');
     await this.reauthentication.confirm(user, proof, { secondFactor: false });
     const codes = this.newRecoveryCodes();
     const now = toTimestamp(this.clock.now());
-    await this.uow.run(() => this.recovery.replace(user.id, codes.map((c) => this.secrets.hash(c)), now));
+    await this.uow.run(() =>
+      this.recovery.replace(
+        user.id,
+        codes.map((c) => this.secrets.hash(c)),
+        now,
+      ),
+    );
     return { recovery_codes: codes };
   }
 

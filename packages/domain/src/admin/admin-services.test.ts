@@ -63,7 +63,14 @@ function setup() {
   };
 }
 
-const actor = (id: number, roles: Partial<Actor> = {}): Actor => ({ userId: id, username: `u${id}`, isAdmin: false, isModerator: false, isTechnician: false, ...roles });
+const actor = (id: number, roles: Partial<Actor> = {}): Actor => ({
+  userId: id,
+  username: `u${id}`,
+  isAdmin: false,
+  isModerator: false,
+  isTechnician: false,
+  ...roles,
+});
 
 describe('MediaServerSettingsService', () => {
   it('is for technicians, checks the password and the values, keeps a blank secret, and never shows it back', async () => {
@@ -74,14 +81,23 @@ describe('MediaServerSettingsService', () => {
     const input = { url: 'wss://m.example.org', api_key: 'key', api_secret: 'a-secret-123', password: 'right password' };
     await expect(media.save(actor(u.id), input)).rejects.toMatchObject({ code: 'not_technician' });
     await expect(media.save(tech, { ...input, password: 'wrong' })).rejects.toMatchObject({ kind: 'forbidden', code: 'wrong_password' });
-    await expect(media.save(tech, { ...input, url: 'https://m.example.org' })).rejects.toMatchObject({ kind: 'invalid', details: [{ field: 'url' }] });
+    await expect(media.save(tech, { ...input, url: 'https://m.example.org' })).rejects.toMatchObject({
+      kind: 'invalid',
+      details: [{ field: 'url' }],
+    });
     await expect(media.save(tech, { ...input, api_secret: '' })).rejects.toMatchObject({ details: [{ field: 'api_secret' }] });
     expect(mediaFile.writes).toBe(0);
     await media.save(tech, input);
     await media.save(tech, { ...input, api_key: 'key2', api_secret: '' });
     expect(await mediaFile.read()).toEqual({ url: 'wss://m.example.org', api_key: 'key2', api_secret: 'a-secret-123' });
     const view = await media.view(tech);
-    expect(view).toMatchObject({ url: 'wss://m.example.org', api_key: 'key2', secret_hint: '••••••••-123', source: 'file', environment: [] });
+    expect(view).toMatchObject({
+      url: 'wss://m.example.org',
+      api_key: 'key2',
+      secret_hint: '••••••••-123',
+      source: 'file',
+      environment: [],
+    });
     expect(JSON.stringify(view)).not.toContain('a-secret-123');
   });
 
@@ -102,14 +118,32 @@ describe('TurnSettingsService', () => {
     const { users, turn, turnFile, password } = setup();
     const u = await users.create(aNewUser({ password_hash: 'plain:right password' }));
     const tech = actor(u.id, { isTechnician: true });
-    const input = { urls: 'turn:t.example.org:3478\nturns:t.example.org:5349', secret: 's'.repeat(20), ttl: '600', realm: 't.example.org', password: 'right password' };
+    const input = {
+      urls: 'turn:t.example.org:3478\nturns:t.example.org:5349',
+      secret: 's'.repeat(20),
+      ttl: '600',
+      realm: 't.example.org',
+      password: 'right password',
+    };
     await expect(turn.save(tech, { ...input, urls: 'http://x' })).rejects.toMatchObject({ details: [{ field: 'urls' }] });
     await expect(turn.save(tech, { ...input, ttl: '10' })).rejects.toMatchObject({ details: [{ field: 'ttl' }] });
     await expect(turn.save(tech, { ...input, password: 'nope' })).rejects.toMatchObject({ code: 'wrong_password' });
     expect(turnFile.writes).toBe(0);
-    expect(await turn.save(tech, input)).toEqual({ urls: ['turn:t.example.org:3478', 'turns:t.example.org:5349'], secret: 's'.repeat(20), ttl: 600, realm: 't.example.org' });
-    expect(await turn.effective()).toMatchObject({ source: 'file', values: { urls: ['turn:t.example.org:3478', 'turns:t.example.org:5349'], ttl: 600, username: null } });
-    const env = new TurnSettingsService(turnFile, { urls: ['turn:env:3478'], authSecret: 'e', ttl: 60, realm: null, username: null, credential: null }, password);
+    expect(await turn.save(tech, input)).toEqual({
+      urls: ['turn:t.example.org:3478', 'turns:t.example.org:5349'],
+      secret: 's'.repeat(20),
+      ttl: 600,
+      realm: 't.example.org',
+    });
+    expect(await turn.effective()).toMatchObject({
+      source: 'file',
+      values: { urls: ['turn:t.example.org:3478', 'turns:t.example.org:5349'], ttl: 600, username: null },
+    });
+    const env = new TurnSettingsService(
+      turnFile,
+      { urls: ['turn:env:3478'], authSecret: 'e', ttl: 60, realm: null, username: null, credential: null },
+      password,
+    );
     expect(await env.effective()).toMatchObject({ source: 'environment', values: { urls: ['turn:env:3478'], secret: 'e' } });
     expect((await env.view(tech)).environment).toBe(true);
     expect(coturnBlock({ secret: 'abc', realm: 'r' })).toBe('use-auth-secret\nstatic-auth-secret=abc\nrealm=r');
@@ -122,7 +156,9 @@ describe('AdminRoleService', () => {
     const { users, roles } = setup();
     const a = await users.create(aNewUser({ is_admin: true }));
     const b = await users.create(aNewUser());
-    await expect(roles.list(actor(b.id, { isTechnician: true }), null, { page: 1, perPage: 10 })).rejects.toMatchObject({ code: 'not_admin' });
+    await expect(roles.list(actor(b.id, { isTechnician: true }), null, { page: 1, perPage: 10 })).rejects.toMatchObject({
+      code: 'not_admin',
+    });
     await expect(roles.promote(actor(b.id), a.id)).rejects.toMatchObject({ kind: 'forbidden' });
     const admin = actor(a.id, { isAdmin: true });
     await expect(roles.withdraw(admin, a.id)).rejects.toMatchObject({ kind: 'conflict', code: 'last_admin' });
@@ -135,11 +171,13 @@ describe('AdminRoleService', () => {
 });
 
 describe('AdminAccountService', () => {
-  it('signs in through the login, resumes while the token lives, lists, creates and revokes only one\'s own tokens', async () => {
+  it("signs in through the login, resumes while the token lives, lists, creates and revokes only one's own tokens", async () => {
     const { users, accounts, clock } = setup();
     const u = await users.create(aNewUser({ password_hash: 'plain:right password' }));
     const other = await users.create(aNewUser({ password_hash: 'plain:other password' }));
-    await expect(accounts.signIn({ login: u.username, password: 'wrong', totp: null })).rejects.toMatchObject({ code: 'invalid_credentials' });
+    await expect(accounts.signIn({ login: u.username, password: 'wrong', totp: null })).rejects.toMatchObject({
+      code: 'invalid_credentials',
+    });
     const signed = await accounts.signIn({ login: u.email, password: 'right password', totp: null });
     if (signed.kind !== 'signed_in') throw new Error('expected a sign-in');
     const resumed = await accounts.resume(signed.tokenHash);

@@ -91,9 +91,11 @@ export class MediaServerSettingsService {
     const apiKey = input.api_key.trim();
     const newSecret = input.api_secret.trim();
     const problems: FieldProblem[] = [];
-    if (!MEDIA_URL.test(url) || url.length > 500) problems.push({ field: 'url', problem: 'must be a wss:// URL such as wss://media.example.org' });
+    if (!MEDIA_URL.test(url) || url.length > 500)
+      problems.push({ field: 'url', problem: 'must be a wss:// URL such as wss://media.example.org' });
     if (!KEY.test(apiKey)) problems.push({ field: 'api_key', problem: 'must be 1 to 200 printable characters without spaces' });
-    if (newSecret && !/^[\x21-\x7e]{8,500}$/.test(newSecret)) problems.push({ field: 'api_secret', problem: 'must be 8 to 500 printable characters without spaces' });
+    if (newSecret && !/^[\x21-\x7e]{8,500}$/.test(newSecret))
+      problems.push({ field: 'api_secret', problem: 'must be 8 to 500 printable characters without spaces' });
     const stored = await this.store.read();
     if (!newSecret && !stored?.api_secret) problems.push({ field: 'api_secret', problem: 'is required: no secret is saved yet' });
     if (problems.length) throw new Invalid('Some settings are not valid: nothing was saved', 'invalid_settings', problems);
@@ -135,7 +137,14 @@ export interface TurnView {
 export function effectiveTurnRelay(env: TurnEnvironment, stored: TurnValues | null): Effective<TurnRelay> {
   if (env.urls.length) {
     return {
-      values: { urls: env.urls, secret: env.authSecret, ttl: env.ttl, realm: env.realm, username: env.username, credential: env.credential },
+      values: {
+        urls: env.urls,
+        secret: env.authSecret,
+        ttl: env.ttl,
+        realm: env.realm,
+        username: env.username,
+        credential: env.credential,
+      },
       source: 'environment',
     };
   }
@@ -192,7 +201,8 @@ export class TurnSettingsService {
       problems.push({ field: 'ttl', problem: `must be a whole number of seconds from ${TURN_TTL_RANGE.min} to ${TURN_TTL_RANGE.max}` });
     }
     if (realm && !REALM.test(realm)) problems.push({ field: 'realm', problem: 'must be a host-like name (letters, digits, dots, dashes)' });
-    if (newSecret && !/^[\x21-\x7e]{16,500}$/.test(newSecret)) problems.push({ field: 'secret', problem: 'must be 16 to 500 printable characters without spaces' });
+    if (newSecret && !/^[\x21-\x7e]{16,500}$/.test(newSecret))
+      problems.push({ field: 'secret', problem: 'must be 16 to 500 printable characters without spaces' });
     const stored = await this.store.read();
     if (!newSecret && !stored?.secret) problems.push({ field: 'secret', problem: 'is required: no secret is saved yet' });
     if (problems.length) throw new Invalid('Some settings are not valid: nothing was saved', 'invalid_settings', problems);
@@ -205,5 +215,7 @@ export class TurnSettingsService {
 
 /** The relay server's configuration block (coturn) for these settings; `secret` as given (masked or not). */
 export function coturnBlock(values: { secret: string; realm: string | null }): string {
-  return ['use-auth-secret', `static-auth-secret=${values.secret}`, `realm=${values.realm ?? '<your realm, e.g. turn.example.org>'}`].join('\n');
+  return ['use-auth-secret', `static-auth-secret=${values.secret}`, `realm=${values.realm ?? '<your realm, e.g. turn.example.org>'}`].join(
+    '\n',
+  );
 }

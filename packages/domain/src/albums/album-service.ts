@@ -9,7 +9,14 @@ import { Conflict, Forbidden, Invalid, NotFound } from '../shared/errors.js';
 import type { PageRequest } from '../shared/pagination.js';
 import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
-import { MAX_ALBUM_DESCRIPTION, MAX_ALBUM_PHOTOS, MAX_ALBUM_TITLE, MAX_PHOTO_CAPTION, type AlbumRecord, type PhotoRecord } from './model.js';
+import {
+  MAX_ALBUM_DESCRIPTION,
+  MAX_ALBUM_PHOTOS,
+  MAX_ALBUM_TITLE,
+  MAX_PHOTO_CAPTION,
+  type AlbumRecord,
+  type PhotoRecord,
+} from './model.js';
 import type { AlbumRepository, Paged } from './ports.js';
 
 export interface AlbumView {
@@ -56,7 +63,8 @@ export class AlbumService {
     if (!title) throw Invalid.field('title', 'must not be empty');
     if (title.length > MAX_ALBUM_TITLE) throw Invalid.field('title', `must be at most ${MAX_ALBUM_TITLE} characters`);
     const description = (input.description ?? '').trim();
-    if (description.length > MAX_ALBUM_DESCRIPTION) throw Invalid.field('description', `must be at most ${MAX_ALBUM_DESCRIPTION} characters`);
+    if (description.length > MAX_ALBUM_DESCRIPTION)
+      throw Invalid.field('description', `must be at most ${MAX_ALBUM_DESCRIPTION} characters`);
     const album = await this.albums.create({ user_id: actor.userId, title, description, created_at: toTimestamp(this.clock.now()) });
     return { album, owner: (await this.users.findById(actor.userId))! };
   }
@@ -70,7 +78,13 @@ export class AlbumService {
       await this.albums.lock(albumId);
       const album = await this.ownAlbum(actor, albumId);
       if (album.photos_count >= MAX_ALBUM_PHOTOS) throw new Conflict(`An album holds at most ${MAX_ALBUM_PHOTOS} photos`, 'album_full');
-      return this.albums.addPhoto({ album_id: albumId, user_id: actor.userId, path: ref.path, caption: text, created_at: toTimestamp(this.clock.now()) });
+      return this.albums.addPhoto({
+        album_id: albumId,
+        user_id: actor.userId,
+        path: ref.path,
+        caption: text,
+        created_at: toTimestamp(this.clock.now()),
+      });
     });
   }
 
@@ -92,7 +106,8 @@ export class AlbumService {
 
   private async visibleOwner(actor: Actor, userId: number): Promise<UserRecord> {
     const owner = await this.users.findById(userId);
-    if (!owner || owner.deleted_at || !(await this.visibility.canSeeAccount(viewerOf(actor), owner))) throw new NotFound('User not found', 'user_not_found');
+    if (!owner || owner.deleted_at || !(await this.visibility.canSeeAccount(viewerOf(actor), owner)))
+      throw new NotFound('User not found', 'user_not_found');
     return owner;
   }
 }

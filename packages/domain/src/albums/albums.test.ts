@@ -20,7 +20,14 @@ function setup() {
   const repo = new InMemoryAlbumRepository();
   const uploaded = new InMemoryUploads();
   const visibility = new PostVisibility(new InMemoryPostRepository(new InMemoryContentStore(users, follows)), follows);
-  const albums = new AlbumService(repo, users, visibility, new ManualClock('2026-05-01T00:00:00Z'), new InMemoryUnitOfWork(users, repo), uploaded.references);
+  const albums = new AlbumService(
+    repo,
+    users,
+    visibility,
+    new ManualClock('2026-05-01T00:00:00Z'),
+    new InMemoryUnitOfWork(users, repo),
+    uploaded.references,
+  );
   const actor = async (): Promise<Actor> => {
     const u = await users.create(aNewUser());
     return { userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false };

@@ -11,7 +11,13 @@ import { InMemoryCallRepository } from './testing/in-memory-calls.js';
 import { CallService, parseLastPoll } from './call-service.js';
 import { MAX_PUSHED_OFFER } from './call-push.js';
 
-const actor = (u: { id: number; username: string }): Actor => ({ userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false });
+const actor = (u: { id: number; username: string }): Actor => ({
+  userId: u.id,
+  username: u.username,
+  isAdmin: false,
+  isModerator: false,
+  isTechnician: false,
+});
 const page = { page: 1, perPage: 20 };
 
 async function setup() {
@@ -22,7 +28,12 @@ async function setup() {
   const clock = new ManualClock('2026-03-01T10:00:00Z');
   const uow = new InMemoryUnitOfWork(calls, groups);
   const service = new CallService(calls, users, groups, push, clock, uow);
-  const [a, b, c, d] = [await users.create(aNewUser()), await users.create(aNewUser()), await users.create(aNewUser()), await users.create(aNewUser())];
+  const [a, b, c, d] = [
+    await users.create(aNewUser()),
+    await users.create(aNewUser()),
+    await users.create(aNewUser()),
+    await users.create(aNewUser()),
+  ];
   return { users, groups, calls, push, clock, uow, service, a, b, c, d };
 }
 
@@ -42,7 +53,16 @@ describe('CallService: one-to-one calls', () => {
       {
         userId: b.id,
         message: expect.objectContaining({
-          data: expect.objectContaining({ type: 'call', call_id: String(call.id), caller_id: String(a.id), caller_name: a.username, call_type: 'video', is_video: 'true', is_group_call: 'false', offer_sdp: 'v=0 offer' }),
+          data: expect.objectContaining({
+            type: 'call',
+            call_id: String(call.id),
+            caller_id: String(a.id),
+            caller_name: a.username,
+            call_type: 'video',
+            is_video: 'true',
+            is_group_call: 'false',
+            offer_sdp: 'v=0 offer',
+          }),
         }),
       },
     ]);
@@ -143,7 +163,10 @@ describe('CallService: one-to-one calls', () => {
     await expect(service.iceRestart(actor(a), call.id, { offer: 'offer 2' })).rejects.toThrow(/not been answered/);
     await service.answer(actor(b), call.id, 'answer 1');
     await expect(service.iceRestart(actor(b), call.id, { offer: 'x' })).rejects.toThrow(Forbidden);
-    expect((await service.iceRestart(actor(a), call.id, { offer: 'offer 2' })).call).toMatchObject({ offer_sdp: 'offer 2', answer_sdp: null });
+    expect((await service.iceRestart(actor(a), call.id, { offer: 'offer 2' })).call).toMatchObject({
+      offer_sdp: 'offer 2',
+      answer_sdp: null,
+    });
     expect((await service.answer(actor(b), call.id, 'answer 2')).call).toMatchObject({ status: 'active', answer_sdp: 'answer 2' });
   });
 

@@ -97,7 +97,9 @@ export class CallService {
         { field: 'recipient_id', problem: 'send exactly one of recipient_id and group_id' },
       ]);
     }
-    return hasGroup ? this.initiateGroup(actor, input.group_id!, callType, input.offer ?? null) : this.initiateDirect(actor, input.recipient_id!, callType, input.offer);
+    return hasGroup
+      ? this.initiateGroup(actor, input.group_id!, callType, input.offer ?? null)
+      : this.initiateDirect(actor, input.recipient_id!, callType, input.offer);
   }
 
   private async initiateDirect(actor: Actor, recipientId: number, callType: CallType, offer: string | null | undefined): Promise<CallView> {
@@ -137,7 +139,14 @@ export class CallService {
       if (open) await this.expire(open);
       const members = await this.groups.members(groupId);
       const call = await this.calls.create(
-        { caller_id: actor.userId, recipient_id: null, group_id: groupId, call_type: callType, offer_sdp: offer && offer.trim() !== '' ? offer : null, created_at: now },
+        {
+          caller_id: actor.userId,
+          recipient_id: null,
+          group_id: groupId,
+          call_type: callType,
+          offer_sdp: offer && offer.trim() !== '' ? offer : null,
+          created_at: now,
+        },
         [
           { user_id: actor.userId, status: 'joined', at: now },
           ...members.filter((m) => m.user_id !== actor.userId).map((m) => ({ user_id: m.user_id, status: 'invited' as const, at: now })),
@@ -174,7 +183,8 @@ export class CallService {
   async join(actor: Actor, callId: number, offer?: string | null): Promise<{ view: CallView; others: number[] }> {
     const call = await this.readable(actor, callId, { groupMembersToo: true });
     if (call.group_id === null) throw new Invalid('join is for group calls; answer a one-to-one call', 'not_group_call');
-    if (offer !== undefined && offer !== null && offer.length > MAX_SDP_LENGTH) throw Invalid.field('offer', `must be at most ${MAX_SDP_LENGTH} characters`);
+    if (offer !== undefined && offer !== null && offer.length > MAX_SDP_LENGTH)
+      throw Invalid.field('offer', `must be at most ${MAX_SDP_LENGTH} characters`);
     const now = this.now();
     await this.uow.run(async () => {
       await this.calls.lockCall(call.id);
@@ -184,20 +194,40 @@ export class CallService {
       await this.activateIfOthers(current, actor);
       // A mesh-era join carries the joiner's offer for everyone already there.
       if (offer && offer.trim() !== '' && offer.trim() !== 'v=0') {
-        await this.calls.addSignal({ call_id: call.id, from_user_id: actor.userId, to_user_id: null, kind: 'offer', payload: offer, created_at: now });
+        await this.calls.addSignal({
+          call_id: call.id,
+          from_user_id: actor.userId,
+          to_user_id: null,
+          kind: 'offer',
+          payload: offer,
+          created_at: now,
+        });
       }
     });
     const view = await this.view((await this.calls.findById(call.id))!);
-    const others = view.participants.filter((p) => p.participant.status === 'joined' && p.participant.user_id !== actor.userId).map((p) => p.participant.user_id);
+    const others = view.participants
+      .filter((p) => p.participant.status === 'joined' && p.participant.user_id !== actor.userId)
+      .map((p) => p.participant.user_id);
     return { view, others };
   }
 
   /** A WebRTC offer or answer for one other participant (mesh group calls, and per-peer ICE restarts). */
-  async peerSignal(actor: Actor, callId: number, input: { to_user_id: number; kind: 'offer' | 'answer'; sdp: string | null | undefined }): Promise<CallSignalRecord> {
+  async peerSignal(
+    actor: Actor,
+    callId: number,
+    input: { to_user_id: number; kind: 'offer' | 'answer'; sdp: string | null | undefined },
+  ): Promise<CallSignalRecord> {
     const sdp = checkSdp(input.kind, input.sdp);
     const call = await this.openCall(actor, callId);
     await this.otherParticipant(call, actor, input.to_user_id);
-    return this.calls.addSignal({ call_id: call.id, from_user_id: actor.userId, to_user_id: input.to_user_id, kind: input.kind, payload: sdp, created_at: this.now() });
+    return this.calls.addSignal({
+      call_id: call.id,
+      from_user_id: actor.userId,
+      to_user_id: input.to_user_id,
+      kind: input.kind,
+      payload: sdp,
+      created_at: this.now(),
+    });
   }
 
   /**
@@ -205,12 +235,20 @@ export class CallService {
    * goes to the other side of a one-to-one call, or to every other participant of a group call.
    */
   async iceCandidate(actor: Actor, callId: number, input: { candidate: string; to_user_id?: number | null }): Promise<CallSignalRecord> {
-    if (input.candidate.length > MAX_CANDIDATE_LENGTH) throw Invalid.field('candidate', `must be at most ${MAX_CANDIDATE_LENGTH} characters`);
+    if (input.candidate.length > MAX_CANDIDATE_LENGTH)
+      throw Invalid.field('candidate', `must be at most ${MAX_CANDIDATE_LENGTH} characters`);
     const call = await this.openCall(actor, callId);
     let to: number | null = input.to_user_id ?? null;
     if (to !== null) await this.otherParticipant(call, actor, to);
     else if (call.group_id === null) to = call.caller_id === actor.userId ? call.recipient_id : call.caller_id;
-    return this.calls.addSignal({ call_id: call.id, from_user_id: actor.userId, to_user_id: to, kind: 'ice', payload: input.candidate, created_at: this.now() });
+    return this.calls.addSignal({
+      call_id: call.id,
+      from_user_id: actor.userId,
+      to_user_id: to,
+      kind: 'ice',
+      payload: input.candidate,
+      created_at: this.now(),
+    });
   }
 
   /**
@@ -218,7 +256,11 @@ export class CallService {
    * answer, which the callee's client sees on its next poll and answers again. In a group call the
    * new offer goes to one peer (`to_user_id`), as a peer offer.
    */
-  async iceRestart(actor: Actor, callId: number, input: { offer: string | null | undefined; to_user_id?: number | null }): Promise<CallView> {
+  async iceRestart(
+    actor: Actor,
+    callId: number,
+    input: { offer: string | null | undefined; to_user_id?: number | null },
+  ): Promise<CallView> {
     const sdp = checkSdp('offer', input.offer);
     const call = await this.openCall(actor, callId);
     if (input.to_user_id !== undefined && input.to_user_id !== null) await this.otherParticipant(call, actor, input.to_user_id);
@@ -325,7 +367,11 @@ export class CallService {
     const ids = [...new Set(items.flatMap((c) => (c.recipient_id !== null ? [c.caller_id, c.recipient_id] : [c.caller_id])))];
     const users = new Map((ids.length ? await this.users.findByIds(ids) : []).map((u) => [u.id, u]));
     return {
-      items: items.map((call) => ({ call, caller: users.get(call.caller_id) ?? null, recipient: call.recipient_id !== null ? (users.get(call.recipient_id) ?? null) : null })),
+      items: items.map((call) => ({
+        call,
+        caller: users.get(call.caller_id) ?? null,
+        recipient: call.recipient_id !== null ? (users.get(call.recipient_id) ?? null) : null,
+      })),
       meta: pageMeta(page, total),
     };
   }
@@ -361,7 +407,8 @@ export class CallService {
     const notFound = new NotFound('Call not found', 'call_not_found');
     if (!call) throw notFound;
     if (!(await this.calls.participant(call.id, actor.userId))) {
-      if (!options.groupMembersToo || call.group_id === null || !(await this.groups.membership(call.group_id, actor.userId))) throw notFound;
+      if (!options.groupMembersToo || call.group_id === null || !(await this.groups.membership(call.group_id, actor.userId)))
+        throw notFound;
     }
     return this.expire(call);
   }
@@ -381,7 +428,8 @@ export class CallService {
 
   private async otherParticipant(call: CallRecord, actor: Actor, userId: number): Promise<void> {
     if (userId === actor.userId) throw Invalid.field('to_user_id', 'must be another participant');
-    if (!(await this.calls.participant(call.id, userId))) throw Invalid.field('to_user_id', 'is not a participant of this call', 'not_participant');
+    if (!(await this.calls.participant(call.id, userId)))
+      throw Invalid.field('to_user_id', 'is not a participant of this call', 'not_participant');
   }
 
   private async memberGroup(actor: Actor, groupId: number): Promise<MessageGroupRecord> {
@@ -400,7 +448,9 @@ export class CallService {
 
   private async view(call: CallRecord): Promise<CallView> {
     const participants = await this.calls.participants(call.id);
-    const ids = [...new Set([call.caller_id, ...(call.recipient_id !== null ? [call.recipient_id] : []), ...participants.map((p) => p.user_id)])];
+    const ids = [
+      ...new Set([call.caller_id, ...(call.recipient_id !== null ? [call.recipient_id] : []), ...participants.map((p) => p.user_id)]),
+    ];
     const users = new Map((await this.users.findByIds(ids)).map((u) => [u.id, u]));
     return {
       call,

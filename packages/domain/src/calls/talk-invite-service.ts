@@ -84,7 +84,15 @@ export class TalkInviteService {
         },
       });
     }
-    return { group_id: group.id, group_name: group.name, room_token: roomToken, room_url: roomUrl, call_type: callType, message_id: message.id, invited: others.length };
+    return {
+      group_id: group.id,
+      group_name: group.name,
+      room_token: roomToken,
+      room_url: roomUrl,
+      call_type: callType,
+      message_id: message.id,
+      invited: others.length,
+    };
   }
 
   private roomUrl(token: string, given: string | null | undefined): string {
@@ -98,7 +106,8 @@ export class TalkInviteService {
       if (url.protocol !== 'https:') throw Invalid.field('room_url', 'must be an https:// URL');
       return url.toString();
     }
-    if (!this.options.conferenceServerUrl) throw Invalid.field('room_url', 'is required: no conference server is configured (TALK_SERVER_URL)');
+    if (!this.options.conferenceServerUrl)
+      throw Invalid.field('room_url', 'is required: no conference server is configured (TALK_SERVER_URL)');
     return `${this.options.conferenceServerUrl.replace(/\/+$/, '')}/call/${token}`;
   }
 }

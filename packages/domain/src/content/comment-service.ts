@@ -36,7 +36,11 @@ export class CommentService {
     const { page: p, replies } = await readThreadPage(this.comments, postId, req);
     const all = [...p.items, ...replies];
     const authors = await this.postRepo.authors([...new Set(all.map((c) => c.user_id))]);
-    const reacted = await this.comments.reactedBy('post', all.map((c) => c.id), actor.userId);
+    const reacted = await this.comments.reactedBy(
+      'post',
+      all.map((c) => c.id),
+      actor.userId,
+    );
     return commentTrees(p, replies, { authors, reacted, record: (c) => c });
   }
 
@@ -91,7 +95,8 @@ export class CommentService {
   async delete(actor: Actor, commentId: number): Promise<void> {
     const comment = await this.comments.findById(commentId);
     if (!comment) throw new NotFound('Comment not found', 'comment_not_found');
-    if (comment.user_id !== actor.userId && !canModerate(actor)) throw new Forbidden('Only the author or a moderator can delete this comment');
+    if (comment.user_id !== actor.userId && !canModerate(actor))
+      throw new Forbidden('Only the author or a moderator can delete this comment');
     await this.comments.delete(commentId);
   }
 
@@ -106,7 +111,15 @@ export class CommentService {
       if (outcome === 'added' && notify) {
         const text = `${actor.username} reacted to your comment`;
         await this.notifications.raise(
-          { user_id: comment.user_id, from_user_id: actor.userId, type: 'reaction', reaction_type: reaction, post_id: comment.post_id, comment_id: comment.id, content: text },
+          {
+            user_id: comment.user_id,
+            from_user_id: actor.userId,
+            type: 'reaction',
+            reaction_type: reaction,
+            post_id: comment.post_id,
+            comment_id: comment.id,
+            content: text,
+          },
           { title: 'Reaction', body: text },
         );
       }
@@ -156,7 +169,15 @@ export class CommentService {
       if (outcome === 'added' && notify) {
         const text = `${actor.username} reacted to your comment`;
         await this.notifications.raise(
-          { user_id: comment.user_id, from_user_id: actor.userId, type: 'reaction', reaction_type: reaction, comment_id: comment.id, content: text, ...comment.notification },
+          {
+            user_id: comment.user_id,
+            from_user_id: actor.userId,
+            type: 'reaction',
+            reaction_type: reaction,
+            comment_id: comment.id,
+            content: text,
+            ...comment.notification,
+          },
           { title: 'Reaction', body: text },
         );
       }

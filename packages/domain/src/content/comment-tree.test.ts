@@ -28,7 +28,8 @@ function thread(rows: Row[]) {
 
 const author = (id: number): AuthorInfo => ({ id, username: `u${id}` }) as AuthorInfo;
 const record = (r: Row): CommentRecord => ({ id: r.id, parent_id: r.parent_id, user_id: r.user_id }) as CommentRecord;
-const shape = (views: CommentView[]): unknown[] => views.map((v) => ({ id: v.comment.id, reacted: v.has_reacted, replies: shape(v.replies) }));
+const shape = (views: CommentView[]): unknown[] =>
+  views.map((v) => ({ id: v.comment.id, reacted: v.has_reacted, replies: shape(v.replies) }));
 
 describe('comment trees', () => {
   it('reads a page of roots with every reply below them, one read per level, and builds the trees', async () => {

@@ -24,7 +24,11 @@ export interface ThreadReads<C extends ThreadComment> {
  * A page of the post's root comments and every reply below them, down to MAX_REPLY_DEPTH: one read
  * for the roots, then one per level of the tree (never one per comment).
  */
-export async function readThreadPage<C extends ThreadComment>(reads: ThreadReads<C>, postId: number, req: PageRequest): Promise<{ page: ListPage<C>; replies: C[] }> {
+export async function readThreadPage<C extends ThreadComment>(
+  reads: ThreadReads<C>,
+  postId: number,
+  req: PageRequest,
+): Promise<{ page: ListPage<C>; replies: C[] }> {
   const page = listPage(await reads.roots(postId, req), req);
   const replies: C[] = [];
   let level = page.items.map((c) => c.id);

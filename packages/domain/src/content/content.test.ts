@@ -5,7 +5,12 @@ import { ManualClock } from '../shared/clock.js';
 import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
 import { NotificationService } from '../notifications/notification-service.js';
 import { InMemoryUserRepository } from '../accounts/testing/in-memory-accounts.js';
-import { InMemoryContentStore, InMemoryCommentRepository, InMemoryPostEngagementRepository, InMemoryPostRepository } from '../content/testing/in-memory-content.js';
+import {
+  InMemoryContentStore,
+  InMemoryCommentRepository,
+  InMemoryPostEngagementRepository,
+  InMemoryPostRepository,
+} from '../content/testing/in-memory-content.js';
 import { InMemoryNotificationRepository, RecordingPushSender } from '../notifications/testing/in-memory-notifications.js';
 import { InMemoryFollowRepository } from '../social/testing/in-memory-social.js';
 import { aNewUser } from '../accounts/testing/mothers.js';

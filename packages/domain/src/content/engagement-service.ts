@@ -17,7 +17,11 @@ export class EngagementService {
     private readonly uow: UnitOfWork,
   ) {}
 
-  async react(actor: Actor, postId: number, type: ReactionType): Promise<{ post_id: number; reaction_type: ReactionType; likes_count: number }> {
+  async react(
+    actor: Actor,
+    postId: number,
+    type: ReactionType,
+  ): Promise<{ post_id: number; reaction_type: ReactionType; likes_count: number }> {
     const post = await this.posts.visiblePost(actor, postId);
     // The reaction, the post's counter and the notification are stored together.
     await this.uow.run(async () => {
@@ -25,7 +29,14 @@ export class EngagementService {
       if (outcome !== 'unchanged') {
         const text = type === 'like' ? `${actor.username} liked your post` : `${actor.username} reacted to your post`;
         await this.notifications.raise(
-          { user_id: post.user_id, from_user_id: actor.userId, type: type === 'like' ? 'like' : 'reaction', reaction_type: type, post_id: postId, content: text },
+          {
+            user_id: post.user_id,
+            from_user_id: actor.userId,
+            type: type === 'like' ? 'like' : 'reaction',
+            reaction_type: type,
+            post_id: postId,
+            content: text,
+          },
           { title: type === 'like' ? 'Like' : 'Reaction', body: text },
         );
       }
@@ -55,7 +66,10 @@ export class EngagementService {
       if (entryId !== null) {
         await this.posts.events.shared({ post, userId: actor.userId, entryId, at });
         const text = `${actor.username} shared your post`;
-        await this.notifications.raise({ user_id: post.user_id, from_user_id: actor.userId, type: 'share', post_id: postId, content: text }, { title: 'Share', body: text });
+        await this.notifications.raise(
+          { user_id: post.user_id, from_user_id: actor.userId, type: 'share', post_id: postId, content: text },
+          { title: 'Share', body: text },
+        );
       }
       return entryId !== null;
     });

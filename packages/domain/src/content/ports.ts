@@ -67,7 +67,13 @@ export interface PostEngagementRepository {
 export const PostEngagementRepository = token<PostEngagementRepository>('PostEngagementRepository');
 
 export interface CommentRepository {
-  create(comment: { post_id: number; user_id: number; parent_id: number | null; content: string; created_at: Timestamp }): Promise<CommentRecord>;
+  create(comment: {
+    post_id: number;
+    user_id: number;
+    parent_id: number | null;
+    content: string;
+    created_at: Timestamp;
+  }): Promise<CommentRecord>;
   findById(id: number): Promise<CommentRecord | null>;
   update(id: number, content: string, at: Timestamp): Promise<void>;
   /** Deletes the comment and its replies, keeping the post's comments_count right. */
@@ -79,7 +85,13 @@ export interface CommentRepository {
   /** Which of these comments the user reacted to. */
   reactedBy(type: CommentType, commentIds: number[], userId: number): Promise<Set<number>>;
   /** One reaction per user per comment; `added` when new. Keeps reactions_count right. */
-  react(type: CommentType, commentId: number, userId: number, reaction: ReactionType, at: Timestamp): Promise<'added' | 'changed' | 'unchanged'>;
+  react(
+    type: CommentType,
+    commentId: number,
+    userId: number,
+    reaction: ReactionType,
+    at: Timestamp,
+  ): Promise<'added' | 'changed' | 'unchanged'>;
   unreact(type: CommentType, commentId: number, userId: number): Promise<boolean>;
   reactions(type: CommentType, commentId: number): Promise<{ user_id: number; reaction_type: string; created_at: Timestamp }[]>;
   /** Reactions per comment of `type`, counted from the reaction rows (comments without any are absent). */

@@ -37,7 +37,16 @@ function setup(listeners: PostEventListener[]) {
       }),
     afterCommit: (effect) => inner.afterCommit(effect),
   };
-  const posts = new PostService(postRepo, follows, users, notifications, clock, uow, new InMemoryUploads().references, new PostEvents(listeners));
+  const posts = new PostService(
+    postRepo,
+    follows,
+    users,
+    notifications,
+    clock,
+    uow,
+    new InMemoryUploads().references,
+    new PostEvents(listeners),
+  );
   const engagement = new EngagementService(posts, new InMemoryPostEngagementRepository(store), notifications, clock, uow);
   const actor = async (): Promise<Actor> => {
     const u = await users.create(aNewUser());
@@ -64,15 +73,25 @@ describe('post lifecycle events', () => {
     await env.engagement.share(sharer, v.post.id); // a repeated share is no new wall entry
     await env.posts.delete(author, v.post.id);
     expect(seen).toEqual([
-      'a:published:one:true', 'b:published:one:true',
-      'a:edited:two:true', 'b:edited:two:true',
-      `a:shared:${v.post.id}:${sharer.userId}:true`, `b:shared:${v.post.id}:${sharer.userId}:true`,
-      `a:removed:${v.post.id}:true`, `b:removed:${v.post.id}:true`,
+      'a:published:one:true',
+      'b:published:one:true',
+      'a:edited:two:true',
+      'b:edited:two:true',
+      `a:shared:${v.post.id}:${sharer.userId}:true`,
+      `b:shared:${v.post.id}:${sharer.userId}:true`,
+      `a:removed:${v.post.id}:true`,
+      `b:removed:${v.post.id}:true`,
     ]);
   });
 
   it('undoes the write when a listener fails', async () => {
-    const env = setup([{ published: async () => { throw new Error('listener failed'); } }]);
+    const env = setup([
+      {
+        published: async () => {
+          throw new Error('listener failed');
+        },
+      },
+    ]);
     const author = await env.actor();
     await expect(env.posts.create(author, { content: 'x' })).rejects.toThrow('listener failed');
     expect(await env.postRepo.countByUser(author.userId)).toBe(0);

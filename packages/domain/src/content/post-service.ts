@@ -41,7 +41,14 @@ export async function notifyMentions(
     if (!user || user.id === actor.userId) continue;
     if (!(await visibility.canSee(viewerOfUser(user), post))) continue;
     await notifications.raise(
-      { user_id: user.id, from_user_id: actor.userId, type: 'mention', post_id: post.id, comment_id: commentId ?? null, content: `${actor.username} mentioned you` },
+      {
+        user_id: user.id,
+        from_user_id: actor.userId,
+        type: 'mention',
+        post_id: post.id,
+        comment_id: commentId ?? null,
+        content: `${actor.username} mentioned you`,
+      },
       { title: 'Mention', body: `${actor.username} mentioned you` },
     );
   }
@@ -119,7 +126,14 @@ export class PostService {
   async create(actor: Actor, input: CreatePostInput): Promise<PostView> {
     const content = (input.content ?? '').trim();
     // Stored as bare names, which the display resolves to uploads/posts/ (contract §36.6).
-    const media = (await this.media.requireAll(actor, 'media', (input.media ?? []).filter((m) => m.trim() !== ''), ['posts'])).map((m) => m.name);
+    const media = (
+      await this.media.requireAll(
+        actor,
+        'media',
+        (input.media ?? []).filter((m) => m.trim() !== ''),
+        ['posts'],
+      )
+    ).map((m) => m.name);
     if (!content && media.length === 0) throw Invalid.field('content', 'a post needs content or media', 'empty_post');
     if (content.length > POST_MAX_LENGTH) throw Invalid.field('content', `must be at most ${POST_MAX_LENGTH} characters`);
     if (media.length > 10) throw Invalid.field('media', 'at most 10 files');
@@ -141,10 +155,20 @@ export class PostService {
       return created;
     });
     // The session's card, read with the token: no statement after the commit (docs/decisions/0075).
-    const author = actor.card ? { id: actor.userId, username: actor.username, ...actor.card } : (await this.posts.authors([actor.userId])).get(actor.userId);
+    const author = actor.card
+      ? { id: actor.userId, username: actor.username, ...actor.card }
+      : (await this.posts.authors([actor.userId])).get(actor.userId);
     if (!author) throw new NotFound('User not found', 'user_not_found');
     // A new post has no reactions or bookmarks yet: no need to read them back.
-    return { post, author, is_liked: false, reaction_type: null, is_bookmarked: false, feed_date: post.created_at, shared_by_username: null };
+    return {
+      post,
+      author,
+      is_liked: false,
+      reaction_type: null,
+      is_bookmarked: false,
+      feed_date: post.created_at,
+      shared_by_username: null,
+    };
   }
 
   async edit(actor: Actor, postId: number, input: { content: string; tags?: string[] }): Promise<PostView> {

@@ -56,7 +56,9 @@ export interface AudienceRelation {
 export function canSeePost(viewer: Viewer, audience: PostAudience, relation: AudienceRelation): boolean {
   switch (audience.kind) {
     case 'account':
-      return !audience.isPrivate || audience.authorId === viewer.userId || relation.follows || (viewer.moderator && relation.reported === true);
+      return (
+        !audience.isPrivate || audience.authorId === viewer.userId || relation.follows || (viewer.moderator && relation.reported === true)
+      );
     case 'page':
       return !audience.isPrivate || relation.onTeam === true;
     case 'group':

@@ -23,7 +23,9 @@ const SEARCH_WORD_MAX = 64;
  * those shorter than `SEARCH_WORD_MIN` left out (a query of only short words finds no posts).
  */
 export function searchWords(q: string): string[] {
-  const words = (q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => [...w].length >= SEARCH_WORD_MIN).map((w) => [...w].slice(0, SEARCH_WORD_MAX).join(''));
+  const words = (q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
+    .filter((w) => [...w].length >= SEARCH_WORD_MIN)
+    .map((w) => [...w].slice(0, SEARCH_WORD_MAX).join(''));
   return [...new Set(words)].slice(0, SEARCH_WORDS_MAX);
 }
 

@@ -50,7 +50,9 @@ export class DiscoverService {
   async discover(actor: Actor, type: DiscoverType, page: PageRequest): Promise<Discoveries> {
     const [users, groups, pages] = await Promise.all([
       type === 'all' || type === 'users' ? this.people(actor, page) : { new_users: [], same_cause: [], random: [] },
-      type === 'all' || type === 'groups' ? this.groups.discover(actor, { page: page.page, perPage: page.perPage }).then((l) => l.items) : [],
+      type === 'all' || type === 'groups'
+        ? this.groups.discover(actor, { page: page.page, perPage: page.perPage }).then((l) => l.items)
+        : [],
       type === 'all' || type === 'pages' ? this.pages.list(actor, 'discover', null, page).then((l) => l.items) : [],
     ]);
     return { users, groups, pages };
@@ -62,7 +64,9 @@ export class DiscoverService {
     const newest = await this.suggestions.newest(actor.userId, page);
     const sameCause = cause ? (await this.suggestions.sameCause(actor.userId, cause, page)).filter((id) => !newest.includes(id)) : [];
     const random = await this.suggestions.random(actor.userId, RANDOM_SUGGESTIONS, [...newest, ...sameCause]);
-    const records = new Map((await this.users.findByIds([...newest, ...sameCause, ...random])).map((u) => [u.id, asSeenBy(u, actor.userId)]));
+    const records = new Map(
+      (await this.users.findByIds([...newest, ...sameCause, ...random])).map((u) => [u.id, asSeenBy(u, actor.userId)]),
+    );
     const pick = (ids: number[]) => ids.flatMap((id) => records.get(id) ?? []);
     return { new_users: pick(newest), same_cause: pick(sameCause), random: pick(random) };
   }

@@ -33,7 +33,8 @@ export function parseEventDate(raw: string): string | null {
   if (!m) return null;
   const [, y, mo, d, h, mi, s = '00'] = m;
   const date = new Date(Date.UTC(+y, +mo - 1, +d, +h, +mi, +s));
-  if (date.getUTCFullYear() !== +y || date.getUTCMonth() !== +mo - 1 || date.getUTCDate() !== +d || +h > 23 || +mi > 59 || +s > 59) return null;
+  if (date.getUTCFullYear() !== +y || date.getUTCMonth() !== +mo - 1 || date.getUTCDate() !== +d || +h > 23 || +mi > 59 || +s > 59)
+    return null;
   return `${y}-${mo}-${d} ${h}:${mi}:${s}`;
 }
 
@@ -67,7 +68,8 @@ export class EventService {
     if (!title) throw Invalid.field('title', 'must not be empty');
     if (title.length > MAX_EVENT_TITLE) throw Invalid.field('title', `must be at most ${MAX_EVENT_TITLE} characters`);
     const description = (input.description ?? '').trim();
-    if (description.length > MAX_EVENT_DESCRIPTION) throw Invalid.field('description', `must be at most ${MAX_EVENT_DESCRIPTION} characters`);
+    if (description.length > MAX_EVENT_DESCRIPTION)
+      throw Invalid.field('description', `must be at most ${MAX_EVENT_DESCRIPTION} characters`);
     const location = (input.location ?? '').trim();
     if (location.length > MAX_EVENT_LOCATION) throw Invalid.field('location', `must be at most ${MAX_EVENT_LOCATION} characters`);
     const eventDate = parseEventDate(input.event_date);
@@ -115,7 +117,8 @@ export class EventService {
   async invite(actor: Actor, eventId: number, userId: number): Promise<{ invited: boolean }> {
     const event = await this.events.findById(eventId);
     if (!event) throw new NotFound('Event not found', 'event_not_found');
-    if (!(await this.events.participatingIn(actor.userId, [eventId])).has(eventId)) throw new Forbidden('Only participants can invite to an event', 'not_participant');
+    if (!(await this.events.participatingIn(actor.userId, [eventId])).has(eventId))
+      throw new Forbidden('Only participants can invite to an event', 'not_participant');
     const invitee = await this.users.findById(userId);
     if (!invitee || invitee.deleted_at) throw new NotFound('User not found', 'user_not_found');
     if (userId === actor.userId) throw Invalid.field('user_id', 'cannot be yourself');
@@ -135,7 +138,10 @@ export class EventService {
   private async views(actor: Actor, events: EventRecord[]): Promise<EventView[]> {
     const [creators, mine] = await Promise.all([
       this.users.findByIds([...new Set(events.map((e) => e.creator_id))]),
-      this.events.participatingIn(actor.userId, events.map((e) => e.id)),
+      this.events.participatingIn(
+        actor.userId,
+        events.map((e) => e.id),
+      ),
     ]);
     const byId = new Map(creators.map((u) => [u.id, u]));
     return events.map((event) => ({ event, creator: byId.get(event.creator_id) ?? null, is_participating: mine.has(event.id) }));

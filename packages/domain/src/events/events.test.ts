@@ -17,7 +17,14 @@ function setup() {
   const notes = new InMemoryNotificationRepository();
   const clock = new ManualClock('2026-05-01T15:00:00Z');
   const uow = new InMemoryUnitOfWork(users, repo, notes);
-  const events = new EventService(repo, users, new NotificationService(notes, new RecordingPushSender(), clock), clock, uow, new InMemoryUploads().references);
+  const events = new EventService(
+    repo,
+    users,
+    new NotificationService(notes, new RecordingPushSender(), clock),
+    clock,
+    uow,
+    new InMemoryUploads().references,
+  );
   const actor = async (): Promise<Actor> => {
     const u = await users.create(aNewUser());
     return { userId: u.id, username: u.username, isAdmin: false, isModerator: true, isTechnician: false };
@@ -29,7 +36,8 @@ describe('EventService on the fakes', () => {
   it('reads event dates as wall times, refusing impossible ones', () => {
     expect(parseEventDate('2026-05-01 10:00')).toBe('2026-05-01 10:00:00');
     expect(parseEventDate('2026-05-01T10:00:30')).toBe('2026-05-01 10:00:30');
-    for (const bad of ['2026-02-29 10:00', '2026-05-01 24:00', '2026-13-01 10:00', 'soon', '2026-05-01']) expect(parseEventDate(bad)).toBeNull();
+    for (const bad of ['2026-02-29 10:00', '2026-05-01 24:00', '2026-13-01 10:00', 'soon', '2026-05-01'])
+      expect(parseEventDate(bad)).toBeNull();
   });
 
   it('lists from the start of today, soonest first; Errors 5: only the author deletes', async () => {

@@ -4,9 +4,21 @@ import { Conflict, Forbidden, Invalid, NotFound } from '../shared/errors.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { blockCovering, type DomainBlock, DomainPolicy, hostOf, normalizeBlockedDomain } from './domain-blocks.js';
 import { FederationAdminService, type FederationDecisionLog } from './federation-admin.js';
-import { InMemoryDomainBlockRepository, InMemoryFederationQueue, InMemoryRemoteActorRepository, InMemoryRemoteFollowRepository, InMemoryRemotePostRepository } from './testing/index.js';
+import {
+  InMemoryDomainBlockRepository,
+  InMemoryFederationQueue,
+  InMemoryRemoteActorRepository,
+  InMemoryRemoteFollowRepository,
+  InMemoryRemotePostRepository,
+} from './testing/index.js';
 
-const aBlock = (domain: string, severity: DomainBlock['severity'] = 'suspend'): DomainBlock => ({ domain, severity, reason: 'r', created_by: 1, created_at: '2026-01-01 00:00:00' });
+const aBlock = (domain: string, severity: DomainBlock['severity'] = 'suspend'): DomainBlock => ({
+  domain,
+  severity,
+  reason: 'r',
+  created_by: 1,
+  created_at: '2026-01-01 00:00:00',
+});
 
 describe('the domain an administrator types', () => {
   it('is stored as a bare lower-case host name or IPv4 address', () => {
@@ -58,7 +70,12 @@ describe('matching a host against the blocks', () => {
   it('reads the list once per TTL, at once after invalidate, and shares one read between concurrent checks', async () => {
     const repository = new InMemoryDomainBlockRepository();
     let reads = 0;
-    const counting = { ...repository, add: repository.add.bind(repository), remove: repository.remove.bind(repository), all: async () => (reads++, repository.all()) };
+    const counting = {
+      ...repository,
+      add: repository.add.bind(repository),
+      remove: repository.remove.bind(repository),
+      all: async () => (reads++, repository.all()),
+    };
     const clock = new ManualClock('2026-01-01T00:00:00Z');
     const policy = new DomainPolicy(counting, clock, 30_000);
     await repository.add(aBlock('example.org'));
@@ -76,7 +93,7 @@ describe('matching a host against the blocks', () => {
     await repository.remove('other.example');
     policy.invalidate();
     expect(await policy.isSuspended('https://other.example/x')).toBe(false);
-    expect((await policy.blockOf('quiet.example'))).toBeNull();
+    expect(await policy.blockOf('quiet.example')).toBeNull();
     expect(reads).toBe(3);
   });
 });
@@ -93,7 +110,13 @@ describe('FederationAdminService', () => {
     const lines: string[] = [];
     const log: FederationDecisionLog = { record: async (e) => void lines.push(`${e.action_type} ${e.reason}`) };
     const policy = new DomainPolicy(blocks, clock);
-    return { blocks, queue, lines, policy, service: new FederationAdminService(blocks, policy, follows, posts, queue, log, clock, uow, ['deliver']) };
+    return {
+      blocks,
+      queue,
+      lines,
+      policy,
+      service: new FederationAdminService(blocks, policy, follows, posts, queue, log, clock, uow, ['deliver']),
+    };
   }
   // An administrator is a moderator too (the hierarchy of rolesOf).
   const admin = { userId: 1, username: 'root', isAdmin: true, isModerator: true, isTechnician: true };
@@ -105,7 +128,9 @@ describe('FederationAdminService', () => {
     await expect(service.blocked(member)).rejects.toBeInstanceOf(Forbidden);
     await expect(service.deliveries(member, 'dead', { page: 1, perPage: 20 })).rejects.toBeInstanceOf(Forbidden);
     expect(await service.blocked(moderator)).toEqual([]);
-    await expect(service.block(moderator, { domain: 'example.org', severity: 'suspend', reason: 'x' })).rejects.toMatchObject({ code: 'not_admin' });
+    await expect(service.block(moderator, { domain: 'example.org', severity: 'suspend', reason: 'x' })).rejects.toMatchObject({
+      code: 'not_admin',
+    });
     await expect(service.retry(moderator, 1)).rejects.toMatchObject({ code: 'not_admin' });
     await expect(service.discard(moderator, 1)).rejects.toMatchObject({ code: 'not_admin' });
     expect(lines).toEqual([]);
@@ -117,11 +142,16 @@ describe('FederationAdminService', () => {
     await service.block(admin, { domain: 'Example.org', severity: 'suspend', reason: ' spam ' });
     expect(await policy.isSuspended('https://a.example.org/')).toBe(true);
     await expect(service.block(admin, { domain: 'example.org', severity: 'silence', reason: 'again' })).rejects.toBeInstanceOf(Conflict);
-    await expect(service.block(admin, { domain: 'b.example', severity: 'mute', reason: 'x' })).rejects.toMatchObject({ code: 'invalid_severity' });
+    await expect(service.block(admin, { domain: 'b.example', severity: 'mute', reason: 'x' })).rejects.toMatchObject({
+      code: 'invalid_severity',
+    });
     await service.unblock(admin, 'example.org');
     expect(await policy.isSuspended('https://a.example.org/')).toBe(false);
     await expect(service.unblock(admin, 'example.org')).rejects.toBeInstanceOf(NotFound);
-    expect(lines).toEqual(['block_domain example.org suspended (0 follows removed): spam', 'unblock_domain example.org unblocked (it was suspended: spam)']);
+    expect(lines).toEqual([
+      'block_domain example.org suspended (0 follows removed): spam',
+      'unblock_domain example.org unblocked (it was suspended: spam)',
+    ]);
   });
 
   it('retries and discards only what is there and free, logging each', async () => {

@@ -43,7 +43,8 @@ export function normalizeBlockedDomain(input: string): string {
   if (domain.includes('@')) throw problem('write the domain, not an account (example.org, not @user@example.org)');
   if (domain.startsWith('*.')) throw problem('write example.org: a block covers its subdomains already');
   if (/[^\x20-\x7e]/.test(domain)) throw problem('write a non-ASCII domain in its xn-- form');
-  if (!domain.split('.').every((label) => LABEL.test(label))) throw problem('a domain is labels of letters, digits and hyphens separated by dots');
+  if (!domain.split('.').every((label) => LABEL.test(label)))
+    throw problem('a domain is labels of letters, digits and hyphens separated by dots');
   return domain;
 }
 
@@ -142,9 +143,11 @@ export class DomainPolicy {
       return blocks;
     });
     this.loading = loading;
-    void loading.finally(() => {
-      if (this.loading === loading) this.loading = null;
-    }).catch(() => {});
+    void loading
+      .finally(() => {
+        if (this.loading === loading) this.loading = null;
+      })
+      .catch(() => {});
     return loading;
   }
 }

@@ -25,7 +25,13 @@ export type FederationActionType = 'block_domain' | 'unblock_domain' | 'retry_de
  * administrator as target (as invitations do, docs/decisions/0104).
  */
 export interface FederationDecisionLog {
-  record(entry: { moderator_id: number; action_type: FederationActionType; target_user_id: number; reason: string; created_at: Timestamp }): Promise<void>;
+  record(entry: {
+    moderator_id: number;
+    action_type: FederationActionType;
+    target_user_id: number;
+    reason: string;
+    created_at: Timestamp;
+  }): Promise<void>;
 }
 
 export interface DomainBlockInput {
@@ -87,15 +93,23 @@ export class FederationAdminService {
     const severity = input.severity as DomainBlockSeverity;
     const reason = input.reason.trim();
     if (!reason) throw Invalid.field('reason', 'say why the server is blocked', 'reason_required');
-    if (reason.length > DOMAIN_BLOCK_REASON_MAX) throw Invalid.field('reason', `must be at most ${DOMAIN_BLOCK_REASON_MAX} characters`, 'reason_too_long');
+    if (reason.length > DOMAIN_BLOCK_REASON_MAX)
+      throw Invalid.field('reason', `must be at most ${DOMAIN_BLOCK_REASON_MAX} characters`, 'reason_too_long');
     const now = this.now();
     const block: DomainBlock = { domain, severity, reason, created_by: actor.userId, created_at: now };
     const result = await this.uow.run(async () => {
-      if (!(await this.blocks.add(block))) throw new Conflict(`${domain} is blocked already: unblock it first to change the block`, 'already_blocked');
+      if (!(await this.blocks.add(block)))
+        throw new Conflict(`${domain} is blocked already: unblock it first to change the block`, 'already_blocked');
       const removedPosts = severity === 'suspend' ? await this.posts.deleteOfDomain(domain) : 0;
       const removedFollows = severity === 'suspend' ? await this.follows.removeAllOfDomain(domain) : 0;
       const removed = severity === 'suspend' ? ` (${removedFollows} follow${removedFollows === 1 ? '' : 's'} removed)` : '';
-      await this.log.record({ moderator_id: actor.userId, action_type: 'block_domain', target_user_id: actor.userId, reason: `${domain} ${severity === 'suspend' ? 'suspended' : 'silenced'}${removed}: ${reason}`.slice(0, 600), created_at: now });
+      await this.log.record({
+        moderator_id: actor.userId,
+        action_type: 'block_domain',
+        target_user_id: actor.userId,
+        reason: `${domain} ${severity === 'suspend' ? 'suspended' : 'silenced'}${removed}: ${reason}`.slice(0, 600),
+        created_at: now,
+      });
       return { block, removedFollows, removedPosts };
     });
     this.policy.invalidate();
@@ -110,7 +124,13 @@ export class FederationAdminService {
     const removed = await this.uow.run(async () => {
       const gone = await this.blocks.remove(domain);
       if (!gone) throw new NotFound(`${domain} is not blocked (it may have been unblocked meanwhile)`, 'not_blocked');
-      await this.log.record({ moderator_id: actor.userId, action_type: 'unblock_domain', target_user_id: actor.userId, reason: `${domain} unblocked (it was ${gone.severity === 'suspend' ? 'suspended' : 'silenced'}: ${gone.reason})`.slice(0, 600), created_at: now });
+      await this.log.record({
+        moderator_id: actor.userId,
+        action_type: 'unblock_domain',
+        target_user_id: actor.userId,
+        reason: `${domain} unblocked (it was ${gone.severity === 'suspend' ? 'suspended' : 'silenced'}: ${gone.reason})`.slice(0, 600),
+        created_at: now,
+      });
       return gone;
     });
     this.policy.invalidate();
@@ -136,7 +156,13 @@ export class FederationAdminService {
     const now = this.now();
     await this.uow.run(async () => {
       if (!(await this.queue.retry(id, now))) throw busy(id);
-      await this.log.record({ moderator_id: actor.userId, action_type: 'retry_delivery', target_user_id: actor.userId, reason: `Delivery #${id} retried`, created_at: now });
+      await this.log.record({
+        moderator_id: actor.userId,
+        action_type: 'retry_delivery',
+        target_user_id: actor.userId,
+        reason: `Delivery #${id} retried`,
+        created_at: now,
+      });
     });
   }
 
@@ -146,7 +172,13 @@ export class FederationAdminService {
     const now = this.now();
     await this.uow.run(async () => {
       if (!(await this.queue.discard(id, now))) throw busy(id);
-      await this.log.record({ moderator_id: actor.userId, action_type: 'discard_delivery', target_user_id: actor.userId, reason: `Delivery #${id} discarded`, created_at: now });
+      await this.log.record({
+        moderator_id: actor.userId,
+        action_type: 'discard_delivery',
+        target_user_id: actor.userId,
+        reason: `Delivery #${id} discarded`,
+        created_at: now,
+      });
     });
   }
 
@@ -155,4 +187,5 @@ export class FederationAdminService {
   }
 }
 
-const busy = (id: number) => new Conflict(`Delivery #${id} is gone, not tried yet, or being delivered right now: reload the page`, 'delivery_busy');
+const busy = (id: number) =>
+  new Conflict(`Delivery #${id} is gone, not tried yet, or being delivered right now: reload the page`, 'delivery_busy');

@@ -10,7 +10,12 @@ import type { RemoteActor } from './model.js';
 import type { FederationOutbox, RemoteDirectory } from './ports.js';
 import { FederationPostListener, FederationService } from './federation-service.js';
 import { federationAudienceOf } from './rules.js';
-import { aRemoteActor, InMemoryRemoteActorRepository, InMemoryRemoteFollowRepository, InMemoryRemotePostRepository } from './testing/index.js';
+import {
+  aRemoteActor,
+  InMemoryRemoteActorRepository,
+  InMemoryRemoteFollowRepository,
+  InMemoryRemotePostRepository,
+} from './testing/index.js';
 
 class RecordingOutbox implements FederationOutbox {
   readonly calls: string[] = [];
@@ -46,7 +51,19 @@ function world() {
   return { users, actors, follows, outbox, service, listener: new FederationPostListener(users, follows, outbox) };
 }
 
-const aPostOf = (user: UserRecord, id = 7): PostRecord => ({ id, user_id: user.id, content: 'hi', media: [], media_type: null, tags: [], created_at: '2026-03-01 00:00:00', updated_at: null, likes_count: 0, comments_count: 0, shares_count: 0 });
+const aPostOf = (user: UserRecord, id = 7): PostRecord => ({
+  id,
+  user_id: user.id,
+  content: 'hi',
+  media: [],
+  media_type: null,
+  tags: [],
+  created_at: '2026-03-01 00:00:00',
+  updated_at: null,
+  likes_count: 0,
+  comments_count: 0,
+  shares_count: 0,
+});
 const actorOf = (u: UserRecord) => ({ userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false });
 
 describe('what federates (docs/decisions/0050)', () => {
@@ -64,13 +81,24 @@ describe('what federates (docs/decisions/0050)', () => {
     const priv = await users.create(aNewUser());
     const lonely = await users.create(aNewUser());
     await users.setPrivacy(priv.id, { is_private: true });
-    for (const u of [pub, priv]) await follows.addFollower({ user_id: u.id, actor_url: aRemoteActor(1).actor_url, follow_id: 'f', followed_at: '2026-03-01 00:00:00' });
+    for (const u of [pub, priv])
+      await follows.addFollower({
+        user_id: u.id,
+        actor_url: aRemoteActor(1).actor_url,
+        follow_id: 'f',
+        followed_at: '2026-03-01 00:00:00',
+      });
     await listener.published(aPostOf(pub, 1));
     await listener.edited(aPostOf(pub, 1));
     await listener.removed(aPostOf(pub, 1));
     await listener.published(aPostOf(priv, 2));
     await listener.published(aPostOf(lonely, 3));
-    expect(outbox.calls).toEqual([`create 1 ${pub.username} public`, `update 1 ${pub.username} public`, `delete 1 ${pub.username} public`, `create 2 ${priv.username} followers`]);
+    expect(outbox.calls).toEqual([
+      `create 1 ${pub.username} public`,
+      `update 1 ${pub.username} public`,
+      `delete 1 ${pub.username} public`,
+      `create 2 ${priv.username} followers`,
+    ]);
   });
 });
 
@@ -83,8 +111,13 @@ describe('FederationService', () => {
     expect((await service.followRemote(actorOf(me), { actor_url: url })).created).toBe(false);
     expect((await service.unfollowRemote(actorOf(me), { actor_url: url })).removed).toBe(true);
     expect((await service.unfollowRemote(actorOf(me), { actor_url: url })).removed).toBe(false);
-    expect(outbox.calls).toEqual([`follow ${me.username} ${url} https://plaza.example/fediverse/activities/1`, `undo ${me.username} ${url} https://plaza.example/fediverse/activities/1`]);
-    await expect(service.followRemote(actorOf(me), { actor_url: 'https://nowhere.example/x' })).rejects.toMatchObject({ code: 'remote_actor_not_found' });
+    expect(outbox.calls).toEqual([
+      `follow ${me.username} ${url} https://plaza.example/fediverse/activities/1`,
+      `undo ${me.username} ${url} https://plaza.example/fediverse/activities/1`,
+    ]);
+    await expect(service.followRemote(actorOf(me), { actor_url: 'https://nowhere.example/x' })).rejects.toMatchObject({
+      code: 'remote_actor_not_found',
+    });
     await expect(service.followRemote(actorOf(me), {})).rejects.toBeInstanceOf(Invalid);
   });
 
@@ -95,7 +128,15 @@ describe('FederationService', () => {
     expect((await service.remoteFollowed(me.username.toUpperCase(), aRemoteActor(1), 'f1'))?.id).toBe(me.id);
     expect(await follows.countFollowers(me.id)).toBe(1);
     expect(outbox.calls).toEqual([`accept ${me.username} ${aRemoteActor(1).actor_url} f1`]);
-    const note = { object_id: 'https://remote1.example/n/1', actor_url: aRemoteActor(1).actor_url, url: 'https://remote1.example/n/1', content: 'x', media_url: null, media_type: null, published_at: '2026-03-01 00:00:00' };
+    const note = {
+      object_id: 'https://remote1.example/n/1',
+      actor_url: aRemoteActor(1).actor_url,
+      url: 'https://remote1.example/n/1',
+      content: 'x',
+      media_url: null,
+      media_type: null,
+      published_at: '2026-03-01 00:00:00',
+    };
     expect(await service.noteReceived(note)).toBe(false);
     await service.followRemote(actorOf(me), { actor_url: aRemoteActor(1).actor_url });
     expect(await service.noteReceived(note)).toBe(true);

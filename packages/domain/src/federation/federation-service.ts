@@ -84,7 +84,8 @@ export class FederationService {
   }
 
   private async refuseSuspended(urlOrHost: string): Promise<void> {
-    if (await this.suspended(urlOrHost)) throw new Forbidden('This server is blocked by the administrators of this instance', 'domain_blocked');
+    if (await this.suspended(urlOrHost))
+      throw new Forbidden('This server is blocked by the administrators of this instance', 'domain_blocked');
   }
 
   private async liveUser(id: number): Promise<UserRecord> {
@@ -177,7 +178,13 @@ export class FederationService {
     // The row first, one conditional insert: of concurrent follows only the one that stored it queues a Follow.
     const created = await this.uow.run(async () => {
       const followId = this.outbox.newActivityId();
-      const stored = await this.follows.addFollowing({ user_id: user.id, actor_url: remote.actor_url, follow_id: followId, accepted: false, followed_at: toTimestamp(this.clock.now()) });
+      const stored = await this.follows.addFollowing({
+        user_id: user.id,
+        actor_url: remote.actor_url,
+        follow_id: followId,
+        accepted: false,
+        followed_at: toTimestamp(this.clock.now()),
+      });
       if (stored) await this.outbox.follow(user, remote, followId);
       return stored;
     });
@@ -225,7 +232,12 @@ export class FederationService {
     if (!user || (await this.suspended(remote.actor_url))) return null;
     await this.uow.run(async () => {
       await this.actors.upsert(remote);
-      await this.follows.addFollower({ user_id: user.id, actor_url: remote.actor_url, follow_id: followId, followed_at: toTimestamp(this.clock.now()) });
+      await this.follows.addFollower({
+        user_id: user.id,
+        actor_url: remote.actor_url,
+        follow_id: followId,
+        followed_at: toTimestamp(this.clock.now()),
+      });
       await this.outbox.accept(user, remote, followId);
     });
     return user;

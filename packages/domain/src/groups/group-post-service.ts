@@ -1,7 +1,14 @@
 import type { UserRepository } from '../accounts/ports.js';
 import type { CommentTarget, TargetComment } from '../content/comment-targets.js';
 import { commentTrees, readThreadPage } from '../content/comment-tree.js';
-import { type CommentRecord, type CommentView, extractHashtags, type ListPage, normalizeTags, type ReactionType } from '../content/model.js';
+import {
+  type CommentRecord,
+  type CommentView,
+  extractHashtags,
+  type ListPage,
+  normalizeTags,
+  type ReactionType,
+} from '../content/model.js';
 import type { CommentRepository, PostRepository } from '../content/ports.js';
 import type { MediaReferences } from '../media/references.js';
 import type { NotificationService } from '../notifications/notification-service.js';
@@ -12,7 +19,15 @@ import { listPage, pageRequest } from '../shared/pagination.js';
 import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { GroupService } from './group-service.js';
-import { GROUP_COMMENT_MAX_LENGTH, GROUP_POST_MAX_LENGTH, type GroupCommentRecord, type GroupPostRecord, type GroupPostView, type GroupRecord, NO_RELATION } from './model.js';
+import {
+  GROUP_COMMENT_MAX_LENGTH,
+  GROUP_POST_MAX_LENGTH,
+  type GroupCommentRecord,
+  type GroupPostRecord,
+  type GroupPostView,
+  type GroupRecord,
+  NO_RELATION,
+} from './model.js';
 import type { GroupCommentRepository, GroupPostRepository, GroupRepository } from './ports.js';
 import { canSeeGroupContent, groupLink } from './visibility.js';
 
@@ -61,7 +76,11 @@ export class GroupPostService {
   async visiblePost(actor: Actor, postId: number): Promise<{ post: GroupPostRecord; group: GroupRecord }> {
     const post = await this.posts.findById(postId);
     const group = post ? await this.groups.findById(post.group_id) : null;
-    if (!post || !group || !canSeeGroupContent(group, group.privacy === 'public' ? NO_RELATION : await this.groups.relation(group.id, actor.userId))) {
+    if (
+      !post ||
+      !group ||
+      !canSeeGroupContent(group, group.privacy === 'public' ? NO_RELATION : await this.groups.relation(group.id, actor.userId))
+    ) {
       throw new NotFound('Post not found', 'post_not_found');
     }
     return { post, group };
@@ -106,7 +125,10 @@ export class GroupPostService {
   private async views(actor: Actor, posts: GroupPostRecord[]): Promise<GroupPostView[]> {
     const [authors, reactions] = await Promise.all([
       this.people.authors([...new Set(posts.map((p) => p.user_id))]),
-      this.posts.reactionsBy(actor.userId, posts.map((p) => p.id)),
+      this.posts.reactionsBy(
+        actor.userId,
+        posts.map((p) => p.id),
+      ),
     ]);
     return posts.flatMap((post) => {
       const author = authors.get(post.user_id);
@@ -122,15 +144,32 @@ export class GroupPostService {
     if (!relation.role) throw new Forbidden('Only members publish in this group', 'not_a_member');
     const content = (input.content ?? '').trim();
     const rawMedia = input.media === undefined || input.media === null ? [] : Array.isArray(input.media) ? input.media : [input.media];
-    const media = (await this.media.requireAll(actor, 'media', rawMedia.filter((m) => m.trim() !== '').map((m) => m.trim()), ['posts'])).map((m) => m.name);
+    const media = (
+      await this.media.requireAll(
+        actor,
+        'media',
+        rawMedia.filter((m) => m.trim() !== '').map((m) => m.trim()),
+        ['posts'],
+      )
+    ).map((m) => m.name);
     if (!content && media.length === 0) throw Invalid.field('content', 'a post needs content or media', 'empty_post');
     if (content.length > GROUP_POST_MAX_LENGTH) throw Invalid.field('content', `must be at most ${GROUP_POST_MAX_LENGTH} characters`);
     if (media.length > MAX_MEDIA) throw Invalid.field('media', `at most ${MAX_MEDIA} files`);
-    const mediaType = media.length ? (input.media_type || (/\.(mp4|webm|mov|m4v|avi|mkv|ogg|ogv)$/i.test(media[0]) ? 'video' : 'image')) : null;
+    const mediaType = media.length
+      ? input.media_type || (/\.(mp4|webm|mov|m4v|avi|mkv|ogg|ogv)$/i.test(media[0]) ? 'video' : 'image')
+      : null;
     if (mediaType !== null && mediaType !== 'image' && mediaType !== 'video') throw Invalid.field('media_type', 'must be image or video');
     const given = typeof input.tags === 'string' ? input.tags.split(/[\s,]+/) : (input.tags ?? []);
     const tags = normalizeTags([...given, ...extractHashtags(content)]);
-    const post = await this.posts.create({ group_id: group.id, user_id: actor.userId, content, media, media_type: mediaType, tags, created_at: toTimestamp(this.clock.now()) });
+    const post = await this.posts.create({
+      group_id: group.id,
+      user_id: actor.userId,
+      content,
+      media,
+      media_type: mediaType,
+      tags,
+      created_at: toTimestamp(this.clock.now()),
+    });
     return this.view(actor, post.id);
   }
 
@@ -162,7 +201,15 @@ export class GroupPostService {
       if (result === 'added' && notify) {
         const text = `${actor.username} reacted to your post in ${group.name}`;
         await this.notifications.raise(
-          { user_id: post.user_id, from_user_id: actor.userId, type: 'reaction', reaction_type: reaction, group_id: group.id, link: groupLink(group.id, post.id), content: text },
+          {
+            user_id: post.user_id,
+            from_user_id: actor.userId,
+            type: 'reaction',
+            reaction_type: reaction,
+            group_id: group.id,
+            link: groupLink(group.id, post.id),
+            content: text,
+          },
           { title: 'Reaction', body: text },
         );
       }
@@ -206,17 +253,50 @@ export class GroupPostService {
       if (!parent || parent.post_id !== post.id) throw Invalid.field('parent_id', 'must be a comment of the same post', 'invalid_parent');
     }
     const notifyAuthor = post.user_id !== actor.userId && (await this.canUserSee(post.user_id, group));
-    const notifyParent = parent !== null && parent.user_id !== post.user_id && parent.user_id !== actor.userId && (await this.canUserSee(parent.user_id, group));
+    const notifyParent =
+      parent !== null &&
+      parent.user_id !== post.user_id &&
+      parent.user_id !== actor.userId &&
+      (await this.canUserSee(parent.user_id, group));
     const link = groupLink(group.id, post.id);
     const created = await this.uow.run(async () => {
-      const comment = await this.comments.create({ post_id: post.id, group_id: group.id, user_id: actor.userId, parent_id: parent?.id ?? null, content, created_at: toTimestamp(this.clock.now()) });
+      const comment = await this.comments.create({
+        post_id: post.id,
+        group_id: group.id,
+        user_id: actor.userId,
+        parent_id: parent?.id ?? null,
+        content,
+        created_at: toTimestamp(this.clock.now()),
+      });
       if (notifyAuthor) {
         const text = `${actor.username} commented on your post in ${group.name}`;
-        await this.notifications.raise({ user_id: post.user_id, from_user_id: actor.userId, type: 'comment', group_id: group.id, comment_id: comment.id, link, content: text }, { title: 'Comment', body: text });
+        await this.notifications.raise(
+          {
+            user_id: post.user_id,
+            from_user_id: actor.userId,
+            type: 'comment',
+            group_id: group.id,
+            comment_id: comment.id,
+            link,
+            content: text,
+          },
+          { title: 'Comment', body: text },
+        );
       }
       if (notifyParent) {
         const text = `${actor.username} replied to your comment in ${group.name}`;
-        await this.notifications.raise({ user_id: parent!.user_id, from_user_id: actor.userId, type: 'reply', group_id: group.id, comment_id: comment.id, link, content: text }, { title: 'Reply', body: text });
+        await this.notifications.raise(
+          {
+            user_id: parent!.user_id,
+            from_user_id: actor.userId,
+            type: 'reply',
+            group_id: group.id,
+            comment_id: comment.id,
+            link,
+            content: text,
+          },
+          { title: 'Reply', body: text },
+        );
       }
       return comment;
     });
@@ -248,7 +328,11 @@ export class GroupPostService {
   async visibleComment(actor: Actor, commentId: number): Promise<GroupCommentRecord> {
     const comment = await this.comments.findById(commentId);
     const group = comment ? await this.groups.findById(comment.group_id) : null;
-    if (!comment || !group || !canSeeGroupContent(group, group.privacy === 'public' ? NO_RELATION : await this.groups.relation(group.id, actor.userId))) {
+    if (
+      !comment ||
+      !group ||
+      !canSeeGroupContent(group, group.privacy === 'public' ? NO_RELATION : await this.groups.relation(group.id, actor.userId))
+    ) {
       throw new NotFound('Comment not found', 'comment_not_found');
     }
     return comment;
@@ -257,7 +341,16 @@ export class GroupPostService {
 
 /** A group comment in the shape comments are presented in (comments.php and group_comments.php alike). */
 function asCommentRecord(c: GroupCommentRecord, reactions: number): CommentRecord {
-  return { id: c.id, post_id: c.post_id, user_id: c.user_id, parent_id: c.parent_id, content: c.content, reactions_count: reactions, created_at: c.created_at, updated_at: c.updated_at };
+  return {
+    id: c.id,
+    post_id: c.post_id,
+    user_id: c.user_id,
+    parent_id: c.parent_id,
+    content: c.content,
+    reactions_count: reactions,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+  };
 }
 
 /**
@@ -280,7 +373,11 @@ export class GroupCommentTarget implements CommentTarget {
   async find(actor: Actor, commentId: number): Promise<TargetComment | null> {
     try {
       const c = await this.posts.visibleComment(actor, commentId);
-      return { id: c.id, user_id: c.user_id, notification: { post_id: null, group_id: c.group_id, link: groupLink(c.group_id, c.post_id) } };
+      return {
+        id: c.id,
+        user_id: c.user_id,
+        notification: { post_id: null, group_id: c.group_id, link: groupLink(c.group_id, c.post_id) },
+      };
     } catch (error) {
       if (error instanceof NotFound) return null;
       throw error;

@@ -92,7 +92,8 @@ export class GroupService {
   /** The group if the actor may see its content: 404 when the group is hidden, 403 for a non-member of a private group it knows. */
   async contentOf(actor: Actor, groupId: number): Promise<GroupView> {
     const view = await this.visibleGroup(actor, groupId);
-    if (!canSeeGroupContent(view.group, view.relation)) throw new Forbidden('Only members see the content of this private group', 'not_a_member');
+    if (!canSeeGroupContent(view.group, view.relation))
+      throw new Forbidden('Only members see the content of this private group', 'not_a_member');
     return view;
   }
 
@@ -115,7 +116,10 @@ export class GroupService {
   }
 
   private async withRelations(actor: Actor, rows: ListPage<GroupRecord>): Promise<ListPage<GroupView>> {
-    const relations = await this.groups.relations(rows.items.map((g) => g.id), actor.userId);
+    const relations = await this.groups.relations(
+      rows.items.map((g) => g.id),
+      actor.userId,
+    );
     return { ...rows, items: rows.items.map((group) => ({ group, relation: relations.get(group.id) ?? NO_RELATION })) };
   }
 
@@ -124,7 +128,12 @@ export class GroupService {
     const req = pageRequest(options.page, options.perPage);
     const rows = listPage(await this.groups.members(groupId, req), req);
     const users = await this.people.authors(rows.items.map((m) => m.user_id));
-    return { ...rows, items: rows.items.flatMap((membership) => (users.has(membership.user_id) ? [{ membership, user: users.get(membership.user_id)! }] : [])) };
+    return {
+      ...rows,
+      items: rows.items.flatMap((membership) =>
+        users.has(membership.user_id) ? [{ membership, user: users.get(membership.user_id)! }] : [],
+      ),
+    };
   }
 
   async joinRequests(actor: Actor, groupId: number, options: { page?: number; perPage?: number }): Promise<ListPage<JoinRequestView>> {
@@ -193,7 +202,14 @@ export class GroupService {
       const text = `${actor.username} asked to join ${group.name}`;
       for (const admin of await this.groups.adminIds(groupId)) {
         await this.notifications.raise(
-          { user_id: admin, from_user_id: actor.userId, type: 'group_join_request', group_id: groupId, link: groupLink(groupId), content: text },
+          {
+            user_id: admin,
+            from_user_id: actor.userId,
+            type: 'group_join_request',
+            group_id: groupId,
+            link: groupLink(groupId),
+            content: text,
+          },
           { title: 'Join request', body: text },
         );
       }
@@ -208,14 +224,16 @@ export class GroupService {
   async invite(actor: Actor, groupId: number, userId: number): Promise<'invited' | 'already_invited' | 'already_member'> {
     const { group, relation } = await this.visibleGroup(actor, groupId);
     if (!relation.role) throw new Forbidden('Only members may invite', 'not_a_member');
-    if (group.privacy === 'private' && relation.role !== 'admin') throw new Forbidden('Only admins invite to a private group', 'not_group_admin');
+    if (group.privacy === 'private' && relation.role !== 'admin')
+      throw new Forbidden('Only admins invite to a private group', 'not_group_admin');
     const invitee = await this.users.findById(userId);
     if (!invitee || invitee.deleted_at) throw new NotFound('User not found', 'user_not_found');
     if (userId === actor.userId) throw Invalid.field('user_id', 'cannot invite oneself', 'invalid_invitee');
     return this.uow.run(async () => {
       if (!(await this.groups.lock(groupId))) throw new NotFound('Group not found', 'group_not_found');
       if ((await this.groups.relation(groupId, userId)).role) return 'already_member' as const;
-      if (!(await this.groups.addInvitation(groupId, userId, actor.userId, toTimestamp(this.clock.now())))) return 'already_invited' as const;
+      if (!(await this.groups.addInvitation(groupId, userId, actor.userId, toTimestamp(this.clock.now()))))
+        return 'already_invited' as const;
       const text = `${actor.username} invited you to join ${group.name}`;
       await this.notifications.raise(
         { user_id: userId, from_user_id: actor.userId, type: 'group_invite', group_id: groupId, link: groupLink(groupId), content: text },
@@ -235,7 +253,14 @@ export class GroupService {
       await this.groups.removeInvitation(groupId, userId);
       const text = `Your request to join ${group.name} was approved`;
       await this.notifications.raise(
-        { user_id: userId, from_user_id: actor.userId, type: 'group_join_approved', group_id: groupId, link: groupLink(groupId), content: text },
+        {
+          user_id: userId,
+          from_user_id: actor.userId,
+          type: 'group_join_approved',
+          group_id: groupId,
+          link: groupLink(groupId),
+          content: text,
+        },
         { title: 'Request approved', body: text },
       );
     });
@@ -248,7 +273,14 @@ export class GroupService {
       if (!(await this.groups.removeRequest(groupId, userId))) throw new NotFound('No pending request from this user', 'request_not_found');
       const text = `Your request to join ${group.name} was declined`;
       await this.notifications.raise(
-        { user_id: userId, from_user_id: actor.userId, type: 'group_join_rejected', group_id: groupId, link: groupLink(groupId), content: text },
+        {
+          user_id: userId,
+          from_user_id: actor.userId,
+          type: 'group_join_rejected',
+          group_id: groupId,
+          link: groupLink(groupId),
+          content: text,
+        },
         { title: 'Request declined', body: text },
       );
     });

@@ -20,7 +20,11 @@ import type { GroupPrivacy, GroupRelation } from './model.js';
  */
 export function canSeeGroupContent(group: { id?: number; privacy: GroupPrivacy }, relation: GroupRelation): boolean {
   // The posts' rule, with the group as the audience (content/visibility.ts): one rule for every post.
-  return canSeePost(ANYONE, { kind: 'group', groupId: group.id ?? 0, isPrivate: group.privacy === 'private' }, { follows: false, member: relation.role !== null });
+  return canSeePost(
+    ANYONE,
+    { kind: 'group', groupId: group.id ?? 0, isPrivate: group.privacy === 'private' },
+    { follows: false, member: relation.role !== null },
+  );
 }
 
 /** The group rule reads no more of the viewer than membership: site moderators are not members. */

@@ -29,7 +29,9 @@ export class LiveChatService {
   async list(actor: Actor, liveId: number, page: PageRequest): Promise<{ items: LiveCommentView[]; meta: PageMeta }> {
     const live = await this.find(liveId);
     const { items, total } = await this.lives.comments(live.id, page);
-    const users = new Map((items.length ? await this.users.findByIds([...new Set(items.map((c) => c.user_id))]) : []).map((u) => [u.id, u]));
+    const users = new Map(
+      (items.length ? await this.users.findByIds([...new Set(items.map((c) => c.user_id))]) : []).map((u) => [u.id, u]),
+    );
     return { items: items.map((comment) => ({ comment, author: users.get(comment.user_id) ?? null })), meta: pageMeta(page, total) };
   }
 

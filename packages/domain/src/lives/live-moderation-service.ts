@@ -51,7 +51,8 @@ export class LiveModerationService {
 
   async appointModerator(actor: Actor, liveId: number, userId: number): Promise<number[]> {
     const live = await this.find(liveId);
-    if (live.user_id !== actor.userId && !canModerate(actor)) throw new Forbidden('Only the creator appoints moderators', 'not_live_creator');
+    if (live.user_id !== actor.userId && !canModerate(actor))
+      throw new Forbidden('Only the creator appoints moderators', 'not_live_creator');
     if (userId === live.user_id) throw Invalid.field('user_id', 'the creator already runs this live');
     await this.existingUser(userId);
     await this.lives.addModerator(live.id, userId, this.now());
@@ -82,12 +83,17 @@ export class LiveModerationService {
 
   /** One report per user and live; reporting again answers the count as it stands. */
   async report(actor: Actor, liveId: number, input: { reason: string; description?: string | null }): Promise<ReportOutcome> {
-    if (!(LIVE_REPORT_REASONS as readonly string[]).includes(input.reason)) throw Invalid.field('reason', `must be one of ${LIVE_REPORT_REASONS.join(', ')}`);
+    if (!(LIVE_REPORT_REASONS as readonly string[]).includes(input.reason))
+      throw Invalid.field('reason', `must be one of ${LIVE_REPORT_REASONS.join(', ')}`);
     const description = input.description?.trim() || null;
-    if (description && description.length > MAX_REPORT_DESCRIPTION) throw Invalid.field('description', `must be at most ${MAX_REPORT_DESCRIPTION} characters`);
+    if (description && description.length > MAX_REPORT_DESCRIPTION)
+      throw Invalid.field('description', `must be at most ${MAX_REPORT_DESCRIPTION} characters`);
     const live = await this.find(liveId);
     if (live.user_id === actor.userId) throw new Invalid('You cannot report your own live', 'own_live');
-    const r = await this.lives.report({ live_id: live.id, reporter_id: actor.userId, reason: input.reason, description, created_at: this.now() }, this.options.suspendAt);
+    const r = await this.lives.report(
+      { live_id: live.id, reporter_id: actor.userId, reason: input.reason, description, created_at: this.now() },
+      this.options.suspendAt,
+    );
     return { live, report_count: r.report_count, is_suspended: r.is_suspended, already_reported: !r.added };
   }
 
@@ -95,7 +101,9 @@ export class LiveModerationService {
   async queue(actor: Actor, page: PageRequest): Promise<{ items: ReportQueueItem[]; meta: PageMeta }> {
     if (!canModerate(actor)) throw new Forbidden('The reports queue is for moderators', 'not_moderator');
     const { items, total } = await this.lives.reports(page);
-    const lives = new Map((items.length ? await this.lives.findByIds([...new Set(items.map((r) => r.live_id))]) : []).map((l) => [l.id, l]));
+    const lives = new Map(
+      (items.length ? await this.lives.findByIds([...new Set(items.map((r) => r.live_id))]) : []).map((l) => [l.id, l]),
+    );
     const userIds = [...new Set([...items.map((r) => r.reporter_id), ...[...lives.values()].map((l) => l.user_id)])];
     const users = new Map((userIds.length ? await this.users.findByIds(userIds) : []).map((u) => [u.id, u]));
     return {

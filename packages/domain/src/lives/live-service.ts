@@ -8,7 +8,14 @@ import { Conflict, Forbidden, Invalid, NotFound } from '../shared/errors.js';
 import { pageMeta, type PageMeta, type PageRequest } from '../shared/pagination.js';
 import { addSeconds, toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
-import { DEFAULT_MAX_GUESTS, MAX_GUESTS_LIMIT, MAX_LIVE_DESCRIPTION, MAX_LIVE_TITLE, VIEWER_PING_WINDOW_SECONDS, type LiveRecord } from './model.js';
+import {
+  DEFAULT_MAX_GUESTS,
+  MAX_GUESTS_LIMIT,
+  MAX_LIVE_DESCRIPTION,
+  MAX_LIVE_TITLE,
+  VIEWER_PING_WINDOW_SECONDS,
+  type LiveRecord,
+} from './model.js';
 import type { LiveRepository } from './ports.js';
 
 /** Upload types a live background may come from: any uploaded image. */
@@ -57,12 +64,20 @@ export class LiveService {
     const description = (input.description ?? '').trim();
     if (description.length > MAX_LIVE_DESCRIPTION) throw Invalid.field('description', `must be at most ${MAX_LIVE_DESCRIPTION} characters`);
     const maxGuests = input.max_guests ?? DEFAULT_MAX_GUESTS;
-    if (!Number.isInteger(maxGuests) || maxGuests < 0 || maxGuests > MAX_GUESTS_LIMIT) throw Invalid.field('max_guests', `must be a whole number from 0 to ${MAX_GUESTS_LIMIT}`);
+    if (!Number.isInteger(maxGuests) || maxGuests < 0 || maxGuests > MAX_GUESTS_LIMIT)
+      throw Invalid.field('max_guests', `must be a whole number from 0 to ${MAX_GUESTS_LIMIT}`);
     return this.uow.run(async () => {
       await this.lives.lockCreator(actor.userId);
       const now = this.now();
       await this.lives.endActiveOf(actor.userId, now, 'replaced');
-      return this.lives.create({ user_id: actor.userId, title, description, is_public: input.is_public ?? true, max_guests: maxGuests, created_at: now });
+      return this.lives.create({
+        user_id: actor.userId,
+        title,
+        description,
+        is_public: input.is_public ?? true,
+        max_guests: maxGuests,
+        created_at: now,
+      });
     });
   }
 

@@ -96,8 +96,8 @@ export class LiveStageService {
 
   private async hosted(actor: Actor, liveId: number): Promise<LiveRecord> {
     const live = await this.activeLive(liveId);
-    if (!(await canHost(this.lives, actor, live))) throw new Forbidden('Only the host and the live moderators can do this', 'not_live_host');
+    if (!(await canHost(this.lives, actor, live)))
+      throw new Forbidden('Only the host and the live moderators can do this', 'not_live_host');
     return live;
   }
 }
-

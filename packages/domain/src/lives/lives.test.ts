@@ -17,7 +17,14 @@ import { LiveModerationService } from './live-moderation-service.js';
 import type { MediaEvent, MediaServer, MediaTokenGrant } from './ports.js';
 import { InMemoryUploads } from '../media/testing/in-memory-uploads.js';
 
-const actor = (u: { id: number; username: string }, roles: Partial<Actor> = {}): Actor => ({ userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false, ...roles });
+const actor = (u: { id: number; username: string }, roles: Partial<Actor> = {}): Actor => ({
+  userId: u.id,
+  username: u.username,
+  isAdmin: false,
+  isModerator: false,
+  isTechnician: false,
+  ...roles,
+});
 
 /** A media server that records grants and accepts events signed "ok". */
 class FakeMediaServer implements MediaServer {
@@ -127,11 +134,14 @@ describe('MediaTokenService', () => {
       { user_id: a.id, role: 'admin' },
       { user_id: b.id, role: 'member' },
     ]);
-    const call = await calls.create({ caller_id: a.id, recipient_id: null, group_id: gid, call_type: 'audio', offer_sdp: null, created_at: '2026-03-01 10:00:00' }, [
-      { user_id: a.id, status: 'joined', at: '2026-03-01 10:00:00' },
-    ]);
+    const call = await calls.create(
+      { caller_id: a.id, recipient_id: null, group_id: gid, call_type: 'audio', offer_sdp: null, created_at: '2026-03-01 10:00:00' },
+      [{ user_id: a.id, status: 'joined', at: '2026-03-01 10:00:00' }],
+    );
     const room = `group-call-${call.id}`;
-    expect((await tokens.issue(actor(b), { roomName: room, identity: `u${b.id}-b`, name: 'B', canPublish: true })).grants.canPublish).toBe(true);
+    expect((await tokens.issue(actor(b), { roomName: room, identity: `u${b.id}-b`, name: 'B', canPublish: true })).grants.canPublish).toBe(
+      true,
+    );
     await expect(tokens.issue(actor(c), { roomName: room, identity: `u${c.id}-c`, name: 'C' })).rejects.toThrow(NotFound);
   });
 
@@ -139,9 +149,13 @@ describe('MediaTokenService', () => {
     const { tokens, media, a } = await setup();
     await expect(tokens.issue(actor(a), { identity: `u${a.id}`, name: 'A' })).rejects.toMatchObject({ details: [{ field: 'roomName' }] });
     await expect(tokens.issue(actor(a), { roomName: 'test-x', name: 'A' })).rejects.toMatchObject({ details: [{ field: 'identity' }] });
-    await expect(tokens.issue(actor(a), { roomName: 'test-x', identity: `u${a.id}`, name: ' ' })).rejects.toMatchObject({ details: [{ field: 'name' }] });
+    await expect(tokens.issue(actor(a), { roomName: 'test-x', identity: `u${a.id}`, name: ' ' })).rejects.toMatchObject({
+      details: [{ field: 'name' }],
+    });
     media.configured = false;
-    await expect(tokens.issue(actor(a, { isTechnician: true }), { roomName: 'test-x', identity: `u${a.id}`, name: 'A' })).rejects.toThrow(Unavailable);
+    await expect(tokens.issue(actor(a, { isTechnician: true }), { roomName: 'test-x', identity: `u${a.id}`, name: 'A' })).rejects.toThrow(
+      Unavailable,
+    );
   });
 });
 
@@ -170,14 +184,23 @@ describe('LiveChatService and LiveModerationService', () => {
     await chat.delete(actor(c), l.id, mine.id);
     expect(await moderation.blockFromChat(actor(c), l.id, b.id)).toEqual([b.id]);
     await expect(chat.post(actor(b), l.id, 'again')).rejects.toMatchObject({ code: 'chat_blocked' });
-    expect(await moderation.state(actor(b), l.id)).toMatchObject({ moderator_user_ids: [c.id], blocked_user_ids: [b.id], my_chat_blocked: true, my_is_moderator: false });
+    expect(await moderation.state(actor(b), l.id)).toMatchObject({
+      moderator_user_ids: [c.id],
+      blocked_user_ids: [b.id],
+      my_chat_blocked: true,
+      my_is_moderator: false,
+    });
   });
 
   it('suspends a live once enough distinct users report it; the queue is for moderators', async () => {
     const { live, moderation, users, a, b, c } = await setup();
     const l = await live.start(actor(a), { title: 'x' });
     await expect(moderation.report(actor(b), l.id, { reason: 'boring' })).rejects.toThrow(Invalid);
-    expect(await moderation.report(actor(b), l.id, { reason: 'spam' })).toMatchObject({ report_count: 1, is_suspended: false, already_reported: false });
+    expect(await moderation.report(actor(b), l.id, { reason: 'spam' })).toMatchObject({
+      report_count: 1,
+      is_suspended: false,
+      already_reported: false,
+    });
     expect(await moderation.report(actor(b), l.id, { reason: 'spam' })).toMatchObject({ report_count: 1, already_reported: true });
     expect(await moderation.report(actor(c), l.id, { reason: 'violence' })).toMatchObject({ report_count: 2, is_suspended: true });
     await expect(moderation.queue(actor(b), { page: 1, perPage: 20 })).rejects.toThrow(Forbidden);

@@ -63,7 +63,8 @@ export class MediaTokenService {
     const name = required('name', input.name, MAX_DISPLAY_NAME_LENGTH);
     const room = roomOf(roomName);
     if (!room) throw Invalid.field('roomName', 'must be live-<id>, group-call-<id> or test-<name>', 'invalid_room');
-    if (userIdOfIdentity(identity) !== actor.userId) throw new Forbidden(`identity must be your own: u${actor.userId}-…`, 'identity_mismatch');
+    if (userIdOfIdentity(identity) !== actor.userId)
+      throw new Forbidden(`identity must be your own: u${actor.userId}-…`, 'identity_mismatch');
     const settings = await this.media.settings();
     if (!settings) throw new Unavailable('No media server is configured', 'media_server_unavailable');
 
@@ -86,7 +87,8 @@ export class MediaTokenService {
       const call = await this.calls.findById(room.callId);
       const inCall =
         call !== null &&
-        ((await this.calls.participant(call.id, actor.userId)) !== null || (call.group_id !== null && (await this.groups.membership(call.group_id, actor.userId)) !== null));
+        ((await this.calls.participant(call.id, actor.userId)) !== null ||
+          (call.group_id !== null && (await this.groups.membership(call.group_id, actor.userId)) !== null));
       if (!call || !inCall) throw new NotFound('Call not found', 'call_not_found');
       if (!OPEN_STATUSES.includes(call.status)) throw new Conflict(`The call is ${call.status}`, `call_${call.status}`);
       mayPublish = true;

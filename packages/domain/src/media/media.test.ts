@@ -35,7 +35,15 @@ describe('UploadService', () => {
     const { inspector, service, registry } = uploads();
     inspector.types.set('/tmp/a', { ext: 'jpg', mime: 'image/jpeg' });
     const stored = await service.upload(actor, 'album', { path: '/tmp/a', originalName: 'a.jpg', size: 10 });
-    expect(await registry.findByPath(stored.path)).toMatchObject({ owner_id: actor.userId, type: 'album', path: stored.path, size: 1, sha256: '0'.repeat(64), created_at: '2026-05-01 10:00:00', referenced_at: null });
+    expect(await registry.findByPath(stored.path)).toMatchObject({
+      owner_id: actor.userId,
+      type: 'album',
+      path: stored.path,
+      size: 1,
+      sha256: '0'.repeat(64),
+      created_at: '2026-05-01 10:00:00',
+      referenced_at: null,
+    });
   });
 
   it('removes the stored file when it cannot be recorded', async () => {
@@ -59,24 +67,35 @@ describe('UploadService', () => {
     await expect(service.upload(actor, 'posts', file('/tmp/pdf', 'a.jpg'))).rejects.toMatchObject({ kind: 'unsupported_media_type' });
     await expect(service.upload(actor, 'posts', file('/tmp/unknown', 'a.jpg'))).rejects.toMatchObject({ kind: 'unsupported_media_type' });
     await expect(service.upload(actor, 'posts', file('/tmp/video', 'a.svg'))).rejects.toMatchObject({ kind: 'unsupported_media_type' });
-    await expect(service.upload(actor, 'posts', { path: '/tmp/video', originalName: 'a.mp4', size: 0 })).rejects.toMatchObject({ code: 'empty_file' });
-    await expect(service.upload(actor, 'posts', { path: '/tmp/video', originalName: 'a.mp4', size: 101 * 1024 * 1024 })).rejects.toMatchObject({ kind: 'payload_too_large' });
+    await expect(service.upload(actor, 'posts', { path: '/tmp/video', originalName: 'a.mp4', size: 0 })).rejects.toMatchObject({
+      code: 'empty_file',
+    });
+    await expect(
+      service.upload(actor, 'posts', { path: '/tmp/video', originalName: 'a.mp4', size: 101 * 1024 * 1024 }),
+    ).rejects.toMatchObject({ kind: 'payload_too_large' });
     expect(store.stored).toEqual([]);
     // A video where videos go, whatever container name of the family it was given.
-    expect((await service.upload(actor, 'messages', file('/tmp/video', 'voice.m4a'))).path).toMatch(/^uploads\/messages\/messages_.*\.mp4$/);
+    expect((await service.upload(actor, 'messages', file('/tmp/video', 'voice.m4a'))).path).toMatch(
+      /^uploads\/messages\/messages_.*\.mp4$/,
+    );
   });
 });
 
 describe('MediaReferences', () => {
   it('refuses a well-formed reference to a file that was never uploaded, keeps the placeholder and blanks', async () => {
     const { uploaded, media, references } = uploads();
-    await expect(references.require(actor, 'media', 'media_abc.jpg', ['posts'])).rejects.toMatchObject({ code: 'invalid_media', details: [{ field: 'media' }] });
+    await expect(references.require(actor, 'media', 'media_abc.jpg', ['posts'])).rejects.toMatchObject({
+      code: 'invalid_media',
+      details: [{ field: 'media' }],
+    });
     await expect(references.require(actor, 'media', '../../etc/passwd', ['posts'])).rejects.toMatchObject({ code: 'invalid_media' });
     // A file on disk that upload.php did not record (nobody owns it) is refused too.
     await uploaded.place('uploads/posts/media_disk.jpg');
     await expect(references.require(actor, 'media', 'media_disk.jpg', ['posts'])).rejects.toMatchObject({ code: 'invalid_media' });
     await media.place('uploads/posts/media_abc.jpg', actor.userId);
-    expect((await references.requireAll(actor, 'media', ['media_abc.jpg', 'uploads/posts/media_abc.jpg'], ['posts'])).map((r) => r.value)).toEqual(['media_abc.jpg', 'uploads/posts/media_abc.jpg']);
+    expect(
+      (await references.requireAll(actor, 'media', ['media_abc.jpg', 'uploads/posts/media_abc.jpg'], ['posts'])).map((r) => r.value),
+    ).toEqual(['media_abc.jpg', 'uploads/posts/media_abc.jpg']);
     expect(await references.optional(actor, 'avatar', 'default.svg', ['avatar'], { placeholder: true })).toBe('default.svg');
     expect(await references.optional(actor, 'avatar', '  ', ['avatar'])).toBeNull();
     await expect(references.optional(actor, 'avatar', 'avatar_x.png', ['avatar'])).rejects.toMatchObject({ code: 'invalid_media' });
@@ -86,14 +105,19 @@ describe('MediaReferences', () => {
     const { media, registry, uploaded, references, clock } = uploads();
     await media.place('uploads/albums/album_mine.jpg', 1);
     await media.place('uploads/albums/album_theirs.jpg', 2);
-    await expect(references.require(actor, 'photo', 'album_theirs.jpg', ['album'])).rejects.toMatchObject({ code: 'media_not_yours', details: [{ field: 'photo' }] });
+    await expect(references.require(actor, 'photo', 'album_theirs.jpg', ['album'])).rejects.toMatchObject({
+      code: 'media_not_yours',
+      details: [{ field: 'photo' }],
+    });
     expect((await registry.findByPath('uploads/albums/album_theirs.jpg'))?.referenced_at).toBeNull();
     clock.advance(60_000);
     await references.require(actor, 'photo', 'album_mine.jpg', ['album']);
     expect((await registry.findByPath('uploads/albums/album_mine.jpg'))?.referenced_at).toBe('2026-05-01 10:01:00');
     const team = { userId: 1, teammate: async (owner: number) => owner === 2 };
     expect((await references.require(team, 'photo', 'album_theirs.jpg', ['album'])).path).toBe('uploads/albums/album_theirs.jpg');
-    await expect(references.require({ userId: 1, teammate: async () => false }, 'photo', 'album_theirs.jpg', ['album'])).rejects.toMatchObject({ code: 'media_not_yours' });
+    await expect(
+      references.require({ userId: 1, teammate: async () => false }, 'photo', 'album_theirs.jpg', ['album']),
+    ).rejects.toMatchObject({ code: 'media_not_yours' });
     // Recorded but gone from disk, or marked erased: refused as no upload.
     uploaded.paths.delete('uploads/albums/album_mine.jpg');
     await expect(references.require(actor, 'photo', 'album_mine.jpg', ['album'])).rejects.toMatchObject({ code: 'invalid_media' });
@@ -106,7 +130,14 @@ describe('MediaReferences', () => {
     const { uploaded, registry, references } = uploads();
     // A posts upload recorded at an avatar path (what no upload makes, but a record may say).
     await uploaded.place('uploads/avatar_odd.jpg');
-    await registry.record({ owner_id: 1, type: 'posts', path: 'uploads/avatar_odd.jpg', size: 1, sha256: null, created_at: '2026-05-01 10:00:00' });
+    await registry.record({
+      owner_id: 1,
+      type: 'posts',
+      path: 'uploads/avatar_odd.jpg',
+      size: 1,
+      sha256: null,
+      created_at: '2026-05-01 10:00:00',
+    });
     await expect(references.require(actor, 'avatar', 'avatar_odd.jpg', ['avatar'])).rejects.toMatchObject({ code: 'invalid_media' });
   });
 });
@@ -128,17 +159,25 @@ describe('UploadCollector', () => {
     expect(registry.rows.map((r) => r.path).sort()).toEqual(['uploads/posts/media_used.jpg', 'uploads/posts/media_young.jpg']);
     // 0 turns the orphans' collection off; erased owners' files still go.
     clock.advance(48 * 3600_000);
-    expect(await new UploadCollector(registry, files, clock, { orphanHours: 0 }).collect()).toEqual({ orphans: 0, erased: 0, missing: 0, failures: [] });
+    expect(await new UploadCollector(registry, files, clock, { orphanHours: 0 }).collect()).toEqual({
+      orphans: 0,
+      erased: 0,
+      missing: 0,
+      failures: [],
+    });
     expect(uploaded.paths.has('uploads/posts/media_young.jpg')).toBe(true);
   });
-
 });
 
 describe('TranslationService', () => {
   it('translates once per identical request, and refuses what it must', async () => {
     const translator = new FakeTranslator();
     const service = new TranslationService(translator, new InMemoryTranslationCache());
-    expect(await service.translate(actor, { text: 'hi', target_lang: 'fr' })).toEqual({ text: '[fr] hi', detectedLanguage: 'en', cached: false });
+    expect(await service.translate(actor, { text: 'hi', target_lang: 'fr' })).toEqual({
+      text: '[fr] hi',
+      detectedLanguage: 'en',
+      cached: false,
+    });
     expect((await service.translate(actor, { text: 'hi', target_lang: 'fr' })).cached).toBe(true);
     await Promise.all([1, 2, 3].map(() => service.translate(actor, { text: 'same', target_lang: 'de' })));
     expect(translator.calls).toBe(2);
@@ -147,6 +186,8 @@ describe('TranslationService', () => {
     await expect(service.translate(actor, { text: ' ', target_lang: 'fr' })).rejects.toMatchObject({ kind: 'invalid' });
     translator.down = true;
     await expect(service.translate(actor, { text: 'new', target_lang: 'fr' })).rejects.toMatchObject({ code: 'translation_unavailable' });
-    await expect(new TranslationService(null, new InMemoryTranslationCache()).translate(actor, { text: 'hi', target_lang: 'fr' })).rejects.toMatchObject({ kind: 'unavailable' });
+    await expect(
+      new TranslationService(null, new InMemoryTranslationCache()).translate(actor, { text: 'hi', target_lang: 'fr' }),
+    ).rejects.toMatchObject({ kind: 'unavailable' });
   });
 });

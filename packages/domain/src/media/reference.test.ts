@@ -4,10 +4,17 @@ import { MEDIA_PLACEHOLDER, optionalMediaField, parseMediaReference } from './re
 
 describe('media references', () => {
   it('accepts what upload naming produces: a bare name, its relative path, that path under an origin', () => {
-    expect(parseMediaReference('media_ab12.jpg', ['posts'])).toEqual({ type: 'posts', name: 'media_ab12.jpg', path: 'uploads/posts/media_ab12.jpg', value: 'media_ab12.jpg' });
+    expect(parseMediaReference('media_ab12.jpg', ['posts'])).toEqual({
+      type: 'posts',
+      name: 'media_ab12.jpg',
+      path: 'uploads/posts/media_ab12.jpg',
+      value: 'media_ab12.jpg',
+    });
     expect(parseMediaReference('uploads/posts/media_ab12.JPG', ['posts'])?.value).toBe('uploads/posts/media_ab12.JPG');
     expect(parseMediaReference('/uploads/stories/story_1.mp4', ['stories'])?.value).toBe('uploads/stories/story_1.mp4');
-    expect(parseMediaReference('https://main.example/uploads/avatar_64f1a2b3c4d5e.12345678.png', ['avatar'])?.value).toBe('uploads/avatar_64f1a2b3c4d5e.12345678.png');
+    expect(parseMediaReference('https://main.example/uploads/avatar_64f1a2b3c4d5e.12345678.png', ['avatar'])?.value).toBe(
+      'uploads/avatar_64f1a2b3c4d5e.12345678.png',
+    );
     expect(parseMediaReference('messages_x.m4a', ['messages'])?.path).toBe('uploads/messages/messages_x.m4a');
     expect(parseMediaReference('msg_x.webm', ['messages'])?.type).toBe('messages');
     expect(parseMediaReference('group_post_1.jpg', ['posts'])?.path).toBe('uploads/posts/group_post_1.jpg');

@@ -36,7 +36,8 @@ export class MediaReferences {
   async require(uploader: Uploader, field: string, raw: string, accepts: readonly UploadType[]): Promise<MediaReference> {
     const ref = requireMedia(field, raw, accepts);
     const upload = await this.registry.findByPath(ref.path);
-    const missing = () => Invalid.field(field, `names no uploaded file: upload it with upload.php first (${ref.path} was not uploaded)`, 'invalid_media');
+    const missing = () =>
+      Invalid.field(field, `names no uploaded file: upload it with upload.php first (${ref.path} was not uploaded)`, 'invalid_media');
     if (!upload || upload.erased_at !== null) throw missing();
     if (!accepts.includes(referenceTypeOf(upload.type))) {
       throw Invalid.field(field, `names an upload of type ${upload.type}, which this field does not take`, 'invalid_media');

@@ -32,7 +32,10 @@ export class TranslationService {
     // Characters as people count them (code points), not UTF-16 units.
     const length = [...text].length;
     if (length > TRANSLATION_MAX_CHARS) {
-      throw new PayloadTooLarge(`The text has ${length} characters; at most ${TRANSLATION_MAX_CHARS} characters can be translated at once`, 'text_too_long');
+      throw new PayloadTooLarge(
+        `The text has ${length} characters; at most ${TRANSLATION_MAX_CHARS} characters can be translated at once`,
+        'text_too_long',
+      );
     }
     if (!LANGUAGE_CODE.test(target)) throw Invalid.field('target_lang', 'must be a language code such as fr, en or pt-BR');
     if (!this.translator) throw new Unavailable('Translation is not configured on this server', 'translation_unavailable');

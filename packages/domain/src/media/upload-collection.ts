@@ -36,7 +36,9 @@ export class UploadCollector {
     const batch = this.settings.batch ?? 200;
     const now = this.clock.now();
     const before = toTimestamp(addSeconds(now, -this.settings.orphanHours * 3600));
-    const kinds: ['erased' | 'orphans', (limit: number) => Promise<UploadRecord[]>][] = [['erased', (limit) => this.registry.erased(limit)]];
+    const kinds: ['erased' | 'orphans', (limit: number) => Promise<UploadRecord[]>][] = [
+      ['erased', (limit) => this.registry.erased(limit)],
+    ];
     if (this.settings.orphanHours > 0) kinds.push(['orphans', (limit) => this.registry.unreferencedBefore(before, limit)]);
     for (const [kind, next] of kinds) {
       for (let round = 0; round < (this.settings.maxBatches ?? 50); round++) {

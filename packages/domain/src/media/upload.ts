@@ -7,7 +7,20 @@ import { UPLOAD_TYPES, type UploadType } from './reference.js';
 import type { UploadFiles, UploadRegistry } from './uploads.js';
 
 /** The spec's upload-type vocabulary (the `type` field of upload.php). */
-export const UPLOAD_TYPE_NAMES = ['posts', 'stories', 'messages', 'avatar', 'banner', 'group', 'groups', 'group_post', 'page', 'pages', 'event', 'album'] as const;
+export const UPLOAD_TYPE_NAMES = [
+  'posts',
+  'stories',
+  'messages',
+  'avatar',
+  'banner',
+  'group',
+  'groups',
+  'group_post',
+  'page',
+  'pages',
+  'event',
+  'album',
+] as const;
 export type UploadTypeName = (typeof UPLOAD_TYPE_NAMES)[number];
 
 /** Largest file upload.php takes (spec, Limits). */
@@ -108,17 +121,24 @@ export class UploadService {
     if (file.size > MAX_UPLOAD_BYTES) throw new PayloadTooLarge('The file is larger than 100 MB', 'file_too_large');
     if (file.size === 0) throw Invalid.field('media', 'the file is empty', 'empty_file');
     const accepted = extensionsOf(type);
-    const what = type === 'avatar' || type === 'banner' || accepted.every((e) => ACCEPTED_EXTENSIONS[e] === 'image') ? 'an image' : 'a file';
+    const what =
+      type === 'avatar' || type === 'banner' || accepted.every((e) => ACCEPTED_EXTENSIONS[e] === 'image') ? 'an image' : 'a file';
     const claimed = /\.([A-Za-z0-9]{1,8})$/.exec(file.originalName)?.[1]?.toLowerCase() ?? '';
     const claimedKind = ACCEPTED_EXTENSIONS[claimed];
     if (!claimedKind || !accepted.includes(claimed)) {
-      throw new UnsupportedMediaType(`type ${type} takes ${what} named .${accepted.join(', .')}; got ${claimed ? `.${claimed}` : 'a name without extension'}`, 'unsupported_file_type');
+      throw new UnsupportedMediaType(
+        `type ${type} takes ${what} named .${accepted.join(', .')}; got ${claimed ? `.${claimed}` : 'a name without extension'}`,
+        'unsupported_file_type',
+      );
     }
     const sniffed = await this.inspector.sniff(file.path);
     const sniffedKind = sniffed ? ACCEPTED_EXTENSIONS[sniffed.ext] : undefined;
     if (!sniffed || !sniffedKind || !accepted.includes(sniffed.ext) || !sameFamily(claimedKind, sniffedKind)) {
       const found = sniffed ? `${sniffed.mime} content` : 'content of no known media type';
-      throw new UnsupportedMediaType(`The file is named .${claimed} but is ${found}: type ${type} takes ${what} (${accepted.join(', ')})`, 'unsupported_file_type');
+      throw new UnsupportedMediaType(
+        `The file is named .${claimed} but is ${found}: type ${type} takes ${what} (${accepted.join(', ')})`,
+        'unsupported_file_type',
+      );
     }
     const { kind, prefix } = UPLOAD_DESTINATIONS[type];
     const folder = UPLOAD_TYPES[kind].folder;

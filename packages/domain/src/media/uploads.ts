@@ -71,7 +71,8 @@ export function uploadTypeOfPath(path: string): UploadTypeName | null {
   for (const type of UPLOAD_TYPE_NAMES) {
     const { kind, prefix } = UPLOAD_DESTINATIONS[type];
     const at = UPLOAD_TYPES[kind].folder + prefix;
-    if (path.startsWith(at) && !path.slice(UPLOAD_TYPES[kind].folder.length).includes('/') && (!best || at.length > best.length)) best = { type, length: at.length };
+    if (path.startsWith(at) && !path.slice(UPLOAD_TYPES[kind].folder.length).includes('/') && (!best || at.length > best.length))
+      best = { type, length: at.length };
   }
   if (best) return best.type;
   // Names of the main application's own prefixes (`stories_`, `msg_`) that no upload type produces today.

@@ -12,7 +12,13 @@ import { MessageGroupService } from './message-group-service.js';
 import { TypingService } from './typing-service.js';
 import { InMemoryUploads } from '../media/testing/in-memory-uploads.js';
 
-const actor = (u: { id: number; username: string }): Actor => ({ userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false });
+const actor = (u: { id: number; username: string }): Actor => ({
+  userId: u.id,
+  username: u.username,
+  isAdmin: false,
+  isModerator: false,
+  isTechnician: false,
+});
 
 async function setup() {
   const users = new InMemoryUserRepository();

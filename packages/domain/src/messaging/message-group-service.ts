@@ -83,7 +83,11 @@ export class MessageGroupService {
     const last = new Map((lastIds.length ? await this.groups.findMessages(lastIds) : []).map((m) => [m.id, m]));
     const counts = await this.groups.memberCounts(items.map((g) => g.id));
     return {
-      items: items.map((g) => ({ group: g, last_message: g.last_message_id ? (last.get(g.last_message_id) ?? null) : null, members_count: counts.get(g.id) ?? 0 })),
+      items: items.map((g) => ({
+        group: g,
+        last_message: g.last_message_id ? (last.get(g.last_message_id) ?? null) : null,
+        members_count: counts.get(g.id) ?? 0,
+      })),
       meta: pageMeta(page, total),
     };
   }
@@ -286,7 +290,10 @@ export class MessageGroupService {
     const parentIds = [...new Set(items.flatMap((m) => (m.parent_id ? [m.parent_id] : [])))];
     const parents = new Map((parentIds.length ? await this.groups.findMessages(parentIds) : []).map((m) => [m.id, m]));
     const users = await userMap(this.users, [...items.map((m) => m.sender_id), ...[...parents.values()].map((m) => m.sender_id)]);
-    const reactions = await this.groups.reactions(items.map((m) => m.id), actor.userId);
+    const reactions = await this.groups.reactions(
+      items.map((m) => m.id),
+      actor.userId,
+    );
     return items.map((m) => {
       const parent = m.parent_id ? (parents.get(m.parent_id) ?? null) : null;
       return {
@@ -334,7 +341,8 @@ export class MessageGroupService {
 
   private async memberMessage(actor: Actor, messageId: number): Promise<GroupMessageRecord> {
     const message = await this.groups.findMessage(messageId);
-    if (!message || (message.expires_at !== null && message.expires_at <= this.now())) throw new NotFound('Message not found', 'message_not_found');
+    if (!message || (message.expires_at !== null && message.expires_at <= this.now()))
+      throw new NotFound('Message not found', 'message_not_found');
     await this.memberOf(actor, message.group_id);
     return message;
   }

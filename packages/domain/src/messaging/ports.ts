@@ -49,7 +49,13 @@ export interface PrivateMessageRepository {
   /** Whether `userId` still sees the message (a participant, not cleared, not expired at `now`). */
   isVisibleTo(message: PrivateMessageRecord, userId: number, now: Timestamp): Promise<boolean>;
   /** Messages between the two users that `userId` still sees, newest first. */
-  thread(userId: number, peerId: number, now: Timestamp, page: PageRequest, q?: string): Promise<{ items: PrivateMessageRecord[]; total: number }>;
+  thread(
+    userId: number,
+    peerId: number,
+    now: Timestamp,
+    page: PageRequest,
+    q?: string,
+  ): Promise<{ items: PrivateMessageRecord[]; total: number }>;
   /** Marks read every message `peerId` sent to `userId`. */
   markRead(userId: number, peerId: number): Promise<void>;
   /** `userId`'s conversations, most recent first; `q` filters on the other user's username. */
@@ -119,7 +125,10 @@ export interface MessageGroupRepository {
    * two such decisions about one group run one after the other.
    */
   lockGroup(id: number): Promise<void>;
-  create(group: { name: string; avatar: string | null; creator_id: number; created_at: Timestamp }, members: { user_id: number; role: GroupRole }[]): Promise<number>;
+  create(
+    group: { name: string; avatar: string | null; creator_id: number; created_at: Timestamp },
+    members: { user_id: number; role: GroupRole }[],
+  ): Promise<number>;
   findById(id: number): Promise<MessageGroupRecord | null>;
   update(id: number, patch: Partial<Pick<MessageGroupRecord, 'name' | 'avatar' | 'auto_delete_time'>>): Promise<void>;
   delete(id: number): Promise<void>;

@@ -10,17 +10,31 @@ import { InMemoryPrivateMessageRepository } from './testing/in-memory-messaging.
 import { InMemoryFollowRepository, InMemoryFriendRequestRepository } from '../social/testing/in-memory-social.js';
 import { InMemoryUploads } from '../media/testing/in-memory-uploads.js';
 
-const actor = (u: { id: number; username: string }): Actor => ({ userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false });
+const actor = (u: { id: number; username: string }): Actor => ({
+  userId: u.id,
+  username: u.username,
+  isAdmin: false,
+  isModerator: false,
+  isTechnician: false,
+});
 const page = { page: 1, perPage: 20 };
 
 async function setup() {
   const users = new InMemoryUserRepository();
   const messages = new InMemoryPrivateMessageRepository(users);
   const uow = new InMemoryUnitOfWork(users, messages);
-  const service = new PrivateMessageService(messages, users, new RecordingPushSender(), new ManualClock('2026-01-01T00:00:00Z'), uow, {
-    follows: new InMemoryFollowRepository(),
-    friends: new InMemoryFriendRequestRepository(),
-  }, new InMemoryUploads().references);
+  const service = new PrivateMessageService(
+    messages,
+    users,
+    new RecordingPushSender(),
+    new ManualClock('2026-01-01T00:00:00Z'),
+    uow,
+    {
+      follows: new InMemoryFollowRepository(),
+      friends: new InMemoryFriendRequestRepository(),
+    },
+    new InMemoryUploads().references,
+  );
   const [a, b] = [await users.create(aNewUser()), await users.create(aNewUser())];
   return { users, messages, uow, service, a, b };
 }

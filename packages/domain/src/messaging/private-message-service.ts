@@ -65,7 +65,11 @@ export function checkReaction(reaction: string): string {
 }
 
 /** A new message's body: its text, and media that must name a chat upload (private and group alike). */
-export async function checkContent(actor: Actor, input: SendInput, references: MediaReferences): Promise<{ content: string; media: string | null; media_type: string | null }> {
+export async function checkContent(
+  actor: Actor,
+  input: SendInput,
+  references: MediaReferences,
+): Promise<{ content: string; media: string | null; media_type: string | null }> {
   const media = await references.optional(actor, 'media', input.media, ['messages']);
   return { content: checkText(input.content, media !== null), media, media_type: media ? (input.media_type ?? 'image') : null };
 }
@@ -84,7 +88,9 @@ export function checkText(text: string | null | undefined, hasMedia: boolean): s
  */
 function readStateAsSeenBy(actor: Actor, peer: Pick<UserRecord, 'id' | 'read_receipts'>, views: MessageView[]): MessageView[] {
   if (peer.read_receipts) return views;
-  return views.map((v) => (v.message.sender_id === actor.userId && v.message.receiver_id === peer.id ? { ...v, message: { ...v.message, is_read: false } } : v));
+  return views.map((v) =>
+    v.message.sender_id === actor.userId && v.message.receiver_id === peer.id ? { ...v, message: { ...v.message, is_read: false } } : v,
+  );
 }
 
 /** Loads a batch of users by id into a map (one query). */
@@ -124,7 +130,8 @@ export class PrivateMessageService {
       const parent = await this.messages.findById(input.parent_id);
       const sameConversation =
         parent &&
-        ((parent.sender_id === actor.userId && parent.receiver_id === recipientId) || (parent.sender_id === recipientId && parent.receiver_id === actor.userId));
+        ((parent.sender_id === actor.userId && parent.receiver_id === recipientId) ||
+          (parent.sender_id === recipientId && parent.receiver_id === actor.userId));
       if (!parent || !sameConversation || !(await this.messages.isVisibleTo(parent, actor.userId, toTimestamp(now)))) {
         throw Invalid.field('parent_id', 'must be a message of this conversation', 'invalid_parent');
       }
@@ -156,14 +163,24 @@ export class PrivateMessageService {
     const { items, total } = await this.messages.thread(actor.userId, peerId, this.now(), page, q);
     await this.messages.markRead(actor.userId, peerId);
     const views = readStateAsSeenBy(actor, peer, await this.views(actor, items));
-    return { peer, auto_delete_time: await this.messages.autoDeleteMinutes(actor.userId, peerId), messages: views, meta: pageMeta(page, total) };
+    return {
+      peer,
+      auto_delete_time: await this.messages.autoDeleteMinutes(actor.userId, peerId),
+      messages: views,
+      meta: pageMeta(page, total),
+    };
   }
 
   async conversations(actor: Actor, page: PageRequest, q?: string): Promise<{ items: ConversationView[]; meta: PageMeta }> {
     const { items, total } = await this.messages.conversations(actor.userId, page, q);
-    const users = await userMap(this.users, items.map((c) => c.peer_id));
+    const users = await userMap(
+      this.users,
+      items.map((c) => c.peer_id),
+    );
     return {
-      items: items.flatMap((c) => (users.has(c.peer_id) ? [{ peer: users.get(c.peer_id)!, last_message: c.last_message, unread_count: c.unread_count }] : [])),
+      items: items.flatMap((c) =>
+        users.has(c.peer_id) ? [{ peer: users.get(c.peer_id)!, last_message: c.last_message, unread_count: c.unread_count }] : [],
+      ),
       meta: pageMeta(page, total),
     };
   }
@@ -236,7 +253,10 @@ export class PrivateMessageService {
     const parentIds = [...new Set(items.flatMap((m) => (m.parent_id ? [m.parent_id] : [])))];
     const parents = new Map((parentIds.length ? await this.messages.findByIds(parentIds) : []).map((m) => [m.id, m]));
     const users = await userMap(this.users, [...items.map((m) => m.sender_id), ...[...parents.values()].map((m) => m.sender_id)]);
-    const reactions: ReactionSummaries = await this.messages.reactions(items.map((m) => m.id), actor.userId);
+    const reactions: ReactionSummaries = await this.messages.reactions(
+      items.map((m) => m.id),
+      actor.userId,
+    );
     return items.map((m) => {
       const parent = m.parent_id ? (parents.get(m.parent_id) ?? null) : null;
       return {
@@ -262,7 +282,8 @@ export class PrivateMessageService {
   private async visibleMessage(actor: Actor, messageId: number): Promise<PrivateMessageRecord> {
     const message = await this.messages.findById(messageId);
     if (!message) throw new NotFound('Message not found', 'message_not_found');
-    if (message.sender_id !== actor.userId && message.receiver_id !== actor.userId) throw new Forbidden('Not your conversation', 'not_participant');
+    if (message.sender_id !== actor.userId && message.receiver_id !== actor.userId)
+      throw new Forbidden('Not your conversation', 'not_participant');
     if (!(await this.messages.isVisibleTo(message, actor.userId, this.now()))) throw new NotFound('Message not found', 'message_not_found');
     return message;
   }

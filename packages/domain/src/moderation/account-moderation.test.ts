@@ -9,7 +9,11 @@ const actor = (userId: number, role: 'member' | 'moderator' | 'admin'): Actor =>
   isModerator: role !== 'member',
   isTechnician: role === 'admin',
 });
-const account = (id: number, role: 'member' | 'moderator' | 'admin') => ({ id, is_admin: role === 'admin', is_moderator: role === 'moderator' });
+const account = (id: number, role: 'member' | 'moderator' | 'admin') => ({
+  id,
+  is_admin: role === 'admin',
+  is_moderator: role === 'moderator',
+});
 const codeOf = (a: Actor, target: ReturnType<typeof account>, action: AccountAction) => refusal(a, target, action)?.code ?? 'allowed';
 
 describe('who may act on an account from the admin panel (docs/decisions/0105)', () => {
@@ -18,8 +22,18 @@ describe('who may act on an account from the admin panel (docs/decisions/0105)',
   it('lets moderators suspend and unsuspend members, and only administrators delete or reset two-factor', () => {
     const mod = actor(1, 'moderator');
     const admin = actor(2, 'admin');
-    expect(['suspend', 'unsuspend', 'delete', 'reset_two_factor'].map((a) => codeOf(mod, member, a as AccountAction))).toEqual(['allowed', 'allowed', 'not_admin', 'not_admin']);
-    expect(['suspend', 'unsuspend', 'delete', 'reset_two_factor'].map((a) => codeOf(admin, member, a as AccountAction))).toEqual(['allowed', 'allowed', 'allowed', 'allowed']);
+    expect(['suspend', 'unsuspend', 'delete', 'reset_two_factor'].map((a) => codeOf(mod, member, a as AccountAction))).toEqual([
+      'allowed',
+      'allowed',
+      'not_admin',
+      'not_admin',
+    ]);
+    expect(['suspend', 'unsuspend', 'delete', 'reset_two_factor'].map((a) => codeOf(admin, member, a as AccountAction))).toEqual([
+      'allowed',
+      'allowed',
+      'allowed',
+      'allowed',
+    ]);
     expect(codeOf(actor(3, 'member'), member, 'suspend')).toBe('not_moderator');
   });
 

@@ -48,10 +48,17 @@ const WARNINGS_SHOWN = 20;
  * or deleted (their role is withdrawn first, on the technicians page), and only an administrator
  * suspends a moderator.
  */
-export function refusal(actor: Actor, target: Pick<UserRecord, 'id' | 'is_admin' | 'is_moderator'>, action: AccountAction): Forbidden | null {
+export function refusal(
+  actor: Actor,
+  target: Pick<UserRecord, 'id' | 'is_admin' | 'is_moderator'>,
+  action: AccountAction,
+): Forbidden | null {
   if (!canModerate(actor)) return new Forbidden('Only moderators and administrators moderate accounts', 'not_moderator');
   if ((action === 'delete' || action === 'reset_two_factor') && !actor.isAdmin) {
-    return new Forbidden(action === 'delete' ? 'Only administrators delete accounts' : 'Only administrators reset two-factor authentication', 'not_admin');
+    return new Forbidden(
+      action === 'delete' ? 'Only administrators delete accounts' : 'Only administrators reset two-factor authentication',
+      'not_admin',
+    );
   }
   if (target.id === actor.userId) return new Forbidden('Not on your own account: use your own settings for it', 'own_account');
   if (target.is_admin && action !== 'reset_two_factor') {
@@ -174,7 +181,8 @@ export class AccountModerationService {
     const now = this.now();
     const mailId = await this.uow.run(async () => {
       await this.sanctions.lockUser(userId);
-      if (!(await this.users.disableTotp(userId))) throw new Conflict('Two-factor authentication is not on for this account', 'two_factor_off');
+      if (!(await this.users.disableTotp(userId)))
+        throw new Conflict('Two-factor authentication is not on for this account', 'two_factor_off');
       await this.recovery.deleteAll(userId);
       await this.log.record(this.entry(actor, userId, 'reset_two_factor', 'two-factor authentication reset by an administrator', now));
       return this.mail.queue(userId, twoFactorResetMail(target, now, this.settings.instanceName));
@@ -192,8 +200,23 @@ export class AccountModerationService {
     return user;
   }
 
-  private entry(actor: Actor, userId: number, type: NewModerationAction['action_type'], reason: string, at: Timestamp): NewModerationAction {
-    return { moderator_id: actor.userId, action_type: type, target_user_id: userId, report_id: null, post_id: null, reason, by_vote: false, created_at: at };
+  private entry(
+    actor: Actor,
+    userId: number,
+    type: NewModerationAction['action_type'],
+    reason: string,
+    at: Timestamp,
+  ): NewModerationAction {
+    return {
+      moderator_id: actor.userId,
+      action_type: type,
+      target_user_id: userId,
+      report_id: null,
+      post_id: null,
+      reason,
+      by_vote: false,
+      created_at: at,
+    };
   }
 
   private now(): Timestamp {

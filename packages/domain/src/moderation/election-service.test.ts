@@ -11,7 +11,11 @@ describe('ElectionService', () => {
     const [cand, mod, admin] = [await w.actor(), await w.actor({ moderator: true }), await w.actor({ admin: true })];
     await expect(w.elections.apply(cand, '   ')).rejects.toBeInstanceOf(Invalid);
     const view = await w.elections.apply(cand, '  I read every report  ');
-    expect(view).toMatchObject({ user: { id: cand.userId }, candidacy: { motivation: 'I read every report', status: 'candidate' }, my_vote: null });
+    expect(view).toMatchObject({
+      user: { id: cand.userId },
+      candidacy: { motivation: 'I read every report', status: 'candidate' },
+      my_vote: null,
+    });
     await expect(w.elections.apply(cand, 'again')).rejects.toMatchObject({ code: 'already_candidate', message: 'Already a candidate' });
     await expect(w.elections.apply(mod, 'me')).rejects.toMatchObject({ code: 'already_moderator', message: 'Already a moderator' });
     await expect(w.elections.apply(admin, 'me')).rejects.toMatchObject({ code: 'already_moderator' });
@@ -23,10 +27,14 @@ describe('ElectionService', () => {
     const cand = await w.actor();
     await w.elections.apply(cand, 'pick me');
     const voters = [await w.actor(), await w.actor(), await w.actor(), await w.actor()];
-    expect(await w.elections.vote(voters[0], cand.userId, 'for')).toMatchObject({ elected: false, revoked: false, candidate: { my_vote: 'for', candidacy: { votes_for: 1 } } });
+    expect(await w.elections.vote(voters[0], cand.userId, 'for')).toMatchObject({
+      elected: false,
+      revoked: false,
+      candidate: { my_vote: 'for', candidacy: { votes_for: 1 } },
+    });
     await w.elections.vote(voters[1], cand.userId, 'against');
     await w.elections.vote(voters[1], cand.userId, 'for'); // changed: the vote is replaced, not added
-    expect((await w.candidacies.findOpen(cand.userId))).toMatchObject({ votes_for: 2, votes_against: 0 });
+    expect(await w.candidacies.findOpen(cand.userId)).toMatchObject({ votes_for: 2, votes_against: 0 });
     const deciding = await w.elections.vote(voters[2], cand.userId, 'for');
     expect(deciding).toMatchObject({ elected: true, revoked: false, candidate: { candidacy: { status: 'elected' } } });
     expect((await w.users.findById(cand.userId))?.is_moderator).toBe(true);
@@ -100,12 +108,20 @@ describe('ElectionService', () => {
       [b.userId, null],
       [a.userId, 'against'],
     ]);
-    expect((await w.elections.moderators(me, page)).items).toEqual([{ user: expect.objectContaining({ id: admin.userId }), candidacy: null, my_vote: null }]);
+    expect((await w.elections.moderators(me, page)).items).toEqual([
+      { user: expect.objectContaining({ id: admin.userId }), candidacy: null, my_vote: null },
+    ]);
     const author = await w.actor();
     const post = (await w.posts.create(author, { content: 'x' })).post;
     const { report } = await w.reportService.create(me, { post_id: post.id, reason: 'spam' });
     await w.reportService.act(admin, report.id, 'delete_post');
     const actions = await w.elections.actions(me, page);
-    expect(actions.items).toEqual([expect.objectContaining({ action: expect.objectContaining({ action_type: 'delete_post' }), moderator: expect.objectContaining({ id: admin.userId }), target: expect.objectContaining({ id: author.userId }) })]);
+    expect(actions.items).toEqual([
+      expect.objectContaining({
+        action: expect.objectContaining({ action_type: 'delete_post' }),
+        moderator: expect.objectContaining({ id: admin.userId }),
+        target: expect.objectContaining({ id: author.userId }),
+      }),
+    ]);
   });
 });

@@ -65,7 +65,9 @@ export class ElectionService {
     const candidacy = await this.candidacies.create(actor.userId, text, toTimestamp(this.clock.now()));
     if (!candidacy) {
       const open = await this.candidacies.findOpen(actor.userId);
-      throw open?.status === 'elected' ? new Conflict('Already a moderator', 'already_moderator') : new Conflict('Already a candidate', 'already_candidate');
+      throw open?.status === 'elected'
+        ? new Conflict('Already a moderator', 'already_moderator')
+        : new Conflict('Already a candidate', 'already_candidate');
     }
     const user = await this.users.findById(actor.userId);
     if (!user) throw new NotFound('User not found', 'user_not_found');
@@ -93,7 +95,8 @@ export class ElectionService {
     if (!(CANDIDATE_VOTES as readonly string[]).includes(vote)) throw Invalid.field('vote', 'must be for or against', 'invalid_vote');
     if (candidateId === actor.userId) throw Invalid.field('candidate_id', 'you cannot vote on yourself', 'cannot_vote_self');
     // Unknown first: whoever asks, a member who is not running is a 404 (the unit checks again under the lock).
-    if (!(await this.candidacies.findOpen(candidateId))) throw new NotFound('This member is neither a candidate nor an elected moderator', 'not_candidate');
+    if (!(await this.candidacies.findOpen(candidateId)))
+      throw new NotFound('This member is neither a candidate nor an elected moderator', 'not_candidate');
     const voter = await this.users.findById(actor.userId);
     if (!voter) throw new NotFound('User not found', 'user_not_found');
     const ageDays = (this.clock.now().getTime() - fromTimestamp(voter.created_at).getTime()) / DAY_MS;
@@ -127,10 +130,18 @@ export class ElectionService {
 
   async candidates(actor: Actor, page: PageRequest): Promise<{ items: CandidateView[]; meta: PageMeta }> {
     const { items, total } = await this.candidacies.candidates(page);
-    const users = await userMap(this.users, items.map((c) => c.user_id));
-    const mine = await this.candidacies.votesOf(actor.userId, items.map((c) => c.id));
+    const users = await userMap(
+      this.users,
+      items.map((c) => c.user_id),
+    );
+    const mine = await this.candidacies.votesOf(
+      actor.userId,
+      items.map((c) => c.id),
+    );
     return {
-      items: items.flatMap((c) => (users.has(c.user_id) ? [{ user: users.get(c.user_id)!, candidacy: c, my_vote: mine.get(c.id) ?? null }] : [])),
+      items: items.flatMap((c) =>
+        users.has(c.user_id) ? [{ user: users.get(c.user_id)!, candidacy: c, my_vote: mine.get(c.id) ?? null }] : [],
+      ),
       meta: pageMeta(page, total),
     };
   }
@@ -140,7 +151,10 @@ export class ElectionService {
     const { ids, total } = await this.roster.moderatorIds(page);
     const users = await userMap(this.users, ids);
     const mandates = new Map((ids.length ? await this.candidacies.findOpenOf(ids) : []).map((c) => [c.user_id, c]));
-    const mine = await this.candidacies.votesOf(actor.userId, [...mandates.values()].map((c) => c.id));
+    const mine = await this.candidacies.votesOf(
+      actor.userId,
+      [...mandates.values()].map((c) => c.id),
+    );
     return {
       items: ids.flatMap((id) => {
         const user = users.get(id);
@@ -154,7 +168,10 @@ export class ElectionService {
 
   async actions(_actor: Actor, page: PageRequest): Promise<{ items: ActionView[]; meta: PageMeta }> {
     const { items, total } = await this.log.list(page);
-    const users = await userMap(this.users, items.flatMap((a) => [a.moderator_id, a.target_user_id]));
+    const users = await userMap(
+      this.users,
+      items.flatMap((a) => [a.moderator_id, a.target_user_id]),
+    );
     return {
       items: items.map((a) => ({ action: a, moderator: users.get(a.moderator_id) ?? null, target: users.get(a.target_user_id) ?? null })),
       meta: pageMeta(page, total),

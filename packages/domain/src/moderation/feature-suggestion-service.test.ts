@@ -10,11 +10,18 @@ describe('FeatureSuggestionService', () => {
   it('creates with the contract’s minimum lengths and refuses shorter, changing nothing', async () => {
     const w = moderationWorld();
     const me = await w.actor();
-    await expect(w.suggestions.create(me, { title: 'Dark', description: idea.description })).rejects.toMatchObject({ code: 'too_short', details: [{ field: 'title' }] });
+    await expect(w.suggestions.create(me, { title: 'Dark', description: idea.description })).rejects.toMatchObject({
+      code: 'too_short',
+      details: [{ field: 'title' }],
+    });
     await expect(w.suggestions.create(me, { title: idea.title, description: 'too short text' })).rejects.toBeInstanceOf(Invalid);
     expect(w.suggestionRepo.rows).toEqual([]);
     const view = await w.suggestions.create(me, { title: '  Dark mode ', description: idea.description });
-    expect(view).toMatchObject({ suggestion: { title: 'Dark mode', status: 'pending', score: 0 }, author: { id: me.userId }, my_vote: null });
+    expect(view).toMatchObject({
+      suggestion: { title: 'Dark mode', status: 'pending', score: 0 },
+      author: { id: me.userId },
+      my_vote: null,
+    });
   });
 
   it('toggles a vote given twice and replaces it by the opposite one', async () => {
@@ -38,7 +45,8 @@ describe('FeatureSuggestionService', () => {
     const c = (await w.suggestions.create(me, { ...idea, title: 'Third idea' })).suggestion;
     await w.suggestions.vote(mod, a.id, 1);
     await w.suggestions.vote(mod, c.id, -1);
-    const ids = async (filter: Parameters<typeof w.suggestions.list>[1]) => (await w.suggestions.list(me, filter, page)).items.map((v) => v.suggestion.id);
+    const ids = async (filter: Parameters<typeof w.suggestions.list>[1]) =>
+      (await w.suggestions.list(me, filter, page)).items.map((v) => v.suggestion.id);
     expect(await ids('popular')).toEqual([a.id, b.id, c.id]);
     expect(await ids('recent')).toEqual([c.id, b.id, a.id]);
     await w.suggestions.updateStatus(mod, a.id, { status: 'in_progress' });

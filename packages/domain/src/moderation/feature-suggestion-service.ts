@@ -64,10 +64,17 @@ export class FeatureSuggestionService {
   }
 
   /** The suggestion and a page of its comments, oldest first. */
-  async detail(actor: Actor, id: number, page: PageRequest): Promise<{ suggestion: SuggestionView; comments: SuggestionCommentView[]; meta: PageMeta }> {
+  async detail(
+    actor: Actor,
+    id: number,
+    page: PageRequest,
+  ): Promise<{ suggestion: SuggestionView; comments: SuggestionCommentView[]; meta: PageMeta }> {
     const suggestion = await this.found(id);
     const { items, total } = await this.suggestions.comments(id, page);
-    const users = await userMap(this.users, items.map((c) => c.user_id));
+    const users = await userMap(
+      this.users,
+      items.map((c) => c.user_id),
+    );
     return {
       suggestion: (await this.views(actor, [suggestion]))[0],
       comments: items.map((c) => ({ comment: c, author: users.get(c.user_id) ?? null })),
@@ -103,14 +110,20 @@ export class FeatureSuggestionService {
     return this.uow.run(async () => {
       await this.suggestions.lock(id);
       await this.found(id);
-      const comment = await this.suggestions.addComment({ suggestion_id: id, user_id: actor.userId, content: text, created_at: toTimestamp(this.clock.now()) });
+      const comment = await this.suggestions.addComment({
+        suggestion_id: id,
+        user_id: actor.userId,
+        content: text,
+        created_at: toTimestamp(this.clock.now()),
+      });
       return { comment, author: await this.users.findById(actor.userId) };
     });
   }
 
   async updateStatus(actor: Actor, id: number, input: { status: string; admin_response?: string | null }): Promise<SuggestionView> {
     if (!canModerate(actor)) throw new Forbidden('Only moderators and admins set the status of a suggestion', 'not_moderator');
-    if (!(SUGGESTION_STATUSES as readonly string[]).includes(input.status)) throw Invalid.field('status', `must be one of ${SUGGESTION_STATUSES.join(', ')}`, 'invalid_status');
+    if (!(SUGGESTION_STATUSES as readonly string[]).includes(input.status))
+      throw Invalid.field('status', `must be one of ${SUGGESTION_STATUSES.join(', ')}`, 'invalid_status');
     const response = (input.admin_response ?? '').trim();
     if (response.length > ADMIN_RESPONSE_MAX) throw Invalid.field('admin_response', `must be at most ${ADMIN_RESPONSE_MAX} characters`);
     const status = input.status as SuggestionStatus;
@@ -120,7 +133,10 @@ export class FeatureSuggestionService {
       await this.suggestions.setStatus(id, status, response || null, toTimestamp(this.clock.now()));
       if (before.status !== status) {
         const text = `Your suggestion "${before.title}" is now ${status.replace('_', ' ')}`;
-        await this.notifications.raise({ user_id: before.user_id, from_user_id: actor.userId, type: 'suggestion_status', content: text }, { title: 'Suggestion', body: text });
+        await this.notifications.raise(
+          { user_id: before.user_id, from_user_id: actor.userId, type: 'suggestion_status', content: text },
+          { title: 'Suggestion', body: text },
+        );
       }
       return this.found(id);
     });
@@ -129,7 +145,8 @@ export class FeatureSuggestionService {
 
   async delete(actor: Actor, id: number): Promise<void> {
     const suggestion = await this.found(id);
-    if (suggestion.user_id !== actor.userId && !canModerate(actor)) throw new Forbidden('Only its author, a moderator or an admin can delete a suggestion', 'not_author');
+    if (suggestion.user_id !== actor.userId && !canModerate(actor))
+      throw new Forbidden('Only its author, a moderator or an admin can delete a suggestion', 'not_author');
     if (!(await this.suggestions.delete(id))) throw new NotFound('Suggestion not found', 'suggestion_not_found');
   }
 
@@ -141,8 +158,14 @@ export class FeatureSuggestionService {
 
   private async views(actor: Actor, items: SuggestionRecord[]): Promise<SuggestionView[]> {
     if (items.length === 0) return [];
-    const users = await userMap(this.users, items.map((s) => s.user_id));
-    const mine = await this.suggestions.votesOf(actor.userId, items.map((s) => s.id));
+    const users = await userMap(
+      this.users,
+      items.map((s) => s.user_id),
+    );
+    const mine = await this.suggestions.votesOf(
+      actor.userId,
+      items.map((s) => s.id),
+    );
     return items.map((s) => ({ suggestion: s, author: users.get(s.user_id) ?? null, my_vote: mine.get(s.id) ?? null }));
   }
 }

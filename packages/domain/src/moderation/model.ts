@@ -36,7 +36,10 @@ export interface ReportRecord {
   created_at: Timestamp;
 }
 
-export type NewReport = Pick<ReportRecord, 'reporter_id' | 'post_id' | 'post_type' | 'user_id' | 'target_user_id' | 'reason' | 'description' | 'post_content' | 'created_at'>;
+export type NewReport = Pick<
+  ReportRecord,
+  'reporter_id' | 'post_id' | 'post_type' | 'user_id' | 'target_user_id' | 'reason' | 'description' | 'post_content' | 'created_at'
+>;
 
 export function voteCount(r: Pick<ReportRecord, 'votes_remove' | 'votes_warn' | 'votes_keep'>): number {
   return r.votes_remove + r.votes_warn + r.votes_keep;

@@ -16,7 +16,14 @@ describe('ReportService: reporting', () => {
   it('stores a report on a post with the text as reported, and one on an account', async () => {
     const w = moderationWorld();
     const { author, reporter, post, report } = await reportedPost(w, 'as first written');
-    expect(report).toMatchObject({ reporter_id: reporter.userId, post_id: post.id, user_id: null, target_user_id: author.userId, post_content: 'as first written', status: 'pending' });
+    expect(report).toMatchObject({
+      reporter_id: reporter.userId,
+      post_id: post.id,
+      user_id: null,
+      target_user_id: author.userId,
+      post_content: 'as first written',
+      status: 'pending',
+    });
     const onUser = (await w.reportService.create(reporter, { user_id: author.userId, reason: 'harassment' })).report;
     expect(onUser).toMatchObject({ post_id: null, user_id: author.userId, target_user_id: author.userId, description: '' });
   });
@@ -26,12 +33,22 @@ describe('ReportService: reporting', () => {
     const { author, reporter, post } = await reportedPost(w);
     const before = w.reports.rows.length;
     await expect(w.reportService.create(reporter, { reason: 'spam' })).rejects.toBeInstanceOf(Invalid);
-    await expect(w.reportService.create(reporter, { post_id: post.id, user_id: author.userId, reason: 'spam' })).rejects.toBeInstanceOf(Invalid);
-    await expect(w.reportService.create(reporter, { post_id: post.id, reason: 'boring' })).rejects.toMatchObject({ code: 'invalid_reason' });
-    await expect(w.reportService.create(reporter, { user_id: reporter.userId, reason: 'spam' })).rejects.toMatchObject({ code: 'cannot_report_self' });
-    await expect(w.reportService.create(author, { post_id: post.id, reason: 'spam' })).rejects.toMatchObject({ code: 'cannot_report_self' });
+    await expect(w.reportService.create(reporter, { post_id: post.id, user_id: author.userId, reason: 'spam' })).rejects.toBeInstanceOf(
+      Invalid,
+    );
+    await expect(w.reportService.create(reporter, { post_id: post.id, reason: 'boring' })).rejects.toMatchObject({
+      code: 'invalid_reason',
+    });
+    await expect(w.reportService.create(reporter, { user_id: reporter.userId, reason: 'spam' })).rejects.toMatchObject({
+      code: 'cannot_report_self',
+    });
+    await expect(w.reportService.create(author, { post_id: post.id, reason: 'spam' })).rejects.toMatchObject({
+      code: 'cannot_report_self',
+    });
     await expect(w.reportService.create(reporter, { user_id: 999, reason: 'spam' })).rejects.toBeInstanceOf(NotFound);
-    await expect(w.reportService.create(reporter, { post_id: post.id, reason: 'spam' })).rejects.toMatchObject({ code: 'already_reported' });
+    await expect(w.reportService.create(reporter, { post_id: post.id, reason: 'spam' })).rejects.toMatchObject({
+      code: 'already_reported',
+    });
     // A private account's post is unknown to a reporter who does not follow it.
     const secret = await w.actor();
     w.users.rows.get(secret.userId)!.is_private = true;
@@ -52,7 +69,12 @@ describe('ReportService: reporting', () => {
     const mod = await w.actor({ moderator: true });
     const queue = await w.reportService.list(mod, 'pending', page);
     expect(queue.items.map((v) => v.report.id)).toEqual([second.id, report.id]);
-    expect(queue.items[0]).toMatchObject({ report: { post_content: 'seen by followers' }, reported: { id: secret.userId }, reporter: { id: follower.userId }, my_vote: null });
+    expect(queue.items[0]).toMatchObject({
+      report: { post_content: 'seen by followers' },
+      reported: { id: secret.userId },
+      reporter: { id: follower.userId },
+      my_vote: null,
+    });
     expect((await w.reportService.list(reporter, 'pending', page)).items.map((v) => v.report.id)).toEqual([report.id]);
     expect((await w.reportService.list(await w.actor(), 'pending', page)).items).toEqual([]);
     expect(queue.meta).toEqual({ current_page: 1, per_page: 20, total: 2, total_pages: 1 });
@@ -80,7 +102,12 @@ describe('ReportService: votes', () => {
     const w = moderationWorld({ reportVotes: 3 });
     const { author, reporter, post, report } = await reportedPost(w);
     const sibling = (await w.reportService.create(await w.actor(), { post_id: post.id, reason: 'spam' })).report;
-    const [m1, m2, m3, m4] = [await w.actor({ moderator: true }), await w.actor({ moderator: true }), await w.actor({ admin: true }), await w.actor({ moderator: true })];
+    const [m1, m2, m3, m4] = [
+      await w.actor({ moderator: true }),
+      await w.actor({ moderator: true }),
+      await w.actor({ admin: true }),
+      await w.actor({ moderator: true }),
+    ];
     expect((await w.reportService.vote(m1, report.id, 'warn')).report).toMatchObject({ my_vote: 'warn' });
     expect((await w.reportService.vote(m1, report.id, 'remove')).report.report).toMatchObject({ votes_remove: 1, votes_warn: 0 });
     await w.reportService.vote(m2, report.id, 'remove');
@@ -94,8 +121,18 @@ describe('ReportService: votes', () => {
 
     await expect(w.posts.view(reporter, post.id)).rejects.toBeInstanceOf(NotFound);
     expect(await w.reports.findById(sibling.id)).toMatchObject({ status: 'resolved', resolution: 'remove' });
-    expect(w.sanctionRepo.warningRows).toEqual([expect.objectContaining({ user_id: author.userId, issued_by: m3.userId, report_id: report.id })]);
-    expect(w.log.rows).toEqual([expect.objectContaining({ action_type: 'delete_post', moderator_id: m3.userId, target_user_id: author.userId, post_id: post.id, by_vote: true })]);
+    expect(w.sanctionRepo.warningRows).toEqual([
+      expect.objectContaining({ user_id: author.userId, issued_by: m3.userId, report_id: report.id }),
+    ]);
+    expect(w.log.rows).toEqual([
+      expect.objectContaining({
+        action_type: 'delete_post',
+        moderator_id: m3.userId,
+        target_user_id: author.userId,
+        post_id: post.id,
+        by_vote: true,
+      }),
+    ]);
     expect(w.notes.rows.filter((n) => n.user_id === author.userId)).toEqual([expect.objectContaining({ type: 'warning' })]);
     expect((await w.reportService.list(m1, 'resolved', page)).items.map((v) => v.report.id)).toEqual([sibling.id, report.id]);
   });
@@ -103,7 +140,8 @@ describe('ReportService: votes', () => {
   it('closes a report voted `keep` without a sanction, and tells the reporter', async () => {
     const w = moderationWorld({ reportVotes: 2 });
     const { author, reporter, post, report } = await reportedPost(w);
-    for (const m of [await w.actor({ moderator: true }), await w.actor({ moderator: true })]) await w.reportService.vote(m, report.id, 'keep');
+    for (const m of [await w.actor({ moderator: true }), await w.actor({ moderator: true })])
+      await w.reportService.vote(m, report.id, 'keep');
     expect(await w.reports.findById(report.id)).toMatchObject({ status: 'resolved', resolution: 'keep' });
     expect((await w.posts.view(author, post.id)).post.id).toBe(post.id);
     expect(w.sanctionRepo.warningRows).toEqual([]);
@@ -145,7 +183,9 @@ describe('ReportService: direct actions and cancellation', () => {
     await w.reportService.cancel(reporter, { post_id: post.id, post_type: 'post' });
     expect((await w.reports.findById(report.id))?.status).toBe('cancelled');
     await expect(w.reportService.cancel(reporter, { report_id: report.id })).rejects.toMatchObject({ code: 'report_not_pending' });
-    await expect(w.reportService.vote(await w.actor({ moderator: true }), report.id, 'keep')).rejects.toMatchObject({ code: 'report_not_pending' });
+    await expect(w.reportService.vote(await w.actor({ moderator: true }), report.id, 'keep')).rejects.toMatchObject({
+      code: 'report_not_pending',
+    });
   });
 });
 
@@ -201,8 +241,15 @@ describe('SanctionService', () => {
     const target = await w.actor();
     await warnTimes(w, target, 1);
     const all = await w.sanctions.all(await w.actor(), page);
-    expect(all.warnings).toEqual([expect.objectContaining({ target: expect.objectContaining({ id: target.userId }), issued_by: expect.objectContaining({ id: expect.any(Number) }) })]);
-    expect(all.bans).toEqual([expect.objectContaining({ ban: expect.objectContaining({ user_id: target.userId }), banned_by: expect.any(Object) })]);
+    expect(all.warnings).toEqual([
+      expect.objectContaining({
+        target: expect.objectContaining({ id: target.userId }),
+        issued_by: expect.objectContaining({ id: expect.any(Number) }),
+      }),
+    ]);
+    expect(all.bans).toEqual([
+      expect.objectContaining({ ban: expect.objectContaining({ user_id: target.userId }), banned_by: expect.any(Object) }),
+    ]);
     expect(all.bans_meta.total).toBe(1);
   });
 });

@@ -99,11 +99,15 @@ export class ReportService {
     const postId = input.post_id ?? null;
     const userId = input.user_id ?? null;
     if ((postId === null) === (userId === null)) {
-      throw new Invalid('Report either a post (post_id) or an account (user_id)', 'invalid_target', [{ field: 'post_id', problem: 'send post_id or user_id, not both' }]);
+      throw new Invalid('Report either a post (post_id) or an account (user_id)', 'invalid_target', [
+        { field: 'post_id', problem: 'send post_id or user_id, not both' },
+      ]);
     }
-    if (!(REPORT_REASONS as readonly string[]).includes(input.reason)) throw Invalid.field('reason', `must be one of ${REPORT_REASONS.join(', ')}`, 'invalid_reason');
+    if (!(REPORT_REASONS as readonly string[]).includes(input.reason))
+      throw Invalid.field('reason', `must be one of ${REPORT_REASONS.join(', ')}`, 'invalid_reason');
     const description = (input.description ?? '').trim();
-    if (description.length > REPORT_DESCRIPTION_MAX) throw Invalid.field('description', `must be at most ${REPORT_DESCRIPTION_MAX} characters`);
+    if (description.length > REPORT_DESCRIPTION_MAX)
+      throw Invalid.field('description', `must be at most ${REPORT_DESCRIPTION_MAX} characters`);
 
     let targetUserId: number;
     let postContent: string | null = null;
@@ -190,7 +194,8 @@ export class ReportService {
 
   /** One moderator decides alone: `delete_post` removes the post and warns its author; `warn_user` warns. */
   async act(actor: Actor, reportId: number, action: ModeratorAction, reason?: string | null): Promise<ReportView> {
-    if (action !== 'delete_post' && action !== 'warn_user') throw Invalid.field('moderator_action', 'must be delete_post or warn_user', 'invalid_action');
+    if (action !== 'delete_post' && action !== 'warn_user')
+      throw Invalid.field('moderator_action', 'must be delete_post or warn_user', 'invalid_action');
     const words = (reason ?? '').trim();
     if (words.length > ACTION_REASON_MAX) throw Invalid.field('reason', `must be at most ${ACTION_REASON_MAX} characters`);
     const report = await this.judgeable(actor, reportId);
@@ -198,7 +203,12 @@ export class ReportService {
       throw Invalid.field('moderator_action', 'a report about an account has no post to delete: use warn_user', 'invalid_action');
     }
     return this.decidingAbout(report, async (current) => {
-      await this.decide(current, { outcome: action === 'delete_post' ? 'remove' : 'warn', moderator: actor, byVote: false, reason: words || undefined });
+      await this.decide(current, {
+        outcome: action === 'delete_post' ? 'remove' : 'warn',
+        moderator: actor,
+        byVote: false,
+        reason: words || undefined,
+      });
       return (await this.views(actor, [(await this.reports.findById(current.id))!]))[0];
     });
   }
@@ -215,7 +225,8 @@ export class ReportService {
       if (!report) throw new NotFound('You have no pending report on this', 'report_not_found');
     }
     // One conditional write: a report resolved meanwhile stays resolved.
-    if (!(await this.reports.cancel(report.id, toTimestamp(this.clock.now())))) throw new Conflict('This report is no longer pending', 'report_not_pending');
+    if (!(await this.reports.cancel(report.id, toTimestamp(this.clock.now()))))
+      throw new Conflict('This report is no longer pending', 'report_not_pending');
   }
 
   /** The report, if the actor may judge it: moderators only, never about themselves. */
@@ -248,7 +259,13 @@ export class ReportService {
     if (!(await this.reports.resolve(report.id, decision))) throw new Conflict('This report is already resolved', 'report_not_pending');
     if (d.outcome === 'keep') {
       await this.notifications.raise(
-        { user_id: report.reporter_id, from_user_id: null, type: 'report_closed', post_id: wallPostOf(report), content: 'The moderators reviewed your report and kept the content' },
+        {
+          user_id: report.reporter_id,
+          from_user_id: null,
+          type: 'report_closed',
+          post_id: wallPostOf(report),
+          content: 'The moderators reviewed your report and kept the content',
+        },
         { title: 'Moderation', body: 'The moderators reviewed your report and kept the content' },
       );
       return;
@@ -261,7 +278,12 @@ export class ReportService {
       await this.reports.resolvePendingOnPost({ post_id: report.post_id, post_type: report.post_type }, decision);
       reason = `post removed (${reason})`;
     }
-    const issued = await this.sanctions.issueWarning({ userId: report.target_user_id, issuedBy: d.moderator.userId, reportId: report.id, reason });
+    const issued = await this.sanctions.issueWarning({
+      userId: report.target_user_id,
+      issuedBy: d.moderator.userId,
+      reportId: report.id,
+      reason,
+    });
     await this.log.record({
       moderator_id: d.moderator.userId,
       action_type: d.outcome === 'remove' ? 'delete_post' : 'warning',
@@ -298,8 +320,16 @@ export class ReportService {
 
   private async views(actor: Actor, items: ReportRecord[]): Promise<ReportView[]> {
     if (items.length === 0) return [];
-    const users = await userMap(this.users, items.flatMap((r) => [r.reporter_id, r.target_user_id]));
-    const mine = canModerate(actor) ? await this.reports.votesOf(actor.userId, items.map((r) => r.id)) : new Map<number, ReportOutcome>();
+    const users = await userMap(
+      this.users,
+      items.flatMap((r) => [r.reporter_id, r.target_user_id]),
+    );
+    const mine = canModerate(actor)
+      ? await this.reports.votesOf(
+          actor.userId,
+          items.map((r) => r.id),
+        )
+      : new Map<number, ReportOutcome>();
     return items.map((r) => ({
       report: r,
       reporter: users.get(r.reporter_id) ?? null,

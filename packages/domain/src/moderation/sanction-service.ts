@@ -83,7 +83,10 @@ export class SanctionService {
   }
 
   /** sanctions.php?type=all: warnings and bans are public, newest first, a page of each. */
-  async all(_actor: Actor, page: PageRequest): Promise<{ warnings: WarningView[]; bans: BanView[]; warnings_meta: PageMeta; bans_meta: PageMeta }> {
+  async all(
+    _actor: Actor,
+    page: PageRequest,
+  ): Promise<{ warnings: WarningView[]; bans: BanView[]; warnings_meta: PageMeta; bans_meta: PageMeta }> {
     const warnings = await this.sanctions.warnings(null, page);
     const bans = await this.sanctions.bans(page);
     const users = await userMap(this.users, [
@@ -108,7 +111,13 @@ export class SanctionService {
   async issueWarning(input: { userId: number; issuedBy: number; reportId: number | null; reason: string }): Promise<IssuedWarning> {
     const now = this.clock.now();
     const at = toTimestamp(now);
-    const warning = await this.sanctions.addWarning({ user_id: input.userId, issued_by: input.issuedBy, report_id: input.reportId, reason: input.reason, created_at: at });
+    const warning = await this.sanctions.addWarning({
+      user_id: input.userId,
+      issued_by: input.issuedBy,
+      report_id: input.reportId,
+      reason: input.reason,
+      created_at: at,
+    });
     const bans = await this.sanctions.bansOf(input.userId);
     if (await this.sanctions.activeBan(input.userId, at)) return { warning, ban: null };
     const windowStart = toTimestamp(addSeconds(now, -this.rules.warningWindowDays * DAY_SECONDS));

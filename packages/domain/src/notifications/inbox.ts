@@ -38,7 +38,6 @@ export interface NotificationView {
   group_name: string | null;
 }
 
-
 export class NotificationInboxService {
   constructor(
     private readonly inbox: NotificationInbox,
@@ -83,12 +82,19 @@ export class NotificationInboxService {
   async test(actor: Actor, provider?: string) {
     const text = 'Test notification';
     const wanted: PushProviderName[] | null =
-      provider === 'both' ? [...PUSH_PROVIDERS] : provider === 'ntfy' || provider === 'onesignal' ? [provider] : provider === 'none' ? [] : null;
+      provider === 'both'
+        ? [...PUSH_PROVIDERS]
+        : provider === 'ntfy' || provider === 'onesignal'
+          ? [provider]
+          : provider === 'none'
+            ? []
+            : null;
     if (wanted && wanted.length && this.pushProviders) {
       const configured = this.pushProviders();
       const missing = wanted.filter((p) => !configured.includes(p));
       // With no provider at all, pushes go to the log (a development setup): nothing to refuse.
-      if (configured.length && missing.length === wanted.length) throw new Unavailable(`No ${missing.join(' or ')} push provider is configured`, 'push_provider_unavailable');
+      if (configured.length && missing.length === wanted.length)
+        throw new Unavailable(`No ${missing.join(' or ')} push provider is configured`, 'push_provider_unavailable');
     }
     const input = { user_id: actor.userId, from_user_id: null, type: 'test' as const, content: provider ? `${text} (${provider})` : text };
     if (wanted && wanted.length === 0) return this.notifications.raise(input);

@@ -22,7 +22,10 @@ export class NotificationService {
     private readonly emails?: Pick<NotificationEmails, 'queue'>,
   ) {}
 
-  async raise(input: NewNotification, push?: { title: string; body: string; providers?: PushMessage['providers'] }): Promise<NotificationRecord | null> {
+  async raise(
+    input: NewNotification,
+    push?: { title: string; body: string; providers?: PushMessage['providers'] },
+  ): Promise<NotificationRecord | null> {
     if (input.from_user_id !== null && input.from_user_id === input.user_id) return null;
     const switches = withNotificationDefaults(this.preferences ? await this.preferences.get(input.user_id) : {});
     if (!wantsNotification(switches, input.type)) return null;

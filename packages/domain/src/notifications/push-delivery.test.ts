@@ -30,7 +30,15 @@ describe('PushDeliveryService', () => {
     await delivery.send(5, msg);
     expect(onesignal.delivered).toHaveLength(1);
     expect(warnings).toEqual(['push failed; queued for retry']);
-    expect(outbox.rows).toEqual([expect.objectContaining({ user_id: 5, provider: 'ntfy', attempts: 1, next_attempt_at: '2026-03-01 10:00:30', last_error: 'HTTP 502' })]);
+    expect(outbox.rows).toEqual([
+      expect.objectContaining({
+        user_id: 5,
+        provider: 'ntfy',
+        attempts: 1,
+        next_attempt_at: '2026-03-01 10:00:30',
+        last_error: 'HTTP 502',
+      }),
+    ]);
     expect(await delivery.retryDue()).toEqual({ delivered: 0, failed: 0, dropped: 0 }); // not due yet
     clock.advance(30_000);
     expect(await delivery.retryDue()).toEqual({ delivered: 0, failed: 1, dropped: 0 });

@@ -82,7 +82,10 @@ export class PushDeliveryService implements PushSender {
         await provider.deliver(userId, message);
       } catch (error) {
         const reason = describe(error);
-        this.log.warn({ push_to: userId, provider: provider.name, push_type: message.data.type ?? null, err: reason }, 'push failed; queued for retry');
+        this.log.warn(
+          { push_to: userId, provider: provider.name, push_type: message.data.type ?? null, err: reason },
+          'push failed; queued for retry',
+        );
         const now = this.clock.now();
         try {
           await this.outbox.add({

@@ -8,10 +8,27 @@ export const PAGE_PRIVACIES = ['public', 'private'] as const;
 export type PagePrivacy = (typeof PAGE_PRIVACIES)[number];
 
 /** The categories the client offers (contract §22); others are accepted as free text. */
-export const PAGE_CATEGORIES = ['Syndicat', 'Collectif', 'Association', 'Média', 'Squat / Lieu', 'Infokiosque', 'Artiste', 'Projet', 'Autre'] as const;
+export const PAGE_CATEGORIES = [
+  'Syndicat',
+  'Collectif',
+  'Association',
+  'Média',
+  'Squat / Lieu',
+  'Infokiosque',
+  'Artiste',
+  'Projet',
+  'Autre',
+] as const;
 
 /** The social links a page may show, by their wire names. */
-export const PAGE_SOCIAL_FIELDS = ['social_twitter', 'social_mastodon', 'social_instagram', 'social_tiktok', 'social_facebook', 'social_bluesky'] as const;
+export const PAGE_SOCIAL_FIELDS = [
+  'social_twitter',
+  'social_mastodon',
+  'social_instagram',
+  'social_tiktok',
+  'social_facebook',
+  'social_bluesky',
+] as const;
 export type PageSocialField = (typeof PAGE_SOCIAL_FIELDS)[number];
 
 export const MAX_PAGE_NAME = 100;

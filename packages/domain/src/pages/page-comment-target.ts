@@ -30,7 +30,11 @@ export class PageCommentTarget implements CommentTarget {
   async find(actor: Actor, commentId: number): Promise<TargetComment | null> {
     try {
       const { comment, post } = await this.pagePosts.visibleComment(actor, commentId);
-      return { id: comment.id, user_id: comment.user_id, notification: { post_id: null, group_id: null, link: `page_detail.php?id=${post.page_id}` } };
+      return {
+        id: comment.id,
+        user_id: comment.user_id,
+        notification: { post_id: null, group_id: null, link: `page_detail.php?id=${post.page_id}` },
+      };
     } catch (e) {
       if (e instanceof NotFound) return null;
       throw e;

@@ -52,10 +52,17 @@ export class PagePostService {
     await this.pages.visiblePage(actor, pageId);
     const found = await this.posts.list(pageId, req);
     const ids = found.items.map((p) => p.id);
-    const [reactions, authors] = await Promise.all([this.posts.reactionsOf(actor.userId, ids), this.usersById(found.items.map((p) => p.user_id))]);
+    const [reactions, authors] = await Promise.all([
+      this.posts.reactionsOf(actor.userId, ids),
+      this.usersById(found.items.map((p) => p.user_id)),
+    ]);
     return {
       total: found.total,
-      items: found.items.map((post) => ({ post, author: authors.get(post.user_id) ?? null, user_reaction: reactions.get(post.id) ?? null })),
+      items: found.items.map((post) => ({
+        post,
+        author: authors.get(post.user_id) ?? null,
+        user_reaction: reactions.get(post.id) ?? null,
+      })),
     };
   }
 
@@ -64,7 +71,10 @@ export class PagePostService {
     await this.pages.pageAllowing(actor, input.page_id, 'publish', 'Only the page’s team can publish on it');
     const content = (input.content ?? '').trim();
     const rawMedia = (input.media ?? '').trim();
-    if (!content && !rawMedia) throw new Invalid('A page post needs content or media', 'empty_post', [{ field: 'content', problem: 'content or media is required' }]);
+    if (!content && !rawMedia)
+      throw new Invalid('A page post needs content or media', 'empty_post', [
+        { field: 'content', problem: 'content or media is required' },
+      ]);
     if (content.length > MAX_PAGE_POST_LENGTH) throw Invalid.field('content', `must be at most ${MAX_PAGE_POST_LENGTH} characters`);
     let media: string | null = null;
     let mediaType: string | null = null;
@@ -74,33 +84,53 @@ export class PagePostService {
       const ext = ref.name.split('.').pop()!.toLowerCase();
       mediaType = input.media_type?.trim() || ((VIDEO_EXTENSIONS as readonly string[]).includes(ext) ? 'video' : 'image');
     }
-    const post = await this.posts.create({ page_id: input.page_id, user_id: actor.userId, content, media, media_type: mediaType, created_at: toTimestamp(this.clock.now()) });
+    const post = await this.posts.create({
+      page_id: input.page_id,
+      user_id: actor.userId,
+      content,
+      media,
+      media_type: mediaType,
+      created_at: toTimestamp(this.clock.now()),
+    });
     return { post, author: await this.users.findById(actor.userId), user_reaction: null };
   }
 
   /** Its author edits a post, while still on the team. */
   async update(actor: Actor, postId: number, content: string): Promise<PagePostView> {
     const { post, page } = await this.visiblePost(actor, postId);
-    if (post.user_id !== actor.userId || !pageAllows(page.role, 'publish')) throw new Forbidden('Only the post’s author on the page’s team can edit it', 'not_post_author');
+    if (post.user_id !== actor.userId || !pageAllows(page.role, 'publish'))
+      throw new Forbidden('Only the post’s author on the page’s team can edit it', 'not_post_author');
     const text = content.trim();
-    if (!text && !post.media) throw new Invalid('A page post needs content or media', 'empty_post', [{ field: 'content', problem: 'content or media is required' }]);
+    if (!text && !post.media)
+      throw new Invalid('A page post needs content or media', 'empty_post', [
+        { field: 'content', problem: 'content or media is required' },
+      ]);
     if (text.length > MAX_PAGE_POST_LENGTH) throw Invalid.field('content', `must be at most ${MAX_PAGE_POST_LENGTH} characters`);
     const at = toTimestamp(this.clock.now());
     await this.posts.update(postId, text, at);
     const reactions = await this.posts.reactionsOf(actor.userId, [postId]);
-    return { post: { ...post, content: text, updated_at: at }, author: await this.users.findById(actor.userId), user_reaction: reactions.get(postId) ?? null };
+    return {
+      post: { ...post, content: text, updated_at: at },
+      author: await this.users.findById(actor.userId),
+      user_reaction: reactions.get(postId) ?? null,
+    };
   }
 
   /** The author, the page's admins and site moderators; the post goes with its comments and reactions. */
   async delete(actor: Actor, postId: number): Promise<void> {
     const { post, page } = await this.visiblePost(actor, postId);
     const own = post.user_id === actor.userId && pageAllows(page.role, 'publish');
-    if (!own && !pageAllows(page.role, 'deleteAnyPost') && !canModerate(actor)) throw new Forbidden('Only the author, the page’s admins or a moderator can delete this post', 'not_post_author');
+    if (!own && !pageAllows(page.role, 'deleteAnyPost') && !canModerate(actor))
+      throw new Forbidden('Only the author, the page’s admins or a moderator can delete this post', 'not_post_author');
     await this.posts.delete(postId);
   }
 
   /** Reacting with the reaction one already has takes it back (docs/decisions/0036). */
-  async react(actor: Actor, postId: number, type: ReactionType): Promise<{ post_id: number; like_count: number; user_reaction: ReactionType | null }> {
+  async react(
+    actor: Actor,
+    postId: number,
+    type: ReactionType,
+  ): Promise<{ post_id: number; like_count: number; user_reaction: ReactionType | null }> {
     await this.visiblePost(actor, postId);
     return this.uow.run(async () => {
       await this.posts.lock(postId);
@@ -118,7 +148,10 @@ export class PagePostService {
     const found = await this.posts.comments(postId, req);
     const [authors, reacted] = await Promise.all([
       this.usersById(found.items.map((c) => c.user_id)),
-      this.posts.commentsReactedBy(actor.userId, found.items.map((c) => c.id)),
+      this.posts.commentsReactedBy(
+        actor.userId,
+        found.items.map((c) => c.id),
+      ),
     ]);
     return {
       total: found.total,
@@ -133,7 +166,12 @@ export class PagePostService {
   async comment(actor: Actor, postId: number, content: string): Promise<PageCommentView> {
     await this.visiblePost(actor, postId);
     const text = checkedComment(content);
-    const comment = await this.posts.createComment({ post_id: postId, user_id: actor.userId, content: text, created_at: toTimestamp(this.clock.now()) });
+    const comment = await this.posts.createComment({
+      post_id: postId,
+      user_id: actor.userId,
+      content: text,
+      created_at: toTimestamp(this.clock.now()),
+    });
     return { comment, author: (await this.users.findById(actor.userId))!, has_reacted: false };
   }
 
@@ -144,7 +182,11 @@ export class PagePostService {
     const at = toTimestamp(this.clock.now());
     await this.posts.updateComment(commentId, text, at);
     const reacted = await this.posts.commentsReactedBy(actor.userId, [commentId]);
-    return { comment: { ...comment, content: text, updated_at: at }, author: (await this.users.findById(actor.userId))!, has_reacted: reacted.has(commentId) };
+    return {
+      comment: { ...comment, content: text, updated_at: at },
+      author: (await this.users.findById(actor.userId))!,
+      has_reacted: reacted.has(commentId),
+    };
   }
 
   /** The author, the page's team and site moderators. One's own comment goes even when the page is hidden now. */
@@ -153,7 +195,8 @@ export class PagePostService {
     if (!comment) throw new NotFound('Comment not found', 'comment_not_found');
     if (comment.user_id !== actor.userId) {
       const { page } = await this.visibleComment(actor, commentId);
-      if (!pageAllows(page.role, 'deleteAnyComment') && !canModerate(actor)) throw new Forbidden('Only the author, the page’s team or a moderator can delete this comment', 'not_comment_author');
+      if (!pageAllows(page.role, 'deleteAnyComment') && !canModerate(actor))
+        throw new Forbidden('Only the author, the page’s team or a moderator can delete this comment', 'not_comment_author');
     }
     await this.posts.deleteComment(commentId);
   }

@@ -141,14 +141,20 @@ export class PageService {
     await this.visiblePage(actor, pageId);
     const rows = await this.pages.followers(pageId, req);
     const users = await this.usersById(rows.items.map((r) => r.user_id));
-    return { total: rows.total, items: rows.items.flatMap((r) => (users.has(r.user_id) ? [{ user: users.get(r.user_id)!, since: r.created_at }] : [])) };
+    return {
+      total: rows.total,
+      items: rows.items.flatMap((r) => (users.has(r.user_id) ? [{ user: users.get(r.user_id)!, since: r.created_at }] : [])),
+    };
   }
 
   async team(actor: Actor, pageId: number, req: PageRequest): Promise<Paged<PagePersonView>> {
     await this.visiblePage(actor, pageId);
     const rows = await this.pages.team(pageId, req);
     const users = await this.usersById(rows.items.map((r) => r.user_id));
-    return { total: rows.total, items: rows.items.flatMap((r) => (users.has(r.user_id) ? [{ user: users.get(r.user_id)!, role: r.role, since: r.created_at }] : [])) };
+    return {
+      total: rows.total,
+      items: rows.items.flatMap((r) => (users.has(r.user_id) ? [{ user: users.get(r.user_id)!, role: r.role, since: r.created_at }] : [])),
+    };
   }
 
   /** Adds an account, by username, to the team (admins). */
@@ -185,10 +191,12 @@ export class PageService {
     await this.uow.run(async () => {
       await this.pages.lock(pageId);
       const view = await this.visiblePage(actor, pageId);
-      if (userId !== actor.userId && !pageAllows(view.role, 'manage')) throw new Forbidden('Only the page’s admins can manage its team', 'not_page_admin');
+      if (userId !== actor.userId && !pageAllows(view.role, 'manage'))
+        throw new Forbidden('Only the page’s admins can manage its team', 'not_page_admin');
       const current = (await this.pages.rolesOf(userId, [pageId])).get(pageId);
       if (!current) throw new NotFound('This account is not on the team', 'not_team_member');
-      if (current === 'admin' && (await this.pages.countAdmins(pageId)) <= 1) throw new Conflict('A page keeps at least one admin', 'last_admin');
+      if (current === 'admin' && (await this.pages.countAdmins(pageId)) <= 1)
+        throw new Conflict('A page keeps at least one admin', 'last_admin');
       await this.pages.removeMember(pageId, userId);
     });
   }
@@ -220,7 +228,9 @@ async function patchOf(input: PageInput, media: MediaReferences, uploader: Uploa
   }
   if (input.privacy !== undefined && input.privacy !== null) patch.privacy = input.privacy as PagePrivacy;
   // Page pictures are uploaded with type page (or group, avatar): `page_…`, `group_…`, `avatar_…` under uploads/.
-  if (input.avatar !== undefined) patch.avatar = await media.optional(uploader, 'avatar', input.avatar, ['group', 'avatar'], { placeholder: true });
-  if (input.cover_image !== undefined) patch.cover_image = await media.optional(uploader, 'cover_image', input.cover_image, ['group', 'avatar'], { placeholder: true });
+  if (input.avatar !== undefined)
+    patch.avatar = await media.optional(uploader, 'avatar', input.avatar, ['group', 'avatar'], { placeholder: true });
+  if (input.cover_image !== undefined)
+    patch.cover_image = await media.optional(uploader, 'cover_image', input.cover_image, ['group', 'avatar'], { placeholder: true });
   return patch;
 }

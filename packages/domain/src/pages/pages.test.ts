@@ -95,7 +95,11 @@ describe('PageService and PagePostService on the fakes', () => {
     const v = await posts.create(admin, { page_id: p.id, content: 'x' });
     const c = await posts.comment(fan, v.post.id, 'hello');
     const target = new PageCommentTarget(pages, posts, postRepo, users);
-    expect(await target.find(admin, c.comment.id)).toEqual({ id: c.comment.id, user_id: fan.userId, notification: { post_id: null, group_id: null, link: `page_detail.php?id=${p.id}` } });
+    expect(await target.find(admin, c.comment.id)).toEqual({
+      id: c.comment.id,
+      user_id: fan.userId,
+      notification: { post_id: null, group_id: null, link: `page_detail.php?id=${p.id}` },
+    });
     expect(await target.find(admin, 999)).toBeNull();
     await target.counter.adjust(c.comment.id, 1);
     expect(await target.counter.read(c.comment.id)).toBe(1);

@@ -29,5 +29,9 @@ export function pageAllows(role: PageRole | null, permission: PagePermission): b
  * not published yet) is its team's only. Decided at every read.
  */
 export function canSeePage(viewer: Viewer, page: Pick<PageRecord, 'id' | 'privacy'>, role: PageRole | null): boolean {
-  return canSeePost(viewer, { kind: 'page', pageId: page.id, isPrivate: page.privacy === 'private' }, { follows: false, onTeam: role !== null });
+  return canSeePost(
+    viewer,
+    { kind: 'page', pageId: page.id, isPrivate: page.privacy === 'private' },
+    { follows: false, onTeam: role !== null },
+  );
 }

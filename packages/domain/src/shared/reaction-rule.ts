@@ -41,6 +41,10 @@ export async function putReaction<Target, Type extends string>(
 }
 
 /** Takes the reaction back; never announced. */
-export function removeReaction<Target, Type extends string>(slots: ReactionSlots<Target, Type>, target: Target, userId: number): Promise<boolean> {
+export function removeReaction<Target, Type extends string>(
+  slots: ReactionSlots<Target, Type>,
+  target: Target,
+  userId: number,
+): Promise<boolean> {
   return slots.remove(target, userId);
 }

@@ -70,7 +70,8 @@ export class FollowService {
   async list(actor: Actor, userId: number | undefined, type: 'followers' | 'following', page: PageRequest): Promise<UserPage> {
     const owner = userId ?? actor.userId;
     if (owner !== actor.userId && !(await this.users.findById(owner))) throw new NotFound('User not found', 'user_not_found');
-    const { ids, total } = type === 'followers' ? await this.follows.followerIds(owner, page) : await this.follows.followingIds(owner, page);
+    const { ids, total } =
+      type === 'followers' ? await this.follows.followerIds(owner, page) : await this.follows.followingIds(owner, page);
     return { users: await usersInOrder(this.users, ids, actor.userId), meta: pageMeta(page, total) };
   }
 }

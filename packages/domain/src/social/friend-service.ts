@@ -69,7 +69,12 @@ export class FriendService {
       const request = await this.pendingAddressedTo(actor, requestId);
       await this.requests.setStatus(request.id, 'accepted', toTimestamp(this.clock.now()));
       await this.notifications.raise(
-        { user_id: request.sender_id, from_user_id: actor.userId, type: 'friend_accept', content: `${actor.username} accepted your friend request` },
+        {
+          user_id: request.sender_id,
+          from_user_id: actor.userId,
+          type: 'friend_accept',
+          content: `${actor.username} accepted your friend request`,
+        },
         { title: actor.username, body: `${actor.username} accepted your friend request` },
       );
     });
@@ -105,9 +110,19 @@ export class FriendService {
 
   async pending(actor: Actor, page: PageRequest): Promise<{ items: PendingRequestView[]; meta: PageMeta }> {
     const { items, total } = await this.requests.pendingReceived(actor.userId, page);
-    const users = new Map((await usersInOrder(this.users, items.map((r) => r.sender_id), actor.userId)).map((u) => [u.id, u]));
+    const users = new Map(
+      (
+        await usersInOrder(
+          this.users,
+          items.map((r) => r.sender_id),
+          actor.userId,
+        )
+      ).map((u) => [u.id, u]),
+    );
     return {
-      items: items.flatMap((r) => (users.has(r.sender_id) ? [{ request_id: r.id, user: users.get(r.sender_id)!, created_at: r.created_at }] : [])),
+      items: items.flatMap((r) =>
+        users.has(r.sender_id) ? [{ request_id: r.id, user: users.get(r.sender_id)!, created_at: r.created_at }] : [],
+      ),
       meta: pageMeta(page, total),
     };
   }

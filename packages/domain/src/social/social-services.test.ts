@@ -10,7 +10,13 @@ import { FollowService } from './follow-service.js';
 import { FriendService } from './friend-service.js';
 import { InMemoryFollowRepository, InMemoryFriendRequestRepository } from './testing/in-memory-social.js';
 
-const actor = (u: { id: number; username: string }): Actor => ({ userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false });
+const actor = (u: { id: number; username: string }): Actor => ({
+  userId: u.id,
+  username: u.username,
+  isAdmin: false,
+  isModerator: false,
+  isTechnician: false,
+});
 
 async function setup() {
   const users = new InMemoryUserRepository();

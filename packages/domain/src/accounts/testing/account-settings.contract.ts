@@ -49,7 +49,16 @@ export function accountSettingsContract(name: string, make: () => Promise<Accoun
       const u = await ports.users.create(aNewUser());
       const id = await ports.outbox.add({ user_id: u.id, message, created_at: '2026-01-01 00:00:00' });
       const later = await ports.outbox.add({ user_id: null, message: { ...message, html: undefined }, created_at: '2026-01-01 00:05:00' });
-      expect(await ports.outbox.find(id)).toEqual({ id, user_id: u.id, message, status: 'pending', attempts: 0, next_attempt_at: '2026-01-01 00:00:00', last_error: null, sent_at: null });
+      expect(await ports.outbox.find(id)).toEqual({
+        id,
+        user_id: u.id,
+        message,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: '2026-01-01 00:00:00',
+        last_error: null,
+        sent_at: null,
+      });
       expect((await ports.outbox.find(later))?.message).toEqual({ to: message.to, subject: message.subject, text: message.text });
       expect(await ports.outbox.due('2026-01-01 00:01:00', 10)).toEqual([id]);
       expect(await ports.outbox.due('2026-01-01 00:06:00', 1)).toEqual([id]);
@@ -57,7 +66,12 @@ export function accountSettingsContract(name: string, make: () => Promise<Accoun
       expect(await ports.outbox.claim(id, '2026-01-01 00:02:00', '2026-01-01 00:05:00')).toBeNull();
       expect(await ports.outbox.due('2026-01-01 00:02:00', 10)).toEqual([]);
       await ports.outbox.markFailed(id, 'refused', '2026-01-01 00:10:00');
-      expect(await ports.outbox.find(id)).toMatchObject({ status: 'pending', attempts: 1, last_error: 'refused', next_attempt_at: '2026-01-01 00:10:00' });
+      expect(await ports.outbox.find(id)).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        last_error: 'refused',
+        next_attempt_at: '2026-01-01 00:10:00',
+      });
       expect(await ports.outbox.claim(id, '2026-01-01 00:09:00', '2026-01-01 00:12:00')).toBeNull();
       expect(await ports.outbox.due('2026-01-01 00:10:00', 10)).toEqual([later, id]);
       expect(await ports.outbox.claim(id, '2026-01-01 00:10:00', '2026-01-01 00:13:00')).not.toBeNull();
@@ -85,8 +99,18 @@ export function accountSettingsContract(name: string, make: () => Promise<Accoun
 
     it('consumes a deletion link once, and never after expiry', async () => {
       const u = await ports.users.create(aNewUser());
-      await ports.deletions.create({ user_id: u.id, token_hash: 'd1', created_at: '2026-01-01 00:00:00', expires_at: '2026-01-02 00:00:00' });
-      await ports.deletions.create({ user_id: u.id, token_hash: 'd2', created_at: '2026-01-01 00:00:00', expires_at: '2026-01-02 00:00:00' });
+      await ports.deletions.create({
+        user_id: u.id,
+        token_hash: 'd1',
+        created_at: '2026-01-01 00:00:00',
+        expires_at: '2026-01-02 00:00:00',
+      });
+      await ports.deletions.create({
+        user_id: u.id,
+        token_hash: 'd2',
+        created_at: '2026-01-01 00:00:00',
+        expires_at: '2026-01-02 00:00:00',
+      });
       expect(await ports.deletions.consume('d1', '2026-01-01 12:00:00')).toBe(u.id);
       expect(await ports.deletions.consume('d1', '2026-01-01 12:00:01')).toBeNull();
       expect(await ports.deletions.consume('d2', '2026-01-02 00:00:01')).toBeNull();
@@ -120,21 +144,56 @@ export function accountDataContract(name: string, make: () => Promise<AccountDat
     it('reads a user’s rows section by section, in batches, and no one else’s', async () => {
       const { users, tokens, follows, posts, reader } = await make();
       const [a, b] = [await users.create(aNewUser()), await users.create(aNewUser())];
-      for (let i = 0; i < 1203; i++) await posts.create({ user_id: a.id, content: `p${i}`, media: i === 0 ? ['media_x1.jpg'] : [], media_type: null, tags: [], created_at: '2026-01-01 00:00:00' });
+      for (let i = 0; i < 1203; i++)
+        await posts.create({
+          user_id: a.id,
+          content: `p${i}`,
+          media: i === 0 ? ['media_x1.jpg'] : [],
+          media_type: null,
+          tags: [],
+          created_at: '2026-01-01 00:00:00',
+        });
       await posts.create({ user_id: b.id, content: 'theirs', media: [], media_type: null, tags: [], created_at: '2026-01-01 00:00:00' });
       await follows.follow(a.id, b.id, '2026-01-01 00:00:00');
-      await tokens.create({ user_id: a.id, token_hash: 'e'.repeat(64), created_at: '2026-01-01 00:00:00', expires_at: '2027-01-01 00:00:00' });
+      await tokens.create({
+        user_id: a.id,
+        token_hash: 'e'.repeat(64),
+        created_at: '2026-01-01 00:00:00',
+        expires_at: '2027-01-01 00:00:00',
+      });
       const exported = await all(reader.rows(a.id, 'posts'));
       expect(exported).toHaveLength(1203);
       expect(exported.map((p) => p.content)).toEqual(Array.from({ length: 1203 }, (_, i) => `p${i}`));
       const outbox = await all(reader.posts(a.id) as AsyncIterable<ExportRow>);
       expect(outbox).toHaveLength(1203);
-      expect(outbox[0]).toEqual({ id: exported[0].id, content: 'p0', media: ['media_x1.jpg'], media_type: null, tags: [], created_at: '2026-01-01 00:00:00', updated_at: null });
-      expect(await all(reader.rows(a.id, 'following'))).toEqual([{ user_id: b.id, username: b.username, created_at: '2026-01-01 00:00:00' }]);
-      expect(await all(reader.rows(b.id, 'followers'))).toEqual([{ user_id: a.id, username: a.username, created_at: '2026-01-01 00:00:00' }]);
+      expect(outbox[0]).toEqual({
+        id: exported[0].id,
+        content: 'p0',
+        media: ['media_x1.jpg'],
+        media_type: null,
+        tags: [],
+        created_at: '2026-01-01 00:00:00',
+        updated_at: null,
+      });
+      expect(await all(reader.rows(a.id, 'following'))).toEqual([
+        { user_id: b.id, username: b.username, created_at: '2026-01-01 00:00:00' },
+      ]);
+      expect(await all(reader.rows(b.id, 'followers'))).toEqual([
+        { user_id: a.id, username: a.username, created_at: '2026-01-01 00:00:00' },
+      ]);
       const sessions = await all(reader.rows(a.id, 'sessions'));
-      expect(sessions).toEqual([{ id: expect.any(Number), created_at: '2026-01-01 00:00:00', expires_at: '2027-01-01 00:00:00', last_used_at: null, revoked_at: null }]);
-      expect(await all(reader.media(a.id) as AsyncIterable<ExportRow>)).toEqual([{ value: 'media_x1.jpg', kind: 'posts', source: `post:${exported[0].id}` }]);
+      expect(sessions).toEqual([
+        {
+          id: expect.any(Number),
+          created_at: '2026-01-01 00:00:00',
+          expires_at: '2027-01-01 00:00:00',
+          last_used_at: null,
+          revoked_at: null,
+        },
+      ]);
+      expect(await all(reader.media(a.id) as AsyncIterable<ExportRow>)).toEqual([
+        { value: 'media_x1.jpg', kind: 'posts', source: `post:${exported[0].id}` },
+      ]);
       for (const section of ['comments', 'messages', 'notifications']) expect(await all(reader.rows(b.id, section))).toEqual([]);
     });
 
@@ -142,13 +201,30 @@ export function accountDataContract(name: string, make: () => Promise<AccountDat
       const { users, tokens, follows, posts, eraser } = await make();
       const [a, b] = [await users.create(aNewUser()), await users.create(aNewUser())];
       await posts.create({ user_id: a.id, content: 'mine', media: [], media_type: null, tags: [], created_at: '2026-01-01 00:00:00' });
-      const kept = await posts.create({ user_id: b.id, content: 'theirs', media: [], media_type: null, tags: [], created_at: '2026-01-01 00:00:00' });
+      const kept = await posts.create({
+        user_id: b.id,
+        content: 'theirs',
+        media: [],
+        media_type: null,
+        tags: [],
+        created_at: '2026-01-01 00:00:00',
+      });
       await follows.follow(a.id, b.id, '2026-01-01 00:00:00');
       await follows.follow(b.id, a.id, '2026-01-01 00:00:00');
-      await tokens.create({ user_id: a.id, token_hash: 'f'.repeat(64), created_at: '2026-01-01 00:00:00', expires_at: '2027-01-01 00:00:00' });
+      await tokens.create({
+        user_id: a.id,
+        token_hash: 'f'.repeat(64),
+        created_at: '2026-01-01 00:00:00',
+        expires_at: '2027-01-01 00:00:00',
+      });
       await eraser.erase(a.id, '2026-02-01 00:00:00');
       await eraser.erase(a.id, '2026-02-02 00:00:00');
-      expect(await users.findWithSecrets(a.id)).toMatchObject({ username: `deleted_${a.id}`, password_hash: '', deleted_at: '2026-02-01 00:00:00', bio: null });
+      expect(await users.findWithSecrets(a.id)).toMatchObject({
+        username: `deleted_${a.id}`,
+        password_hash: '',
+        deleted_at: '2026-02-01 00:00:00',
+        bio: null,
+      });
       expect(await users.findByLogin(a.username)).toBeNull();
       expect(await tokens.findActive('f'.repeat(64), '2026-02-03 00:00:00')).toBeNull();
       expect(await posts.countByUser(a.id)).toBe(0);

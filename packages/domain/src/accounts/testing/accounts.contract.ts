@@ -31,12 +31,20 @@ export function accountsContract(name: string, make: () => Promise<AccountsPorts
 
     it('refuses a taken username or e-mail with its own conflict, also to creates racing each other', async () => {
       const u = await ports.users.create(aNewUser());
-      await expect(ports.users.create(aNewUser({ username: u.username.toUpperCase() }))).rejects.toMatchObject({ kind: 'conflict', code: 'username_taken' });
-      await expect(ports.users.create(aNewUser({ email: u.email.toUpperCase() }))).rejects.toMatchObject({ kind: 'conflict', code: 'email_taken' });
+      await expect(ports.users.create(aNewUser({ username: u.username.toUpperCase() }))).rejects.toMatchObject({
+        kind: 'conflict',
+        code: 'username_taken',
+      });
+      await expect(ports.users.create(aNewUser({ email: u.email.toUpperCase() }))).rejects.toMatchObject({
+        kind: 'conflict',
+        code: 'email_taken',
+      });
       const name = aNewUser().username;
       const racing = await Promise.allSettled(Array.from({ length: 5 }, () => ports.users.create(aNewUser({ username: name }))));
       expect(racing.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-      expect(racing.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code: string }).code] : []))).toEqual(Array(4).fill('username_taken'));
+      expect(racing.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code: string }).code] : []))).toEqual(
+        Array(4).fill('username_taken'),
+      );
     });
 
     it('reports taken usernames and e-mails', async () => {
@@ -59,7 +67,10 @@ export function accountsContract(name: string, make: () => Promise<AccountsPorts
       const other = await ports.users.create(aNewUser());
       await ports.users.updateEmail(u.id, 'new.address@example.test');
       expect((await ports.users.findByEmail('NEW.address@example.test'))?.id).toBe(u.id);
-      await expect(ports.users.updateEmail(u.id, other.email.toUpperCase())).rejects.toMatchObject({ kind: 'conflict', code: 'email_taken' });
+      await expect(ports.users.updateEmail(u.id, other.email.toUpperCase())).rejects.toMatchObject({
+        kind: 'conflict',
+        code: 'email_taken',
+      });
       expect((await ports.users.findById(u.id))?.email).toBe('new.address@example.test');
     });
 
@@ -67,11 +78,25 @@ export function accountsContract(name: string, make: () => Promise<AccountsPorts
       const u = await ports.users.create(aNewUser({ password_hash: 'hash-of-the-password' }));
       await ports.users.setTwoFactor(u.id, 'TOTPSECRET', true);
       const secrets = ['password_hash', 'totp_secret', 'totp_last_step'];
-      for (const user of [u, await ports.users.findById(u.id), await ports.users.findByLogin(u.username), await ports.users.findByEmail(u.email), ...(await ports.users.findByIds([u.id]))]) {
+      for (const user of [
+        u,
+        await ports.users.findById(u.id),
+        await ports.users.findByLogin(u.username),
+        await ports.users.findByEmail(u.email),
+        ...(await ports.users.findByIds([u.id])),
+      ]) {
         expect(Object.keys(user!).filter((k) => secrets.includes(k))).toEqual([]);
       }
-      expect(await ports.users.findWithSecrets(u.id)).toMatchObject({ id: u.id, password_hash: 'hash-of-the-password', totp_secret: 'TOTPSECRET' });
-      expect(await ports.users.findByLoginWithSecrets(u.email)).toMatchObject({ id: u.id, password_hash: 'hash-of-the-password', totp_secret: 'TOTPSECRET' });
+      expect(await ports.users.findWithSecrets(u.id)).toMatchObject({
+        id: u.id,
+        password_hash: 'hash-of-the-password',
+        totp_secret: 'TOTPSECRET',
+      });
+      expect(await ports.users.findByLoginWithSecrets(u.email)).toMatchObject({
+        id: u.id,
+        password_hash: 'hash-of-the-password',
+        totp_secret: 'TOTPSECRET',
+      });
     });
 
     it('stores two-factor settings, admin flag and password hash', async () => {
@@ -111,15 +136,35 @@ export function accountsContract(name: string, make: () => Promise<AccountsPorts
       expect(u).toMatchObject({ is_private: false, show_online_status: true, read_receipts: true, allow_messages: true, deleted_at: null });
       await ports.users.setPrivacy(u.id, { is_private: true, read_receipts: false });
       await ports.users.setPrivacy(u.id, { allow_messages: false, show_online_status: false });
-      expect(await ports.users.findById(u.id)).toMatchObject({ is_private: true, show_online_status: false, read_receipts: false, allow_messages: false });
+      expect(await ports.users.findById(u.id)).toMatchObject({
+        is_private: true,
+        show_online_status: false,
+        read_receipts: false,
+        allow_messages: false,
+      });
     });
 
     it('revokes every other token of a user, keeping one', async () => {
       const u = await ports.users.create(aNewUser());
       const other = await ports.users.create(aNewUser());
-      const keep = await ports.tokens.create({ user_id: u.id, token_hash: 'k'.repeat(64), created_at: '2026-01-01 00:00:00', expires_at: '2027-01-01 00:00:00' });
-      await ports.tokens.create({ user_id: u.id, token_hash: 'l'.repeat(64), created_at: '2026-01-01 00:00:00', expires_at: '2027-01-01 00:00:00' });
-      await ports.tokens.create({ user_id: other.id, token_hash: 'm'.repeat(64), created_at: '2026-01-01 00:00:00', expires_at: '2027-01-01 00:00:00' });
+      const keep = await ports.tokens.create({
+        user_id: u.id,
+        token_hash: 'k'.repeat(64),
+        created_at: '2026-01-01 00:00:00',
+        expires_at: '2027-01-01 00:00:00',
+      });
+      await ports.tokens.create({
+        user_id: u.id,
+        token_hash: 'l'.repeat(64),
+        created_at: '2026-01-01 00:00:00',
+        expires_at: '2027-01-01 00:00:00',
+      });
+      await ports.tokens.create({
+        user_id: other.id,
+        token_hash: 'm'.repeat(64),
+        created_at: '2026-01-01 00:00:00',
+        expires_at: '2027-01-01 00:00:00',
+      });
       expect(await ports.tokens.revokeOthers(u.id, keep, '2026-01-02 00:00:00')).toBe(1);
       expect(await ports.tokens.revokeOthers(u.id, keep, '2026-01-02 00:00:00')).toBe(0);
       expect(await ports.tokens.findActive('k'.repeat(64), '2026-01-03 00:00:00')).not.toBeNull();
@@ -140,7 +185,12 @@ export function accountsContract(name: string, make: () => Promise<AccountsPorts
 
     it('finds only active tokens: not expired, not revoked', async () => {
       const u = await ports.users.create(aNewUser());
-      const id = await ports.tokens.create({ user_id: u.id, token_hash: 'a'.repeat(64), created_at: '2026-01-01 00:00:00', expires_at: '2026-02-01 00:00:00' });
+      const id = await ports.tokens.create({
+        user_id: u.id,
+        token_hash: 'a'.repeat(64),
+        created_at: '2026-01-01 00:00:00',
+        expires_at: '2026-02-01 00:00:00',
+      });
       const active = await ports.tokens.findActive('a'.repeat(64), '2026-01-15 00:00:00');
       expect(active).toMatchObject({ id, user_id: u.id, expires_at: '2026-02-01 00:00:00', last_used_at: null });
       expect(active?.user).toMatchObject({ id: u.id, username: u.username, is_admin: false });
@@ -151,16 +201,30 @@ export function accountsContract(name: string, make: () => Promise<AccountsPorts
       expect(await ports.tokens.findActive('a'.repeat(64), '2026-01-15 00:00:00')).toBeNull();
     });
 
-    it('finds a session by the same rule, with the account\'s name, roles and public card', async () => {
+    it("finds a session by the same rule, with the account's name, roles and public card", async () => {
       const u = await ports.users.create(aNewUser());
       await ports.users.updateProfile(u.id, { avatar: 'me.png', militant_badge: 'gold' });
       await ports.users.setPrivacy(u.id, { is_private: true });
-      const id = await ports.tokens.create({ user_id: u.id, token_hash: 'w'.repeat(64), created_at: '2026-01-01 00:00:00', expires_at: '2026-02-01 00:00:00' });
+      const id = await ports.tokens.create({
+        user_id: u.id,
+        token_hash: 'w'.repeat(64),
+        created_at: '2026-01-01 00:00:00',
+        expires_at: '2026-02-01 00:00:00',
+      });
       const session = await ports.tokens.findSession('w'.repeat(64), '2026-01-15 00:00:00');
       expect(session).toMatchObject({
         id,
         last_used_at: null,
-        user: { id: u.id, username: u.username, is_admin: false, is_moderator: false, is_technician: false, avatar: 'me.png', militant_badge: 'gold', is_private: true },
+        user: {
+          id: u.id,
+          username: u.username,
+          is_admin: false,
+          is_moderator: false,
+          is_technician: false,
+          avatar: 'me.png',
+          militant_badge: 'gold',
+          is_private: true,
+        },
       });
       // Whether a ban is in force is known only where bans are kept (SQL): never a ban that is not there.
       expect(session?.banned).not.toBe(true);
@@ -171,7 +235,7 @@ export function accountsContract(name: string, make: () => Promise<AccountsPorts
       expect(await ports.tokens.findSession('w'.repeat(64), '2026-01-15 00:00:00')).toBeNull();
     });
 
-    it('lists a user\'s live tokens newest first, without revoked, expired or other users\' ones', async () => {
+    it("lists a user's live tokens newest first, without revoked, expired or other users' ones", async () => {
       const u = await ports.users.create(aNewUser());
       const other = await ports.users.create(aNewUser());
       const t = (hash: string, user: number, expires: string) =>
@@ -185,14 +249,30 @@ export function accountsContract(name: string, make: () => Promise<AccountsPorts
       await ports.tokens.touch(first, '2026-01-03 00:00:00');
       expect(await ports.tokens.listActiveOfUser(u.id, '2026-01-05 00:00:00')).toEqual([
         { id: second, user_id: u.id, created_at: '2026-01-01 00:00:00', expires_at: '2027-01-01 00:00:00', last_used_at: null },
-        { id: first, user_id: u.id, created_at: '2026-01-01 00:00:00', expires_at: '2027-01-01 00:00:00', last_used_at: '2026-01-03 00:00:00' },
+        {
+          id: first,
+          user_id: u.id,
+          created_at: '2026-01-01 00:00:00',
+          expires_at: '2027-01-01 00:00:00',
+          last_used_at: '2026-01-03 00:00:00',
+        },
       ]);
     });
 
     it('revokes every token of a user at once', async () => {
       const u = await ports.users.create(aNewUser());
-      await ports.tokens.create({ user_id: u.id, token_hash: 'b'.repeat(64), created_at: '2026-01-01 00:00:00', expires_at: '2027-01-01 00:00:00' });
-      await ports.tokens.create({ user_id: u.id, token_hash: 'c'.repeat(64), created_at: '2026-01-01 00:00:00', expires_at: '2027-01-01 00:00:00' });
+      await ports.tokens.create({
+        user_id: u.id,
+        token_hash: 'b'.repeat(64),
+        created_at: '2026-01-01 00:00:00',
+        expires_at: '2027-01-01 00:00:00',
+      });
+      await ports.tokens.create({
+        user_id: u.id,
+        token_hash: 'c'.repeat(64),
+        created_at: '2026-01-01 00:00:00',
+        expires_at: '2027-01-01 00:00:00',
+      });
       await ports.tokens.revokeAllOfUser(u.id, '2026-01-02 00:00:00');
       expect(await ports.tokens.findActive('b'.repeat(64), '2026-01-03 00:00:00')).toBeNull();
       expect(await ports.tokens.findActive('c'.repeat(64), '2026-01-03 00:00:00')).toBeNull();

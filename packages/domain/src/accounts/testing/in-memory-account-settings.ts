@@ -43,7 +43,17 @@ export class InMemoryMailOutbox implements MailOutbox, Snapshottable {
   }
   async add(entry: { user_id: number | null; message: MailMessage; created_at: Timestamp }) {
     const id = this.rows.length + 1;
-    this.rows.push({ id, user_id: entry.user_id, message: { ...entry.message }, status: 'pending', attempts: 0, next_attempt_at: entry.created_at, last_error: null, sent_at: null, lease_until: null });
+    this.rows.push({
+      id,
+      user_id: entry.user_id,
+      message: { ...entry.message },
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: entry.created_at,
+      last_error: null,
+      sent_at: null,
+      lease_until: null,
+    });
     return id;
   }
   async find(id: number) {
@@ -130,7 +140,14 @@ export class TombstoneAccountEraser implements AccountEraser {
     if (!u || u.deleted_at !== null) return;
     this.erased.push(userId);
     for (const t of this.tokens.rows) if (t.user_id === userId && t.revoked_at === null) t.revoked_at = at;
-    Object.assign(u, { username: `deleted_${userId}`, email: `deleted_${userId}@deleted.invalid`, password_hash: '', bio: null, avatar: null, deleted_at: at });
+    Object.assign(u, {
+      username: `deleted_${userId}`,
+      email: `deleted_${userId}@deleted.invalid`,
+      password_hash: '',
+      bio: null,
+      avatar: null,
+      deleted_at: at,
+    });
   }
 }
 

@@ -11,7 +11,15 @@ import type {
 } from '../ports.js';
 import type { ProfileStats, ProfileStatsReader } from '../profile-service.js';
 import type { ReauthenticationAttempts, TokenAuthentication } from '../reauthentication.js';
-import { emailTaken, type NewUser, type ProfilePatch, type UserRecord, usernameTaken, type UserWithSecrets, withoutSecrets } from '../user.js';
+import {
+  emailTaken,
+  type NewUser,
+  type ProfilePatch,
+  type UserRecord,
+  usernameTaken,
+  type UserWithSecrets,
+  withoutSecrets,
+} from '../user.js';
 import type { Timestamp } from '../../shared/time.js';
 import { captureState, type Snapshottable } from '../../shared/testing/snapshot.js';
 import type { InMemoryContentStore } from '../../content/testing/in-memory-content.js';
@@ -182,16 +190,38 @@ export class InMemoryAccessTokenRepository implements AccessTokenRepository, Sna
   snapshot() {
     return captureState(this.rows);
   }
-  async create(t: { user_id: number; token_hash: string; created_at: Timestamp; expires_at: Timestamp; authentication?: TokenAuthentication | null }) {
+  async create(t: {
+    user_id: number;
+    token_hash: string;
+    created_at: Timestamp;
+    expires_at: Timestamp;
+    authentication?: TokenAuthentication | null;
+  }) {
     const id = this.rows.length + 1;
-    this.rows.push({ id, user_id: t.user_id, token_hash: t.token_hash, created_at: t.created_at, expires_at: t.expires_at, last_used_at: null, revoked_at: null, authentication: t.authentication ?? null });
+    this.rows.push({
+      id,
+      user_id: t.user_id,
+      token_hash: t.token_hash,
+      created_at: t.created_at,
+      expires_at: t.expires_at,
+      last_used_at: null,
+      revoked_at: null,
+      authentication: t.authentication ?? null,
+    });
     return id;
   }
   async findActive(tokenHash: string, now: Timestamp) {
     const row = this.rows.find((r) => r.token_hash === tokenHash && r.revoked_at === null && r.expires_at > now);
     const user = row ? await this.users.findById(row.user_id) : null;
     if (!row || !user) return null;
-    return { id: row.id, user_id: row.user_id, expires_at: row.expires_at, last_used_at: row.last_used_at, user, authentication: row.authentication && { ...row.authentication } };
+    return {
+      id: row.id,
+      user_id: row.user_id,
+      expires_at: row.expires_at,
+      last_used_at: row.last_used_at,
+      user,
+      authentication: row.authentication && { ...row.authentication },
+    };
   }
   async findSession(tokenHash: string, now: Timestamp) {
     // No bans here (they are the moderation context's): `banned` stays unknown, and admission asks.
@@ -335,7 +365,12 @@ export class InMemoryProfileStatsReader implements ProfileStatsReader {
   async profileOf(userId: number, viewerId: number | null) {
     const user = await this.users.findById(userId);
     const remote = (await this.remote?.counts(userId)) ?? { followers: 0, following: 0 };
-    return user && { user, stats: { ...this.statsFor(userId, viewerId), remote_followers_count: remote.followers, remote_following_count: remote.following } };
+    return (
+      user && {
+        user,
+        stats: { ...this.statsFor(userId, viewerId), remote_followers_count: remote.followers, remote_following_count: remote.following },
+      }
+    );
   }
 
   private statsFor(userId: number, viewerId: number | null): Omit<ProfileStats, 'remote_followers_count' | 'remote_following_count'> {

@@ -15,5 +15,12 @@ import {
 export function reauthenticationOf(users: InMemoryUserRepository, clock: Clock = new ManualClock()): Reauthentication {
   const secrets = new SequentialSecretTokens();
   const second = new SecondFactor(users, new InMemoryRecoveryCodeRepository(), new FakeTotpVerifier(), secrets, clock);
-  return new Reauthentication(new InMemoryAccessTokenRepository(users), new InMemoryReauthenticationAttempts(), new PlainPasswordHasher(), second, secrets, clock);
+  return new Reauthentication(
+    new InMemoryAccessTokenRepository(users),
+    new InMemoryReauthenticationAttempts(),
+    new PlainPasswordHasher(),
+    second,
+    secrets,
+    clock,
+  );
 }

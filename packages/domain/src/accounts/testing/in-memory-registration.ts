@@ -1,7 +1,14 @@
 import { listPage, type PageRequest } from '../../shared/pagination.js';
 import type { Timestamp } from '../../shared/time.js';
 import type { UserRepository } from '../ports.js';
-import type { AccountHold, AccountHoldRepository, EmailConfirmationRepository, Invitation, InvitationRepository, PendingRegistration } from '../registration-ports.js';
+import type {
+  AccountHold,
+  AccountHoldRepository,
+  EmailConfirmationRepository,
+  Invitation,
+  InvitationRepository,
+  PendingRegistration,
+} from '../registration-ports.js';
 import { captureState, type Snapshottable } from '../../shared/testing/snapshot.js';
 import { InMemorySingleUseTokenRepository } from './in-memory-accounts.js';
 
@@ -30,12 +37,21 @@ export class InMemoryAccountHoldRepository implements AccountHoldRepository, Sna
     return this.clear(userId, 'awaiting_email');
   }
   async awaitingApproval(page: PageRequest) {
-    const waiting = [...this.rows.values()].filter((h) => h.awaiting_approval).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.user_id - b.user_id);
+    const waiting = [...this.rows.values()]
+      .filter((h) => h.awaiting_approval)
+      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.user_id - b.user_id);
     const items: PendingRegistration[] = [];
     for (const hold of waiting) {
       const user = await this.users.findById(hold.user_id);
       if (!user || user.deleted_at !== null) continue;
-      items.push({ user_id: user.id, username: user.username, email: user.email, cause: user.cause, email_confirmed: !hold.awaiting_email, created_at: hold.created_at });
+      items.push({
+        user_id: user.id,
+        username: user.username,
+        email: user.email,
+        cause: user.cause,
+        email_confirmed: !hold.awaiting_email,
+        created_at: hold.created_at,
+      });
     }
     const start = (page.page - 1) * page.perPage;
     return listPage(items.slice(start, start + page.perPage + 1), page);
@@ -56,7 +72,14 @@ export class InMemoryInvitationRepository implements InvitationRepository, Snaps
     return captureState(this.rows);
   }
 
-  async create(invitation: { code_hash: string; code_hint: string; max_uses: number; expires_at: Timestamp | null; created_by: number; created_at: Timestamp }) {
+  async create(invitation: {
+    code_hash: string;
+    code_hint: string;
+    max_uses: number;
+    expires_at: Timestamp | null;
+    created_by: number;
+    created_at: Timestamp;
+  }) {
     const row = { id: this.rows.length + 1, ...invitation, uses: 0, revoked_at: null };
     this.rows.push(row);
     return shown(row);
@@ -73,7 +96,13 @@ export class InMemoryInvitationRepository implements InvitationRepository, Snaps
   }
   async list(page: PageRequest) {
     const start = (page.page - 1) * page.perPage;
-    return listPage([...this.rows].reverse().slice(start, start + page.perPage + 1).map(shown), page);
+    return listPage(
+      [...this.rows]
+        .reverse()
+        .slice(start, start + page.perPage + 1)
+        .map(shown),
+      page,
+    );
   }
   async revoke(id: number, at: Timestamp) {
     const row = this.rows.find((r) => r.id === id);

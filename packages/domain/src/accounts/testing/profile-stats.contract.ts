@@ -15,7 +15,8 @@ export interface ProfileStatsPorts {
   stats: ProfileStatsReader;
 }
 
-const statsOf = async (stats: ProfileStatsReader, userId: number, viewerId: number | null) => (await stats.profileOf(userId, viewerId))?.stats;
+const statsOf = async (stats: ProfileStatsReader, userId: number, viewerId: number | null) =>
+  (await stats.profileOf(userId, viewerId))?.stats;
 
 /** The profile read view must agree with the relations the other ports write. */
 export function profileStatsContract(name: string, make: () => Promise<ProfileStatsPorts>) {
@@ -44,7 +45,12 @@ export function profileStatsContract(name: string, make: () => Promise<ProfileSt
         is_following: true,
         is_followed_by: false,
       });
-      expect(await statsOf(stats, a.id, b.id)).toMatchObject({ posts_count: 0, following_count: 1, is_following: false, is_followed_by: true });
+      expect(await statsOf(stats, a.id, b.id)).toMatchObject({
+        posts_count: 0,
+        following_count: 1,
+        is_following: false,
+        is_followed_by: true,
+      });
       expect(await statsOf(stats, b.id, null)).toMatchObject({ is_following: false, sent_request_id: null, received_request_id: null });
     });
 
@@ -53,9 +59,26 @@ export function profileStatsContract(name: string, make: () => Promise<ProfileSt
       const a = await users.create(aNewUser());
       const b = await users.create(aNewUser());
       const at = '2026-01-01 00:00:00';
-      for (const n of [1, 2, 3]) await remote.addFollower({ user_id: a.id, actor_url: `https://elsewhere.test/users/f${n}`, follow_id: `https://elsewhere.test/follows/${n}`, followed_at: at });
-      await remote.addFollowing({ user_id: a.id, actor_url: 'https://elsewhere.test/users/g', follow_id: `https://plaza.test/follows/${a.id}`, accepted: false, followed_at: at });
-      await remote.addFollower({ user_id: b.id, actor_url: 'https://elsewhere.test/users/f1', follow_id: 'https://elsewhere.test/follows/b', followed_at: at });
+      for (const n of [1, 2, 3])
+        await remote.addFollower({
+          user_id: a.id,
+          actor_url: `https://elsewhere.test/users/f${n}`,
+          follow_id: `https://elsewhere.test/follows/${n}`,
+          followed_at: at,
+        });
+      await remote.addFollowing({
+        user_id: a.id,
+        actor_url: 'https://elsewhere.test/users/g',
+        follow_id: `https://plaza.test/follows/${a.id}`,
+        accepted: false,
+        followed_at: at,
+      });
+      await remote.addFollower({
+        user_id: b.id,
+        actor_url: 'https://elsewhere.test/users/f1',
+        follow_id: 'https://elsewhere.test/follows/b',
+        followed_at: at,
+      });
       expect(await statsOf(stats, a.id, a.id)).toMatchObject({ remote_followers_count: 3, remote_following_count: 1 });
       expect(await statsOf(stats, a.id, b.id)).toMatchObject({ remote_followers_count: 3, remote_following_count: 1 });
       expect(await statsOf(stats, b.id, null)).toMatchObject({ remote_followers_count: 1, remote_following_count: 0 });
@@ -80,7 +103,11 @@ export function profileStatsContract(name: string, make: () => Promise<ProfileSt
         sent_request_id: null,
         received_request_id: null,
       });
-      expect(await statsOf(stats, b.id, a.id)).toMatchObject({ is_following: true, is_followed_by: true, received_request_id: expect.any(Number) });
+      expect(await statsOf(stats, b.id, a.id)).toMatchObject({
+        is_following: true,
+        is_followed_by: true,
+        received_request_id: expect.any(Number),
+      });
     });
 
     it('shows pending requests to each side, then the friendship', async () => {

@@ -45,15 +45,28 @@ export function reauthenticationContract(name: string, make: () => Promise<Reaut
 
     it('lets exactly the limit through of attempts made at once', async () => {
       const u = await ports.users.create(aNewUser());
-      const answers = await Promise.all(Array.from({ length: 12 }, () => ports.attempts.claim(u.id, '2026-01-01 10:00:00', '2026-01-01 09:45:00', 5)));
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, () => ports.attempts.claim(u.id, '2026-01-01 10:00:00', '2026-01-01 09:45:00', 5)),
+      );
       expect(answers.filter(Boolean)).toHaveLength(5);
     });
 
-    it('keeps how a token\'s login authenticated, and none for a token no login issued', async () => {
+    it("keeps how a token's login authenticated, and none for a token no login issued", async () => {
       const u = await ports.users.create(aNewUser());
       const authentication = { at: '2026-01-01 10:00:00', factors: 'second_factor' as const };
-      await ports.tokens.create({ user_id: u.id, token_hash: 'x'.repeat(64), created_at: '2026-01-01 10:00:00', expires_at: '2027-01-01 00:00:00', authentication });
-      await ports.tokens.create({ user_id: u.id, token_hash: 'y'.repeat(64), created_at: '2026-01-01 10:00:00', expires_at: '2027-01-01 00:00:00' });
+      await ports.tokens.create({
+        user_id: u.id,
+        token_hash: 'x'.repeat(64),
+        created_at: '2026-01-01 10:00:00',
+        expires_at: '2027-01-01 00:00:00',
+        authentication,
+      });
+      await ports.tokens.create({
+        user_id: u.id,
+        token_hash: 'y'.repeat(64),
+        created_at: '2026-01-01 10:00:00',
+        expires_at: '2027-01-01 00:00:00',
+      });
       expect((await ports.tokens.findActive('x'.repeat(64), '2026-01-02 00:00:00'))?.authentication).toEqual(authentication);
       expect((await ports.tokens.findActive('y'.repeat(64), '2026-01-02 00:00:00'))?.authentication).toBeNull();
     });

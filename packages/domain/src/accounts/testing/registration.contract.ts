@@ -40,17 +40,26 @@ export function registrationContract(name: string, make: () => Promise<Registrat
 
     it('lists live accounts awaiting approval, oldest first, with whether their address is confirmed', async () => {
       const { holds, users } = ports;
-      const [a, b, c, d] = [await users.create(aNewUser({ cause: 'Parks' })), await users.create(aNewUser()), await users.create(aNewUser()), await users.create(aNewUser())];
+      const [a, b, c, d] = [
+        await users.create(aNewUser({ cause: 'Parks' })),
+        await users.create(aNewUser()),
+        await users.create(aNewUser()),
+        await users.create(aNewUser()),
+      ];
       await holds.create({ user_id: b.id, awaiting_approval: true, awaiting_email: true, created_at: '2026-11-27 10:00:00' });
       await holds.create({ user_id: a.id, awaiting_approval: true, awaiting_email: false, created_at: '2026-11-27 11:00:00' });
       await holds.create({ user_id: c.id, awaiting_approval: false, awaiting_email: true, created_at: '2026-11-27 09:00:00' });
       await holds.create({ user_id: d.id, awaiting_approval: true, awaiting_email: false, created_at: '2026-11-27 08:00:00' });
       await ports.markDeleted(d.id);
       const page = await holds.awaitingApproval(pageRequest(1, 1));
-      expect(page.items).toEqual([{ user_id: b.id, username: b.username, email: b.email, cause: null, email_confirmed: false, created_at: '2026-11-27 10:00:00' }]);
+      expect(page.items).toEqual([
+        { user_id: b.id, username: b.username, email: b.email, cause: null, email_confirmed: false, created_at: '2026-11-27 10:00:00' },
+      ]);
       expect(page.has_more).toBe(true);
       const next = await holds.awaitingApproval(pageRequest(2, 1));
-      expect(next.items).toEqual([{ user_id: a.id, username: a.username, email: a.email, cause: 'Parks', email_confirmed: true, created_at: '2026-11-27 11:00:00' }]);
+      expect(next.items).toEqual([
+        { user_id: a.id, username: a.username, email: a.email, cause: 'Parks', email_confirmed: true, created_at: '2026-11-27 11:00:00' },
+      ]);
       expect(next.has_more).toBe(false);
       expect(await holds.clearApproval(b.id)).toBe(true);
       expect((await holds.awaitingApproval(pageRequest(1, 10))).items.map((i) => i.user_id)).toEqual([a.id]);
@@ -59,8 +68,24 @@ export function registrationContract(name: string, make: () => Promise<Registrat
     it('counts an invitation’s uses up to its maximum, never after its expiry or revocation', async () => {
       const { invitations, users } = ports;
       const admin = await users.create(aNewUser());
-      const created = await invitations.create({ code_hash: 'a'.repeat(64), code_hint: 'abcd', max_uses: 2, expires_at: '2026-11-28 00:00:00', created_by: admin.id, created_at: NOW });
-      expect(created).toEqual({ id: expect.any(Number), code_hint: 'abcd', max_uses: 2, uses: 0, expires_at: '2026-11-28 00:00:00', revoked_at: null, created_by: admin.id, created_at: NOW });
+      const created = await invitations.create({
+        code_hash: 'a'.repeat(64),
+        code_hint: 'abcd',
+        max_uses: 2,
+        expires_at: '2026-11-28 00:00:00',
+        created_by: admin.id,
+        created_at: NOW,
+      });
+      expect(created).toEqual({
+        id: expect.any(Number),
+        code_hint: 'abcd',
+        max_uses: 2,
+        uses: 0,
+        expires_at: '2026-11-28 00:00:00',
+        revoked_at: null,
+        created_by: admin.id,
+        created_at: NOW,
+      });
       expect(await invitations.use('a'.repeat(64), NOW)).toBe(true);
       expect(await invitations.use('a'.repeat(64), '2026-11-28 00:00:00')).toBe(false);
       expect(await invitations.use('a'.repeat(64), NOW)).toBe(true);
@@ -69,7 +94,14 @@ export function registrationContract(name: string, make: () => Promise<Registrat
       expect(await invitations.use('b'.repeat(64), NOW)).toBe(false);
       expect(await invitations.findByHash('b'.repeat(64))).toBeNull();
 
-      const forever = await invitations.create({ code_hash: 'c'.repeat(64), code_hint: 'cccc', max_uses: 5, expires_at: null, created_by: admin.id, created_at: NOW });
+      const forever = await invitations.create({
+        code_hash: 'c'.repeat(64),
+        code_hint: 'cccc',
+        max_uses: 5,
+        expires_at: null,
+        created_by: admin.id,
+        created_at: NOW,
+      });
       expect(await invitations.use('c'.repeat(64), '2099-01-01 00:00:00')).toBe(true);
       expect(await invitations.revoke(forever.id, NOW)).toBe(true);
       expect(await invitations.revoke(forever.id, NOW)).toBe(false);
@@ -84,7 +116,14 @@ export function registrationContract(name: string, make: () => Promise<Registrat
     it('admits one of many uses racing for the last one', async () => {
       const { invitations, users } = ports;
       const admin = await users.create(aNewUser());
-      await invitations.create({ code_hash: 'd'.repeat(64), code_hint: 'dddd', max_uses: 1, expires_at: null, created_by: admin.id, created_at: NOW });
+      await invitations.create({
+        code_hash: 'd'.repeat(64),
+        code_hint: 'dddd',
+        max_uses: 1,
+        expires_at: null,
+        created_by: admin.id,
+        created_at: NOW,
+      });
       const results = await Promise.all(Array.from({ length: 10 }, () => invitations.use('d'.repeat(64), NOW)));
       expect(results.filter(Boolean)).toHaveLength(1);
     });
@@ -99,7 +138,12 @@ export function registrationContract(name: string, make: () => Promise<Registrat
       expect(await confirmations.consume('e'.repeat(64), NOW)).toBeNull();
       expect(await confirmations.consume('f'.repeat(64), NOW)).toBe(u.id);
       expect(await confirmations.lastSentAt(u.id)).toBe(NOW);
-      await confirmations.create({ user_id: u.id, token_hash: '9'.repeat(64), created_at: '2026-11-27 12:05:00', expires_at: '2026-11-28 12:05:00' });
+      await confirmations.create({
+        user_id: u.id,
+        token_hash: '9'.repeat(64),
+        created_at: '2026-11-27 12:05:00',
+        expires_at: '2026-11-28 12:05:00',
+      });
       expect(await confirmations.lastSentAt(u.id)).toBe('2026-11-27 12:05:00');
       expect(await confirmations.lastSentAt(999_999)).toBeNull();
     });

@@ -82,10 +82,19 @@ export function adminContract(name: string, make: () => Promise<AdminPorts>) {
       const { media, turn } = await make();
       expect(await media.read()).toBeNull();
       expect(await turn.read()).toBeNull();
-      const m: MediaServerValues = { url: 'wss://media.example.org', api_key: "key'with\\quote", api_secret: 'a secret with "quotes" and $dollar' };
+      const m: MediaServerValues = {
+        url: 'wss://media.example.org',
+        api_key: "key'with\\quote",
+        api_secret: 'a secret with "quotes" and $dollar',
+      };
       await media.write(m);
       expect(await media.read()).toEqual(m);
-      const t: TurnValues = { urls: ['turn:turn.example.org:3478', 'turns:turn.example.org:5349'], secret: 's'.repeat(32), ttl: 3600, realm: 'turn.example.org' };
+      const t: TurnValues = {
+        urls: ['turn:turn.example.org:3478', 'turns:turn.example.org:5349'],
+        secret: 's'.repeat(32),
+        ttl: 3600,
+        realm: 'turn.example.org',
+      };
       await turn.write(t);
       expect(await turn.read()).toEqual(t);
       await turn.write({ ...t, realm: null });

@@ -51,7 +51,9 @@ export class InMemoryAdminRoster implements AdminRoster {
     const all = [...this.users.rows.values()]
       .filter((u) => u.deleted_at === null)
       .filter((u) => q === null || u.username.toLowerCase().startsWith(q) || u.email.toLowerCase().startsWith(q))
-      .sort((a, b) => (a.username.toLowerCase() < b.username.toLowerCase() ? -1 : a.username.toLowerCase() > b.username.toLowerCase() ? 1 : a.id - b.id));
+      .sort((a, b) =>
+        a.username.toLowerCase() < b.username.toLowerCase() ? -1 : a.username.toLowerCase() > b.username.toLowerCase() ? 1 : a.id - b.id,
+      );
     const slice = all.slice(offsetOf(page), offsetOf(page) + page.perPage + 1);
     const items: RosterUser[] = slice.slice(0, page.perPage).map((u) => ({
       id: u.id,

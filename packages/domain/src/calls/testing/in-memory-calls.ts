@@ -44,11 +44,16 @@ export class InMemoryCallRepository implements CallRepository, Snapshottable {
     return c ? { ...c } : null;
   }
   async openCallOfGroup(groupId: number) {
-    const open = this.calls.filter((c) => c.group_id === groupId && (c.status === 'ringing' || c.status === 'active')).sort((a, b) => b.id - a.id);
+    const open = this.calls
+      .filter((c) => c.group_id === groupId && (c.status === 'ringing' || c.status === 'active'))
+      .sort((a, b) => b.id - a.id);
     return open[0] ? { ...open[0] } : null;
   }
   async participants(callId: number) {
-    return this.participantRows.filter((p) => p.call_id === callId).sort((a, b) => a.user_id - b.user_id).map((p) => ({ ...p }));
+    return this.participantRows
+      .filter((p) => p.call_id === callId)
+      .sort((a, b) => a.user_id - b.user_id)
+      .map((p) => ({ ...p }));
   }
   async participant(callId: number, userId: number) {
     const p = this.participantRows.find((x) => x.call_id === callId && x.user_id === userId);

@@ -31,7 +31,14 @@ export function contentContract(name: string, make: () => Promise<ContentPorts>)
     it('creates posts, finds, updates and deletes them', async () => {
       const { users, posts } = await make();
       const u = await users.create(aNewUser());
-      const p = await posts.create({ user_id: u.id, content: 'hi', media: ['media_a.jpg'], media_type: 'image', tags: ['x'], created_at: at(1) });
+      const p = await posts.create({
+        user_id: u.id,
+        content: 'hi',
+        media: ['media_a.jpg'],
+        media_type: 'image',
+        tags: ['x'],
+        created_at: at(1),
+      });
       expect(p).toMatchObject({ user_id: u.id, content: 'hi', media: ['media_a.jpg'], likes_count: 0, comments_count: 0, shares_count: 0 });
       await posts.update(p.id, { content: 'edited', tags: ['y'], updated_at: at(2) });
       expect(await posts.findById(p.id)).toMatchObject({ content: 'edited', tags: ['y'], updated_at: at(2), media: ['media_a.jpg'] });
@@ -49,7 +56,16 @@ export function contentContract(name: string, make: () => Promise<ContentPorts>)
       expect((await posts.authors([])).size).toBe(0);
       const authors = await posts.authors([b.id, 999_999, a.id]);
       expect([...authors.keys()].sort((x, y) => x - y)).toEqual([a.id, b.id]);
-      expect(authors.get(a.id)).toEqual({ id: a.id, username: a.username, avatar: null, militant_badge: null, is_technician: false, is_admin: true, is_moderator: false, is_private: false });
+      expect(authors.get(a.id)).toEqual({
+        id: a.id,
+        username: a.username,
+        avatar: null,
+        militant_badge: null,
+        is_technician: false,
+        is_admin: true,
+        is_moderator: false,
+        is_private: false,
+      });
       expect(authors.get(b.id)).toEqual({
         id: b.id,
         username: b.username,
@@ -67,8 +83,22 @@ export function contentContract(name: string, make: () => Promise<ContentPorts>)
       const [me, friend, stranger] = [await users.create(aNewUser()), await users.create(aNewUser()), await users.create(aNewUser())];
       await follows.follow(me.id, friend.id, at(0));
       const mine = await posts.create({ user_id: me.id, content: 'mine', media: [], media_type: null, tags: [], created_at: at(1) });
-      const theirs = await posts.create({ user_id: friend.id, content: 'theirs', media: [], media_type: null, tags: [], created_at: at(2) });
-      const other = await posts.create({ user_id: stranger.id, content: 'other', media: [], media_type: null, tags: [], created_at: at(3) });
+      const theirs = await posts.create({
+        user_id: friend.id,
+        content: 'theirs',
+        media: [],
+        media_type: null,
+        tags: [],
+        created_at: at(2),
+      });
+      const other = await posts.create({
+        user_id: stranger.id,
+        content: 'other',
+        media: [],
+        media_type: null,
+        tags: [],
+        created_at: at(3),
+      });
       // Each new wall entry's id comes back to its writer (the timeline fans it out); a repeated share makes none.
       const shareEntry = await engagement.share(other.id, friend.id, at(4));
       expect(shareEntry).toEqual(expect.any(Number));
@@ -179,7 +209,12 @@ export function contentContract(name: string, make: () => Promise<ContentPorts>)
       expect(await comments.react('group', 1, u.id, 'like', at(1))).toBe('added');
       expect(await comments.react('group', 1, v.id, 'love', at(2))).toBe('added');
       expect(await comments.react('group', 2, v.id, 'love', at(3))).toBe('added');
-      expect(await comments.countReactions('group', [1, 2, 3])).toEqual(new Map([[1, 2], [2, 1]]));
+      expect(await comments.countReactions('group', [1, 2, 3])).toEqual(
+        new Map([
+          [1, 2],
+          [2, 1],
+        ]),
+      );
       expect(await comments.countReactions('post', [1, 2])).toEqual(new Map());
       expect(await comments.countReactions('group', [])).toEqual(new Map());
       expect(await comments.unreact('group', 1, u.id)).toBe(true);
@@ -205,11 +240,20 @@ export function contentContract(name: string, make: () => Promise<ContentPorts>)
 
     it('lists exactly the posts the visibility rule lets each viewer see, in every list', async () => {
       const { users, follows, posts, engagement, notifications, inbox, reports } = await make();
-      const [pub, priv, sharer, follower, exFollower, stranger, moderator] = await Promise.all(Array.from({ length: 7 }, () => users.create(aNewUser())));
+      const [pub, priv, sharer, follower, exFollower, stranger, moderator] = await Promise.all(
+        Array.from({ length: 7 }, () => users.create(aNewUser())),
+      );
       await users.setPrivacy(priv.id, { is_private: true });
       for (const u of [sharer, follower, exFollower]) await follows.follow(u.id, priv.id, at(0));
       const pubPost = await posts.create({ user_id: pub.id, content: 'public', media: [], media_type: null, tags: [], created_at: at(1) });
-      const privPost = await posts.create({ user_id: priv.id, content: 'followers only', media: [], media_type: null, tags: [], created_at: at(2) });
+      const privPost = await posts.create({
+        user_id: priv.id,
+        content: 'followers only',
+        media: [],
+        media_type: null,
+        tags: [],
+        created_at: at(2),
+      });
       await engagement.share(pubPost.id, sharer.id, at(3));
       await engagement.share(privPost.id, sharer.id, at(4));
       await follows.unfollow(exFollower.id, priv.id);
@@ -232,12 +276,15 @@ export function contentContract(name: string, make: () => Promise<ContentPorts>)
         const expected: number[] = [];
         for (const p of [pubPost, privPost]) {
           const audience = { kind: 'account' as const, authorId: p.user_id, isPrivate: p.user_id === priv.id };
-          if (canSeePost(v, audience, { follows: await follows.isFollowing(v.userId, p.user_id), reported: await posts.underReport(p.id) })) expected.push(p.id);
+          if (canSeePost(v, audience, { follows: await follows.isFollowing(v.userId, p.user_id), reported: await posts.underReport(p.id) }))
+            expected.push(p.id);
         }
         seenBy.set(v.userId, expected);
         const who = `viewer ${v.userId}${v.moderator ? ' (moderator)' : ''}`;
         expect(sorted((await posts.bookmarked(v, page(1))).map((e) => e.post_id)), `bookmarks of ${who}`).toEqual(sorted(expected));
-        expect(sorted((await posts.wall(sharer.id, v, page(1))).map((e) => e.post_id)), `sharer's wall for ${who}`).toEqual(sorted(expected));
+        expect(sorted((await posts.wall(sharer.id, v, page(1))).map((e) => e.post_id)), `sharer's wall for ${who}`).toEqual(
+          sorted(expected),
+        );
         const shared = (await posts.feed(v, page(1, 100))).filter((e) => e.shared_by === sharer.id);
         expect(sorted(shared.map((e) => e.post_id)), `shares in the feed of ${who}`).toEqual(sorted(expected));
         const global = (await posts.global(v, page(1, 100))).map((e) => e.post_id).filter((id) => id === pubPost.id || id === privPost.id);

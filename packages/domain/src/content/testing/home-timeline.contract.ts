@@ -20,16 +20,22 @@ export interface HomeTimelinePorts {
 const at = (minute: number) => `2026-03-01 10:${String(minute).padStart(2, '0')}:00`;
 const viewer = (u: { id: number }): Viewer => ({ userId: u.id, moderator: false });
 const page = (p: number, perPage = 20) => ({ page: p, perPage });
-const ids = (r: TimelinePage) => (r.kind === 'entries' ? r.entries.map((e) => `${e.post.id}${e.shared_by_username ? `@${e.shared_by_username}` : ''}`) : r.kind);
+const ids = (r: TimelinePage) =>
+  r.kind === 'entries' ? r.entries.map((e) => `${e.post.id}${e.shared_by_username ? `@${e.shared_by_username}` : ''}`) : r.kind;
 
 /** The behaviour every home timeline must share, fake or SQL (docs/decisions/0071). */
 export function homeTimelineContract(name: string, make: () => Promise<HomeTimelinePorts>) {
   describe(`${name}: home timeline contract`, () => {
     async function world() {
       const ports = await make();
-      const [me, followed, stranger] = [await ports.users.create(aNewUser()), await ports.users.create(aNewUser()), await ports.users.create(aNewUser())];
+      const [me, followed, stranger] = [
+        await ports.users.create(aNewUser()),
+        await ports.users.create(aNewUser()),
+        await ports.users.create(aNewUser()),
+      ];
       await ports.follows.follow(me.id, followed.id, at(0));
-      const post = (u: { id: number }, minute: number) => ports.posts.create({ user_id: u.id, content: `at ${minute}`, media: [], media_type: null, tags: [], created_at: at(minute) });
+      const post = (u: { id: number }, minute: number) =>
+        ports.posts.create({ user_id: u.id, content: `at ${minute}`, media: [], media_type: null, tags: [], created_at: at(minute) });
       const publish = async (u: { id: number }, minute: number) => {
         const p = await post(u, minute);
         await ports.timelines.fanOut(wallEntryOfPost(p), 100);
@@ -77,7 +83,9 @@ export function homeTimelineContract(name: string, make: () => Promise<HomeTimel
       const readers = [w.followed, w.me, ...others];
       for (const u of readers) await w.timelines.build(u.id, 100);
       const holding = async (postId: number) =>
-        (await Promise.all(readers.map(async (u) => ids(await w.timelines.page(viewer(u), page(1)))))).filter((r) => r.includes(`${postId}`)).length;
+        (await Promise.all(readers.map(async (u) => ids(await w.timelines.page(viewer(u), page(1)))))).filter((r) =>
+          r.includes(`${postId}`),
+        ).length;
       const crowded = await w.post(w.followed, 7);
       expect(await w.timelines.fanOut(wallEntryOfPost(crowded), 1)).toBe('queued');
       expect(await holding(crowded.id)).toBe(2);
@@ -91,7 +99,7 @@ export function homeTimelineContract(name: string, make: () => Promise<HomeTimel
       expect(await w.timelines.fanOutQueued(10)).toBe(0);
     });
 
-    it('reads each entry as the viewer sees it: the post, its author, the viewer\'s own reaction and bookmark, the sharer', async () => {
+    it("reads each entry as the viewer sees it: the post, its author, the viewer's own reaction and bookmark, the sharer", async () => {
       const w = await world();
       await w.timelines.build(w.me.id, 100);
       const liked = await w.publish(w.followed, 1);
@@ -103,7 +111,14 @@ export function homeTimelineContract(name: string, make: () => Promise<HomeTimel
       const result = await w.timelines.page(viewer(w.me), page(1));
       if (result.kind !== 'entries') throw new Error(`expected entries, got ${result.kind}`);
       expect(
-        result.entries.map((v) => ({ id: v.post.id, author: v.author.username, is_liked: v.is_liked, reaction: v.reaction_type, bookmarked: v.is_bookmarked, by: v.shared_by_username })),
+        result.entries.map((v) => ({
+          id: v.post.id,
+          author: v.author.username,
+          is_liked: v.is_liked,
+          reaction: v.reaction_type,
+          bookmarked: v.is_bookmarked,
+          by: v.shared_by_username,
+        })),
       ).toEqual([
         { id: plain.id, author: w.followed.username, is_liked: false, reaction: null, bookmarked: false, by: w.followed.username },
         { id: plain.id, author: w.followed.username, is_liked: false, reaction: null, bookmarked: false, by: null },

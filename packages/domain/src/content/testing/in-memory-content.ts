@@ -33,7 +33,10 @@ export class InMemoryContentStore implements Snapshottable {
   readonly shares = new Set<string>();
   readonly bookmarks = new Map<string, { user_id: number; post_id: number; created_at: Timestamp }>();
   readonly comments = new Map<number, CommentRecord>();
-  readonly commentReactions = new Map<string, { comment_type: CommentType; comment_id: number; user_id: number; reaction_type: string; created_at: Timestamp }>();
+  readonly commentReactions = new Map<
+    string,
+    { comment_type: CommentType; comment_id: number; user_id: number; reaction_type: string; created_at: Timestamp }
+  >();
   readonly stories = new Map<number, StoryRecord>();
   nextId = 1;
   constructor(
@@ -43,7 +46,16 @@ export class InMemoryContentStore implements Snapshottable {
 
   /** The content tables only: the users and follows it reads are participants of their own. */
   snapshot() {
-    const restore = captureState(this.posts, this.wall, this.reactions, this.shares, this.bookmarks, this.comments, this.commentReactions, this.stories);
+    const restore = captureState(
+      this.posts,
+      this.wall,
+      this.reactions,
+      this.shares,
+      this.bookmarks,
+      this.comments,
+      this.commentReactions,
+      this.stories,
+    );
     const nextId = this.nextId;
     return () => {
       restore();
@@ -102,14 +114,19 @@ export class InMemoryPostRepository implements PostRepository {
     for (const [k, c] of this.s.comments) if (c.post_id === id) this.s.comments.delete(k);
   }
   private entries(rows: WallRow[], viewer: Viewer, page: PageRequest): FeedEntry[] {
-    return window(
-      rows.filter((w) => this.s.visibleTo(w.post_id, viewer)).sort(newestFirst),
-      page,
-    ).map((w) => ({ post_id: w.post_id, shared_by: w.is_share ? w.user_id : null, feed_date: w.created_at }));
+    return window(rows.filter((w) => this.s.visibleTo(w.post_id, viewer)).sort(newestFirst), page).map((w) => ({
+      post_id: w.post_id,
+      shared_by: w.is_share ? w.user_id : null,
+      feed_date: w.created_at,
+    }));
   }
   async feed(viewer: Viewer, page: PageRequest) {
     const authors = this.s.following(viewer.userId).add(viewer.userId);
-    return this.entries(this.s.wall.filter((w) => authors.has(w.user_id)), viewer, page);
+    return this.entries(
+      this.s.wall.filter((w) => authors.has(w.user_id)),
+      viewer,
+      page,
+    );
   }
   async global(viewer: Viewer, page: PageRequest) {
     const posts = [...this.s.posts.values()]
@@ -118,7 +135,11 @@ export class InMemoryPostRepository implements PostRepository {
     return window(posts, page).map((p) => ({ post_id: p.id, shared_by: null, feed_date: p.created_at }));
   }
   async wall(userId: number, viewer: Viewer, page: PageRequest) {
-    return this.entries(this.s.wall.filter((w) => w.user_id === userId), viewer, page);
+    return this.entries(
+      this.s.wall.filter((w) => w.user_id === userId),
+      viewer,
+      page,
+    );
   }
   async bookmarked(viewer: Viewer, page: PageRequest) {
     const rows = [...this.s.bookmarks.values()]
@@ -147,7 +168,19 @@ export class InMemoryPostRepository implements PostRepository {
     });
   }
   async authors(ids: number[]) {
-    const out = new Map<number, { id: number; username: string; avatar: string | null; militant_badge: string | null; is_technician: boolean; is_admin: boolean; is_moderator: boolean; is_private: boolean }>();
+    const out = new Map<
+      number,
+      {
+        id: number;
+        username: string;
+        avatar: string | null;
+        militant_badge: string | null;
+        is_technician: boolean;
+        is_admin: boolean;
+        is_moderator: boolean;
+        is_private: boolean;
+      }
+    >();
     for (const id of ids) {
       const u = this.s.users.rows.get(id);
       if (u)
@@ -241,7 +274,8 @@ export class InMemoryCommentRepository implements CommentRepository {
     const ids = [id];
     for (let i = 0; i < ids.length; i++) for (const x of this.s.comments.values()) if (x.parent_id === ids[i]) ids.push(x.id);
     for (const x of ids) this.s.comments.delete(x);
-    for (const [k, r] of this.s.commentReactions) if (r.comment_type === 'post' && ids.includes(r.comment_id)) this.s.commentReactions.delete(k);
+    for (const [k, r] of this.s.commentReactions)
+      if (r.comment_type === 'post' && ids.includes(r.comment_id)) this.s.commentReactions.delete(k);
     const p = this.s.posts.get(c.post_id);
     if (p) p.comments_count -= ids.length;
   }
@@ -263,7 +297,13 @@ export class InMemoryCommentRepository implements CommentRepository {
     const key = `${type}:${commentId}:${userId}`;
     const existing = this.s.commentReactions.get(key);
     if (!existing) {
-      this.s.commentReactions.set(key, { comment_type: type, comment_id: commentId, user_id: userId, reaction_type: reaction, created_at: at });
+      this.s.commentReactions.set(key, {
+        comment_type: type,
+        comment_id: commentId,
+        user_id: userId,
+        reaction_type: reaction,
+        created_at: at,
+      });
       const c = type === 'post' ? this.s.comments.get(commentId) : undefined;
       if (c) c.reactions_count += 1;
       return 'added' as const;
@@ -310,14 +350,17 @@ export class InMemoryStoryRepository implements StoryRepository {
     this.s.stories.delete(id);
   }
   async activeOf(userIds: number[], now: Timestamp) {
-    return [...this.s.stories.values()].filter((st) => userIds.includes(st.user_id) && st.expires_at > now).sort(newestFirst).map((st) => ({ ...st }));
+    return [...this.s.stories.values()]
+      .filter((st) => userIds.includes(st.user_id) && st.expires_at > now)
+      .sort(newestFirst)
+      .map((st) => ({ ...st }));
   }
   async activeForViewer(viewerId: number, now: Timestamp) {
     return this.activeOf([...this.s.following(viewerId).add(viewerId)], now);
   }
   async purgeExpired(now: Timestamp) {
     let n = 0;
-    for (const [id, st] of this.s.stories) if (st.expires_at <= now) (this.s.stories.delete(id), n++);
+    for (const [id, st] of this.s.stories) if (st.expires_at <= now) this.s.stories.delete(id), n++;
     return n;
   }
 }
@@ -344,11 +387,15 @@ export class InMemoryNotificationInbox implements NotificationInbox {
     return this.of(reader.userId).filter(
       (n) =>
         (n.post_id === null || this.content.visibleTo(n.post_id, reader)) &&
-        (n.group_id === null || (GROUP_MEMBERSHIP_NOTIFICATIONS as readonly string[]).includes(n.type) || this.groupContentVisible(n.group_id, reader)),
+        (n.group_id === null ||
+          (GROUP_MEMBERSHIP_NOTIFICATIONS as readonly string[]).includes(n.type) ||
+          this.groupContentVisible(n.group_id, reader)),
     );
   }
   async list(reader: Viewer, page: PageRequest, unreadOnly: boolean) {
-    const rows = this.readable(reader).filter((n) => !unreadOnly || !n.is_read).sort((a, b) => b.id - a.id);
+    const rows = this.readable(reader)
+      .filter((n) => !unreadOnly || !n.is_read)
+      .sort((a, b) => b.id - a.id);
     return window(rows, page).map((n) => ({ ...n, group_name: n.group_id === null ? null : this.groupName(n.group_id) }));
   }
   async countUnread(reader: Viewer) {

@@ -54,8 +54,14 @@ export class InMemoryHomeTimelineRepository implements HomeTimelineRepository, S
       .filter((r) => this.s.visibleTo(r.post_id, viewer))
       .sort(newestFirst)
       .slice(offsetOf(page), offsetOf(page) + page.perPage + 1);
-    const entries: FeedEntry[] = rows.map((r) => ({ post_id: r.post_id, shared_by: r.is_share ? r.owner_id : null, feed_date: r.created_at }));
-    return entries.length > page.perPage || !horizon ? { kind: 'entries', entries: await this.posts.views(entries, viewer.userId) } : { kind: 'beyond' };
+    const entries: FeedEntry[] = rows.map((r) => ({
+      post_id: r.post_id,
+      shared_by: r.is_share ? r.owner_id : null,
+      feed_date: r.created_at,
+    }));
+    return entries.length > page.perPage || !horizon
+      ? { kind: 'entries', entries: await this.posts.views(entries, viewer.userId) }
+      : { kind: 'beyond' };
   }
 
   async build(userId: number, length: number): Promise<void> {
@@ -133,7 +139,14 @@ export class InMemoryHomeTimelineRepository implements HomeTimelineRepository, S
   private insert(userId: number, walls: InMemoryContentStore['wall']): void {
     for (const w of walls) {
       if (this.rows.some((r) => r.user_id === userId && r.entry_id === w.id)) continue;
-      this.rows.push({ user_id: userId, entry_id: w.id, post_id: w.post_id, owner_id: w.user_id, is_share: w.is_share, created_at: w.created_at });
+      this.rows.push({
+        user_id: userId,
+        entry_id: w.id,
+        post_id: w.post_id,
+        owner_id: w.user_id,
+        is_share: w.is_share,
+        created_at: w.created_at,
+      });
     }
   }
 

@@ -27,11 +27,19 @@ export class InMemorySearchIndex implements SearchIndex {
     };
     const found = [...this.accounts.rows.values()]
       .filter((u) => u.username.toLowerCase().startsWith(p) || (u.display_name ?? '').toLowerCase().startsWith(p))
-      .sort((a, b) => rank(a) - rank(b) || a.username.length - b.username.length || (a.username.toLowerCase() < b.username.toLowerCase() ? -1 : 1) || a.id - b.id);
+      .sort(
+        (a, b) =>
+          rank(a) - rank(b) ||
+          a.username.length - b.username.length ||
+          (a.username.toLowerCase() < b.username.toLowerCase() ? -1 : 1) ||
+          a.id - b.id,
+      );
     return found.slice(offsetOf(page), offsetOf(page) + page.perPage).map((u) => ({
       id: u.id,
       is_friend: this.friends.rows.some(
-        (r) => r.status === 'accepted' && ((r.sender_id === viewerId && r.receiver_id === u.id) || (r.receiver_id === viewerId && r.sender_id === u.id)),
+        (r) =>
+          r.status === 'accepted' &&
+          ((r.sender_id === viewerId && r.receiver_id === u.id) || (r.receiver_id === viewerId && r.sender_id === u.id)),
       ),
     }));
   }
@@ -48,7 +56,13 @@ export class InMemorySearchIndex implements SearchIndex {
       const hits = tokens.filter((t) => words.some((w) => t.startsWith(w))).length;
       return [{ post, score: hits / Math.sqrt(tokens.length) }];
     });
-    scored.sort((a, b) => b.score - a.score || (a.post.created_at < b.post.created_at ? 1 : a.post.created_at > b.post.created_at ? -1 : b.post.id - a.post.id));
-    return scored.slice(offsetOf(page), offsetOf(page) + page.perPage).map(({ post }) => ({ post_id: post.id, shared_by: null, feed_date: post.created_at }));
+    scored.sort(
+      (a, b) =>
+        b.score - a.score ||
+        (a.post.created_at < b.post.created_at ? 1 : a.post.created_at > b.post.created_at ? -1 : b.post.id - a.post.id),
+    );
+    return scored
+      .slice(offsetOf(page), offsetOf(page) + page.perPage)
+      .map(({ post }) => ({ post_id: post.id, shared_by: null, feed_date: post.created_at }));
   }
 }

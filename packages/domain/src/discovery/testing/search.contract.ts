@@ -20,7 +20,12 @@ const at = (minute: number) => `2026-05-01 10:${String(minute).padStart(2, '0')}
 /** `SearchIndex`, against the same rows written through the other ports. */
 export function searchIndexContract(name: string, make: () => Promise<SearchPorts>) {
   describe(`${name}: search index contract`, () => {
-    const tag = () => Math.random().toString(36).replace(/[^a-z]/g, '').slice(0, 6).padEnd(6, 'q');
+    const tag = () =>
+      Math.random()
+        .toString(36)
+        .replace(/[^a-z]/g, '')
+        .slice(0, 6)
+        .padEnd(6, 'q');
 
     it('finds accounts by the start of the username or display name, exact name first, with friendship', async () => {
       const { search, users, friends } = await make();
@@ -59,7 +64,8 @@ export function searchIndexContract(name: string, make: () => Promise<SearchPort
       const t = tag();
       const viewer = await users.create(aNewUser());
       const author = await users.create(aNewUser());
-      const post = (content: string, minute: number) => posts.create({ user_id: author.id, content, media: [], media_type: null, tags: [], created_at: at(minute) });
+      const post = (content: string, minute: number) =>
+        posts.create({ user_id: author.id, content, media: [], media_type: null, tags: [], created_at: at(minute) });
       // Posts without the words, so that they are not in every post (relevance weighs rarity).
       for (let i = 0; i < 6; i++) await post(`filler text number ${i} about gardens`, i);
       const once = await post(`A long post that mentions ${t}word only once among many other words about the weather today`, 10);
@@ -87,10 +93,18 @@ export function searchIndexContract(name: string, make: () => Promise<SearchPort
       const stranger = await users.create(aNewUser());
       const follower = await users.create(aNewUser());
       await follows.follow(follower.id, author.id, AT);
-      const p = await posts.create({ user_id: author.id, content: `secret ${t}plan`, media: [], media_type: null, tags: [], created_at: AT });
+      const p = await posts.create({
+        user_id: author.id,
+        content: `secret ${t}plan`,
+        media: [],
+        media_type: null,
+        tags: [],
+        created_at: AT,
+      });
       await users.setPrivacy(author.id, { is_private: true });
       // (Moderators' access, tied to pending reports, is the content suite's to pin down.)
-      const found = async (userId: number) => (await search.posts({ userId, moderator: false }, [`${t}plan`], pageRequest(1, 20))).map((e) => e.post_id);
+      const found = async (userId: number) =>
+        (await search.posts({ userId, moderator: false }, [`${t}plan`], pageRequest(1, 20))).map((e) => e.post_id);
       expect(await found(stranger.id)).toEqual([]);
       expect(await found(follower.id)).toEqual([p.id]);
       expect(await found(author.id)).toEqual([p.id]);
@@ -102,7 +116,14 @@ export function searchIndexContract(name: string, make: () => Promise<SearchPort
       const { search, users, posts } = await make();
       const t = tag();
       const author = await users.create(aNewUser());
-      const p = await posts.create({ user_id: author.id, content: `first ${t}draft`, media: [], media_type: null, tags: [], created_at: AT });
+      const p = await posts.create({
+        user_id: author.id,
+        content: `first ${t}draft`,
+        media: [],
+        media_type: null,
+        tags: [],
+        created_at: AT,
+      });
       const viewer = { userId: author.id, moderator: false };
       expect((await search.posts(viewer, [`${t}draft`], pageRequest(1, 20))).map((e) => e.post_id)).toEqual([p.id]);
       await posts.update(p.id, { content: `final ${t}text`, tags: [], updated_at: AT });

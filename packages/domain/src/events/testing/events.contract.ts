@@ -10,7 +10,16 @@ export interface EventsPorts {
 }
 
 export function aNewEvent(creatorId: number, overrides: Partial<NewEvent> = {}): NewEvent {
-  return { creator_id: creatorId, title: 'Assemblée', description: 'd', location: 'Lyon', event_date: '2030-01-01 18:00:00', image: null, created_at: '2026-01-01 00:00:00', ...overrides };
+  return {
+    creator_id: creatorId,
+    title: 'Assemblée',
+    description: 'd',
+    location: 'Lyon',
+    event_date: '2030-01-01 18:00:00',
+    image: null,
+    created_at: '2026-01-01 00:00:00',
+    ...overrides,
+  };
 }
 
 /** Events, participants and invitations: the same in memory and on SQL. */
@@ -23,7 +32,11 @@ export function eventsContract(name: string, make: () => Promise<EventsPorts>) {
       const later = await events.create(aNewEvent(a.id, { event_date: '2999-02-01 10:00:00' }));
       const sooner = await events.create(aNewEvent(a.id, { event_date: '2999-01-01 10:00:00', image: 'uploads/events/event_x1.jpg' }));
       await events.create(aNewEvent(a.id, { event_date: '2998-12-31 23:59:59' }));
-      expect(sooner).toEqual({ ...aNewEvent(a.id, { event_date: '2999-01-01 10:00:00', image: 'uploads/events/event_x1.jpg' }), id: expect.any(Number), participants_count: 1 });
+      expect(sooner).toEqual({
+        ...aNewEvent(a.id, { event_date: '2999-01-01 10:00:00', image: 'uploads/events/event_x1.jpg' }),
+        id: expect.any(Number),
+        participants_count: 1,
+      });
       expect(await events.findById(sooner.id)).toEqual(sooner);
       expect(await events.findById(sooner.id + 1000)).toBeNull();
       const first = await events.upcoming('2999-01-01 00:00:00', { page: 1, perPage: 1 });

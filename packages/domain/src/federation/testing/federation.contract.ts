@@ -43,7 +43,15 @@ export function aRemoteActor(n: number, overrides: Partial<RemoteActor> = {}): R
 }
 
 function aNote(actor: RemoteActor, n: number, published_at: string): RemotePostInput {
-  return { object_id: `${actor.actor_url}/notes/${n}`, actor_url: actor.actor_url, url: `${actor.profile_url}/${n}`, content: `<p>note ${n}</p>`, media_url: null, media_type: null, published_at };
+  return {
+    object_id: `${actor.actor_url}/notes/${n}`,
+    actor_url: actor.actor_url,
+    url: `${actor.profile_url}/${n}`,
+    content: `<p>note ${n}</p>`,
+    media_url: null,
+    media_type: null,
+    published_at,
+  };
 }
 
 /** The federation ports, held to the same behaviour in memory and on SQL. */
@@ -53,7 +61,12 @@ export function federationContract(name: string, make: () => Promise<FederationP
       const { users, keys } = await make();
       const u = await users.create(aNewUser());
       expect(await keys.find(u.id)).toBeNull();
-      const first = { user_id: u.id, public_jwk: '{"kty":"RSA","n":"a"}', private_jwk: '{"kty":"RSA","d":"b"}', created_at: '2026-01-01 00:00:00' };
+      const first = {
+        user_id: u.id,
+        public_jwk: '{"kty":"RSA","n":"a"}',
+        private_jwk: '{"kty":"RSA","d":"b"}',
+        created_at: '2026-01-01 00:00:00',
+      };
       expect(await keys.insertIfAbsent(first)).toEqual(first);
       expect(await keys.insertIfAbsent({ ...first, public_jwk: '{"other":1}' })).toEqual(first);
       expect(await keys.find(u.id)).toEqual(first);
@@ -77,12 +90,46 @@ export function federationContract(name: string, make: () => Promise<FederationP
       const other = await users.create(aNewUser());
       for (const n of [1, 2, 3]) await actors.upsert(aRemoteActor(n));
       await actors.upsert(aRemoteActor(5, { shared_inbox_url: null }));
-      expect(await follows.addFollower({ user_id: u.id, actor_url: aRemoteActor(1).actor_url, follow_id: 'f1', followed_at: '2026-01-01 00:00:01' })).toBe(true);
-      expect(await follows.addFollower({ user_id: u.id, actor_url: aRemoteActor(1).actor_url, follow_id: 'f1b', followed_at: '2026-01-01 00:00:09' })).toBe(false);
-      await follows.addFollower({ user_id: u.id, actor_url: aRemoteActor(2).actor_url, follow_id: 'f2', followed_at: '2026-01-01 00:00:02' });
-      await follows.addFollower({ user_id: u.id, actor_url: aRemoteActor(3).actor_url, follow_id: 'f3', followed_at: '2026-01-01 00:00:03' });
-      await follows.addFollower({ user_id: u.id, actor_url: aRemoteActor(5).actor_url, follow_id: 'f5', followed_at: '2026-01-01 00:00:04' });
-      await follows.addFollower({ user_id: other.id, actor_url: aRemoteActor(2).actor_url, follow_id: 'g2', followed_at: '2026-01-01 00:00:05' });
+      expect(
+        await follows.addFollower({
+          user_id: u.id,
+          actor_url: aRemoteActor(1).actor_url,
+          follow_id: 'f1',
+          followed_at: '2026-01-01 00:00:01',
+        }),
+      ).toBe(true);
+      expect(
+        await follows.addFollower({
+          user_id: u.id,
+          actor_url: aRemoteActor(1).actor_url,
+          follow_id: 'f1b',
+          followed_at: '2026-01-01 00:00:09',
+        }),
+      ).toBe(false);
+      await follows.addFollower({
+        user_id: u.id,
+        actor_url: aRemoteActor(2).actor_url,
+        follow_id: 'f2',
+        followed_at: '2026-01-01 00:00:02',
+      });
+      await follows.addFollower({
+        user_id: u.id,
+        actor_url: aRemoteActor(3).actor_url,
+        follow_id: 'f3',
+        followed_at: '2026-01-01 00:00:03',
+      });
+      await follows.addFollower({
+        user_id: u.id,
+        actor_url: aRemoteActor(5).actor_url,
+        follow_id: 'f5',
+        followed_at: '2026-01-01 00:00:04',
+      });
+      await follows.addFollower({
+        user_id: other.id,
+        actor_url: aRemoteActor(2).actor_url,
+        follow_id: 'g2',
+        followed_at: '2026-01-01 00:00:05',
+      });
 
       expect(await follows.countFollowers(u.id)).toBe(4);
       expect(await follows.hasFollowers(u.id)).toBe(true);
@@ -93,7 +140,9 @@ export function federationContract(name: string, make: () => Promise<FederationP
       expect(first.items.map((f) => f.actor_url)).toEqual([aRemoteActor(5).actor_url, aRemoteActor(3).actor_url]);
       expect((await follows.followers(u.id, page(2, 2))).items.map((f) => f.follow_id)).toEqual(['f2', 'f1b']);
       // Actors 1 and 3 share remote1's inbox, actor 2 remote0's; actor 5 has no shared inbox.
-      expect(await follows.followerInboxes(u.id)).toEqual(['https://remote0.example/inbox', 'https://remote1.example/inbox', aRemoteActor(5).inbox_url].sort());
+      expect(await follows.followerInboxes(u.id)).toEqual(
+        ['https://remote0.example/inbox', 'https://remote1.example/inbox', aRemoteActor(5).inbox_url].sort(),
+      );
 
       expect(await follows.removeFollower(u.id, aRemoteActor(2).actor_url)).toBe(true);
       expect(await follows.removeFollower(u.id, aRemoteActor(2).actor_url)).toBe(false);
@@ -112,10 +161,21 @@ export function federationContract(name: string, make: () => Promise<FederationP
       const b = aRemoteActor(2);
       await actors.upsert(a);
       await actors.upsert(b);
-      const row = { user_id: u.id, actor_url: a.actor_url, follow_id: 'https://plaza.test/f/1', accepted: false, followed_at: '2026-01-01 00:00:00' };
+      const row = {
+        user_id: u.id,
+        actor_url: a.actor_url,
+        follow_id: 'https://plaza.test/f/1',
+        accepted: false,
+        followed_at: '2026-01-01 00:00:00',
+      };
       expect(await follows.addFollowing(row)).toBe(true);
       expect(await follows.addFollowing({ ...row, follow_id: 'https://plaza.test/f/2' })).toBe(false);
-      await follows.addFollowing({ ...row, actor_url: b.actor_url, follow_id: 'https://plaza.test/f/3', followed_at: '2026-01-01 00:00:01' });
+      await follows.addFollowing({
+        ...row,
+        actor_url: b.actor_url,
+        follow_id: 'https://plaza.test/f/3',
+        followed_at: '2026-01-01 00:00:01',
+      });
       expect(await follows.isFollowedLocally(a.actor_url)).toBe(true);
       expect(await follows.isFollowedLocally('https://nowhere.example/x')).toBe(false);
       expect(await follows.acceptFollowing(b.actor_url, 'https://plaza.test/f/1')).toBe(false);
@@ -139,18 +199,33 @@ export function federationContract(name: string, make: () => Promise<FederationP
       const b = aRemoteActor(2);
       await actors.upsert(a);
       await actors.upsert(b);
-      await follows.addFollowing({ user_id: u.id, actor_url: a.actor_url, follow_id: 'f', accepted: true, followed_at: '2026-01-01 00:00:00' });
+      await follows.addFollowing({
+        user_id: u.id,
+        actor_url: a.actor_url,
+        follow_id: 'f',
+        accepted: true,
+        followed_at: '2026-01-01 00:00:00',
+      });
       expect(await posts.upsert(aNote(a, 1, '2026-01-02 00:00:00'), '2026-01-05 00:00:00')).toBe('inserted');
       expect(await posts.upsert(aNote(a, 2, '2026-01-03 00:00:00'), '2026-01-05 00:00:00')).toBe('inserted');
       expect(await posts.upsert(aNote(b, 1, '2026-01-04 00:00:00'), '2026-01-05 00:00:00')).toBe('inserted');
-      expect(await posts.upsert({ ...aNote(a, 1, '2026-01-02 00:00:00'), content: '<p>edited</p>' }, '2026-01-06 00:00:00')).toBe('updated');
+      expect(await posts.upsert({ ...aNote(a, 1, '2026-01-02 00:00:00'), content: '<p>edited</p>' }, '2026-01-06 00:00:00')).toBe(
+        'updated',
+      );
       // Another actor cannot overwrite an object it does not own.
-      expect(await posts.upsert({ ...aNote(a, 1, '2026-01-02 00:00:00'), actor_url: b.actor_url, content: 'hijack' }, '2026-01-06 00:00:00')).toBeNull();
+      expect(
+        await posts.upsert({ ...aNote(a, 1, '2026-01-02 00:00:00'), actor_url: b.actor_url, content: 'hijack' }, '2026-01-06 00:00:00'),
+      ).toBeNull();
 
       const feed = await posts.feed(u.id, page());
       expect(feed.total).toBe(2);
       expect(feed.items.map((p) => p.object_id)).toEqual([aNote(a, 2, '').object_id, aNote(a, 1, '').object_id]);
-      expect(feed.items[1]).toMatchObject({ content: '<p>edited</p>', created_at: '2026-01-05 00:00:00', updated_at: '2026-01-06 00:00:00', id: expect.any(Number) });
+      expect(feed.items[1]).toMatchObject({
+        content: '<p>edited</p>',
+        created_at: '2026-01-05 00:00:00',
+        updated_at: '2026-01-06 00:00:00',
+        id: expect.any(Number),
+      });
       expect((await posts.ofActor(b.actor_url, 5)).map((p) => p.object_id)).toEqual([aNote(b, 1, '').object_id]);
 
       expect(await posts.delete(aNote(a, 2, '').object_id, b.actor_url)).toBe(false);
@@ -194,7 +269,10 @@ export function federationContract(name: string, make: () => Promise<FederationP
       await queue.complete(claimed[0].id);
       await queue.reschedule(claimed[1].id, 1, '2026-01-01 00:02:00', 'HTTP 503');
       const later = await queue.claim('2026-01-01 00:02:00', 10, '2026-01-01 00:07:00');
-      expect(later.map((m) => [m.payload, m.attempts])).toEqual([[{ n: 3 }, 0], [{ n: 2 }, 1]]);
+      expect(later.map((m) => [m.payload, m.attempts])).toEqual([
+        [{ n: 3 }, 0],
+        [{ n: 2 }, 1],
+      ]);
       // An expired lease makes the message claimable again (a worker that died).
       expect((await queue.claim('2026-01-01 00:07:00', 1, '2026-01-01 00:09:00')).length).toBe(1);
       expect(await queue.pending()).toBe(2);
@@ -202,7 +280,14 @@ export function federationContract(name: string, make: () => Promise<FederationP
   });
 
   describe(`${name}: domain blocks`, () => {
-    const aBlock = (domain: string, over: Partial<DomainBlock> = {}): DomainBlock => ({ domain, severity: 'suspend', reason: 'spam', created_by: null, created_at: '2026-01-01 00:00:00', ...over });
+    const aBlock = (domain: string, over: Partial<DomainBlock> = {}): DomainBlock => ({
+      domain,
+      severity: 'suspend',
+      reason: 'spam',
+      created_by: null,
+      created_at: '2026-01-01 00:00:00',
+      ...over,
+    });
 
     it('stores a domain once, lists every block by domain, and removes it once', async () => {
       const { blocks } = await make();
@@ -223,14 +308,32 @@ export function federationContract(name: string, make: () => Promise<FederationP
       const tag = Math.random().toString(36).slice(2, 8);
       const on = (host: string, n: number) => {
         const base = `https://${host}/users/u${n}`;
-        return aRemoteActor(n, { actor_url: base, inbox_url: `${base}/inbox`, shared_inbox_url: null, outbox_url: null, domain: host, profile_url: base });
+        return aRemoteActor(n, {
+          actor_url: base,
+          inbox_url: `${base}/inbox`,
+          shared_inbox_url: null,
+          outbox_url: null,
+          domain: host,
+          profile_url: base,
+        });
       };
       const blocked = [on(`${tag}.example`, 1), on(`a.${tag}.example`, 2), on(`${tag}.example:8443`, 3)];
       const spared = [on(`not${tag}.example`, 4), on(`${tag}.example.org`, 5)];
       for (const a of [...blocked, ...spared]) {
         await actors.upsert(a);
-        await follows.addFollower({ user_id: u.id, actor_url: a.actor_url, follow_id: `${a.actor_url}#f`, followed_at: '2026-01-01 00:00:00' });
-        await follows.addFollowing({ user_id: u.id, actor_url: a.actor_url, follow_id: `${a.actor_url}#g`, accepted: true, followed_at: '2026-01-01 00:00:00' });
+        await follows.addFollower({
+          user_id: u.id,
+          actor_url: a.actor_url,
+          follow_id: `${a.actor_url}#f`,
+          followed_at: '2026-01-01 00:00:00',
+        });
+        await follows.addFollowing({
+          user_id: u.id,
+          actor_url: a.actor_url,
+          follow_id: `${a.actor_url}#g`,
+          accepted: true,
+          followed_at: '2026-01-01 00:00:00',
+        });
         await posts.upsert(aNote(a, 1, '2026-01-01 00:00:00'), '2026-01-01 00:00:00');
       }
       expect(await posts.deleteOfDomain(`${tag}.example`)).toBe(3);
@@ -251,9 +354,13 @@ export function federationContract(name: string, make: () => Promise<FederationP
         { channel, payload: { n: 2 }, due_at: '2026-02-01 00:00:01' },
         { channel, payload: { n: 3 }, due_at: '2026-02-01 00:00:02' },
       ]);
-      const mine = async (state: 'pending' | 'failing' | 'dead') => (await queue.list(state, [channel], page())).items.map((e) => (e.payload as { n: number }).n);
+      const mine = async (state: 'pending' | 'failing' | 'dead') =>
+        (await queue.list(state, [channel], page())).items.map((e) => (e.payload as { n: number }).n);
       expect(await mine('pending')).toEqual([1, 2, 3]);
-      expect(await queue.list('pending', [channel], page(2, 2))).toMatchObject({ total: 3, items: [{ payload: { n: 3 }, attempts: 0, dead_at: null }] });
+      expect(await queue.list('pending', [channel], page(2, 2))).toMatchObject({
+        total: 3,
+        items: [{ payload: { n: 3 }, attempts: 0, dead_at: null }],
+      });
       const claimed = (await queue.claim('2026-02-01 00:00:10', 100, '2026-02-01 00:05:00')).filter((m) => m.channel === channel);
       expect(claimed.map((m) => (m.payload as { n: number }).n)).toEqual([1, 2, 3]);
       const [one, two, three] = claimed;
@@ -262,10 +369,15 @@ export function federationContract(name: string, make: () => Promise<FederationP
       // Three is being delivered for the first time: still pending.
       expect(await mine('pending')).toEqual([3]);
       expect(await mine('failing')).toEqual([1]);
-      expect(await queue.list('dead', [channel], page())).toMatchObject({ total: 1, items: [{ id: two.id, attempts: 10, last_error: 'HTTP 500', dead_at: '2026-02-01 00:00:20', leased_until: null }] });
+      expect(await queue.list('dead', [channel], page())).toMatchObject({
+        total: 1,
+        items: [{ id: two.id, attempts: 10, last_error: 'HTTP 500', dead_at: '2026-02-01 00:00:20', leased_until: null }],
+      });
       expect(await queue.pending(channel)).toBe(2);
       // Dead is never claimed; three is still held by its worker.
-      expect((await queue.claim('2026-02-01 00:01:00', 100, '2026-02-01 00:06:00')).filter((m) => m.channel === channel).map((m) => m.id)).toEqual([one.id]);
+      expect(
+        (await queue.claim('2026-02-01 00:01:00', 100, '2026-02-01 00:06:00')).filter((m) => m.channel === channel).map((m) => m.id),
+      ).toEqual([one.id]);
       // Held (one just claimed, three leased): neither retried nor discarded.
       expect(await queue.retry(one.id, '2026-02-01 00:01:30')).toBe(false);
       expect(await queue.discard(three.id, '2026-02-01 00:01:30')).toBe(false);
@@ -278,7 +390,10 @@ export function federationContract(name: string, make: () => Promise<FederationP
       // Now failing, not held: a second retry moves the same row again, never copies it.
       expect(await queue.retry(two.id, '2026-02-01 00:02:00')).toBe(true);
       expect(await mine('dead')).toEqual([]);
-      expect(await queue.list('failing', [channel], page())).toMatchObject({ total: 2, items: [{ id: one.id }, { id: two.id, due_at: '2026-02-01 00:02:00', dead_at: null, attempts: 10 }] });
+      expect(await queue.list('failing', [channel], page())).toMatchObject({
+        total: 2,
+        items: [{ id: one.id }, { id: two.id, due_at: '2026-02-01 00:02:00', dead_at: null, attempts: 10 }],
+      });
       const again = (await queue.claim('2026-02-01 00:02:00', 100, '2026-02-01 00:07:00')).filter((m) => m.channel === channel);
       expect(again.map((m) => m.id)).toEqual([four.id, two.id]);
       // Leases over: discarded once.

@@ -1,7 +1,18 @@
 import { offsetOf, type PageRequest } from '../../shared/pagination.js';
 import type { Timestamp } from '../../shared/time.js';
 import { type DomainBlock, type DomainBlockRepository, domainCovers, hostOf } from '../domain-blocks.js';
-import type { ActorKeyPair, NewQueuedMessage, QueueEntry, QueuedMessage, QueueState, RemoteActor, RemoteFollower, RemoteFollowing, RemotePost, RemotePostInput } from '../model.js';
+import type {
+  ActorKeyPair,
+  NewQueuedMessage,
+  QueueEntry,
+  QueuedMessage,
+  QueueState,
+  RemoteActor,
+  RemoteFollower,
+  RemoteFollowing,
+  RemotePost,
+  RemotePostInput,
+} from '../model.js';
 import type {
   ActorKeyRepository,
   Counted,
@@ -85,7 +96,10 @@ export class InMemoryRemoteFollowRepository implements RemoteFollowRepository {
     return true;
   }
   async followers(userId: number, page: PageRequest) {
-    return paged(newest(this.followerRows.filter((r) => r.user_id === userId)).map(({ seq: _s, ...r }) => r), page);
+    return paged(
+      newest(this.followerRows.filter((r) => r.user_id === userId)).map(({ seq: _s, ...r }) => r),
+      page,
+    );
   }
   async countFollowers(userId: number) {
     return this.followerRows.filter((r) => r.user_id === userId).length;
@@ -121,7 +135,10 @@ export class InMemoryRemoteFollowRepository implements RemoteFollowRepository {
     return clone(rest);
   }
   async following(userId: number, page: PageRequest) {
-    return paged(newest(this.followingRows.filter((r) => r.user_id === userId)).map(({ seq: _s, ...r }) => r), page);
+    return paged(
+      newest(this.followingRows.filter((r) => r.user_id === userId)).map(({ seq: _s, ...r }) => r),
+      page,
+    );
   }
   async countFollowing(userId: number) {
     return this.followingRows.filter((r) => r.user_id === userId).length;
@@ -167,7 +184,13 @@ export class InMemoryRemotePostRepository implements RemotePostRepository {
     const existing = this.rows.find((r) => r.object_id === post.object_id);
     if (existing) {
       if (existing.actor_url !== post.actor_url) return null;
-      Object.assign(existing, { url: post.url, content: post.content, media_url: post.media_url, media_type: post.media_type, updated_at: at });
+      Object.assign(existing, {
+        url: post.url,
+        content: post.content,
+        media_url: post.media_url,
+        media_type: post.media_type,
+        updated_at: at,
+      });
       return 'updated' as const;
     }
     this.rows.push({ ...clone(post), id: this.nextId++, created_at: at, updated_at: null });
@@ -187,7 +210,9 @@ export class InMemoryRemotePostRepository implements RemotePostRepository {
     return paged(this.sorted(this.rows.filter((r) => followed.has(r.actor_url))), page);
   }
   async ofActor(actorUrl: string, limit: number) {
-    return this.sorted(this.rows.filter((r) => r.actor_url === actorUrl)).slice(0, limit).map(clone);
+    return this.sorted(this.rows.filter((r) => r.actor_url === actorUrl))
+      .slice(0, limit)
+      .map(clone);
   }
   async deleteOfDomain(domain: string) {
     const actors = this.follows.actorsOnDomain(domain);
@@ -227,7 +252,16 @@ export class InMemoryFederationQueue implements FederationQueue {
   private readonly rows: QueueEntry[] = [];
   async enqueue(messages: NewQueuedMessage[]) {
     for (const m of messages) {
-      this.rows.push({ id: this.nextId++, channel: m.channel, payload: JSON.parse(JSON.stringify(m.payload)), attempts: 0, due_at: m.due_at, leased_until: null, last_error: null, dead_at: null });
+      this.rows.push({
+        id: this.nextId++,
+        channel: m.channel,
+        payload: JSON.parse(JSON.stringify(m.payload)),
+        attempts: 0,
+        due_at: m.due_at,
+        leased_until: null,
+        last_error: null,
+        dead_at: null,
+      });
     }
   }
   async claim(now: Timestamp, limit: number, leaseUntil: Timestamp) {
@@ -254,8 +288,11 @@ export class InMemoryFederationQueue implements FederationQueue {
     return this.rows.filter((r) => r.dead_at === null && (channel === undefined || r.channel === channel)).length;
   }
   async list(state: QueueState, channels: string[], page: PageRequest) {
-    const inState = (r: QueueEntry) => (state === 'dead' ? r.dead_at !== null : r.dead_at === null && (state === 'pending' ? r.attempts === 0 : r.attempts > 0));
-    const rows = this.rows.filter((r) => channels.includes(r.channel) && inState(r)).sort((a, b) => (a.due_at === b.due_at ? a.id - b.id : a.due_at < b.due_at ? -1 : 1));
+    const inState = (r: QueueEntry) =>
+      state === 'dead' ? r.dead_at !== null : r.dead_at === null && (state === 'pending' ? r.attempts === 0 : r.attempts > 0);
+    const rows = this.rows
+      .filter((r) => channels.includes(r.channel) && inState(r))
+      .sort((a, b) => (a.due_at === b.due_at ? a.id - b.id : a.due_at < b.due_at ? -1 : 1));
     return paged(rows, page);
   }
   private free(now: Timestamp) {

@@ -39,10 +39,22 @@ export function groupsContract(name: string, make: () => Promise<GroupPorts>) {
       const { users, groups } = await make();
       const u = await users.create(aNewUser());
       const g = await groups.create(base(u.id, { name: 'Gardeners' }));
-      expect(g).toEqual({ id: expect.any(Number), ...base(u.id, { name: 'Gardeners' }), members_count: 1, posts_count: 0, updated_at: null });
+      expect(g).toEqual({
+        id: expect.any(Number),
+        ...base(u.id, { name: 'Gardeners' }),
+        members_count: 1,
+        posts_count: 0,
+        updated_at: null,
+      });
       expect(await groups.relation(g.id, u.id)).toEqual({ role: 'admin', invited: false, requested: false });
       await groups.update(g.id, { name: 'Growers', avatar: 'uploads/group_a.png', privacy: 'private', updated_at: at(1) });
-      expect(await groups.findById(g.id)).toMatchObject({ name: 'Growers', description: 'about things', avatar: 'uploads/group_a.png', privacy: 'private', updated_at: at(1) });
+      expect(await groups.findById(g.id)).toMatchObject({
+        name: 'Growers',
+        description: 'about things',
+        avatar: 'uploads/group_a.png',
+        privacy: 'private',
+        updated_at: at(1),
+      });
       expect(await groups.lock(g.id)).toBe(true);
       expect(await groups.lock(g.id + 1000)).toBe(false);
       await groups.delete(g.id);
@@ -52,7 +64,12 @@ export function groupsContract(name: string, make: () => Promise<GroupPorts>) {
 
     it('keeps members, roles, requests and invitations, with an exact members_count', async () => {
       const { users, groups } = await make();
-      const [a, b, c, d] = [await users.create(aNewUser()), await users.create(aNewUser()), await users.create(aNewUser()), await users.create(aNewUser())];
+      const [a, b, c, d] = [
+        await users.create(aNewUser()),
+        await users.create(aNewUser()),
+        await users.create(aNewUser()),
+        await users.create(aNewUser()),
+      ];
       const g = await groups.create(base(a.id));
       expect(await groups.addMember(g.id, b.id, 'member', at(1))).toBe(true);
       expect(await groups.addMember(g.id, b.id, 'member', at(2))).toBe(false);
@@ -113,7 +130,8 @@ export function groupsContract(name: string, make: () => Promise<GroupPorts>) {
       expect((await groups.listJoined(a.id, null, page(2, 2))).map((g) => g.id)).toEqual([g1.id]);
       // Other tests' groups may share the database: discover lists are read within this test's groups.
       const mine = new Set([g1.id, g2.id, g3.id, g4.id]);
-      const discover = async (userId: number, q: string | null) => (await groups.listDiscover(userId, q, page(1, 100))).map((g) => g.id).filter((id) => mine.has(id));
+      const discover = async (userId: number, q: string | null) =>
+        (await groups.listDiscover(userId, q, page(1, 100))).map((g) => g.id).filter((id) => mine.has(id));
       // b: g1 is the only public group b is not in; the private g3 is never discovered.
       expect(await discover(b.id, null)).toEqual([g1.id]);
       const c = await users.create(aNewUser());
@@ -128,9 +146,37 @@ export function groupsContract(name: string, make: () => Promise<GroupPorts>) {
       const { users, groups, posts } = await make();
       const [a, b] = [await users.create(aNewUser()), await users.create(aNewUser())];
       const g = await groups.create(base(a.id));
-      const p1 = await posts.create({ group_id: g.id, user_id: a.id, content: 'one', media: ['group_post_a.jpg'], media_type: 'image', tags: ['x'], created_at: at(1) });
-      const p2 = await posts.create({ group_id: g.id, user_id: b.id, content: 'two', media: [], media_type: null, tags: [], created_at: at(2) });
-      expect(p1).toEqual({ id: expect.any(Number), group_id: g.id, user_id: a.id, content: 'one', media: ['group_post_a.jpg'], media_type: 'image', tags: ['x'], likes_count: 0, comments_count: 0, created_at: at(1), updated_at: null });
+      const p1 = await posts.create({
+        group_id: g.id,
+        user_id: a.id,
+        content: 'one',
+        media: ['group_post_a.jpg'],
+        media_type: 'image',
+        tags: ['x'],
+        created_at: at(1),
+      });
+      const p2 = await posts.create({
+        group_id: g.id,
+        user_id: b.id,
+        content: 'two',
+        media: [],
+        media_type: null,
+        tags: [],
+        created_at: at(2),
+      });
+      expect(p1).toEqual({
+        id: expect.any(Number),
+        group_id: g.id,
+        user_id: a.id,
+        content: 'one',
+        media: ['group_post_a.jpg'],
+        media_type: 'image',
+        tags: ['x'],
+        likes_count: 0,
+        comments_count: 0,
+        created_at: at(1),
+        updated_at: null,
+      });
       expect((await groups.findById(g.id))?.posts_count).toBe(2);
       expect((await posts.listByGroup(g.id, page(1))).map((p) => p.id)).toEqual([p2.id, p1.id]);
       expect((await posts.listByGroup(g.id, page(2, 1))).map((p) => p.id)).toEqual([p1.id]);
@@ -154,7 +200,15 @@ export function groupsContract(name: string, make: () => Promise<GroupPorts>) {
       const { users, groups, posts, reports } = await make();
       const a = await users.create(aNewUser());
       const g = await groups.create(base(a.id, { name: 'Reported' }));
-      const p = await posts.create({ group_id: g.id, user_id: a.id, content: 'judged', media: [], media_type: null, tags: [], created_at: at(1) });
+      const p = await posts.create({
+        group_id: g.id,
+        user_id: a.id,
+        content: 'judged',
+        media: [],
+        media_type: null,
+        tags: [],
+        created_at: at(1),
+      });
       expect(await posts.underReport(p.id)).toBe(false);
       await reports.open(p.id);
       expect(await posts.underReport(p.id)).toBe(true);
@@ -166,12 +220,57 @@ export function groupsContract(name: string, make: () => Promise<GroupPorts>) {
       const { users, groups, posts, comments, commentReactions } = await make();
       const [a, b] = [await users.create(aNewUser()), await users.create(aNewUser())];
       const g = await groups.create(base(a.id));
-      const p = await posts.create({ group_id: g.id, user_id: a.id, content: 'p', media: [], media_type: null, tags: [], created_at: at(1) });
-      const root = await comments.create({ post_id: p.id, group_id: g.id, user_id: a.id, parent_id: null, content: 'root', created_at: at(2) });
-      const reply = await comments.create({ post_id: p.id, group_id: g.id, user_id: b.id, parent_id: root.id, content: 'reply', created_at: at(3) });
-      const deep = await comments.create({ post_id: p.id, group_id: g.id, user_id: a.id, parent_id: reply.id, content: 'deep', created_at: at(4) });
-      const other = await comments.create({ post_id: p.id, group_id: g.id, user_id: b.id, parent_id: null, content: 'other', created_at: at(5) });
-      expect(root).toEqual({ id: expect.any(Number), post_id: p.id, group_id: g.id, user_id: a.id, parent_id: null, content: 'root', created_at: at(2), updated_at: null });
+      const p = await posts.create({
+        group_id: g.id,
+        user_id: a.id,
+        content: 'p',
+        media: [],
+        media_type: null,
+        tags: [],
+        created_at: at(1),
+      });
+      const root = await comments.create({
+        post_id: p.id,
+        group_id: g.id,
+        user_id: a.id,
+        parent_id: null,
+        content: 'root',
+        created_at: at(2),
+      });
+      const reply = await comments.create({
+        post_id: p.id,
+        group_id: g.id,
+        user_id: b.id,
+        parent_id: root.id,
+        content: 'reply',
+        created_at: at(3),
+      });
+      const deep = await comments.create({
+        post_id: p.id,
+        group_id: g.id,
+        user_id: a.id,
+        parent_id: reply.id,
+        content: 'deep',
+        created_at: at(4),
+      });
+      const other = await comments.create({
+        post_id: p.id,
+        group_id: g.id,
+        user_id: b.id,
+        parent_id: null,
+        content: 'other',
+        created_at: at(5),
+      });
+      expect(root).toEqual({
+        id: expect.any(Number),
+        post_id: p.id,
+        group_id: g.id,
+        user_id: a.id,
+        parent_id: null,
+        content: 'root',
+        created_at: at(2),
+        updated_at: null,
+      });
       expect((await posts.findById(p.id))?.comments_count).toBe(4);
       expect((await comments.roots(p.id, page(1))).map((c) => c.id)).toEqual([root.id, other.id]);
       expect((await comments.replies(p.id, [root.id, reply.id])).map((c) => c.id)).toEqual([reply.id, deep.id]);
@@ -196,7 +295,15 @@ export function groupsContract(name: string, make: () => Promise<GroupPorts>) {
       const { users, groups, posts, comments, commentReactions } = await make();
       const a = await users.create(aNewUser());
       const g = await groups.create(base(a.id));
-      const p = await posts.create({ group_id: g.id, user_id: a.id, content: 'p', media: [], media_type: null, tags: [], created_at: at(1) });
+      const p = await posts.create({
+        group_id: g.id,
+        user_id: a.id,
+        content: 'p',
+        media: [],
+        media_type: null,
+        tags: [],
+        created_at: at(1),
+      });
       const c = await comments.create({ post_id: p.id, group_id: g.id, user_id: a.id, parent_id: null, content: 'c', created_at: at(2) });
       await posts.react(p.id, a.id, 'like', at(3));
       await commentReactions.react('group', c.id, a.id, 'like', at(4));
@@ -209,22 +316,55 @@ export function groupsContract(name: string, make: () => Promise<GroupPorts>) {
 
     it('hides notifications about a private group’s content from non-members, as canSeeGroupContent says', async () => {
       const { users, groups, notifications, inbox } = await make();
-      const [admin, member, leaver, stranger] = [await users.create(aNewUser()), await users.create(aNewUser()), await users.create(aNewUser()), await users.create(aNewUser())];
+      const [admin, member, leaver, stranger] = [
+        await users.create(aNewUser()),
+        await users.create(aNewUser()),
+        await users.create(aNewUser()),
+        await users.create(aNewUser()),
+      ];
       const priv = await groups.create(base(admin.id, { privacy: 'private' }));
       const pub = await groups.create(base(admin.id));
       await groups.addMember(priv.id, member.id, 'member', at(1));
       await groups.addMember(priv.id, leaver.id, 'member', at(1));
       const seen = new Map<number, string[]>();
       for (const u of [member, leaver, stranger]) {
-        await notifications.create({ user_id: u.id, from_user_id: admin.id, type: 'comment', group_id: priv.id, content: 'private comment', created_at: at(2) });
-        await notifications.create({ user_id: u.id, from_user_id: admin.id, type: 'reaction', group_id: pub.id, content: 'public reaction', created_at: at(3) });
-        await notifications.create({ user_id: u.id, from_user_id: admin.id, type: 'group_invite', group_id: priv.id, content: 'invitation', created_at: at(4) });
+        await notifications.create({
+          user_id: u.id,
+          from_user_id: admin.id,
+          type: 'comment',
+          group_id: priv.id,
+          content: 'private comment',
+          created_at: at(2),
+        });
+        await notifications.create({
+          user_id: u.id,
+          from_user_id: admin.id,
+          type: 'reaction',
+          group_id: pub.id,
+          content: 'public reaction',
+          created_at: at(3),
+        });
+        await notifications.create({
+          user_id: u.id,
+          from_user_id: admin.id,
+          type: 'group_invite',
+          group_id: priv.id,
+          content: 'invitation',
+          created_at: at(4),
+        });
       }
       await groups.removeMember(priv.id, leaver.id);
       for (const u of [member, leaver, stranger]) {
         const reader = { userId: u.id, moderator: true };
-        seen.set(u.id, (await inbox.list(reader, page(1), false)).map((n) => n.content ?? ''));
-        const expected = ['invitation', 'public reaction', ...(canSeeGroupContent(priv, await groups.relation(priv.id, u.id)) ? ['private comment'] : [])];
+        seen.set(
+          u.id,
+          (await inbox.list(reader, page(1), false)).map((n) => n.content ?? ''),
+        );
+        const expected = [
+          'invitation',
+          'public reaction',
+          ...(canSeeGroupContent(priv, await groups.relation(priv.id, u.id)) ? ['private comment'] : []),
+        ];
         expect(seen.get(u.id), `user ${u.id}`).toEqual(expected);
         expect(await inbox.countUnread(reader)).toBe(expected.length);
       }

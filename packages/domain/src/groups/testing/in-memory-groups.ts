@@ -154,7 +154,9 @@ export class InMemoryGroupRepository implements GroupRepository {
     return window(ordered, page).map(({ seq: _, ...m }) => m);
   }
   async adminIds(groupId: number) {
-    return this.membersOf(groupId).filter((m) => m.role === 'admin').map((m) => m.user_id);
+    return this.membersOf(groupId)
+      .filter((m) => m.role === 'admin')
+      .map((m) => m.user_id);
   }
   async longestMember(groupId: number, except: number) {
     const m = this.membersOf(groupId).find((x) => x.user_id !== except);
@@ -195,7 +197,15 @@ export class InMemoryGroupPostRepository implements GroupPostRepository {
   }
 
   async create(p: NewGroupPost) {
-    const post: GroupPostRecord = { ...p, media: [...p.media], tags: [...p.tags], id: this.s.nextId++, likes_count: 0, comments_count: 0, updated_at: null };
+    const post: GroupPostRecord = {
+      ...p,
+      media: [...p.media],
+      tags: [...p.tags],
+      id: this.s.nextId++,
+      likes_count: 0,
+      comments_count: 0,
+      updated_at: null,
+    };
     this.s.posts.set(post.id, post);
     const g = this.s.groups.get(p.group_id);
     if (g) g.posts_count += 1;
@@ -213,7 +223,10 @@ export class InMemoryGroupPostRepository implements GroupPostRepository {
     return this.s.deletePost(id);
   }
   async listByGroup(groupId: number, page: PageRequest) {
-    return window([...this.s.posts.values()].filter((p) => p.group_id === groupId).sort((a, b) => b.id - a.id), page);
+    return window(
+      [...this.s.posts.values()].filter((p) => p.group_id === groupId).sort((a, b) => b.id - a.id),
+      page,
+    );
   }
   async react(postId: number, userId: number, reaction: ReactionType, at: Timestamp) {
     const existing = this.s.postReactions.get(key(postId, userId));
@@ -276,7 +289,10 @@ export class InMemoryGroupCommentRepository implements GroupCommentRepository {
     return true;
   }
   async roots(postId: number, page: PageRequest) {
-    return window([...this.s.comments.values()].filter((c) => c.post_id === postId && c.parent_id === null).sort((a, b) => a.id - b.id), page);
+    return window(
+      [...this.s.comments.values()].filter((c) => c.post_id === postId && c.parent_id === null).sort((a, b) => a.id - b.id),
+      page,
+    );
   }
   async replies(postId: number, parentIds: number[]) {
     const parents = new Set(parentIds);

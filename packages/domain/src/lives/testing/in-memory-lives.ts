@@ -28,7 +28,16 @@ export class InMemoryLiveRepository implements LiveRepository, Snapshottable {
   async lockCreator() {}
   async lockLive() {}
   async create(live: NewLive) {
-    const record: LiveRecord = { ...live, id: this.next.live++, status: 'active', background_image: null, report_count: 0, is_suspended: false, ended_at: null, end_reason: null };
+    const record: LiveRecord = {
+      ...live,
+      id: this.next.live++,
+      status: 'active',
+      background_image: null,
+      report_count: 0,
+      is_suspended: false,
+      ended_at: null,
+      end_reason: null,
+    };
     this.lives.push(record);
     return { ...record };
   }
@@ -83,7 +92,8 @@ export class InMemoryLiveRepository implements LiveRepository, Snapshottable {
     for (const v of this.viewers.values()) {
       const live = this.lives.find((l) => l.id === v.live_id);
       if (!liveIds.includes(v.live_id) || !live || live.user_id === v.user_id) continue;
-      if (v.media_connected || (v.last_ping_at !== null && v.last_ping_at >= pingedSince)) counts.set(v.live_id, (counts.get(v.live_id) ?? 0) + 1);
+      if (v.media_connected || (v.last_ping_at !== null && v.last_ping_at >= pingedSince))
+        counts.set(v.live_id, (counts.get(v.live_id) ?? 0) + 1);
     }
     return counts;
   }
@@ -125,7 +135,10 @@ export class InMemoryLiveRepository implements LiveRepository, Snapshottable {
     return this.moderators.some((m) => m.live_id === liveId && m.user_id === userId);
   }
   async moderatorIds(liveId: number) {
-    return this.moderators.filter((m) => m.live_id === liveId).sort((a, b) => a.seq - b.seq).map((m) => m.user_id);
+    return this.moderators
+      .filter((m) => m.live_id === liveId)
+      .sort((a, b) => a.seq - b.seq)
+      .map((m) => m.user_id);
   }
   async blockChat(liveId: number, userId: number, _at: Timestamp) {
     if (this.blocks.some((m) => m.live_id === liveId && m.user_id === userId)) return false;
@@ -136,7 +149,10 @@ export class InMemoryLiveRepository implements LiveRepository, Snapshottable {
     return this.blocks.some((m) => m.live_id === liveId && m.user_id === userId);
   }
   async blockedIds(liveId: number) {
-    return this.blocks.filter((m) => m.live_id === liveId).sort((a, b) => a.seq - b.seq).map((m) => m.user_id);
+    return this.blocks
+      .filter((m) => m.live_id === liveId)
+      .sort((a, b) => a.seq - b.seq)
+      .map((m) => m.user_id);
   }
   async addComment(c: Omit<LiveCommentRecord, 'id'>) {
     const record = { ...c, id: this.next.comment++ };
@@ -149,7 +165,12 @@ export class InMemoryLiveRepository implements LiveRepository, Snapshottable {
   }
   async comments(liveId: number, p: PageRequest) {
     const newest = this.commentRows.filter((c) => c.live_id === liveId).sort((a, b) => b.id - a.id);
-    return { items: page(newest, p).reverse().map((c) => ({ ...c })), total: newest.length };
+    return {
+      items: page(newest, p)
+        .reverse()
+        .map((c) => ({ ...c })),
+      total: newest.length,
+    };
   }
   async deleteComment(id: number) {
     const i = this.commentRows.findIndex((c) => c.id === id);

@@ -16,7 +16,15 @@ export function liveRepositoryContract(name: string, make: () => Promise<LivePor
     const ports = await make();
     const [a, b, c] = [await ports.users.create(aNewUser()), await ports.users.create(aNewUser()), await ports.users.create(aNewUser())];
     const newLive = (userId: number, overrides: { is_public?: boolean; created_at?: string } = {}) =>
-      ports.lives.create({ user_id: userId, title: 'On air', description: '', is_public: true, max_guests: 8, created_at: T0, ...overrides });
+      ports.lives.create({
+        user_id: userId,
+        title: 'On air',
+        description: '',
+        is_public: true,
+        max_guests: 8,
+        created_at: T0,
+        ...overrides,
+      });
     return { ...ports, a, b, c, newLive };
   }
 
@@ -46,7 +54,11 @@ export function liveRepositoryContract(name: string, make: () => Promise<LivePor
       expect((await lives.findByIds([live.id, 999_999])).map((l) => l.id)).toEqual([live.id]);
       expect(await lives.end(live.id, '2026-03-01 10:30:00', 'room_finished')).toBe(true);
       expect(await lives.end(live.id, '2026-03-01 10:31:00', 'ended')).toBe(false);
-      expect(await lives.findById(live.id)).toMatchObject({ status: 'ended', ended_at: '2026-03-01 10:30:00', end_reason: 'room_finished' });
+      expect(await lives.findById(live.id)).toMatchObject({
+        status: 'ended',
+        ended_at: '2026-03-01 10:30:00',
+        end_reason: 'room_finished',
+      });
     });
 
     it("ends a user's active lives only", async () => {
@@ -66,7 +78,8 @@ export function liveRepositoryContract(name: string, make: () => Promise<LivePor
       const unlisted = await newLive(b.id, { is_public: false });
       const ended = await newLive(c.id);
       await lives.end(ended.id, T0, 'ended');
-      const ids = async (viewer: number) => (await lives.listActive(viewer, page())).items.map((l) => l.id).filter((id) => [pub.id, unlisted.id, ended.id].includes(id));
+      const ids = async (viewer: number) =>
+        (await lives.listActive(viewer, page())).items.map((l) => l.id).filter((id) => [pub.id, unlisted.id, ended.id].includes(id));
       expect(await ids(c.id)).toEqual([pub.id]);
       expect(await ids(b.id)).toEqual([unlisted.id, pub.id]);
       const all = await lives.listActive(b.id, page(1, 1));
@@ -92,7 +105,12 @@ export function liveRepositoryContract(name: string, make: () => Promise<LivePor
       await lives.pingViewer(live.id, c.id, '2026-03-01 10:00:00');
       await lives.pingViewer(live.id, a.id, '2026-03-01 10:01:30');
       await lives.pingViewer(other.id, c.id, '2026-03-01 10:01:30');
-      expect(await lives.viewerCounts([live.id, other.id], '2026-03-01 10:01:00')).toEqual(new Map([[live.id, 1], [other.id, 1]]));
+      expect(await lives.viewerCounts([live.id, other.id], '2026-03-01 10:01:00')).toEqual(
+        new Map([
+          [live.id, 1],
+          [other.id, 1],
+        ]),
+      );
       await lives.setMediaPresence(live.id, c.id, true, '2026-03-01 10:01:40');
       expect((await lives.viewerCounts([live.id], '2026-03-01 10:01:00')).get(live.id)).toBe(2);
       await lives.setMediaPresence(live.id, c.id, false, '2026-03-01 10:01:50');
@@ -105,16 +123,30 @@ export function liveRepositoryContract(name: string, make: () => Promise<LivePor
       const live = await newLive(a.id);
       expect(await lives.guest(live.id, b.id)).toBeNull();
       const r = await lives.requestGuest(live.id, b.id, 'let me in', '2026-03-01 10:00:01');
-      expect(r).toEqual({ live_id: live.id, user_id: b.id, status: 'pending', message: 'let me in', created_at: '2026-03-01 10:00:01', decided_at: null });
+      expect(r).toEqual({
+        live_id: live.id,
+        user_id: b.id,
+        status: 'pending',
+        message: 'let me in',
+        created_at: '2026-03-01 10:00:01',
+        decided_at: null,
+      });
       await lives.requestGuest(live.id, c.id, null, '2026-03-01 10:00:02');
       expect(await lives.decideGuest(live.id, b.id, ['pending'], 'approved', '2026-03-01 10:00:05')).toBe(true);
       expect(await lives.decideGuest(live.id, b.id, ['pending'], 'rejected', '2026-03-01 10:00:06')).toBe(false);
-      expect(await lives.requestGuest(live.id, b.id, 'again', '2026-03-01 10:00:07')).toMatchObject({ status: 'approved', message: 'let me in' });
+      expect(await lives.requestGuest(live.id, b.id, 'again', '2026-03-01 10:00:07')).toMatchObject({
+        status: 'approved',
+        message: 'let me in',
+      });
       expect(await lives.countGuests(live.id, 'approved')).toBe(1);
       expect((await lives.guests(live.id, null, page())).items.map((g) => g.user_id)).toEqual([b.id, c.id]);
       expect(await lives.guests(live.id, 'pending', page())).toEqual({ items: [expect.objectContaining({ user_id: c.id })], total: 1 });
       await lives.decideGuest(live.id, c.id, ['pending'], 'rejected', '2026-03-01 10:00:08');
-      expect(await lives.requestGuest(live.id, c.id, 'please', '2026-03-01 10:00:09')).toMatchObject({ status: 'pending', message: 'please', decided_at: null });
+      expect(await lives.requestGuest(live.id, c.id, 'please', '2026-03-01 10:00:09')).toMatchObject({
+        status: 'pending',
+        message: 'please',
+        decided_at: null,
+      });
       expect(await lives.decideGuest(999_999, c.id, ['pending'], 'approved', T0)).toBe(false);
     });
 
@@ -138,7 +170,8 @@ export function liveRepositoryContract(name: string, make: () => Promise<LivePor
       const { lives, a, b, newLive } = await setup();
       const live = await newLive(a.id);
       const made = [];
-      for (let i = 1; i <= 5; i++) made.push(await lives.addComment({ live_id: live.id, user_id: i % 2 ? a.id : b.id, content: `c${i}`, created_at: T0 }));
+      for (let i = 1; i <= 5; i++)
+        made.push(await lives.addComment({ live_id: live.id, user_id: i % 2 ? a.id : b.id, content: `c${i}`, created_at: T0 }));
       expect(made[0]).toEqual({ id: made[0].id, live_id: live.id, user_id: a.id, content: 'c1', created_at: T0 });
       expect(await lives.findComment(made[1].id)).toEqual(made[1]);
       expect(await lives.findComment(999_999)).toBeNull();
@@ -154,7 +187,8 @@ export function liveRepositoryContract(name: string, make: () => Promise<LivePor
       const { users, lives, a, b, c, newLive } = await setup();
       const live = await newLive(a.id);
       const d = await users.create(aNewUser());
-      const rep = (who: number) => lives.report({ live_id: live.id, reporter_id: who, reason: 'spam', description: null, created_at: T0 }, 3);
+      const rep = (who: number) =>
+        lives.report({ live_id: live.id, reporter_id: who, reason: 'spam', description: null, created_at: T0 }, 3);
       expect(await rep(b.id)).toEqual({ added: true, report_count: 1, is_suspended: false });
       expect(await rep(b.id)).toEqual({ added: false, report_count: 1, is_suspended: false });
       expect(await rep(c.id)).toEqual({ added: true, report_count: 2, is_suspended: false });
@@ -163,7 +197,14 @@ export function liveRepositoryContract(name: string, make: () => Promise<LivePor
       const queue = await lives.reports(page(1, 2));
       expect(queue.total).toBeGreaterThanOrEqual(3);
       expect(queue.items.map((r) => r.reporter_id)).toEqual([d.id, c.id]);
-      expect(queue.items[0]).toEqual({ id: queue.items[0].id, live_id: live.id, reporter_id: d.id, reason: 'spam', description: null, created_at: T0 });
+      expect(queue.items[0]).toEqual({
+        id: queue.items[0].id,
+        live_id: live.id,
+        reporter_id: d.id,
+        reason: 'spam',
+        description: null,
+        created_at: T0,
+      });
     });
   });
 }

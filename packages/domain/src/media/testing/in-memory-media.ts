@@ -1,5 +1,14 @@
 import { Unavailable } from '../../shared/errors.js';
-import type { MediaInspector, MediaStore, SniffedType, Translation, TranslationCache, Translator, UploadedMedia, UploadTarget } from '../ports.js';
+import type {
+  MediaInspector,
+  MediaStore,
+  SniffedType,
+  Translation,
+  TranslationCache,
+  Translator,
+  UploadedMedia,
+  UploadTarget,
+} from '../ports.js';
 import type { MediaReference } from '../reference.js';
 
 /** The uploads directory as a set of relative paths (`uploads/posts/media_x.jpg`). */

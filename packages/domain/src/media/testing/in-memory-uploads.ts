@@ -38,7 +38,10 @@ export class InMemoryUploadRegistry implements UploadRegistry {
   }
 
   async erased(limit: number): Promise<UploadRecord[]> {
-    return this.rows.filter((r) => r.erased_at !== null).slice(0, limit).map((r) => ({ ...r }));
+    return this.rows
+      .filter((r) => r.erased_at !== null)
+      .slice(0, limit)
+      .map((r) => ({ ...r }));
   }
 
   async removeCollectable(id: number, before: Timestamp): Promise<boolean> {
@@ -88,6 +91,13 @@ export class InMemoryUploads {
     const type = ref && uploadTypeOfPath(ref.path);
     if (!ref || !type) throw new Error(`not an upload reference: ${reference}`);
     await this.files.place(ref.path);
-    await this.registry.record({ owner_id: ownerId, type, path: ref.path, size: 1, sha256: null, created_at: toTimestamp(this.clock.now()) });
+    await this.registry.record({
+      owner_id: ownerId,
+      type,
+      path: ref.path,
+      size: 1,
+      sha256: null,
+      created_at: toTimestamp(this.clock.now()),
+    });
   }
 }

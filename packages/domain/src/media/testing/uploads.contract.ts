@@ -28,7 +28,17 @@ export function uploadRegistryContract(name: string, make: () => Promise<UploadR
       const { users, registry } = await make();
       const u = await users.create(aNewUser());
       const made = await registry.record(upload(u.id, { type: 'avatar', path: aPath('uploads/avatar_') }));
-      expect(made).toEqual({ id: expect.any(Number), owner_id: u.id, type: 'avatar', path: made.path, size: 1234, sha256: 'ab'.repeat(32), created_at: '2026-03-01 10:00:00', referenced_at: null, erased_at: null });
+      expect(made).toEqual({
+        id: expect.any(Number),
+        owner_id: u.id,
+        type: 'avatar',
+        path: made.path,
+        size: 1234,
+        sha256: 'ab'.repeat(32),
+        created_at: '2026-03-01 10:00:00',
+        referenced_at: null,
+        erased_at: null,
+      });
       expect(await registry.findByPath(made.path)).toEqual(made);
       expect(await registry.findByPath(`${made.path}x`)).toBeNull();
       await expect(registry.record(upload(u.id, { path: made.path }))).rejects.toThrow();

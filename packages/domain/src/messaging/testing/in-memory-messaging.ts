@@ -117,7 +117,11 @@ export class InMemoryPrivateMessageRepository implements PrivateMessageRepositor
       if (visible.length === 0) continue;
       const last = visible.reduce((a, b) => (b.id > a.id ? b : a));
       if (last.id <= row.cleared_before_id) continue;
-      all.push({ peer_id: row.peer_id, last_message: { ...last }, unread_count: visible.filter((m) => m.receiver_id === userId && !m.is_read).length });
+      all.push({
+        peer_id: row.peer_id,
+        last_message: { ...last },
+        unread_count: visible.filter((m) => m.receiver_id === userId && !m.is_read).length,
+      });
     }
     all.sort((a, b) => b.last_message.created_at.localeCompare(a.last_message.created_at) || b.last_message.id - a.last_message.id);
     return { items: slice(all, page), total: all.length };
@@ -176,7 +180,10 @@ export class InMemoryMessageGroupRepository implements MessageGroupRepository, S
   /** One flow of control at a time in memory: nothing to serialize. */
   async lockGroup(_id: number) {}
 
-  async create(group: { name: string; avatar: string | null; creator_id: number; created_at: Timestamp }, members: { user_id: number; role: GroupRole }[]) {
+  async create(
+    group: { name: string; avatar: string | null; creator_id: number; created_at: Timestamp },
+    members: { user_id: number; role: GroupRole }[],
+  ) {
     const id = this.ids.group++;
     this.groups.push({ ...group, id, auto_delete_time: 0, last_message_id: null, last_activity_at: group.created_at });
     for (const m of members) this.memberRows.push({ group_id: id, user_id: m.user_id, role: m.role, joined_at: group.created_at });
@@ -270,7 +277,12 @@ export class InMemoryMessageGroupRepository implements MessageGroupRepository, S
   }
   async messages(groupId: number, now: Timestamp, page: PageRequest) {
     const all = this.messageRows.filter((m) => m.group_id === groupId && live(m, now)).sort((a, b) => b.id - a.id);
-    return { items: slice(all, page).reverse().map((m) => ({ ...m })), total: all.length };
+    return {
+      items: slice(all, page)
+        .reverse()
+        .map((m) => ({ ...m })),
+      total: all.length,
+    };
   }
   async updateMessage(id: number, content: string, editedAt: Timestamp) {
     const m = this.messageRows.find((x) => x.id === id);

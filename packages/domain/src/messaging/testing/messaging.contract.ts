@@ -16,7 +16,11 @@ export interface SocialMessagingPorts {
 }
 
 export function socialMessagingContract(name: string, make: () => Promise<SocialMessagingPorts>) {
-  const twoUsers = async (users: UserRepository) => [await users.create(aNewUser()), await users.create(aNewUser()), await users.create(aNewUser())];
+  const twoUsers = async (users: UserRepository) => [
+    await users.create(aNewUser()),
+    await users.create(aNewUser()),
+    await users.create(aNewUser()),
+  ];
 
   describe(`${name}: follow lists`, () => {
     it('pages followers and followed accounts newest first', async () => {
@@ -52,7 +56,14 @@ export function socialMessagingContract(name: string, make: () => Promise<Social
       const { users, friends } = await make();
       const [a, b] = await twoUsers(users);
       const r = await friends.create(a.id, b.id, '2026-01-01 00:00:00');
-      expect(r).toEqual({ id: r.id, sender_id: a.id, receiver_id: b.id, status: 'pending', created_at: '2026-01-01 00:00:00', responded_at: null });
+      expect(r).toEqual({
+        id: r.id,
+        sender_id: a.id,
+        receiver_id: b.id,
+        status: 'pending',
+        created_at: '2026-01-01 00:00:00',
+        responded_at: null,
+      });
       expect(await friends.findById(r.id)).toEqual(r);
       expect(await friends.findById(999_999)).toBeNull();
       await friends.setStatus(r.id, 'rejected', '2026-01-01 00:01:00');
@@ -75,7 +86,9 @@ export function socialMessagingContract(name: string, make: () => Promise<Social
       const now = '2026-01-01 00:00:02';
       expect((await messages.thread(a.id, b.id, now, page())).items.map((m) => m.id)).toEqual([m2.id, m1.id]);
       const convs = await messages.conversations(a.id, page());
-      expect(convs.items).toEqual([expect.objectContaining({ peer_id: b.id, unread_count: 1, last_message: expect.objectContaining({ id: m2.id }) })]);
+      expect(convs.items).toEqual([
+        expect.objectContaining({ peer_id: b.id, unread_count: 1, last_message: expect.objectContaining({ id: m2.id }) }),
+      ]);
       await messages.markRead(a.id, b.id);
       expect((await messages.conversations(a.id, page())).items[0].unread_count).toBe(0);
 
@@ -98,7 +111,14 @@ export function socialMessagingContract(name: string, make: () => Promise<Social
 
       await messages.setAutoDeleteMinutes(a.id, b.id, 5, now);
       expect(await messages.autoDeleteMinutes(b.id, a.id)).toBe(5);
-      const m3 = await messages.create({ ...base, sender_id: a.id, receiver_id: b.id, content: 'brief', created_at: now, expires_at: '2026-01-01 00:05:02' });
+      const m3 = await messages.create({
+        ...base,
+        sender_id: a.id,
+        receiver_id: b.id,
+        content: 'brief',
+        created_at: now,
+        expires_at: '2026-01-01 00:05:02',
+      });
       expect((await messages.thread(b.id, a.id, '2026-01-01 00:05:01', page())).items[0].id).toBe(m3.id);
       expect((await messages.thread(b.id, a.id, '2026-01-01 00:05:02', page())).items[0].id).toBe(m2.id);
       expect(await messages.deleteExpired('2026-01-01 00:05:02')).toBe(1);
@@ -113,7 +133,13 @@ export function socialMessagingContract(name: string, make: () => Promise<Social
       const { users, messages } = await make();
       const [a, b] = await twoUsers(users);
       const base = { media: null, media_type: null, parent_id: null, expires_at: null };
-      const m1 = await messages.create({ ...base, sender_id: a.id, receiver_id: b.id, content: 'first', created_at: '2026-01-01 00:00:00' });
+      const m1 = await messages.create({
+        ...base,
+        sender_id: a.id,
+        receiver_id: b.id,
+        content: 'first',
+        created_at: '2026-01-01 00:00:00',
+      });
       const m2 = await messages.create({
         ...base,
         sender_id: b.id,
@@ -126,14 +152,46 @@ export function socialMessagingContract(name: string, make: () => Promise<Social
       });
       expect(await messages.findByIds([])).toEqual([]);
       expect((await messages.findByIds([m2.id, 999_999, m1.id])).sort((x, y) => x.id - y.id)).toEqual([
-        { id: m1.id, sender_id: a.id, receiver_id: b.id, content: 'first', media: null, media_type: null, parent_id: null, is_read: false, created_at: '2026-01-01 00:00:00', edited_at: null, expires_at: null },
-        { id: m2.id, sender_id: b.id, receiver_id: a.id, content: 'second', media: 'media_x.jpg', media_type: 'image', parent_id: m1.id, is_read: false, created_at: '2026-01-01 00:00:01', edited_at: null, expires_at: null },
+        {
+          id: m1.id,
+          sender_id: a.id,
+          receiver_id: b.id,
+          content: 'first',
+          media: null,
+          media_type: null,
+          parent_id: null,
+          is_read: false,
+          created_at: '2026-01-01 00:00:00',
+          edited_at: null,
+          expires_at: null,
+        },
+        {
+          id: m2.id,
+          sender_id: b.id,
+          receiver_id: a.id,
+          content: 'second',
+          media: 'media_x.jpg',
+          media_type: 'image',
+          parent_id: m1.id,
+          is_read: false,
+          created_at: '2026-01-01 00:00:01',
+          edited_at: null,
+          expires_at: null,
+        },
       ]);
 
       await messages.updateContent(m1.id, 'first, edited', '2026-01-01 00:00:05');
-      expect(await messages.findById(m1.id)).toMatchObject({ content: 'first, edited', edited_at: '2026-01-01 00:00:05', created_at: '2026-01-01 00:00:00', sender_id: a.id });
+      expect(await messages.findById(m1.id)).toMatchObject({
+        content: 'first, edited',
+        edited_at: '2026-01-01 00:00:05',
+        created_at: '2026-01-01 00:00:00',
+        sender_id: a.id,
+      });
       expect(await messages.findById(m2.id)).toMatchObject({ content: 'second', edited_at: null });
-      expect((await messages.thread(b.id, a.id, '2026-01-01 00:01:00', page())).items.map((m) => m.content)).toEqual(['second', 'first, edited']);
+      expect((await messages.thread(b.id, a.id, '2026-01-01 00:01:00', page())).items.map((m) => m.content)).toEqual([
+        'second',
+        'first, edited',
+      ]);
     });
 
     it('filters a thread by content and the conversations by the peer’s username', async () => {
@@ -144,7 +202,10 @@ export function socialMessagingContract(name: string, make: () => Promise<Social
       await messages.create({ ...base, sender_id: b.id, receiver_id: a.id, content: 'yes, lunch', created_at: '2026-01-01 00:00:01' });
       await messages.create({ ...base, sender_id: c.id, receiver_id: a.id, content: 'dinner?', created_at: '2026-01-01 00:00:02' });
       const now = '2026-01-01 00:01:00';
-      expect(await messages.thread(a.id, b.id, now, page(), 'LUNCH')).toMatchObject({ items: [{ content: 'yes, lunch' }, { content: 'Lunch at noon?' }], total: 2 });
+      expect(await messages.thread(a.id, b.id, now, page(), 'LUNCH')).toMatchObject({
+        items: [{ content: 'yes, lunch' }, { content: 'Lunch at noon?' }],
+        total: 2,
+      });
       expect((await messages.thread(a.id, b.id, now, page(), 'noon')).total).toBe(1);
       expect((await messages.thread(a.id, c.id, now, page(), 'lunch')).total).toBe(0);
       expect((await messages.conversations(a.id, page())).items.map((x) => x.peer_id)).toEqual([c.id, b.id]);
@@ -174,7 +235,8 @@ export function socialMessagingContract(name: string, make: () => Promise<Social
 
       const base = { group_id: gid, media: null, media_type: null, parent_id: null, expires_at: null };
       const ids: number[] = [];
-      for (let i = 0; i < 3; i++) ids.push((await groups.createMessage({ ...base, sender_id: a.id, content: `m${i}`, created_at: `2026-01-01 00:01:0${i}` })).id);
+      for (let i = 0; i < 3; i++)
+        ids.push((await groups.createMessage({ ...base, sender_id: a.id, content: `m${i}`, created_at: `2026-01-01 00:01:0${i}` })).id);
       expect((await groups.messages(gid, '2026-01-02 00:00:00', page(1, 2))).items.map((m) => m.id)).toEqual([ids[1], ids[2]]);
       expect((await groups.messages(gid, '2026-01-02 00:00:00', page(2, 2))).items.map((m) => m.id)).toEqual([ids[0]]);
       expect((await groups.groupsOf(b.id, page())).items[0]).toMatchObject({ id: gid, last_message_id: ids[2] });
@@ -199,7 +261,13 @@ export function socialMessagingContract(name: string, make: () => Promise<Social
         { user_id: c.id, role: 'member' },
       ]);
       await groups.update(gid, { name: 'After', avatar: 'group_avatar.jpg' });
-      expect(await groups.findById(gid)).toMatchObject({ id: gid, name: 'After', avatar: 'group_avatar.jpg', auto_delete_time: 0, creator_id: a.id });
+      expect(await groups.findById(gid)).toMatchObject({
+        id: gid,
+        name: 'After',
+        avatar: 'group_avatar.jpg',
+        auto_delete_time: 0,
+        creator_id: a.id,
+      });
       await groups.update(gid, { auto_delete_time: 60 });
       expect(await groups.findById(gid)).toMatchObject({ name: 'After', avatar: 'group_avatar.jpg', auto_delete_time: 60 });
       await groups.update(gid, { avatar: null });
@@ -228,7 +296,15 @@ export function socialMessagingContract(name: string, make: () => Promise<Social
       ]);
       const base = { group_id: gid, media: null, media_type: null, parent_id: null, expires_at: null };
       const m1 = await groups.createMessage({ ...base, sender_id: a.id, content: 'hello', created_at: '2026-01-01 00:01:00' });
-      const m2 = await groups.createMessage({ ...base, sender_id: b.id, content: 'reply', media: 'media_y.jpg', media_type: 'image', parent_id: m1.id, created_at: '2026-01-01 00:01:01' });
+      const m2 = await groups.createMessage({
+        ...base,
+        sender_id: b.id,
+        content: 'reply',
+        media: 'media_y.jpg',
+        media_type: 'image',
+        parent_id: m1.id,
+        created_at: '2026-01-01 00:01:01',
+      });
       expect(await groups.findMessage(m2.id)).toEqual({
         id: m2.id,
         group_id: gid,
@@ -243,13 +319,20 @@ export function socialMessagingContract(name: string, make: () => Promise<Social
       });
       expect(await groups.findMessage(999_999)).toBeNull();
       expect(await groups.findMessages([])).toEqual([]);
-      expect((await groups.findMessages([m2.id, 999_999, m1.id])).map((m) => [m.id, m.content]).sort((x, y) => Number(x[0]) - Number(y[0]))).toEqual([
+      expect(
+        (await groups.findMessages([m2.id, 999_999, m1.id])).map((m) => [m.id, m.content]).sort((x, y) => Number(x[0]) - Number(y[0])),
+      ).toEqual([
         [m1.id, 'hello'],
         [m2.id, 'reply'],
       ]);
 
       await groups.updateMessage(m1.id, 'hello, edited', '2026-01-01 00:02:00');
-      expect(await groups.findMessage(m1.id)).toMatchObject({ content: 'hello, edited', edited_at: '2026-01-01 00:02:00', created_at: '2026-01-01 00:01:00', sender_id: a.id });
+      expect(await groups.findMessage(m1.id)).toMatchObject({
+        content: 'hello, edited',
+        edited_at: '2026-01-01 00:02:00',
+        created_at: '2026-01-01 00:01:00',
+        sender_id: a.id,
+      });
       expect(await groups.findMessage(m2.id)).toMatchObject({ content: 'reply', edited_at: null });
       expect((await groups.messages(gid, '2026-01-02 00:00:00', page())).items.map((m) => m.content)).toEqual(['hello, edited', 'reply']);
 
@@ -269,7 +352,13 @@ export function socialMessagingContract(name: string, make: () => Promise<Social
       expect(after.mine.has(m1.id)).toBe(false);
       expect((await groups.reactions([], b.id)).counts.size).toBe(0);
 
-      const brief = await groups.createMessage({ ...base, sender_id: c.id, content: 'brief', created_at: '2026-01-01 00:03:00', expires_at: '2026-01-01 00:08:00' });
+      const brief = await groups.createMessage({
+        ...base,
+        sender_id: c.id,
+        content: 'brief',
+        created_at: '2026-01-01 00:03:00',
+        expires_at: '2026-01-01 00:08:00',
+      });
       await groups.react(brief.id, a.id, 'wow', '2026-01-01 00:03:30');
       expect((await groups.findById(gid))?.last_message_id).toBe(brief.id);
       expect((await groups.messages(gid, '2026-01-01 00:07:59', page())).items.map((m) => m.id)).toEqual([m1.id, m2.id, brief.id]);

@@ -65,7 +65,9 @@ export class InMemoryCandidacyRepository implements CandidacyRepository, Snapsho
   }
 
   async votesOf(voterId: number, candidacyIds: number[]) {
-    return new Map(this.votes.filter((v) => v.voter_id === voterId && candidacyIds.includes(v.candidacy_id)).map((v) => [v.candidacy_id, v.vote]));
+    return new Map(
+      this.votes.filter((v) => v.voter_id === voterId && candidacyIds.includes(v.candidacy_id)).map((v) => [v.candidacy_id, v.vote]),
+    );
   }
 
   async elect(id: number, at: Timestamp) {

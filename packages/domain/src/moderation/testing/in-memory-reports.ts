@@ -9,7 +9,9 @@ import { byIdDesc, pageOf } from './paging.js';
 const COUNTER = { remove: 'votes_remove', warn: 'votes_warn', keep: 'votes_keep' } as const;
 
 function sameTarget(r: ReportRecord, target: ReportTarget): boolean {
-  return 'post_id' in target ? r.post_id === target.post_id && r.post_type === target.post_type : r.post_id === null && r.user_id === target.user_id;
+  return 'post_id' in target
+    ? r.post_id === target.post_id && r.post_type === target.post_type
+    : r.post_id === null && r.user_id === target.user_id;
 }
 
 export class InMemoryReportRepository implements ReportRepository, Snapshottable {
@@ -30,7 +32,8 @@ export class InMemoryReportRepository implements ReportRepository, Snapshottable
   async lock(_id: number) {}
 
   async create(report: NewReport) {
-    const target: ReportTarget = report.post_id !== null ? { post_id: report.post_id, post_type: report.post_type } : { user_id: report.user_id! };
+    const target: ReportTarget =
+      report.post_id !== null ? { post_id: report.post_id, post_type: report.post_type } : { user_id: report.user_id! };
     if (this.rows.some((r) => r.status === 'pending' && r.reporter_id === report.reporter_id && sameTarget(r, target))) return null;
     const record: ReportRecord = {
       id: this.nextId++,
@@ -58,7 +61,10 @@ export class InMemoryReportRepository implements ReportRepository, Snapshottable
   }
 
   async list(status: 'pending' | 'resolved', reporterId: number | null, page: PageRequest) {
-    return pageOf(this.rows.filter((r) => r.status === status && (reporterId === null || r.reporter_id === reporterId)).sort(byIdDesc), page);
+    return pageOf(
+      this.rows.filter((r) => r.status === status && (reporterId === null || r.reporter_id === reporterId)).sort(byIdDesc),
+      page,
+    );
   }
 
   async aboutUser(userId: number, page: PageRequest) {

@@ -33,7 +33,10 @@ export class InMemorySanctionRepository implements SanctionRepository, Snapshott
   }
 
   async bansOf(userId: number) {
-    return this.banRows.filter((b) => b.user_id === userId).sort(byIdDesc).map((b) => ({ ...b }));
+    return this.banRows
+      .filter((b) => b.user_id === userId)
+      .sort(byIdDesc)
+      .map((b) => ({ ...b }));
   }
 
   async activeBan(userId: number, now: Timestamp) {

@@ -90,7 +90,10 @@ export class InMemoryFeatureSuggestionRepository implements FeatureSuggestionRep
   }
 
   async comments(suggestionId: number, page: PageRequest) {
-    return pageOf(this.commentRows.filter((c) => c.suggestion_id === suggestionId).sort((a, b) => a.id - b.id), page);
+    return pageOf(
+      this.commentRows.filter((c) => c.suggestion_id === suggestionId).sort((a, b) => a.id - b.id),
+      page,
+    );
   }
 
   async setStatus(id: number, status: SuggestionStatus, adminResponse: string | null, at: Timestamp) {

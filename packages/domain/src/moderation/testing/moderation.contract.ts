@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { UserRepository } from '../../accounts/ports.js';
 import { aNewUser } from '../../accounts/testing/mothers.js';
-import type { CandidacyRepository, FeatureSuggestionRepository, ModerationLog, ModeratorRoster, ReportRepository, SanctionRepository, SuspensionRepository } from '../ports.js';
+import type {
+  CandidacyRepository,
+  FeatureSuggestionRepository,
+  ModerationLog,
+  ModeratorRoster,
+  ReportRepository,
+  SanctionRepository,
+  SuspensionRepository,
+} from '../ports.js';
 
 const page = (p = 1, perPage = 20) => ({ page: p, perPage });
 
@@ -30,7 +38,14 @@ export function moderationContract(name: string, make: () => Promise<ModerationP
       const { users, reports } = await make();
       const [a, b, c] = await people(users, 3);
       const base = { reason: 'spam', description: 'ads', created_at: '2026-01-01 00:00:00', post_type: 'post' as const };
-      const onPost = await reports.create({ ...base, reporter_id: a.id, post_id: 901, user_id: null, target_user_id: b.id, post_content: 'buy now' });
+      const onPost = await reports.create({
+        ...base,
+        reporter_id: a.id,
+        post_id: 901,
+        user_id: null,
+        target_user_id: b.id,
+        post_content: 'buy now',
+      });
       expect(onPost).toEqual({
         id: expect.any(Number),
         reporter_id: a.id,
@@ -50,12 +65,36 @@ export function moderationContract(name: string, make: () => Promise<ModerationP
         resolved_at: null,
         created_at: '2026-01-01 00:00:00',
       });
-      expect(await reports.create({ ...base, reporter_id: a.id, post_id: 901, user_id: null, target_user_id: b.id, post_content: 'again' })).toBeNull();
-      const onUser = await reports.create({ ...base, reporter_id: a.id, post_id: null, user_id: b.id, target_user_id: b.id, post_content: null });
-      const byC = await reports.create({ ...base, reporter_id: c.id, post_id: 901, user_id: null, target_user_id: b.id, post_content: 'buy now' });
+      expect(
+        await reports.create({ ...base, reporter_id: a.id, post_id: 901, user_id: null, target_user_id: b.id, post_content: 'again' }),
+      ).toBeNull();
+      const onUser = await reports.create({
+        ...base,
+        reporter_id: a.id,
+        post_id: null,
+        user_id: b.id,
+        target_user_id: b.id,
+        post_content: null,
+      });
+      const byC = await reports.create({
+        ...base,
+        reporter_id: c.id,
+        post_id: 901,
+        user_id: null,
+        target_user_id: b.id,
+        post_content: 'buy now',
+      });
       expect(onUser && byC).toBeTruthy();
       // A group post of the same id is another target: its own pending report.
-      const onGroupPost = await reports.create({ ...base, reporter_id: a.id, post_id: 901, post_type: 'group', user_id: null, target_user_id: b.id, post_content: 'buy now' });
+      const onGroupPost = await reports.create({
+        ...base,
+        reporter_id: a.id,
+        post_id: 901,
+        post_type: 'group',
+        user_id: null,
+        target_user_id: b.id,
+        post_content: 'buy now',
+      });
       expect(onGroupPost).toMatchObject({ post_id: 901, post_type: 'group' });
       expect((await reports.findPending(a.id, { post_id: 901, post_type: 'group' }))?.id).toBe(onGroupPost!.id);
       expect(await reports.cancel(onGroupPost!.id, '2026-01-01 00:00:30')).toBe(true);
@@ -65,7 +104,11 @@ export function moderationContract(name: string, make: () => Promise<ModerationP
       expect((await reports.findPending(a.id, { user_id: b.id }))?.id).toBe(onUser!.id);
       expect(await reports.findPending(c.id, { user_id: b.id })).toBeNull();
       const all = await reports.list('pending', null, page());
-      expect(all.items.map((r) => r.id).filter((id) => [onPost!.id, onUser!.id, byC!.id].includes(id))).toEqual([byC!.id, onUser!.id, onPost!.id]);
+      expect(all.items.map((r) => r.id).filter((id) => [onPost!.id, onUser!.id, byC!.id].includes(id))).toEqual([
+        byC!.id,
+        onUser!.id,
+        onPost!.id,
+      ]);
       expect(await reports.list('pending', a.id, page(2, 1))).toEqual({ items: [expect.objectContaining({ id: onPost!.id })], total: 2 });
 
       // Cancelled: no longer pending, and the reporter may report the same target again.
@@ -73,13 +116,23 @@ export function moderationContract(name: string, make: () => Promise<ModerationP
       expect(await reports.cancel(onUser!.id, '2026-01-01 00:01:00')).toBe(false);
       expect((await reports.findById(onUser!.id))?.status).toBe('cancelled');
       expect(await reports.findPending(a.id, { user_id: b.id })).toBeNull();
-      expect(await reports.create({ ...base, reporter_id: a.id, post_id: null, user_id: b.id, target_user_id: b.id, post_content: null })).not.toBeNull();
+      expect(
+        await reports.create({ ...base, reporter_id: a.id, post_id: null, user_id: b.id, target_user_id: b.id, post_content: null }),
+      ).not.toBeNull();
     });
 
     it('counts votes as they are cast, changed and withdrawn, and resolves a report once', async () => {
       const { users, reports } = await make();
       const [a, b, m1, m2] = await people(users, 4);
-      const base = { reason: 'violence', description: '', created_at: '2026-01-01 00:00:00', target_user_id: b.id, user_id: null, post_content: 'x', post_type: 'post' as const };
+      const base = {
+        reason: 'violence',
+        description: '',
+        created_at: '2026-01-01 00:00:00',
+        target_user_id: b.id,
+        user_id: null,
+        post_content: 'x',
+        post_type: 'post' as const,
+      };
       const r = (await reports.create({ ...base, reporter_id: a.id, post_id: 77 }))!;
       const sibling = (await reports.create({ ...base, reporter_id: m2.id, post_id: 77 }))!;
       await reports.lock(r.id);
@@ -130,8 +183,22 @@ export function moderationContract(name: string, make: () => Promise<ModerationP
       const { users, reports } = await make();
       const [a, b, target, other] = await people(users, 4);
       const base = { reason: 'spam', description: '', post_type: 'post' as const, created_at: '2026-01-01 00:00:00' };
-      const onPost = (await reports.create({ ...base, reporter_id: a.id, post_id: 11, user_id: null, target_user_id: target.id, post_content: 'x' }))!;
-      const onAccount = (await reports.create({ ...base, reporter_id: b.id, post_id: null, user_id: target.id, target_user_id: target.id, post_content: null }))!;
+      const onPost = (await reports.create({
+        ...base,
+        reporter_id: a.id,
+        post_id: 11,
+        user_id: null,
+        target_user_id: target.id,
+        post_content: 'x',
+      }))!;
+      const onAccount = (await reports.create({
+        ...base,
+        reporter_id: b.id,
+        post_id: null,
+        user_id: target.id,
+        target_user_id: target.id,
+        post_content: null,
+      }))!;
       await reports.create({ ...base, reporter_id: a.id, post_id: 12, user_id: null, target_user_id: other.id, post_content: 'y' });
       await reports.resolve(onPost.id, { resolution: 'keep', resolved_by: b.id, resolved_at: '2026-01-02 00:00:00' });
       const about = await reports.aboutUser(target.id, page());
@@ -150,21 +217,62 @@ export function moderationContract(name: string, make: () => Promise<ModerationP
       const { users, sanctions, log } = await make();
       const [u, v, mod] = await people(users, 3);
       await sanctions.lockUser(u.id);
-      const w1 = await sanctions.addWarning({ user_id: u.id, issued_by: mod.id, report_id: null, reason: 'one', created_at: '2026-01-01 00:00:00' });
-      expect(w1).toEqual({ id: expect.any(Number), user_id: u.id, issued_by: mod.id, report_id: null, reason: 'one', created_at: '2026-01-01 00:00:00' });
-      const w2 = await sanctions.addWarning({ user_id: u.id, issued_by: null, report_id: 5, reason: 'two', created_at: '2026-01-02 00:00:00' });
+      const w1 = await sanctions.addWarning({
+        user_id: u.id,
+        issued_by: mod.id,
+        report_id: null,
+        reason: 'one',
+        created_at: '2026-01-01 00:00:00',
+      });
+      expect(w1).toEqual({
+        id: expect.any(Number),
+        user_id: u.id,
+        issued_by: mod.id,
+        report_id: null,
+        reason: 'one',
+        created_at: '2026-01-01 00:00:00',
+      });
+      const w2 = await sanctions.addWarning({
+        user_id: u.id,
+        issued_by: null,
+        report_id: 5,
+        reason: 'two',
+        created_at: '2026-01-02 00:00:00',
+      });
       await sanctions.addWarning({ user_id: v.id, issued_by: mod.id, report_id: null, reason: 'other', created_at: '2026-01-03 00:00:00' });
       expect(await sanctions.countWarningsAfter(u.id, '2025-12-31 00:00:00')).toBe(2);
       expect(await sanctions.countWarningsAfter(u.id, '2026-01-01 00:00:00')).toBe(1);
       expect(await sanctions.warnings(u.id, page())).toEqual({ items: [w2, w1], total: 2 });
       expect((await sanctions.warnings(null, page(1, 2))).total).toBeGreaterThanOrEqual(3);
 
-      const temp = await sanctions.addBan({ user_id: u.id, banned_by: mod.id, reason: 'r', is_permanent: false, expires_at: '2026-01-09 00:00:00', created_at: '2026-01-02 00:00:00' });
-      expect(temp).toEqual({ id: expect.any(Number), user_id: u.id, banned_by: mod.id, reason: 'r', is_permanent: false, expires_at: '2026-01-09 00:00:00', created_at: '2026-01-02 00:00:00' });
+      const temp = await sanctions.addBan({
+        user_id: u.id,
+        banned_by: mod.id,
+        reason: 'r',
+        is_permanent: false,
+        expires_at: '2026-01-09 00:00:00',
+        created_at: '2026-01-02 00:00:00',
+      });
+      expect(temp).toEqual({
+        id: expect.any(Number),
+        user_id: u.id,
+        banned_by: mod.id,
+        reason: 'r',
+        is_permanent: false,
+        expires_at: '2026-01-09 00:00:00',
+        created_at: '2026-01-02 00:00:00',
+      });
       expect(await sanctions.activeBan(u.id, '2026-01-08 23:59:59')).toEqual(temp);
       expect(await sanctions.activeBan(u.id, '2026-01-09 00:00:00')).toBeNull();
       expect(await sanctions.activeBan(v.id, '2026-01-05 00:00:00')).toBeNull();
-      const perm = await sanctions.addBan({ user_id: u.id, banned_by: null, reason: 'p', is_permanent: true, expires_at: null, created_at: '2026-02-01 00:00:00' });
+      const perm = await sanctions.addBan({
+        user_id: u.id,
+        banned_by: null,
+        reason: 'p',
+        is_permanent: true,
+        expires_at: null,
+        created_at: '2026-02-01 00:00:00',
+      });
       expect(await sanctions.activeBan(u.id, '2030-01-01 00:00:00')).toEqual(perm);
       expect(await sanctions.bansOf(u.id)).toEqual([perm, temp]);
       expect(await sanctions.bansOf(v.id)).toEqual([]);
@@ -172,9 +280,37 @@ export function moderationContract(name: string, make: () => Promise<ModerationP
       expect(bans.items).toEqual([perm]);
       expect(bans.total).toBeGreaterThanOrEqual(2);
 
-      const first = await log.record({ moderator_id: mod.id, action_type: 'warning', target_user_id: u.id, report_id: 5, post_id: null, reason: 'one', by_vote: true, created_at: '2026-01-01 00:00:00' });
-      const second = await log.record({ moderator_id: mod.id, action_type: 'delete_post', target_user_id: v.id, report_id: null, post_id: 9, reason: 'two', by_vote: false, created_at: '2026-01-01 00:00:01' });
-      expect(first).toEqual({ id: expect.any(Number), moderator_id: mod.id, action_type: 'warning', target_user_id: u.id, report_id: 5, post_id: null, reason: 'one', by_vote: true, created_at: '2026-01-01 00:00:00' });
+      const first = await log.record({
+        moderator_id: mod.id,
+        action_type: 'warning',
+        target_user_id: u.id,
+        report_id: 5,
+        post_id: null,
+        reason: 'one',
+        by_vote: true,
+        created_at: '2026-01-01 00:00:00',
+      });
+      const second = await log.record({
+        moderator_id: mod.id,
+        action_type: 'delete_post',
+        target_user_id: v.id,
+        report_id: null,
+        post_id: 9,
+        reason: 'two',
+        by_vote: false,
+        created_at: '2026-01-01 00:00:01',
+      });
+      expect(first).toEqual({
+        id: expect.any(Number),
+        moderator_id: mod.id,
+        action_type: 'warning',
+        target_user_id: u.id,
+        report_id: 5,
+        post_id: null,
+        reason: 'one',
+        by_vote: true,
+        created_at: '2026-01-01 00:00:00',
+      });
       const listed = await log.list(page(1, 2));
       expect(listed.items).toEqual([second, first]);
       expect(listed.total).toBeGreaterThanOrEqual(2);
@@ -187,7 +323,17 @@ export function moderationContract(name: string, make: () => Promise<ModerationP
       const [cand, other, v1, v2] = await people(users, 4);
       await candidacies.lockCandidate(cand.id);
       const c = (await candidacies.create(cand.id, 'I care', '2026-01-01 00:00:00'))!;
-      expect(c).toEqual({ id: expect.any(Number), user_id: cand.id, motivation: 'I care', status: 'candidate', votes_for: 0, votes_against: 0, created_at: '2026-01-01 00:00:00', elected_at: null, ended_at: null });
+      expect(c).toEqual({
+        id: expect.any(Number),
+        user_id: cand.id,
+        motivation: 'I care',
+        status: 'candidate',
+        votes_for: 0,
+        votes_against: 0,
+        created_at: '2026-01-01 00:00:00',
+        elected_at: null,
+        ended_at: null,
+      });
       expect(await candidacies.create(cand.id, 'twice', '2026-01-01 00:00:01')).toBeNull();
       const o = (await candidacies.create(other.id, 'me too', '2026-01-01 00:00:02'))!;
       expect(await candidacies.findOpen(cand.id)).toEqual(c);
@@ -237,7 +383,12 @@ export function moderationContract(name: string, make: () => Promise<ModerationP
     it('creates, lists by filter, votes with counters and score, comments, sets status, deletes', async () => {
       const { users, suggestions } = await make();
       const [a, b] = await people(users, 2);
-      const s1 = await suggestions.create({ user_id: a.id, title: 'Dark mode', description: 'A dark theme for the night', created_at: '2026-01-01 00:00:00' });
+      const s1 = await suggestions.create({
+        user_id: a.id,
+        title: 'Dark mode',
+        description: 'A dark theme for the night',
+        created_at: '2026-01-01 00:00:00',
+      });
       expect(s1).toEqual({
         id: expect.any(Number),
         user_id: a.id,
@@ -252,8 +403,18 @@ export function moderationContract(name: string, make: () => Promise<ModerationP
         created_at: '2026-01-01 00:00:00',
         updated_at: '2026-01-01 00:00:00',
       });
-      const s2 = await suggestions.create({ user_id: b.id, title: 'Polls', description: 'Polls inside posts, please', created_at: '2026-01-01 00:00:01' });
-      const s3 = await suggestions.create({ user_id: b.id, title: 'Maps', description: 'Show events on a map view', created_at: '2026-01-01 00:00:02' });
+      const s2 = await suggestions.create({
+        user_id: b.id,
+        title: 'Polls',
+        description: 'Polls inside posts, please',
+        created_at: '2026-01-01 00:00:01',
+      });
+      const s3 = await suggestions.create({
+        user_id: b.id,
+        title: 'Maps',
+        description: 'Show events on a map view',
+        created_at: '2026-01-01 00:00:02',
+      });
       await suggestions.lock(s1.id);
       expect(await suggestions.setVote(s1.id, a.id, 1, '2026-01-01 00:01:00')).toBeNull();
       expect(await suggestions.setVote(s1.id, b.id, 1, '2026-01-01 00:01:00')).toBeNull();
@@ -262,7 +423,12 @@ export function moderationContract(name: string, make: () => Promise<ModerationP
       expect(await suggestions.findById(s1.id)).toMatchObject({ votes_up: 1, votes_down: 1, score: 0 });
       expect(await suggestions.setVote(s1.id, b.id, null, '2026-01-01 00:01:02')).toBe(-1);
       expect(await suggestions.findById(s1.id)).toMatchObject({ votes_up: 1, votes_down: 0, score: 1 });
-      expect(await suggestions.votesOf(a.id, [s1.id, s2.id, s3.id])).toEqual(new Map([[s1.id, 1], [s3.id, -1]]));
+      expect(await suggestions.votesOf(a.id, [s1.id, s2.id, s3.id])).toEqual(
+        new Map([
+          [s1.id, 1],
+          [s3.id, -1],
+        ]),
+      );
 
       const ids = (r: { items: { id: number }[] }) => r.items.map((x) => x.id).filter((id) => [s1.id, s2.id, s3.id].includes(id));
       expect(ids(await suggestions.list('popular', page(1, 100)))).toEqual([s1.id, s2.id, s3.id]);
@@ -271,7 +437,11 @@ export function moderationContract(name: string, make: () => Promise<ModerationP
       await suggestions.setStatus(s2.id, 'in_progress', 'On it', '2026-01-02 00:00:00');
       await suggestions.setStatus(s3.id, 'planned', null, '2026-01-02 00:00:00');
       await suggestions.setStatus(s1.id, 'done', 'Shipped', '2026-01-03 00:00:00');
-      expect(await suggestions.findById(s2.id)).toMatchObject({ status: 'in_progress', admin_response: 'On it', updated_at: '2026-01-02 00:00:00' });
+      expect(await suggestions.findById(s2.id)).toMatchObject({
+        status: 'in_progress',
+        admin_response: 'On it',
+        updated_at: '2026-01-02 00:00:00',
+      });
       expect(ids(await suggestions.list('planned', page(1, 100)))).toEqual([s2.id, s3.id]);
       expect(ids(await suggestions.list('done', page(1, 100)))).toEqual([s1.id]);
       const counts = await suggestions.countByStatus();
@@ -279,8 +449,19 @@ export function moderationContract(name: string, make: () => Promise<ModerationP
       expect(counts.in_progress).toBeGreaterThanOrEqual(1);
 
       const c1 = await suggestions.addComment({ suggestion_id: s1.id, user_id: b.id, content: 'Yes!', created_at: '2026-01-04 00:00:00' });
-      expect(c1).toEqual({ id: expect.any(Number), suggestion_id: s1.id, user_id: b.id, content: 'Yes!', created_at: '2026-01-04 00:00:00' });
-      const c2 = await suggestions.addComment({ suggestion_id: s1.id, user_id: a.id, content: 'Thanks', created_at: '2026-01-04 00:00:01' });
+      expect(c1).toEqual({
+        id: expect.any(Number),
+        suggestion_id: s1.id,
+        user_id: b.id,
+        content: 'Yes!',
+        created_at: '2026-01-04 00:00:00',
+      });
+      const c2 = await suggestions.addComment({
+        suggestion_id: s1.id,
+        user_id: a.id,
+        content: 'Thanks',
+        created_at: '2026-01-04 00:00:01',
+      });
       expect(await suggestions.comments(s1.id, page())).toEqual({ items: [c1, c2], total: 2 });
       expect(await suggestions.comments(s1.id, page(2, 1))).toEqual({ items: [c2], total: 2 });
       expect((await suggestions.findById(s1.id))?.comment_count).toBe(2);

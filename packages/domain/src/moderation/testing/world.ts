@@ -46,7 +46,18 @@ export function moderationWorld(rules: Partial<ModerationRules> = {}) {
   const notifications = new NotificationService(notes, push, clock);
   const posts = new PostService(postRepo, follows, users, notifications, clock, uow, new InMemoryUploads(clock).references);
   const sanctions = new SanctionService(sanctionRepo, users, clock, r, suspensions);
-  const reportService = new ReportService(reports, sanctionRepo, sanctions, log, [new ReportableWallPosts(posts)], users, notifications, clock, uow, r);
+  const reportService = new ReportService(
+    reports,
+    sanctionRepo,
+    sanctions,
+    log,
+    [new ReportableWallPosts(posts)],
+    users,
+    notifications,
+    clock,
+    uow,
+    r,
+  );
   const elections = new ElectionService(candidacies, roster, log, users, notifications, clock, uow, r);
   const suggestions = new FeatureSuggestionService(suggestionRepo, users, notifications, clock, uow);
 
@@ -54,7 +65,13 @@ export function moderationWorld(rules: Partial<ModerationRules> = {}) {
   const actor = async (flags: { admin?: boolean; moderator?: boolean; createdAt?: string } = {}): Promise<Actor> => {
     const u = await users.create(aNewUser({ created_at: flags.createdAt ?? '2025-06-01 12:00:00', is_admin: flags.admin ?? false }));
     if (flags.moderator) await roster.setModerator(u.id, true);
-    return { userId: u.id, username: u.username, isAdmin: !!flags.admin, isModerator: !!(flags.admin || flags.moderator), isTechnician: false };
+    return {
+      userId: u.id,
+      username: u.username,
+      isAdmin: !!flags.admin,
+      isModerator: !!(flags.admin || flags.moderator),
+      isTechnician: false,
+    };
   };
   /** The same account, acting with the roles it holds now (after an election, say). */
   const again = async (a: Actor): Promise<Actor> => {

@@ -9,7 +9,14 @@ export function pushOutboxContract(name: string, make: () => Promise<{ users: Us
       const { users, outbox } = await make();
       const u = await users.create(aNewUser());
       const message = { title: 'Ada', body: 'hé 👋', data: { type: 'message', sender_id: '3', message_preview: 'hé 👋' } };
-      const entry = { user_id: u.id, provider: 'ntfy' as const, message, attempts: 1, last_error: 'HTTP 502', created_at: '2026-03-01 10:00:00' };
+      const entry = {
+        user_id: u.id,
+        provider: 'ntfy' as const,
+        message,
+        attempts: 1,
+        last_error: 'HTTP 502',
+        created_at: '2026-03-01 10:00:00',
+      };
       const late = await outbox.add({ ...entry, next_attempt_at: '2026-03-01 10:05:00' });
       const early = await outbox.add({ ...entry, provider: 'onesignal', next_attempt_at: '2026-03-01 10:00:30' });
       const due = await outbox.due('2026-03-01 10:10:00', 10);
@@ -25,7 +32,15 @@ export function pushOutboxContract(name: string, make: () => Promise<{ users: Us
     it('lets one worker claim an entry, then reschedules it', async () => {
       const { users, outbox } = await make();
       const u = await users.create(aNewUser());
-      const id = await outbox.add({ user_id: u.id, provider: 'ntfy', message: { title: 't', body: 'b', data: {} }, attempts: 1, next_attempt_at: '2026-03-01 10:00:30', last_error: 'x', created_at: '2026-03-01 10:00:00' });
+      const id = await outbox.add({
+        user_id: u.id,
+        provider: 'ntfy',
+        message: { title: 't', body: 'b', data: {} },
+        attempts: 1,
+        next_attempt_at: '2026-03-01 10:00:30',
+        last_error: 'x',
+        created_at: '2026-03-01 10:00:00',
+      });
       expect(await outbox.claim(id, '2026-03-01 10:00:30', '2026-03-01 10:03:00')).toBe(true);
       expect(await outbox.claim(id, '2026-03-01 10:00:30', '2026-03-01 10:03:00')).toBe(false);
       await outbox.reschedule(id, 2, '2026-03-01 10:02:00', 'timeout');

@@ -49,16 +49,24 @@ export class InMemoryPageRepository implements PageRepository, Snapshottable {
 
   async managedBy(userId: number, page: PageRequest) {
     const ids = new Set(this.members.filter((m) => m.user_id === userId).map((m) => m.page_id));
-    return pageOf(this.rows.filter((p) => ids.has(p.id)).sort((a, b) => b.id - a.id), page);
+    return pageOf(
+      this.rows.filter((p) => ids.has(p.id)).sort((a, b) => b.id - a.id),
+      page,
+    );
   }
 
   async followedBy(userId: number, page: PageRequest) {
-    const mine = this.follows.filter((f) => f.user_id === userId).sort((a, b) => b.created_at.localeCompare(a.created_at) || b.page_id - a.page_id);
+    const mine = this.follows
+      .filter((f) => f.user_id === userId)
+      .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.page_id - a.page_id);
     return pageOf(mine.map((f) => this.rows.find((p) => p.id === f.page_id)!).filter(Boolean), page);
   }
 
   async discover(userId: number, q: string | null, page: PageRequest) {
-    const excluded = new Set([...this.members.filter((m) => m.user_id === userId).map((m) => m.page_id), ...this.follows.filter((f) => f.user_id === userId).map((f) => f.page_id)]);
+    const excluded = new Set([
+      ...this.members.filter((m) => m.user_id === userId).map((m) => m.page_id),
+      ...this.follows.filter((f) => f.user_id === userId).map((f) => f.page_id),
+    ]);
     const needle = q?.toLowerCase() ?? null;
     const found = this.rows
       .filter((p) => p.privacy === 'public' && !excluded.has(p.id) && (!needle || p.name.toLowerCase().includes(needle)))
@@ -67,7 +75,9 @@ export class InMemoryPageRepository implements PageRepository, Snapshottable {
   }
 
   async rolesOf(userId: number, pageIds: number[]) {
-    return new Map(this.members.filter((m) => m.user_id === userId && pageIds.includes(m.page_id)).map((m) => [m.page_id, m.role] as const));
+    return new Map(
+      this.members.filter((m) => m.user_id === userId && pageIds.includes(m.page_id)).map((m) => [m.page_id, m.role] as const),
+    );
   }
 
   async followsOf(userId: number, pageIds: number[]) {
@@ -92,13 +102,18 @@ export class InMemoryPageRepository implements PageRepository, Snapshottable {
   }
 
   async followers(pageId: number, page: PageRequest) {
-    return pageOf(this.follows.filter((f) => f.page_id === pageId).sort((a, b) => b.created_at.localeCompare(a.created_at) || b.user_id - a.user_id), page);
+    return pageOf(
+      this.follows.filter((f) => f.page_id === pageId).sort((a, b) => b.created_at.localeCompare(a.created_at) || b.user_id - a.user_id),
+      page,
+    );
   }
 
   async team(pageId: number, page: PageRequest) {
     const rank = (r: PageRole) => (r === 'admin' ? 0 : 1);
     return pageOf(
-      this.members.filter((m) => m.page_id === pageId).sort((a, b) => rank(a.role) - rank(b.role) || a.created_at.localeCompare(b.created_at) || a.user_id - b.user_id),
+      this.members
+        .filter((m) => m.page_id === pageId)
+        .sort((a, b) => rank(a.role) - rank(b.role) || a.created_at.localeCompare(b.created_at) || a.user_id - b.user_id),
       page,
     );
   }
@@ -170,11 +185,16 @@ export class InMemoryPagePostRepository implements PagePostRepository, Snapshott
   }
 
   async list(pageId: number, page: PageRequest) {
-    return pageOf(this.rows.filter((p) => p.page_id === pageId).sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id), page);
+    return pageOf(
+      this.rows.filter((p) => p.page_id === pageId).sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id),
+      page,
+    );
   }
 
   async reactionsOf(userId: number, postIds: number[]) {
-    return new Map(this.reactions.filter((r) => r.user_id === userId && postIds.includes(r.post_id)).map((r) => [r.post_id, r.reaction_type] as const));
+    return new Map(
+      this.reactions.filter((r) => r.user_id === userId && postIds.includes(r.post_id)).map((r) => [r.post_id, r.reaction_type] as const),
+    );
   }
 
   async setReaction(postId: number, userId: number, type: ReactionType | null, at: Timestamp) {
@@ -223,11 +243,16 @@ export class InMemoryPagePostRepository implements PagePostRepository, Snapshott
   }
 
   async comments(postId: number, page: PageRequest) {
-    return pageOf(this.commentRows.filter((c) => c.post_id === postId).sort((a, b) => a.id - b.id), page);
+    return pageOf(
+      this.commentRows.filter((c) => c.post_id === postId).sort((a, b) => a.id - b.id),
+      page,
+    );
   }
 
   async commentsReactedBy(userId: number, commentIds: number[]) {
-    return new Set(this.commentReactionRows.filter((r) => r.user_id === userId && commentIds.includes(r.comment_id)).map((r) => r.comment_id));
+    return new Set(
+      this.commentReactionRows.filter((r) => r.user_id === userId && commentIds.includes(r.comment_id)).map((r) => r.comment_id),
+    );
   }
 
   async lockComment(_commentId: number) {}

@@ -47,7 +47,14 @@ export function pagesContract(name: string, make: () => Promise<PagesPorts>) {
       const { users, pages } = await make();
       const [a, b] = await people(users, 2);
       const p = await pages.create({ ...aNewPage({ name: 'Syndicat du coin' }), created_by: a.id, created_at: '2026-01-01 00:00:00' });
-      expect(p).toEqual({ ...aNewPage({ name: 'Syndicat du coin' }), id: expect.any(Number), created_by: a.id, followers_count: 0, created_at: '2026-01-01 00:00:00', updated_at: null });
+      expect(p).toEqual({
+        ...aNewPage({ name: 'Syndicat du coin' }),
+        id: expect.any(Number),
+        created_by: a.id,
+        followers_count: 0,
+        created_at: '2026-01-01 00:00:00',
+        updated_at: null,
+      });
       expect(await pages.findById(p.id)).toEqual(p);
       expect(await pages.findById(p.id + 1000)).toBeNull();
       await pages.update(p.id, { description: 'new', privacy: 'private' }, '2026-01-02 00:00:00');
@@ -67,9 +74,17 @@ export function pagesContract(name: string, make: () => Promise<PagesPorts>) {
       const [a, b, c] = await people(users, 3);
       // The database may hold other tests' pages: discover is asked about this test's, by name.
       const tag = `t${Math.random().toString(36).slice(2, 8)}`;
-      const p1 = await pages.create({ ...aNewPage({ name: `${tag} Alpha infokiosque` }), created_by: a.id, created_at: '2026-01-01 00:00:00' });
+      const p1 = await pages.create({
+        ...aNewPage({ name: `${tag} Alpha infokiosque` }),
+        created_by: a.id,
+        created_at: '2026-01-01 00:00:00',
+      });
       const p2 = await pages.create({ ...aNewPage({ name: `${tag} Beta media` }), created_by: a.id, created_at: '2026-01-01 00:00:00' });
-      const hidden = await pages.create({ ...aNewPage({ name: `${tag} Alpha hidden`, privacy: 'private' }), created_by: a.id, created_at: '2026-01-01 00:00:00' });
+      const hidden = await pages.create({
+        ...aNewPage({ name: `${tag} Alpha hidden`, privacy: 'private' }),
+        created_by: a.id,
+        created_at: '2026-01-01 00:00:00',
+      });
       await pages.lock(p1.id);
       expect(await pages.follow(p1.id, b.id, '2026-01-02 00:00:00')).toBe(true);
       expect(await pages.follow(p1.id, b.id, '2026-01-02 00:00:01')).toBe(false);
@@ -125,9 +140,34 @@ export function pagesContract(name: string, make: () => Promise<PagesPorts>) {
       const { users, pages, posts, reactToComment } = await make();
       const [a, b] = await people(users, 2);
       const p = await pages.create({ ...aNewPage(), created_by: a.id, created_at: '2026-01-01 00:00:00' });
-      const first = await posts.create({ page_id: p.id, user_id: a.id, content: 'one', media: null, media_type: null, created_at: '2026-01-02 00:00:00' });
-      const second = await posts.create({ page_id: p.id, user_id: a.id, content: '', media: 'media_x1.jpg', media_type: 'image', created_at: '2026-01-03 00:00:00' });
-      expect(second).toEqual({ id: expect.any(Number), page_id: p.id, user_id: a.id, content: '', media: 'media_x1.jpg', media_type: 'image', like_count: 0, comment_count: 0, created_at: '2026-01-03 00:00:00', updated_at: null });
+      const first = await posts.create({
+        page_id: p.id,
+        user_id: a.id,
+        content: 'one',
+        media: null,
+        media_type: null,
+        created_at: '2026-01-02 00:00:00',
+      });
+      const second = await posts.create({
+        page_id: p.id,
+        user_id: a.id,
+        content: '',
+        media: 'media_x1.jpg',
+        media_type: 'image',
+        created_at: '2026-01-03 00:00:00',
+      });
+      expect(second).toEqual({
+        id: expect.any(Number),
+        page_id: p.id,
+        user_id: a.id,
+        content: '',
+        media: 'media_x1.jpg',
+        media_type: 'image',
+        like_count: 0,
+        comment_count: 0,
+        created_at: '2026-01-03 00:00:00',
+        updated_at: null,
+      });
       const listed = await posts.list(p.id, page(1, 1));
       expect(listed.total).toBe(2);
       expect(listed.items.map((x) => x.id)).toEqual([second.id]);
@@ -146,7 +186,15 @@ export function pagesContract(name: string, make: () => Promise<PagesPorts>) {
 
       const c1 = await posts.createComment({ post_id: first.id, user_id: b.id, content: 'hi', created_at: '2026-01-06 00:00:00' });
       const c2 = await posts.createComment({ post_id: first.id, user_id: a.id, content: 'hello', created_at: '2026-01-06 00:00:01' });
-      expect(c1).toEqual({ id: expect.any(Number), post_id: first.id, user_id: b.id, content: 'hi', reactions_count: 0, created_at: '2026-01-06 00:00:00', updated_at: null });
+      expect(c1).toEqual({
+        id: expect.any(Number),
+        post_id: first.id,
+        user_id: b.id,
+        content: 'hi',
+        reactions_count: 0,
+        created_at: '2026-01-06 00:00:00',
+        updated_at: null,
+      });
       expect((await posts.findById(first.id))!.comment_count).toBe(2);
       expect((await posts.comments(first.id, page())).items.map((c) => c.id)).toEqual([c1.id, c2.id]);
       await posts.updateComment(c1.id, 'edited', '2026-01-07 00:00:00');

@@ -165,7 +165,7 @@ export function unitOfWorkContract(name: string, make: () => Promise<UnitOfWorkP
       expect(await follows.isFollowing(a.id, b.id)).toBe(true);
       expect(await follows.isFollowing(a.id, c.id)).toBe(true);
     });
-  
+
     it('a unit taking a group lock another unit holds reads, once it has it, what that one committed', async () => {
       const { uow, users, groups } = await make();
       const [a, b, c] = [await users.create(aNewUser()), await users.create(aNewUser()), await users.create(aNewUser())];
@@ -216,5 +216,5 @@ export function unitOfWorkContract(name: string, make: () => Promise<UnitOfWorkP
       await Promise.all([first, second]);
       expect(seen).toBe('pending');
     });
-});
+  });
 }

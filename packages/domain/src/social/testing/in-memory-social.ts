@@ -32,11 +32,25 @@ export class InMemoryFollowRepository implements FollowRepository, Snapshottable
     return this.edges.some((e) => e.follower_id === followerId && e.followee_id === followeeId);
   }
   async followerIds(userId: number, page: PageRequest) {
-    const all = this.edges.filter((e) => e.followee_id === userId).sort(byNewest((e) => e.created_at, (e) => e.follower_id));
+    const all = this.edges
+      .filter((e) => e.followee_id === userId)
+      .sort(
+        byNewest(
+          (e) => e.created_at,
+          (e) => e.follower_id,
+        ),
+      );
     return { ids: slice(all, page).map((e) => e.follower_id), total: all.length };
   }
   async followingIds(userId: number, page: PageRequest) {
-    const all = this.edges.filter((e) => e.follower_id === userId).sort(byNewest((e) => e.created_at, (e) => e.followee_id));
+    const all = this.edges
+      .filter((e) => e.follower_id === userId)
+      .sort(
+        byNewest(
+          (e) => e.created_at,
+          (e) => e.followee_id,
+        ),
+      );
     return { ids: slice(all, page).map((e) => e.followee_id), total: all.length };
   }
 }
@@ -58,7 +72,14 @@ export class InMemoryFriendRequestRepository implements FriendRequestRepository,
   }
   async create(senderId: number, receiverId: number, at: Timestamp) {
     if (this.rows.some((x) => x.sender_id === senderId && x.receiver_id === receiverId)) throw new Error('duplicate friend request');
-    const r: FriendRequestRecord = { id: this.rows.length + 1, sender_id: senderId, receiver_id: receiverId, status: 'pending', created_at: at, responded_at: null };
+    const r: FriendRequestRecord = {
+      id: this.rows.length + 1,
+      sender_id: senderId,
+      receiver_id: receiverId,
+      status: 'pending',
+      created_at: at,
+      responded_at: null,
+    };
     this.rows.push(r);
     return { ...r };
   }
@@ -75,7 +96,8 @@ export class InMemoryFriendRequestRepository implements FriendRequestRepository,
     const before = this.rows.length;
     for (let i = this.rows.length - 1; i >= 0; i--) {
       const r = this.rows[i];
-      if (r.status === 'accepted' && ((r.sender_id === a && r.receiver_id === b) || (r.sender_id === b && r.receiver_id === a))) this.rows.splice(i, 1);
+      if (r.status === 'accepted' && ((r.sender_id === a && r.receiver_id === b) || (r.sender_id === b && r.receiver_id === a)))
+        this.rows.splice(i, 1);
     }
     return this.rows.length < before;
   }
@@ -83,11 +105,23 @@ export class InMemoryFriendRequestRepository implements FriendRequestRepository,
     const all = this.rows
       .filter((r) => r.status === 'accepted' && (r.sender_id === userId || r.receiver_id === userId))
       .map((r) => ({ id: r.sender_id === userId ? r.receiver_id : r.sender_id, at: r.responded_at }))
-      .sort(byNewest((x) => x.at, (x) => x.id));
+      .sort(
+        byNewest(
+          (x) => x.at,
+          (x) => x.id,
+        ),
+      );
     return { ids: slice(all, page).map((x) => x.id), total: all.length };
   }
   async pendingReceived(userId: number, page: PageRequest) {
-    const all = this.rows.filter((r) => r.status === 'pending' && r.receiver_id === userId).sort(byNewest((r) => r.created_at, (r) => r.id));
+    const all = this.rows
+      .filter((r) => r.status === 'pending' && r.receiver_id === userId)
+      .sort(
+        byNewest(
+          (r) => r.created_at,
+          (r) => r.id,
+        ),
+      );
     return { items: slice(all, page).map((r) => ({ ...r })), total: all.length };
   }
 }
