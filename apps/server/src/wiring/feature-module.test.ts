@@ -22,9 +22,14 @@ class Greeter {
     readonly clock: Clock,
   ) {}
 }
+/** A service in the by-name form: its constructor takes its dependencies as one object. */
+class NamedGreeter {
+  constructor(readonly deps: { users: Users; clock: Clock }) {}
+}
 const UsersToken = token<Users>('test.Users');
 const ClockToken = token<Clock>('test.Clock');
 const GreeterToken = token<Greeter>('test.Greeter');
+const NamedGreeterToken = token<NamedGreeter>('test.NamedGreeter');
 
 describe('typed wiring', () => {
   it('builds a binding from its resolved dependencies', () => {
@@ -40,6 +45,39 @@ describe('typed wiring', () => {
     expect(greeter.users).toBeInstanceOf(Users);
     expect(greeter.clock).toBeInstanceOf(Clock);
     expect(c.get(GreeterToken)).toBe(greeter);
+  });
+
+  it('builds a binding from dependencies named once in the token map and once where they are used', () => {
+    const c = new Container({ defaultScope: 'Singleton' });
+    const ListenerToken = token<{ name: string }>('test.NamedListener');
+    const HubToken = token<{ users: Users; names: string[] }>('test.NamedHub');
+    c.load(
+      featureModule((w) => {
+        w.constant(UsersToken, new Users());
+        w.bind(ClockToken, {}, () => new Clock());
+        w.bind(NamedGreeterToken, { users: UsersToken, clock: ClockToken }, (deps) => new NamedGreeter(deps));
+        w.bind(GreeterToken, { clock: ClockToken, users: UsersToken }, ({ users, clock }) => new Greeter(users, clock));
+        w.bind(HubToken, { users: UsersToken, listeners: many(ListenerToken) }, ({ users, listeners }) => ({
+          users,
+          names: listeners.map((l) => l.name),
+        }));
+        w.constant(ListenerToken, { name: 'a' });
+        w.job(
+          { name: 'tick', everyMs: 1000 },
+          { clock: ClockToken },
+          ({ clock }) =>
+            async () =>
+              clock.now(),
+        );
+      }),
+    );
+    const named = c.get<NamedGreeter>(NamedGreeterToken);
+    expect(named.deps.users).toBeInstanceOf(Users);
+    expect(named.deps.clock).toBeInstanceOf(Clock);
+    expect(Object.keys(named.deps).sort()).toEqual(['clock', 'users']);
+    const greeter = c.get<Greeter>(GreeterToken);
+    expect([greeter.users, greeter.clock]).toEqual([named.deps.users, named.deps.clock]);
+    expect(c.get<{ names: string[] }>(HubToken).names).toEqual(['a']);
   });
 
   it('passes every binding of a multi-bound token with many(), and none as an empty list', () => {
@@ -70,6 +108,14 @@ describe('typed wiring', () => {
       w.bind(UsersToken, [], () => new Clock());
       // @ts-expect-error a dependency is missing
       w.bind(GreeterToken, [UsersToken], (users, clock) => new Greeter(users, clock));
+      // @ts-expect-error by name: a Clock under the name the service reads its Users from
+      w.bind(NamedGreeterToken, { users: ClockToken, clock: ClockToken }, (deps) => new NamedGreeter(deps));
+      // @ts-expect-error by name: a dependency is missing
+      w.bind(NamedGreeterToken, { users: UsersToken }, (deps) => new NamedGreeter(deps));
+      // @ts-expect-error by name: the builder reads a name the map does not give
+      w.bind(GreeterToken, { users: UsersToken }, ({ users, clock }) => new Greeter(users, clock));
+      // @ts-expect-error by name: a NamedGreeter bound under the Greeter token
+      w.bind(GreeterToken, { users: UsersToken, clock: ClockToken }, (deps) => new NamedGreeter(deps));
     });
   });
 

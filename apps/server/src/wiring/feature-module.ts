@@ -20,15 +20,46 @@ type DependencyType<D> = D extends Many<infer T> ? T[] : TokenType<D>;
 /** The types a list of dependencies resolves to, position by position. */
 export type Resolved<D extends readonly Dependency[]> = { -readonly [K in keyof D]: DependencyType<D[K]> };
 
+/** Dependencies by name (`{ posts: PostRepository, clock: Clock }`): the form new bindings use. */
+export type NamedDependencies = { readonly [name: string]: Dependency };
+
+/** What named dependencies resolve to: the same names, each with its token's type (`{ posts: PostRepository, clock: Clock }`). */
+export type ResolvedNamed<D extends NamedDependencies> = { -readonly [K in keyof D]: DependencyType<D[K]> };
+
 function isMany(dep: Dependency): dep is Many<unknown> {
   return typeof dep === 'object';
 }
 
+/** A builder in either form, taking what the container resolved (in the order of `deps`'s values). */
+type Builder<T> = (resolved: unknown[]) => T;
+
+/** The container's request for each dependency, and a builder that hands `build` the resolved values in its form. */
+function plan<T>(
+  deps: readonly Dependency[] | NamedDependencies,
+  build: (...args: never[]) => T,
+): { requests: Dependency[]; builder: Builder<T> } {
+  const named = !Array.isArray(deps);
+  const names = named ? Object.keys(deps) : [];
+  const requests: Dependency[] = named ? names.map((n) => (deps as NamedDependencies)[n]) : [...(deps as readonly Dependency[])];
+  // A multi-bound dependency with no binding yet resolves to `undefined` (optional): an empty list.
+  const values = (resolved: unknown[]) => resolved.map((a, i) => (isMany(requests[i]) ? ((a as unknown[] | undefined) ?? []) : a));
+  const call = build as (...a: unknown[]) => T;
+  const builder: Builder<T> = named
+    ? (resolved) => {
+        const args = values(resolved);
+        return call(Object.fromEntries(names.map((n, i) => [n, args[i]])));
+      }
+    : (resolved) => call(...values(resolved));
+  return { requests, builder };
+}
+
 /**
  * The one way to bind in a feature module. Every binding names its dependencies by token and builds
- * its value from them with a function whose parameters the compiler checks against those tokens:
- * swapping two dependencies, forgetting one, or binding a token to the wrong type fails `tsc`.
- * Everything is a singleton (the container's default scope).
+ * its value from them with a function the compiler checks against those tokens: a dependency of the
+ * wrong type, a missing one, or a token bound to the wrong type fails `tsc`. The dependencies are
+ * named (`{ posts: PostRepository, clock: Clock }`, the builder receives `{ posts, clock }`: each is
+ * written twice, docs/decisions/0130) or, in the older form, listed (`[PostRepository, Clock]`, the
+ * builder takes them as positional parameters). Everything is a singleton (the container's default scope).
  */
 export class Wiring {
   constructor(
@@ -37,13 +68,15 @@ export class Wiring {
   ) {}
 
   /** Binds `token` to what `build` makes of the resolved dependencies. */
-  bind<T, const D extends readonly Dependency[]>(token: Token<T>, deps: D, build: (...deps: Resolved<D>) => NoInfer<T>): void {
+  bind<T, const D extends NamedDependencies>(token: Token<T>, deps: D, build: (deps: ResolvedNamed<D>) => NoInfer<T>): void;
+  bind<T, const D extends readonly Dependency[]>(token: Token<T>, deps: D, build: (...deps: Resolved<D>) => NoInfer<T>): void;
+  bind<T>(token: Token<T>, deps: readonly Dependency[] | NamedDependencies, build: (...args: never[]) => T): void {
     this.bound.add(token);
-    // A multi-bound dependency with no binding yet resolves to `undefined` (optional): an empty list.
-    const options = deps.map((d) => (isMany(d) ? { serviceIdentifier: d.many, isMultiple: true as const, optional: true as const } : d));
-    const factory = (...args: unknown[]) =>
-      (build as (...a: unknown[]) => T)(...args.map((a, i) => (isMany(deps[i]) ? ((a as unknown[] | undefined) ?? []) : a)));
-    this.options.bind<T>(token).toResolvedValue(factory, options as never);
+    const { requests, builder } = plan(deps, build);
+    const options = requests.map((d) =>
+      isMany(d) ? { serviceIdentifier: d.many, isMultiple: true as const, optional: true as const } : d,
+    );
+    this.options.bind<T>(token).toResolvedValue((...resolved: unknown[]) => builder(resolved), options as never);
   }
 
   /** Binds `token` to a value that needs nothing else. */
@@ -53,18 +86,27 @@ export class Wiring {
   }
 
   /** Adds a `.php` script to the ones the HTTP app serves. */
-  script<const D extends readonly Dependency[]>(deps: D, build: (...deps: Resolved<D>) => Script): void {
-    this.bind(Scripts, deps, build);
+  script<const D extends NamedDependencies>(deps: D, build: (deps: ResolvedNamed<D>) => Script): void;
+  script<const D extends readonly Dependency[]>(deps: D, build: (...deps: Resolved<D>) => Script): void;
+  script(deps: readonly Dependency[] | NamedDependencies, build: (...args: never[]) => Script): void {
+    this.bind(Scripts, deps as NamedDependencies, build as (deps: unknown) => Script);
   }
 
   /** Adds a periodic housekeeping job to the ones the job runner starts. */
-  job<const D extends readonly Dependency[]>(job: Omit<PeriodicJob, 'run'>, deps: D, run: (...deps: Resolved<D>) => JobRun): void {
-    this.bind(Jobs, deps, (...resolved) => ({ ...job, run: run(...resolved) }));
+  job<const D extends NamedDependencies>(job: Omit<PeriodicJob, 'run'>, deps: D, run: (deps: ResolvedNamed<D>) => JobRun): void;
+  job<const D extends readonly Dependency[]>(job: Omit<PeriodicJob, 'run'>, deps: D, run: (...deps: Resolved<D>) => JobRun): void;
+  job(job: Omit<PeriodicJob, 'run'>, deps: readonly Dependency[] | NamedDependencies, run: (...args: never[]) => JobRun): void {
+    const { builder } = plan(deps, run);
+    // Bound through the positional form: `builder` already hands `run` its dependencies in their own form.
+    const requests = Array.isArray(deps) ? (deps as readonly Dependency[]) : Object.values(deps);
+    this.bind(Jobs, requests, (...resolved: unknown[]) => ({ ...job, run: builder(resolved) }));
   }
 
   /** Contributes this context's share of an account's data to deletion and export (docs/decisions/0093). */
-  accountData<const D extends readonly Dependency[]>(deps: D, build: (...deps: Resolved<D>) => AccountDataPart): void {
-    this.bind(AccountDataParts, deps, build);
+  accountData<const D extends NamedDependencies>(deps: D, build: (deps: ResolvedNamed<D>) => AccountDataPart): void;
+  accountData<const D extends readonly Dependency[]>(deps: D, build: (...deps: Resolved<D>) => AccountDataPart): void;
+  accountData(deps: readonly Dependency[] | NamedDependencies, build: (...args: never[]) => AccountDataPart): void {
+    this.bind(AccountDataParts, deps as NamedDependencies, build as (deps: unknown) => AccountDataPart);
   }
 
   /** Contributes this context's migrations; the runner merges every module's set. */
