@@ -67,7 +67,8 @@ const PORT_COVERAGE: Record<string, Coverage> = {
   PostEngagementRepository: { suites: [`${SUITES}/content/testing/content.contract.ts`], via: 'engagement' },
   CommentRepository: { suites: [`${SUITES}/content/testing/content.contract.ts`], via: 'comments' },
   StoryRepository: { suites: [`${SUITES}/content/testing/content.contract.ts`], via: 'stories' },
-  HomeTimelineRepository: { suites: [`${SUITES}/content/testing/home-timeline.contract.ts`], via: 'timelines' },
+  // timeline
+  HomeTimelineRepository: { suites: [`${SUITES}/timeline/testing/home-timeline.contract.ts`], via: 'timelines' },
   // calls
   CallRepository: { suites: [`${SUITES}/calls/testing/calls.contract.ts`], via: 'calls' },
   // lives

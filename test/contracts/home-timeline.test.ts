@@ -1,11 +1,6 @@
 import { InMemoryUserRepository } from '@plaza/domain/accounts/testing';
-import {
-  homeTimelineContract,
-  InMemoryContentStore,
-  InMemoryHomeTimelineRepository,
-  InMemoryPostEngagementRepository,
-  InMemoryPostRepository,
-} from '@plaza/domain/content/testing';
+import { InMemoryContentStore, InMemoryPostEngagementRepository, InMemoryPostRepository } from '@plaza/domain/content/testing';
+import { homeTimelineContract, InMemoryHomeTimelineRepository } from '@plaza/domain/timeline/testing';
 import { InMemoryFollowRepository } from '@plaza/domain/social/testing';
 import { SqlUserRepository } from '@plaza/adapters-mysql/accounts';
 import { SqlPostEngagementRepository, SqlPostRepository } from '@plaza/adapters-mysql/content';

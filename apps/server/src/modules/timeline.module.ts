@@ -1,5 +1,6 @@
 import { token } from '@plaza/domain';
-import { HomeTimeline, HomeTimelineRepository, PostEventListeners } from '@plaza/domain/content';
+import { PostEventListeners } from '@plaza/domain/content';
+import { HomeTimeline, HomeTimelineRepository } from '@plaza/domain/timeline';
 import { FollowEventListeners } from '@plaza/domain/social';
 import { SqlHomeTimelineRepository, SqlTimelineAccountData, TIMELINE_MIGRATIONS } from '@plaza/adapters-mysql/timeline';
 import { featureModule } from '../wiring/feature-module.js';

@@ -1,5 +1,6 @@
 import { offsetOf, type PageRequest, toTimestamp } from '@plaza/domain';
-import type { HomeTimelineRepository, TimelinePage, Viewer, WallEntry } from '@plaza/domain/content';
+import type { Viewer } from '@plaza/domain/content';
+import type { HomeTimelineRepository, TimelinePage, WallEntry } from '@plaza/domain/timeline';
 import { type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { postVisibleTo } from '../content/post-visibility.js';
 import { toPostView, withPostView } from '../content/post-view-columns.js';

@@ -2,7 +2,7 @@ export * from './model.js';
 export * from './ports.js';
 export * from './post-service.js';
 export * from './post-events.js';
-export * from './home-timeline.js';
+export * from './stored-home-feed.js';
 export * from './engagement-service.js';
 export * from './comment-service.js';
 export * from './comment-targets.js';

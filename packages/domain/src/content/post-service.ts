@@ -13,7 +13,7 @@ import type { ListPage, PostRecord, PostView } from './model.js';
 import { extractHashtags, extractMentions, normalizeTags, POST_MAX_LENGTH } from './model.js';
 import type { PostRepository } from './ports.js';
 import { PostEvents } from './post-events.js';
-import type { HomeTimeline } from './home-timeline.js';
+import type { StoredHomeFeed as HomeTimeline } from './stored-home-feed.js';
 import { PostVisibility, viewerOf, viewerOfUser } from './visibility.js';
 
 export interface CreatePostInput {

@@ -2,9 +2,10 @@ import type { PageRequest } from '../shared/pagination.js';
 import type { Timestamp } from '../shared/time.js';
 import { token } from '../shared/token.js';
 import type { FollowEventListener } from '../social/follow-events.js';
-import type { PostEventListener, ShareEvent } from './post-events.js';
-import type { CreatedPost, PostView } from './model.js';
-import type { Viewer } from './visibility.js';
+import type { PostEventListener, ShareEvent } from '../content/post-events.js';
+import type { CreatedPost, PostView } from '../content/model.js';
+import type { StoredHomeFeed } from '../content/stored-home-feed.js';
+import type { Viewer } from '../content/visibility.js';
 
 /**
  * A wall entry to write into home timelines: the post, or a share of it, on the wall of `ownerId`, as
@@ -72,7 +73,7 @@ export interface HomeTimelineRepository {
   /** Cuts up to `batch` timelines to their newest `length` entries, raising their horizon; returns how many it cut. */
   trim(length: number, batch: number): Promise<number>;
 }
-export const HomeTimelineRepository = token<HomeTimelineRepository>('content.HomeTimelineRepository');
+export const HomeTimelineRepository = token<HomeTimelineRepository>('timeline.HomeTimelineRepository');
 
 export interface HomeTimelineOptions {
   /** Entries kept per timeline; a page below them is read at read time. */
@@ -87,7 +88,7 @@ export const HOME_TIMELINE_DEFAULTS: HomeTimelineOptions = { length: 800, inRequ
  * (follow backfills, unfollow removes), both called inside the unit of work of the write they follow.
  * `PostService.feed` reads through `page` and falls back to the read-time query when it answers null.
  */
-export class HomeTimeline implements PostEventListener, FollowEventListener {
+export class HomeTimeline implements PostEventListener, FollowEventListener, StoredHomeFeed {
   constructor(
     private readonly timelines: HomeTimelineRepository,
     readonly options: HomeTimelineOptions = HOME_TIMELINE_DEFAULTS,

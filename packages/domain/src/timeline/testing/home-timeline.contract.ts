@@ -3,9 +3,9 @@ import type { UserRepository } from '../../accounts/ports.js';
 import { aNewUser } from '../../accounts/testing/mothers.js';
 import type { FollowRepository } from '../../social/ports.js';
 import { type HomeTimelineRepository, type TimelinePage, wallEntryOfPost, wallEntryOfShare } from '../home-timeline.js';
-import type { PostRecord } from '../model.js';
-import type { PostEngagementRepository, PostRepository } from '../ports.js';
-import type { Viewer } from '../visibility.js';
+import type { PostRecord } from '../../content/model.js';
+import type { PostEngagementRepository, PostRepository } from '../../content/ports.js';
+import type { Viewer } from '../../content/visibility.js';
 
 export interface HomeTimelinePorts {
   users: UserRepository;

@@ -1,10 +1,10 @@
-import type { FeedEntry } from '../model.js';
+import type { FeedEntry } from '../../content/model.js';
 import type { HomeTimelineRepository, TimelinePage, WallEntry } from '../home-timeline.js';
 import { offsetOf, type PageRequest } from '../../shared/pagination.js';
 import type { Timestamp } from '../../shared/time.js';
 import { captureState, type Snapshottable } from '../../shared/testing/snapshot.js';
-import type { Viewer } from '../visibility.js';
-import { type InMemoryContentStore, InMemoryPostRepository } from './in-memory-content.js';
+import type { Viewer } from '../../content/visibility.js';
+import { type InMemoryContentStore, InMemoryPostRepository } from '../../content/testing/in-memory-content.js';
 
 interface Row {
   user_id: number;

@@ -1,0 +1,13 @@
+import type { PageRequest } from '../shared/pagination.js';
+import type { PostView } from './model.js';
+import type { Viewer } from './visibility.js';
+
+/**
+ * The precomputed following feed that `PostService.feed` reads through, kept by the timeline context
+ * (`HomeTimeline`, docs/decisions/0071): a page of it as the viewer sees it, or null when the page lies
+ * below what it stores (the feed is then read at read time). Content names what it reads; the timeline
+ * provides it, so content does not import the timeline that listens to it.
+ */
+export interface StoredHomeFeed {
+  page(viewer: Viewer, page: PageRequest): Promise<PostView[] | null>;
+}

@@ -1,0 +1,2 @@
+export * from './in-memory-home-timeline.js';
+export * from './home-timeline.contract.js';
