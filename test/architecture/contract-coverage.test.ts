@@ -34,6 +34,7 @@ const PORT_COVERAGE: Record<string, Coverage> = {
   AccountHoldRepository: { suites: [`${SUITES}/accounts/testing/registration.contract.ts`], via: 'holds' },
   InvitationRepository: { suites: [`${SUITES}/accounts/testing/registration.contract.ts`], via: 'invitations' },
   EmailConfirmationRepository: { suites: [`${SUITES}/accounts/testing/registration.contract.ts`], via: 'confirmations' },
+  AuthInvalidation: { suites: [`${SUITES}/accounts/testing/auth-invalidation.contract.ts`], via: 'signal' },
   // export and erasure span every context's tables: their suite runs on SQL (test/contracts/accounts.test.ts)
   AccountEraser: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'eraser' },
   AccountDataReader: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'reader' },

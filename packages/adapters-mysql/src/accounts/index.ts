@@ -12,3 +12,4 @@ export * from './sql-recovery-code-repository.js';
 export * from './sql-user-repository.js';
 export * from './sql-registration-repositories.js';
 export * from './sql-reauthentication-attempts.js';
+export * from './sql-auth-invalidation.js';

@@ -1,6 +1,7 @@
 import type { PlazaMigrations } from '../migrations/index.js';
 import { flag, tableOptions, TIMESTAMP, withId } from '../migrations/helpers.js';
 import { registrationMigration } from './registration-migrations.js';
+import { authVersionsMigration } from './sql-auth-invalidation.js';
 
 /**
  * The accounts context's migrations after the baseline (names `20261122_accounts_*`, applied in name
@@ -110,6 +111,8 @@ export const ACCOUNTS_MIGRATIONS: PlazaMigrations = {
   },
   /** Registration under the operator's control (docs/decisions/0104). */
   '20261127_accounts_registration': registrationMigration,
+  /** The session-change signal's version rows (docs/decisions/0150). */
+  '20261127_accounts_auth_versions': authVersionsMigration,
   /** Single-use links confirming an account's deletion. */
   '20261122_accounts_deletion': {
     async up(db, dialect) {

@@ -1,5 +1,6 @@
 export * from './user.js';
 export * from './ports.js';
+export * from './auth-invalidation.js';
 export * from './auth-service.js';
 export * from './profile-service.js';
 export * from './mail-outbox.js';

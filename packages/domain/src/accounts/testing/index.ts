@@ -8,3 +8,5 @@ export * from './reauthentication.contract.js';
 export * from './in-memory-reauthentication.js';
 export * from './in-memory-registration.js';
 export * from './registration.contract.js';
+export * from './in-memory-auth-invalidation.js';
+export * from './auth-invalidation.contract.js';
