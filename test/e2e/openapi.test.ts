@@ -81,12 +81,25 @@ describe('openapi.json', () => {
       );
       expect(matches, `${e.method} ${e.script} ${JSON.stringify(e.selector)}`).toHaveLength(1);
       const [{ key, op }] = matches;
-      // The path key is the URL a client calls, selector included.
+      // The path key is a URL the server answers, the selector written as path segments (0170); the
+      // query form the clients send is named beside it.
       const name = e.script.replace(/\.php$/, '');
-      expect(key.startsWith(`/${e.script}`)).toBe(true);
-      if (e.selector.action) expect(new URL(key, 'http://x').searchParams.get('action')).toBe(e.selector.action);
-      if (e.selector.path) expect(key).toContain(`path=${e.selector.path.replace(/:(\w+)/g, '{$1}')}`);
-      for (const k of e.selector.has ?? []) expect(key).toContain(`${k}={${k}}`);
+      expect(key === `/${e.script}` || key.startsWith(`/${e.script}/`)).toBe(true);
+      expect(key).not.toContain('?');
+      const form = op['x-plaza-query-form'];
+      expect(form.startsWith(`/${e.script}`)).toBe(true);
+      if (e.selector.action) {
+        expect(key).toContain(`/action/${e.selector.action}`);
+        expect(new URL(form, 'http://x').searchParams.get('action')).toBe(e.selector.action);
+      }
+      if (e.selector.path) {
+        expect(key.endsWith(`/path/${e.selector.path.replace(/:(\w+)/g, '{$1}')}`)).toBe(true);
+        expect(form).toContain(`path=${e.selector.path.replace(/:(\w+)/g, '{$1}')}`);
+      }
+      for (const k of e.selector.has ?? []) {
+        expect(key).toContain(`/${k}/{${k}}`);
+        expect(form).toContain(`${k}={${k}}`);
+      }
       expect(
         op.operationId.startsWith(`${name.replace(/_(\w)/g, (_: string, c: string) => c.toUpperCase())}.${e.method.toLowerCase()}`),
       ).toBe(true);
@@ -108,16 +121,18 @@ describe('openapi.json', () => {
   it('turns ?path= captures and has-keys into required path parameters', () => {
     const byId = new Map(operations.map((o) => [o.op.operationId, o]));
     const members = operations.find((o) => o.op['x-plaza-selector']?.path === ':id/members/:user_id');
-    expect(members?.key).toBe('/message_groups.php?path={id}/members/{user_id}');
+    expect(members?.key).toBe('/message_groups.php/path/{id}/members/{user_id}');
+    expect(members?.op['x-plaza-query-form']).toBe('/message_groups.php?path={id}/members/{user_id}');
     const pathParams = members!.op.parameters.filter((p: Json) => p.in === 'path');
     expect(pathParams.map((p: Json) => [p.name, p.required])).toEqual([
       ['id', true],
       ['user_id', true],
     ]);
     const thread = byId.get('messages.getWithUserId');
-    expect(thread?.key).toBe('/messages.php?user_id={user_id}');
+    expect(thread?.key).toBe('/messages.php/user_id/{user_id}');
     expect(thread!.op.parameters.find((p: Json) => p.name === 'user_id')).toMatchObject({ in: 'path', required: true });
-    expect(byId.get('friends.postSend')?.key).toBe('/friends.php?action=send');
+    expect(byId.get('friends.postSend')?.key).toBe('/friends.php/action/send');
+    expect(byId.get('friends.postSend')?.op['x-plaza-query-form']).toBe('/friends.php?action=send');
     expect(byId.get('messages.get')?.key).toBe('/messages.php');
   });
 
@@ -180,8 +195,8 @@ describe('openapi.json', () => {
   it('loads in a code generator (openapi-typescript)', async () => {
     const ts = astToString(await openapiTS(structuredClone(doc) as never));
     expect(ts).toContain('export interface paths');
-    expect(ts).toContain('"/friends.php?action=send"');
-    expect(ts).toContain('"/message_groups.php?path={id}/messages"');
+    expect(ts).toContain('"/friends.php/action/send"');
+    expect(ts).toContain('"/message_groups.php/path/{id}/messages"');
     expect(ts).toContain('"messages.getWithUserId"');
     expect(ts).toContain('"auth.postLogin"');
   });
@@ -340,18 +355,18 @@ describe('buildOpenApiDocument on unusual declarations', () => {
         .filter((k) => k.startsWith('TestTag') || k.startsWith('TestInner'))
         .sort(),
     ).toEqual(['TestInner', 'TestTag']);
-    const tagged = d.paths['/odd_things.php?action=tag'].get.responses['200'].content['application/json'].schema;
+    const tagged = d.paths['/odd_things.php/action/tag'].get.responses['200'].content['application/json'].schema;
     expect(tagged.allOf[1]).toEqual({ $ref: '#/components/schemas/TestTag' });
-    const root = d.paths['/odd_things.php?action=root'].get.responses['200'].content['application/json'].schema.allOf[1].$ref;
+    const root = d.paths['/odd_things.php/action/root'].get.responses['200'].content['application/json'].schema.allOf[1].$ref;
     expect(d.components.schemas[root.split('/').pop()].properties.children.items).toEqual({ $ref: root });
-    const strict = d.paths['/odd_things.php?action=strict'].get.responses['200'].content['application/json'].schema;
+    const strict = d.paths['/odd_things.php/action/strict'].get.responses['200'].content['application/json'].schema;
     expect(strict.allOf[0].properties.success).toEqual({ const: true });
-    const go = d.paths['/odd_things.php?action=go&x={x}'].post;
+    const go = d.paths['/odd_things.php/action/go/x/{x}'].post;
     expect(go.operationId).toBe('oddThings.postGoWithX');
     expect(go.security).toEqual([{}, { bearerAuth: [] }]);
-    expect(d.paths['/odd_things.php?action=go'].post.description).toContain('none of `x`, `y`');
+    expect(d.paths['/odd_things.php/action/go'].post.description).toContain('none of `x`, `y`');
     expect(go.requestBody.required).toBe(true);
-    expect(d.paths['/odd_things.php?path=tree/{id}'].get.operationId).toBe('oddThings.getTreeById');
+    expect(d.paths['/odd_things.php/path/tree/{id}'].get.operationId).toBe('oddThings.getTreeById');
     const ts = astToString(await openapiTS(structuredClone(d) as never));
     expect(ts).toContain('"oddThings.getTreeById"');
   });

@@ -40,6 +40,7 @@ import { join } from 'node:path';
 import { answerJson } from './http/json-body.js';
 import { metricsEndpoint, type MetricsEndpoint } from './monitoring/metrics-endpoint.js';
 import type { RequestMetrics, RequestSeries } from './monitoring/metrics.js';
+import { selectorPaths } from './http/selector-paths.js';
 
 export interface HttpOptions extends ProxyPolicy {
   corsOrigins: string[];
@@ -79,6 +80,11 @@ export interface HttpDependencies {
   mounts?: HttpMount[];
   /** GET /metrics and the request counters behind it (docs/decisions/0103); none when it is off. */
   metrics?: MetricsEndpoint | null;
+  /**
+   * Runs each operation's handler, told its method and user: where the database decides which reads
+   * may go to a read replica (docs/decisions/0141). Without it the handler runs as it is.
+   */
+  runOperation?<T>(operation: { method: string; userId: number | null }, work: () => Promise<T>): Promise<T>;
 }
 
 /** Browser pages (the admin panel): they add their routes to the app's router with the app's request helpers. */
@@ -209,6 +215,9 @@ export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Scri
       );
     }
   });
+
+  // `<script>.php/action/send` is `<script>.php?action=send` for everything below (docs/decisions/0170).
+  app.use(selectorPaths(() => scripts.map((s) => s.name), API_PREFIXES));
 
   app.use(cors(options.corsOrigins));
 
@@ -445,13 +454,15 @@ function scriptHandler(script: Script, deps: HttpDependencies, count: Count) {
     const { query, body } = parseInput(resolved, raw);
     if (operation.limitPerAccount)
       await deps.rateLimiter.consumeLogin(accountKey((body as Record<string, unknown>)[operation.limitPerAccount]));
-    const result = await operation.handle({
-      actor: actor as Actor,
-      query: query as never,
-      body: body as never,
-      request: { id: state.requestId, ip: state.ip, headers: ctx.headers },
-      koa: ctx,
-    });
+    const handle = () =>
+      operation.handle({
+        actor: actor as Actor,
+        query: query as never,
+        body: body as never,
+        request: { id: state.requestId, ip: state.ip, headers: ctx.headers },
+        koa: ctx,
+      });
+    const result = await (deps.runOperation ? deps.runOperation({ method: operation.method, userId: actor?.userId ?? null }, handle) : handle());
     if (result instanceof Download) {
       if (!operation.download) throw new Error(`${operation.method} ${script.name}.php answered a file without declaring download`);
       ctx.status = 200;

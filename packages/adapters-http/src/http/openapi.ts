@@ -1,14 +1,17 @@
 import { z } from 'zod';
 import { rateLimitGroupOf } from './dispatcher.js';
 import type { AnyOperation, Script, Selector } from './operation.js';
+import { selectorPathOf } from './selector-paths.js';
 
 /**
  * The OpenAPI 3.1 description of every operation of the registry (docs/decisions/0007).
  *
- * Each declared operation is exactly one OpenAPI operation. Its path key is the URL a client calls,
- * selector included: `/friends.php?action=send`, `/message_groups.php?path={id}/messages`,
- * `/messages.php?user_id={user_id}`. The `{name}` captures of a `?path=` pattern and the keys of a `has`
- * selector are `in: path` parameters, so a generated client fills them into that URL; the remaining query
+ * Each declared operation is exactly one OpenAPI operation. Its path key is a URL the server answers,
+ * with the selector written as path segments (`/friends.php/action/send`, `/messages.php/user_id/{user_id}`,
+ * `/message_groups.php/path/{id}/messages`; http/selector-paths.ts, docs/decisions/0170), since a path key
+ * takes no query string and a path holds one operation per method. The query form the clients send
+ * (`/friends.php?action=send`) is the same operation, named by `x-plaza-query-form`. The `{name}` captures
+ * of a `?path=` pattern and the keys of a `has` selector are `in: path` parameters; the remaining query
  * fields are ordinary `in: query` parameters.
  */
 
@@ -67,8 +70,17 @@ export function operationIdOf(script: Script, o: AnyOperation): string {
   return `${camel(script.name)}.${id}`;
 }
 
-/** The URL the client calls, relative to the server URL, with the selector in its query string. */
+/**
+ * The path key: the URL the client calls, relative to the server URL, with the selector written as path
+ * segments (`/friends.php/action/send`, `/message_groups.php/path/{id}/messages`; see http/selector-paths.ts).
+ * OpenAPI path keys take no query string, and each method of a path holds one operation.
+ */
 export function pathKeyOf(script: Script, o: AnyOperation): string {
+  return `/${script.name}.php${selectorPathOf(selectorOf(o))}`;
+}
+
+/** The same URL in the query form the PHP service took and the mobile clients send (`/friends.php?action=send`). */
+export function queryFormOf(script: Script, o: AnyOperation): string {
   const sel = selectorOf(o);
   const parts: string[] = [];
   if (sel.action) parts.push(`action=${encodeURIComponent(sel.action)}`);
@@ -224,18 +236,13 @@ function siblingKeysOf(script: Script, o: AnyOperation): string[] {
   return [...keys].sort();
 }
 
-function describeSelector(sel: AnySelector, method: string, absent: string[]): string {
+function describeSelector(sel: AnySelector, method: string, absent: string[], queryForm: string): string {
   const lines: string[] = [];
-  if (sel.action) {
-    lines.push(
-      method === 'GET'
-        ? `Selected by \`action=${sel.action}\` in the query string.`
-        : `Selected by \`action=${sel.action}\` in the query string (as in this path) or, equivalently, by \`"action": "${sel.action}"\` in the request body.`,
-    );
+  if (sel.action || pathSegments(sel).length || sel.has?.length) {
+    lines.push(`The same operation in query form: \`${queryForm}\`.`);
   }
-  if (pathSegments(sel).length) lines.push(`Selected by \`path=${sel.path}\`; its \`:name\` segments are decimal integers.`);
-  if (sel.has?.length)
-    lines.push(`Selected by the presence of the query key${sel.has.length > 1 ? 's' : ''} ${sel.has.map((k) => `\`${k}\``).join(', ')}.`);
+  if (sel.action && method !== 'GET') lines.push(`The action may also be named by \`"action": "${sel.action}"\` in the request body.`);
+  if (pathSegments(sel).length) lines.push(`Its \`path\` segments \`${sel.path}\`: each \`:name\` is a decimal integer.`);
   if (absent.length)
     lines.push(`Only when the query has none of ${absent.map((k) => `\`${k}\``).join(', ')}, which select other operations.`);
   return lines.join(' ');
@@ -300,7 +307,7 @@ function operationObject(b: DocumentBuilder, script: Script, o: AnyOperation, op
     summary: o.summary,
     tags: [`${script.name}.php`],
   };
-  const selectorText = describeSelector(sel, o.method, siblingKeysOf(script, o));
+  const selectorText = describeSelector(sel, o.method, siblingKeysOf(script, o), queryFormOf(script, o));
   result.description = [o.summary.endsWith('.') ? o.summary : `${o.summary}.`, selectorText].filter(Boolean).join('\n\n');
   if (parameters.length) result.parameters = parameters;
 
@@ -368,6 +375,7 @@ function operationObject(b: DocumentBuilder, script: Script, o: AnyOperation, op
   result['x-rate-limit-group'] = rateLimitGroupOf(o);
   result['x-plaza-script'] = `${script.name}.php`;
   result['x-plaza-selector'] = o.select ?? {};
+  result['x-plaza-query-form'] = queryFormOf(script, o);
   return result;
 }
 
@@ -454,7 +462,7 @@ export function buildOpenApiDocument(scripts: Script[], info: OpenApiInfo): obje
       version: info.version,
       description: [
         'Generated from the operation registry the dispatcher routes with (docs/decisions/0007).',
-        'Each operation is one OpenAPI operation whose path key is the URL to call, selector included (`?action=`, `?path=`, or the query key that selects it).',
+        "Each operation is one OpenAPI operation whose path key is a URL to call: the selector that the clients send in the query string (`?action=send`, `?path=5/messages`, `?user_id=7`) is written as path segments (`/friends.php/action/send`, `/message_groups.php/path/5/messages`, `/messages.php/user_id/7`), which the server answers exactly as the query form, named by each operation's `x-plaza-query-form` (docs/decisions/0170).",
         'Every script is also served under `/v1/` instead of `/api/v1/`. Every success is `{"success": true, ...payload}`; every failure is the `Error` schema.',
         'Every response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`; the limit group of each operation is its `x-rate-limit-group`.',
         "`index.php` lists the same operations in Plaza's own compact form.",
