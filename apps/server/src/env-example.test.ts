@@ -6,8 +6,10 @@ const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf
 /** The variables config.ts parses: the keys of its schema object. */
 function schemaVariables(): string[] {
   const source = read('./config.ts');
-  const schema = source.slice(source.indexOf('const envSchema = z.object({'), source.indexOf('}).superRefine'));
-  return [...schema.matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]);
+  const start = source.indexOf('const envSchema = z');
+  const schema = source.slice(start, source.indexOf('\n  .superRefine(', start));
+  // The formatter puts the schema's keys four spaces in (z, then .object({ on lines of their own).
+  return [...schema.matchAll(/^ {4}([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]);
 }
 
 describe('.env.example', () => {
