@@ -127,15 +127,6 @@ export function wrappingStatements(
   };
 }
 
-/**
- * MySQL/MariaDB chose this transaction as a deadlock victim and rolled it back whole: running it again
- * is safe. (SQLite has one writer per database file; it reports no deadlocks.)
- */
-export function isDeadlock(error: unknown): boolean {
-  const e = error as { code?: string; errno?: number };
-  return e?.code === 'ER_LOCK_DEADLOCK' || e?.errno === 1213;
-}
-
 /** MariaDB and SQLite report insert ids as bigint; ids fit comfortably in a JS number. */
 export function insertedId(result: { insertId?: bigint | number | undefined }): number {
   if (result.insertId === undefined) throw new Error('the insert returned no id');

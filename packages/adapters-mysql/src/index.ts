@@ -5,6 +5,7 @@
  */
 export * from './connection.js';
 export * from './dialect.js';
+export * from './conflicts.js';
 export * from './migrations/index.js';
 export * from './migrations/helpers.js';
 export * from './unit-of-work.js';

@@ -1,4 +1,5 @@
-import type { Pool, PoolConnection } from 'mysql2';
+import type { PoolConnection } from 'mysql2';
+import type { ConnectionSource } from './node-pools.js';
 
 /**
  * mysql2's pool as Kysely's MysqlDialect uses it, but running the statements in `statements` (the
@@ -12,7 +13,7 @@ import type { Pool, PoolConnection } from 'mysql2';
  * connection) with statements used once. mysql2 keeps each connection's prepared statements in its
  * own cache and prepares again after a reconnection.
  */
-export function serverPreparedPool(pool: Pool, statements: ReadonlySet<string>) {
+export function serverPreparedPool(pool: ConnectionSource, statements: ReadonlySet<string>) {
   const wrapped = new WeakMap<PoolConnection, PoolConnection>();
   const wrap = (connection: PoolConnection): PoolConnection => {
     let proxy = wrapped.get(connection);

@@ -2,7 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { UnitOfWork } from '@plaza/domain';
 import type { IsolationLevel, Kysely, Transaction, TransactionBuilder } from 'kysely';
 import type { Database } from './database.js';
-import { isDeadlock } from './dialect.js';
+import type { ReadRouting } from './read-routing.js';
+import { conflictBackoff, isRetryableConflict, MAX_CONFLICT_ATTEMPTS } from './conflicts.js';
 
 /**
  * Ambient transactions. `openDatabase` hands every repository a `db` that is a thin Proxy over the
@@ -16,8 +17,10 @@ import { isDeadlock } from './dialect.js';
  * - `db.transaction()` inside one joins it instead of failing (Kysely refuses nested transactions):
  *   its callback gets the current transaction, and commits or rolls back with it. Isolation level and
  *   access mode asked by a joining transaction are those of the outer one.
- * - An outermost transaction that MySQL/MariaDB rolls back as a deadlock victim runs again (five
- *   attempts in all): the server has undone it whole, and waiting transactions usually go through.
+ * - An outermost transaction that loses a conflict (a deadlock victim, a Galera certification failure
+ *   at commit, a lock wait timeout: conflicts.ts) runs again, six attempts in all: the server has undone
+ *   it, and waiting transactions usually go through. Statements outside any transaction are retried
+ *   the same way by the dialect (`retryingConflicts`).
  * - Once a transaction has committed, late continuations of its work (a promise left running) go to
  *   the root, outside it. After a rollback they keep pointing at it, so Kysely refuses them: nothing
  *   of a failed unit gets written late.
@@ -31,18 +34,6 @@ interface Ambient {
 
 /** Where a failing after-commit effect is reported: the use case has committed and is not failed by it. */
 export type EffectFailureLog = (error: unknown) => void;
-
-/** Outermost transactions that MySQL/MariaDB rolls back as deadlock victims run again, up to this many times in all. */
-const MAX_ATTEMPTS = 5;
-
-/**
- * Before running a deadlock victim again: a short random wait that grows with the attempt, so that
- * the units that collided do not start again in lockstep and collide the same way (20 follows racing
- * 10 posts on one account did, three times running).
- */
-function backoff(attempt: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
-}
 
 class AmbientTransactions {
   readonly storage = new AsyncLocalStorage<Ambient>();
@@ -60,8 +51,8 @@ class AmbientTransactions {
   }
 
   /**
-   * Runs `work` in a new ambient transaction. A deadlock victim has been rolled back whole by the
-   * server, so it runs again from the start: transactions write nothing but rows, and the effects
+   * Runs `work` in a new ambient transaction. A conflict's loser (deadlock victim, lost Galera
+   * certification, lock wait timeout) has been rolled back by the server, so it runs again from the start: transactions write nothing but rows, and the effects
    * that cannot be undone wait for the commit of the attempt that succeeds (`afterCommit`).
    */
   async execute<T>(
@@ -75,9 +66,9 @@ class AmbientTransactions {
         outcome = await this.once(settings, work);
       } catch (error) {
         this.stats.rolledBack += 1;
-        if (!isDeadlock(error) || attempt >= MAX_ATTEMPTS) throw error;
+        if (!isRetryableConflict(error) || attempt >= MAX_CONFLICT_ATTEMPTS) throw error;
         this.stats.deadlockRetries += 1;
-        await backoff(attempt);
+        await conflictBackoff(attempt);
         continue;
       }
       this.stats.committed += 1;
@@ -158,9 +149,10 @@ function isMethod(target: object, prop: PropertyKey): boolean {
  * Kysely keeps its state in private fields, so methods are called on the real instance, never on the
  * proxy.
  */
-export function routedDatabase(root: Kysely<Database>): Kysely<Database> {
+export function routedDatabase(root: Kysely<Database>, replica?: { db: Kysely<Database>; routing: ReadRouting }): Kysely<Database> {
   const transactions = new AmbientTransactions(root);
   const rootMethods = new Map<PropertyKey, unknown>();
+  const replicaSelect = replica?.db.selectFrom.bind(replica.db);
   const db = new Proxy(root, {
     get(_target, prop) {
       if (prop === 'transaction') return () => new RoutedTransactionBuilder(transactions) as unknown as TransactionBuilder<Database>;
@@ -169,6 +161,11 @@ export function routedDatabase(root: Kysely<Database>): Kysely<Database> {
         if (prop === 'connection') return () => ({ execute: <T>(callback: (db: Kysely<Database>) => Promise<T>) => callback(trx) });
         const value: unknown = Reflect.get(trx, prop, trx);
         return typeof value === 'function' && isMethod(trx, prop) ? value.bind(trx) : value;
+      }
+      // A plain read of a GET operation, outside any unit of work, may go to a replica (read-routing.ts).
+      if (prop === 'selectFrom' && replicaSelect && replica?.routing.replicaAllowed()) {
+        replica.routing.stats.replicaReads += 1;
+        return replicaSelect;
       }
       const cached = rootMethods.get(prop);
       if (cached) return cached;
@@ -186,8 +183,8 @@ export function routedDatabase(root: Kysely<Database>): Kysely<Database> {
 /**
  * The SQL unit of work: one ambient transaction per outermost `run`, which every repository built on
  * the same routing `db` joins; a nested `run` joins the current one. When MySQL/MariaDB picks the unit
- * as a deadlock victim (it has then rolled the whole transaction back), the unit runs again, up to
- * five times in all.
+ * as a deadlock victim, or Galera refuses its certification (the whole transaction is then rolled
+ * back), the unit runs again, up to six times in all (conflicts.ts).
  */
 export class KyselyUnitOfWork implements UnitOfWork {
   private readonly transactions: AmbientTransactions;
