@@ -51,6 +51,39 @@ const list = (problemOf: (entry: string) => string | null = () => null) =>
         }
       }
     });
+/**
+ * One database server of `DB_HOST` or `DB_READ_HOSTS`: `host`, `host:port`, or `[ipv6]:port`. A list
+ * of several names the nodes of a cluster (docs/decisions/0141).
+ */
+function nodeProblem(entry: string): string | null {
+  const node = parseNode(entry, 3306);
+  if (!node) return 'must be host or host:port, e.g. db1:3306';
+  if (!hostname.safeParse(node.host).success) return 'must be an IP address or a host name, with an optional :port';
+  return null;
+}
+
+/** DB_HOST, DB_READ_HOSTS: comma-separated (a blank inside an entry is a mistake, not a separator). */
+const nodeList = z
+  .string()
+  .transform((v) => v.split(',').map((entry) => entry.trim()))
+  .superRefine((entries, ctx) => {
+    for (const entry of entries) {
+      const problem = nodeProblem(entry);
+      if (problem) {
+        ctx.addIssue({ code: 'custom', message: `has ${JSON.stringify(entry)}: ${problem}` });
+        return;
+      }
+    }
+  });
+
+function parseNode(entry: string, defaultPort: number): { host: string; port: number } | null {
+  const match = /^(?:\[([^\]]+)\]|([^:[\]]+))(?::(\d{1,5}))?$/.exec(entry) ?? (isIP(entry) === 6 ? [entry, entry] : null);
+  if (!match) return null;
+  const host = match[1] ?? match[2];
+  const port = match[3] === undefined ? defaultPort : Number(match[3]);
+  return host && port >= 1 && port <= 65535 ? { host, port } : null;
+}
+
 /** The list variables: set to an empty value, each is an empty list rather than its default. */
 const LISTS = new Set(['API_CORS_ORIGINS', 'API_TRUSTED_PROXIES', 'WEBRTC_STUN_URLS', 'WEBRTC_TURN_URLS', 'MEDIA_TECHNICIAN_USER_IDS']);
 
@@ -130,12 +163,15 @@ const envSchema = z
       .default('1mb'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
     BCRYPT_COST: int(4, 15).default(10),
-    DB_HOST: hostname.optional(),
+    // One host, or the nodes of a cluster in order of preference (host:port, comma-separated; docs/decisions/0141).
+    DB_HOST: nodeList.optional(),
     DB_PORT: int(1, 65535).optional(),
     DB_NAME: z.string().optional(),
     DB_USER: z.string().optional(),
     DB_PASSWORD: z.string().optional(),
-    API_DB_HOST: hostname.optional(),
+    API_DB_HOST: nodeList.optional(),
+    // Read replicas: the plain reads of GET operations go to them, except a user's for 5 s after a write (docs/decisions/0141).
+    DB_READ_HOSTS: nodeList.optional(),
     API_DB_PORT: int(1, 65535).optional(),
     API_DB_NAME: z.string().optional(),
     API_DB_USER: z.string().optional(),
@@ -221,6 +257,10 @@ export type DatabaseSettings =
       host: string;
       port: number;
       socketPath?: string;
+      /** Every node of DB_HOST, in order; `host` and `port` are the first. */
+      nodes: { host: string; port: number }[];
+      /** DB_READ_HOSTS: replicas for the reads of GET operations; empty: none. */
+      readNodes: { host: string; port: number }[];
       database: string;
       user: string;
       password: string;
@@ -317,14 +357,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: API_RATE_LIMITS ${(error as Error).message}`);
   }
   const dataDir = resolve(e.API_DATA_DIR);
-  const host = e.API_DB_HOST ?? e.DB_HOST;
+  const hosts = e.API_DB_HOST ?? e.DB_HOST;
+  const defaultPort = e.API_DB_PORT ?? e.DB_PORT ?? 3306;
+  const nodes = (hosts ?? []).map((entry) => parseNode(entry, defaultPort)!);
   // A socket path selects MySQL as a host does, and is used instead of the host and port.
   const database: DatabaseSettings =
-    host || e.DB_SOCKET
+    nodes.length || e.DB_SOCKET
       ? {
           kind: 'mysql',
-          host: host ?? 'localhost',
-          port: e.API_DB_PORT ?? e.DB_PORT ?? 3306,
+          host: nodes[0]?.host ?? 'localhost',
+          port: nodes[0]?.port ?? defaultPort,
+          nodes: nodes.length ? nodes : [{ host: 'localhost', port: defaultPort }],
+          readNodes: (e.DB_READ_HOSTS ?? []).map((entry) => parseNode(entry, defaultPort)!),
           ...(e.DB_SOCKET ? { socketPath: e.DB_SOCKET } : {}),
           database: e.API_DB_NAME ?? e.DB_NAME ?? 'plaza',
           user: e.API_DB_USER ?? e.DB_USER ?? 'root',

@@ -117,6 +117,8 @@ export async function startPlaza(configured: Config, options: StartOptions = {})
       health: resolve(container, Platform.Health),
       rateLimiter: resolve(container, Platform.RateLimiter),
       metrics: watchMetrics(config, container, database, options.queueMetrics ?? true),
+      // With DB_READ_HOSTS, the reads of GET operations go to a replica (docs/decisions/0141).
+      runOperation: (operation, work) => database.reads.run(operation, work),
       logger,
       options: {
         corsOrigins: config.corsOrigins,

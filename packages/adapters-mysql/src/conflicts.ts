@@ -3,7 +3,7 @@ import { wrappingStatements } from './dialect.js';
 
 /**
  * Conflicts the server resolved by undoing our work, so that doing it again is safe: the one place
- * that says which failures are retried, and how (docs/decisions/0009, 0140).
+ * that says which failures are retried, and how (docs/decisions/0009, 0141).
  * - 1213 `ER_LOCK_DEADLOCK`: InnoDB chose the transaction as a deadlock victim, or Galera's
  *   certification refused it at commit because another node committed a conflicting write first.
  *   Either way the whole transaction was rolled back.
