@@ -1,4 +1,6 @@
 import { Clock, token, UnitOfWork } from '@plaza/domain';
+import { AuthChangePublisher, AuthInvalidation, SessionCache } from '@plaza/domain/accounts';
+import { SqlAuthInvalidation } from '@plaza/adapters-mysql/accounts';
 import {
   AccessTokenRepository,
   AccountDataFromParts,
@@ -76,6 +78,8 @@ import { Platform } from './platform.module.js';
 
 export const Accounts = {
   AuthService: token<AuthService>('accounts.AuthService'),
+  /** The sessions this process authenticated, and the publisher of their changes (docs/decisions/0150). */
+  Sessions: token<SessionCache>('accounts.SessionCache'),
   ProfileService: token<ProfileService>('accounts.ProfileService'),
   MailDelivery: token<MailDeliveryService>('accounts.MailDeliveryService'),
   SecondFactor: token<SecondFactor>('accounts.SecondFactor'),
@@ -97,8 +101,12 @@ export const Accounts = {
  */
 export const accountsModule = featureModule((w) => {
   w.migrations(ACCOUNTS_MIGRATIONS);
-  w.bind(UserRepository, [DatabaseToken], ({ db }) => new SqlUserRepository(db));
-  w.bind(AccessTokenRepository, [DatabaseToken], ({ db }) => new SqlAccessTokenRepository(db));
+  // Authentication without a statement: each process keeps its sessions, the signal ends them (docs/decisions/0150).
+  w.bind(AuthInvalidation, [DatabaseToken], ({ db, dialect }) => new SqlAuthInvalidation(db, dialect));
+  w.bind(Accounts.Sessions, [AuthInvalidation, UnitOfWork], (signal, uow) => new SessionCache(signal, uow));
+  w.bind(AuthChangePublisher, [Accounts.Sessions], (sessions) => sessions);
+  w.bind(UserRepository, [DatabaseToken, AuthChangePublisher], ({ db }, sessions) => new SqlUserRepository(db, sessions));
+  w.bind(AccessTokenRepository, [DatabaseToken, AuthChangePublisher], ({ db }, sessions) => new SqlAccessTokenRepository(db, sessions));
   w.bind(PasswordResetRepository, [DatabaseToken], ({ db }) => new SqlPasswordResetRepository(db));
   w.bind(ProfileStatsReader, [DatabaseToken], ({ db }) => new SqlProfileStatsReader(db));
   w.bind(PasswordHasher, [ConfigToken], (config) => new BcryptPasswordHasher(config.bcryptCost));
@@ -116,7 +124,11 @@ export const accountsModule = featureModule((w) => {
   w.bind(NotificationPreferenceRepository, [DatabaseToken], ({ db, dialect }) => new SqlNotificationPreferenceRepository(db, dialect));
   w.bind(DeletionRequestRepository, [DatabaseToken], ({ db }) => new SqlDeletionRequestRepository(db));
   w.accountData([DatabaseToken], ({ db }) => new SqlAccountsAccountData(db));
-  w.bind(AccountEraser, [DatabaseToken, many(AccountDataParts)], ({ db, dialect }, parts) => new SqlAccountEraser(db, dialect, parts));
+  w.bind(
+    AccountEraser,
+    [DatabaseToken, many(AccountDataParts), AuthChangePublisher],
+    ({ db, dialect }, parts, sessions) => new SqlAccountEraser(db, dialect, parts, sessions),
+  );
   w.bind(AccountDataReader, [many(AccountDataParts), ExportedPosts], (parts, outbox) => new AccountDataFromParts(parts, outbox));
   w.bind(MailDeliveryLog, [LoggerToken], (logger) => ({
     // The recipient and subject are logged, never the body: it may hold a reset code or link.
@@ -158,8 +170,9 @@ export const accountsModule = featureModule((w) => {
       ConfigToken,
       UnitOfWork,
       Accounts.Admission,
+      Accounts.Sessions,
     ],
-    (users, tokens, resets, hasher, secondFactor, secrets, mail, clock, config, uow, admission) =>
+    (users, tokens, resets, hasher, secondFactor, secrets, mail, clock, config, uow, admission, sessions) =>
       new AuthService(
         users,
         tokens,
@@ -177,6 +190,7 @@ export const accountsModule = featureModule((w) => {
         },
         uow,
         admission,
+        sessions,
       ),
   );
   w.bind(

@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { Clock, toTimestamp, token } from '@plaza/domain';
-import { AccessTokenRepository, PasswordHasher, SecretTokens, UserRepository } from '@plaza/domain/accounts';
+import { AccessTokenRepository, AuthChangePublisher, PasswordHasher, SecretTokens, UserRepository } from '@plaza/domain/accounts';
 import {
   AdminAccountService,
   AdminRoleService,
@@ -36,7 +36,7 @@ export const Admin = {
 export const adminModule = featureModule((w) => {
   w.migrations(ADMIN_MIGRATIONS);
   w.bind(AdminSessionStore, [DatabaseToken], ({ db, dialect }) => new SqlAdminSessionStore(db, dialect));
-  w.bind(AdminRoster, [DatabaseToken], ({ db, dialect }) => new SqlAdminRoster(db, dialect));
+  w.bind(AdminRoster, [DatabaseToken, AuthChangePublisher], ({ db, dialect }, sessions) => new SqlAdminRoster(db, dialect, sessions));
   w.bind(MediaServerSettingsStore, [ConfigToken], (config) => new PhpMediaServerSettingsFile(config.media.configFile));
   // Beside media_server.local.php, in API_CONFIG_DIR.
   w.bind(TurnSettingsStore, [ConfigToken], (config) => new PhpTurnSettingsFile(join(dirname(config.media.configFile), 'turn.local.php')));

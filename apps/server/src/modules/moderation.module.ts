@@ -1,5 +1,6 @@
 import { Clock, token, UnitOfWork } from '@plaza/domain';
 import { AccessTokenRepository, AccountEraser, ProfileStatsReader, RecoveryCodeRepository, UserRepository } from '@plaza/domain/accounts';
+import { AuthChangePublisher } from '@plaza/domain/accounts';
 import { AdminRoster } from '@plaza/domain/admin';
 import {
   AccountModerationService,
@@ -53,11 +54,16 @@ export const moderationModule = featureModule((w) => {
   w.accountData([DatabaseToken], ({ db }) => new SqlModerationAccountData(db));
   w.migrations(MODERATION_MIGRATIONS);
   w.bind(ReportRepository, [DatabaseToken], ({ db, dialect }) => new SqlReportRepository(db, dialect));
-  w.bind(SanctionRepository, [DatabaseToken], ({ db, dialect }) => new SqlSanctionRepository(db, dialect));
-  w.bind(SuspensionRepository, [DatabaseToken], ({ db }) => new SqlSuspensionRepository(db));
+  // Bans and suspensions end the account's cached sessions (docs/decisions/0150).
+  w.bind(
+    SanctionRepository,
+    [DatabaseToken, AuthChangePublisher],
+    ({ db, dialect }, sessions) => new SqlSanctionRepository(db, dialect, sessions),
+  );
+  w.bind(SuspensionRepository, [DatabaseToken, AuthChangePublisher], ({ db }, sessions) => new SqlSuspensionRepository(db, sessions));
   w.bind(ModerationLog, [DatabaseToken], ({ db }) => new SqlModerationLog(db));
   w.bind(CandidacyRepository, [DatabaseToken], ({ db, dialect }) => new SqlCandidacyRepository(db, dialect));
-  w.bind(ModeratorRoster, [DatabaseToken], ({ db }) => new SqlModeratorRoster(db));
+  w.bind(ModeratorRoster, [DatabaseToken, AuthChangePublisher], ({ db }, sessions) => new SqlModeratorRoster(db, sessions));
   w.bind(FeatureSuggestionRepository, [DatabaseToken], ({ db, dialect }) => new SqlFeatureSuggestionRepository(db, dialect));
 
   // Wall posts; group and page posts are reportable from their own modules.

@@ -1,3 +1,4 @@
+import type { AuthChangePublisher } from '@plaza/domain/accounts';
 import type { Timestamp } from '@plaza/domain';
 import type { AccessTokenRepository, ActiveToken, ListedToken, TokenAuthentication, TokenSession } from '@plaza/domain/accounts';
 import { toUserRecord } from './sql-user-repository.js';
@@ -8,7 +9,11 @@ import { prepared } from '../prepared.js';
 import { hasBanInForce, isSuspended } from '../moderation/ban-in-force.js';
 
 export class SqlAccessTokenRepository implements AccessTokenRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Told of every change an account's sessions show (docs/decisions/0150). */
+    private readonly sessions?: AuthChangePublisher,
+  ) {}
 
   async create({
     authentication,
@@ -69,6 +74,7 @@ export class SqlAccessTokenRepository implements AccessTokenRepository {
       .innerJoin('users as u', 'u.id', 't.user_id')
       .select([
         't.id',
+        't.expires_at',
         't.last_used_at',
         'u.id as user_id',
         'u.username',
@@ -92,6 +98,7 @@ export class SqlAccessTokenRepository implements AccessTokenRepository {
     if (!row) return null;
     return {
       id: row.id,
+      expires_at: row.expires_at,
       last_used_at: row.last_used_at,
       user: {
         id: row.user_id,
@@ -116,7 +123,12 @@ export class SqlAccessTokenRepository implements AccessTokenRepository {
       .where('id', '=', id)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    if (Number(result.numUpdatedRows) !== 1) return false;
+    if (this.sessions) {
+      const row = await this.db.selectFrom('access_tokens').select('user_id').where('id', '=', id).executeTakeFirst();
+      if (row) await this.sessions.publish(row.user_id);
+    }
+    return true;
   }
 
   async revokeAllOfUser(userId: number, at: Timestamp) {
@@ -126,6 +138,7 @@ export class SqlAccessTokenRepository implements AccessTokenRepository {
       .where('user_id', '=', userId)
       .where('revoked_at', 'is', null)
       .execute();
+    await this.sessions?.publish(userId);
   }
 
   async revokeOthers(userId: number, keepId: number, at: Timestamp) {
@@ -136,7 +149,9 @@ export class SqlAccessTokenRepository implements AccessTokenRepository {
       .where('id', '!=', keepId)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+    const revoked = Number(result.numUpdatedRows);
+    if (revoked > 0) await this.sessions?.publish(userId);
+    return revoked;
   }
 
   async touch(id: number, at: Timestamp) {

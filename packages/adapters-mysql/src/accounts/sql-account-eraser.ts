@@ -1,5 +1,5 @@
 import type { Timestamp } from '@plaza/domain';
-import type { AccountDataPart, AccountEraser } from '@plaza/domain/accounts';
+import type { AccountDataPart, AccountEraser, AuthChangePublisher } from '@plaza/domain/accounts';
 import type { Kysely } from 'kysely';
 import { lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import type { Database } from '../database.js';
@@ -14,6 +14,8 @@ export class SqlAccountEraser implements AccountEraser {
     private readonly db: Kysely<Database>,
     private readonly dialect: SqlDialect,
     private readonly parts: readonly AccountDataPart[],
+    /** Told of the erasure: the account's sessions end with it (docs/decisions/0150). */
+    private readonly sessions?: AuthChangePublisher,
   ) {}
 
   async erase(userId: number, at: Timestamp): Promise<void> {
@@ -62,5 +64,6 @@ export class SqlAccountEraser implements AccountEraser {
       })
       .where('id', '=', userId)
       .execute();
+    await this.sessions?.publish(userId);
   }
 }

@@ -1,3 +1,4 @@
+import type { AuthChangePublisher } from '@plaza/domain/accounts';
 import type { Timestamp } from '@plaza/domain';
 import {
   emailTaken,
@@ -38,7 +39,11 @@ export function toUserWithSecrets(row: Selectable<UsersTable>): UserWithSecrets 
 
 /** Users on MySQL or SQLite; username and e-mail columns carry a case-insensitive collation. */
 export class SqlUserRepository implements UserRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Told of every change an account's sessions show (docs/decisions/0150). */
+    private readonly sessions?: AuthChangePublisher,
+  ) {}
 
   async create(user: NewUser): Promise<UserRecord> {
     let result;
@@ -105,10 +110,12 @@ export class SqlUserRepository implements UserRepository {
   async updateProfile(id: number, patch: ProfilePatch) {
     if (Object.keys(patch).length === 0) return;
     await this.db.updateTable('users').set(patch).where('id', '=', id).execute();
+    await this.sessions?.publish(id);
   }
 
   async updatePasswordHash(id: number, hash: string) {
     await this.db.updateTable('users').set({ password_hash: hash }).where('id', '=', id).execute();
+    await this.sessions?.publish(id);
   }
 
   async updateEmail(id: number, email: string) {
@@ -127,6 +134,7 @@ export class SqlUserRepository implements UserRepository {
       .set({ totp_secret: secret, totp_enabled: enabled ? 1 : 0 })
       .where('id', '=', id)
       .execute();
+    await this.sessions?.publish(id);
   }
 
   async setPendingTotpSecret(id: number, secret: string) {
@@ -158,7 +166,9 @@ export class SqlUserRepository implements UserRepository {
       .where('id', '=', id)
       .where('totp_enabled', '=', 1)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    const done = Number(result.numUpdatedRows) === 1;
+    if (done) await this.sessions?.publish(id);
+    return done;
   }
 
   async advanceTotpStep(id: number, step: number) {
@@ -178,13 +188,16 @@ export class SqlUserRepository implements UserRepository {
       .where('id', '=', id)
       .where('password_hash', '=', expected)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    const done = Number(result.numUpdatedRows) === 1;
+    if (done) await this.sessions?.publish(id);
+    return done;
   }
 
   async setPrivacy(id: number, flags: Partial<Pick<UserRecord, 'is_private' | 'show_online_status' | 'read_receipts' | 'allow_messages'>>) {
     const values = Object.fromEntries(Object.entries(flags).map(([k, v]) => [k, v ? 1 : 0]));
     if (Object.keys(values).length === 0) return;
     await this.db.updateTable('users').set(values).where('id', '=', id).execute();
+    await this.sessions?.publish(id);
   }
 
   async setAdmin(id: number, isAdmin: boolean) {
@@ -193,6 +206,7 @@ export class SqlUserRepository implements UserRepository {
       .set({ is_admin: isAdmin ? 1 : 0 })
       .where('id', '=', id)
       .execute();
+    await this.sessions?.publish(id);
   }
 
   async touchLastActive(id: number, at: Timestamp) {

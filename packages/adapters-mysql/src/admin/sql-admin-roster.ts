@@ -1,3 +1,4 @@
+import type { AuthChangePublisher } from '@plaza/domain/accounts';
 import type { PageRequest } from '@plaza/domain';
 import type { AdminRoster, RosterUser, WithdrawOutcome } from '@plaza/domain/admin';
 import { type Kysely, sql } from 'kysely';
@@ -11,6 +12,8 @@ export class SqlAdminRoster implements AdminRoster {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: SqlDialect,
+    /** Told of every change an account's sessions show (docs/decisions/0150). */
+    private readonly sessions?: AuthChangePublisher,
   ) {}
 
   async search(query: string | null, page: PageRequest): Promise<{ items: RosterUser[]; more: boolean }> {
@@ -46,7 +49,9 @@ export class SqlAdminRoster implements AdminRoster {
       .where('is_admin', '=', 0)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    const promoted = Number(result.numUpdatedRows) === 1;
+    if (promoted) await this.sessions?.publish(userId);
+    return promoted;
   }
 
   async withdraw(userId: number, byUserId: number): Promise<WithdrawOutcome> {
@@ -71,6 +76,7 @@ export class SqlAdminRoster implements AdminRoster {
       if (!admins.includes(userId)) return 'not_admin';
       if (admins.length < 2) return 'last_admin';
       await trx.updateTable('users').set({ is_admin: 0 }).where('id', '=', userId).execute();
+      await this.sessions?.publish(userId);
       return 'withdrawn';
     });
   }

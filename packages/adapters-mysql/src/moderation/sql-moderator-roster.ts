@@ -1,3 +1,4 @@
+import type { AuthChangePublisher } from '@plaza/domain/accounts';
 import { type PageRequest, offsetOf } from '@plaza/domain';
 import type { ModeratorRoster } from '@plaza/domain/moderation';
 import type { Kysely } from 'kysely';
@@ -9,7 +10,11 @@ import type { Database } from '../database.js';
  * index ranges (users_moderators, users_admins).
  */
 export class SqlModeratorRoster implements ModeratorRoster {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Told of every change an account's sessions show (docs/decisions/0150). */
+    private readonly sessions?: AuthChangePublisher,
+  ) {}
 
   async setModerator(userId: number, on: boolean) {
     await this.db
@@ -17,6 +22,7 @@ export class SqlModeratorRoster implements ModeratorRoster {
       .set({ is_moderator: on ? 1 : 0 })
       .where('id', '=', userId)
       .execute();
+    await this.sessions?.publish(userId);
   }
 
   async moderatorIds(page: PageRequest) {

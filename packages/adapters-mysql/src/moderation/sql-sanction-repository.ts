@@ -1,3 +1,4 @@
+import type { AuthChangePublisher } from '@plaza/domain/accounts';
 import { type PageRequest, type Timestamp, offsetOf } from '@plaza/domain';
 import type { BanRecord, SanctionRepository, WarningRecord } from '@plaza/domain/moderation';
 import type { Kysely, Selectable } from 'kysely';
@@ -18,6 +19,8 @@ export class SqlSanctionRepository implements SanctionRepository {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: SqlDialect,
+    /** Told of every change an account's sessions show (docs/decisions/0150). */
+    private readonly sessions?: AuthChangePublisher,
   ) {}
 
   /**
@@ -50,6 +53,7 @@ export class SqlSanctionRepository implements SanctionRepository {
         .values({ ...ban, is_permanent: ban.is_permanent ? 1 : 0 })
         .executeTakeFirstOrThrow(),
     );
+    await this.sessions?.publish(ban.user_id);
     return { id, ...ban };
   }
 

@@ -1,21 +1,30 @@
+import type { AuthChangePublisher } from '@plaza/domain/accounts';
 import type { SuspensionRecord, SuspensionRepository } from '@plaza/domain/moderation';
 import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
 import { insertIfAbsent } from '../dialect.js';
 
 export class SqlSuspensionRepository implements SuspensionRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Told of every change an account's sessions show (docs/decisions/0150). */
+    private readonly sessions?: AuthChangePublisher,
+  ) {}
 
-  suspend(suspension: SuspensionRecord): Promise<boolean> {
+  async suspend(suspension: SuspensionRecord): Promise<boolean> {
     // The primary key is the account: a second suspension is refused by the database, whatever the caller's lock.
-    return insertIfAbsent(this.db, 'user_suspensions', { ...suspension });
+    const suspended = await insertIfAbsent(this.db, 'user_suspensions', { ...suspension });
+    if (suspended) await this.sessions?.publish(suspension.user_id);
+    return suspended;
   }
 
   async lift(userId: number): Promise<SuspensionRecord | null> {
     const found = await this.find(userId);
     if (!found) return null;
     const result = await this.db.deleteFrom('user_suspensions').where('user_id', '=', userId).executeTakeFirst();
-    return Number(result.numDeletedRows) === 1 ? found : null;
+    if (Number(result.numDeletedRows) !== 1) return null;
+    await this.sessions?.publish(userId);
+    return found;
   }
 
   async find(userId: number): Promise<SuspensionRecord | null> {

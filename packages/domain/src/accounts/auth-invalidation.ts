@@ -39,3 +39,5 @@ export const AuthInvalidation = token<AuthInvalidation>('AuthInvalidation');
 
 /** What the adapters that change an account's sessions need of the signal: only to publish. */
 export type AuthChangePublisher = Pick<AuthInvalidation, 'publish'>;
+/** The process's publisher: its session cache, which forgets the account's sessions before telling the others. */
+export const AuthChangePublisher = token<AuthChangePublisher>('AuthChangePublisher');

@@ -8,6 +8,7 @@ import { passwordResetMail } from './mail-templates.js';
 import type { AccessTokenRepository, PasswordHasher, PasswordResetRepository, SecretTokens, UserRepository } from './ports.js';
 import type { TokenAuthentication } from './reauthentication.js';
 import type { LoginAdmission } from './registration.js';
+import type { SessionCache } from './session-cache.js';
 import type { SecondFactor } from './two-factor.js';
 import {
   EMAIL_PATTERN,
@@ -57,6 +58,8 @@ export class AuthService {
     private readonly uow: UnitOfWork,
     /** Registration's holds (approval, e-mail confirmation: docs/decisions/0104); none lets every account in. */
     private readonly admission: LoginAdmission | null = null,
+    /** The sessions this process authenticated (docs/decisions/0150); none reads every token from the repository. */
+    private readonly sessions: SessionCache | null = null,
   ) {}
 
   async login(input: { login: string; password: string; totp?: string | null }): Promise<LoginResult> {
@@ -125,15 +128,19 @@ export class AuthService {
   /** `authenticate`, with what the token lookup knows of a ban in force (see `Session`). */
   async session(token: string): Promise<Session> {
     const now = this.clock.now();
-    const stored = await this.tokens.findSession(this.secrets.hash(token), toTimestamp(now));
+    const hash = this.secrets.hash(token);
+    const load = () => this.tokens.findSession(hash, toTimestamp(now));
+    const stored = this.sessions ? await this.sessions.lookup(hash, now, load) : await load();
     if (!stored) throw new Unauthenticated('Invalid or expired token', 'invalid_token');
     const user = stored.user;
     const lastUsed = stored.last_used_at ? Date.parse(stored.last_used_at.replace(' ', 'T') + 'Z') : 0;
     if (now.getTime() - lastUsed >= TOUCH_INTERVAL_MS) {
+      const at = toTimestamp(now);
       await this.uow.run(async () => {
-        await this.tokens.touch(stored.id, toTimestamp(now));
-        await this.users.touchLastActive(user.id, toTimestamp(now));
+        await this.tokens.touch(stored.id, at);
+        await this.users.touchLastActive(user.id, at);
       });
+      this.sessions?.touched(hash, at);
     }
     const card: ActorCard = {
       avatar: user.avatar,

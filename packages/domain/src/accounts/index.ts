@@ -16,3 +16,4 @@ export * from './registration-admin.js';
 export * from './export.js';
 export * from './account-data.js';
 export * from './notification-emails.js';
+export * from './session-cache.js';

@@ -73,6 +73,8 @@ export interface ActiveToken extends StoredToken {
  */
 export interface TokenSession {
   id: number;
+  /** When the token stops working: a cached session (SessionCache) is not served past it. */
+  expires_at: Timestamp;
   last_used_at: Timestamp | null;
   user: RoleFlags & Pick<ActorCard, 'avatar' | 'militant_badge' | 'is_private'> & { username: string };
   /**

@@ -214,6 +214,7 @@ export function accountsContract(name: string, make: () => Promise<AccountsPorts
       const session = await ports.tokens.findSession('w'.repeat(64), '2026-01-15 00:00:00');
       expect(session).toMatchObject({
         id,
+        expires_at: '2026-02-01 00:00:00',
         last_used_at: null,
         user: {
           id: u.id,

@@ -22,7 +22,8 @@ import {
 } from '../user.js';
 import type { Timestamp } from '../../shared/time.js';
 import { captureState, type Snapshottable } from '../../shared/testing/snapshot.js';
-import type { AuthoredPosts, FollowEdges, FriendRequestRows } from '../../shared/testing/in-memory-world.js';
+import type { InMemoryContentStore } from '../../content/testing/in-memory-content.js';
+import type { InMemoryFollowRepository, InMemoryFriendRequestRepository } from '../../social/testing/in-memory-social.js';
 
 export class InMemoryUserRepository implements UserRepository, Snapshottable {
   readonly rows = new Map<number, UserWithSecrets>();
@@ -225,7 +226,7 @@ export class InMemoryAccessTokenRepository implements AccessTokenRepository, Sna
   async findSession(tokenHash: string, now: Timestamp) {
     // No bans here (they are the moderation context's): `banned` stays unknown, and admission asks.
     const active = await this.findActive(tokenHash, now);
-    return active && { id: active.id, last_used_at: active.last_used_at, user: active.user };
+    return active && { id: active.id, expires_at: active.expires_at, last_used_at: active.last_used_at, user: active.user };
   }
   async revoke(id: number, at: Timestamp) {
     const row = this.rows.find((r) => r.id === id);
@@ -350,13 +351,13 @@ export class RecordingMailer implements Mailer {
   }
 }
 
-/** Profile counters read from the other contexts' rows (the shared in-memory world's views), as the SQL reader reads their tables. */
+/** Profile counters read from the other in-memory fakes, as the SQL reader reads their tables. */
 export class InMemoryProfileStatsReader implements ProfileStatsReader {
   constructor(
     private readonly users: InMemoryUserRepository,
-    private readonly follows: FollowEdges,
-    private readonly friends?: FriendRequestRows,
-    private readonly content?: AuthoredPosts,
+    private readonly follows: InMemoryFollowRepository,
+    private readonly friends?: InMemoryFriendRequestRepository,
+    private readonly content?: InMemoryContentStore,
     /** Federation's remote follows (InMemoryRemoteFollowRepository), when the test has them. */
     private readonly remote?: { counts(userId: number): Promise<{ followers: number; following: number }> },
   ) {}
