@@ -22,8 +22,7 @@ import {
 } from '../user.js';
 import type { Timestamp } from '../../shared/time.js';
 import { captureState, type Snapshottable } from '../../shared/testing/snapshot.js';
-import type { InMemoryContentStore } from '../../content/testing/in-memory-content.js';
-import type { InMemoryFollowRepository, InMemoryFriendRequestRepository } from '../../social/testing/in-memory-social.js';
+import type { AuthoredPosts, FollowEdges, FriendRequestRows } from '../../shared/testing/in-memory-world.js';
 
 export class InMemoryUserRepository implements UserRepository, Snapshottable {
   readonly rows = new Map<number, UserWithSecrets>();
@@ -351,13 +350,13 @@ export class RecordingMailer implements Mailer {
   }
 }
 
-/** Profile counters read from the other in-memory fakes, as the SQL reader reads their tables. */
+/** Profile counters read from the other contexts' rows (the shared in-memory world's views), as the SQL reader reads their tables. */
 export class InMemoryProfileStatsReader implements ProfileStatsReader {
   constructor(
     private readonly users: InMemoryUserRepository,
-    private readonly follows: InMemoryFollowRepository,
-    private readonly friends?: InMemoryFriendRequestRepository,
-    private readonly content?: InMemoryContentStore,
+    private readonly follows: FollowEdges,
+    private readonly friends?: FriendRequestRows,
+    private readonly content?: AuthoredPosts,
     /** Federation's remote follows (InMemoryRemoteFollowRepository), when the test has them. */
     private readonly remote?: { counts(userId: number): Promise<{ followers: number; following: number }> },
   ) {}

@@ -1,18 +1,2 @@
-import type { NewUser } from '../user.js';
-
-let counter = 0;
-
-/** A valid new account; each call yields a distinct username and e-mail. */
-export function aNewUser(overrides: Partial<NewUser> = {}): NewUser {
-  counter += 1;
-  const name = `user${counter}_${Math.random().toString(36).slice(2, 7)}`;
-  return {
-    username: name,
-    email: `${name}@example.test`,
-    password_hash: 'plain:password123',
-    cause: null,
-    is_admin: false,
-    created_at: '2026-01-01 12:00:00',
-    ...overrides,
-  };
-}
+/** The account mother lives in the shared test kernel; re-exported here for the suites that import it from accounts. */
+export { aNewUser } from '../../shared/testing/mothers.js';

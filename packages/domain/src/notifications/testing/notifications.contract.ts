@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UserRepository } from '../../accounts/ports.js';
 import type { NotificationRepository } from '../ports.js';
-import { aNewUser } from '../../accounts/testing/mothers.js';
+import { aNewUser } from '../../shared/testing/mothers.js';
 
 export function notificationRepositoryContract(
   name: string,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UserRepository } from '../../accounts/ports.js';
-import { aNewUser } from '../../accounts/testing/mothers.js';
+import { aNewUser } from '../../shared/testing/mothers.js';
 import type { PushOutbox } from '../push-delivery.js';
 
 export function pushOutboxContract(name: string, make: () => Promise<{ users: UserRepository; outbox: PushOutbox }>) {

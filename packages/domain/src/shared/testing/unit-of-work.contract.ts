@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UserRepository } from '../../accounts/ports.js';
-import { aNewUser } from '../../accounts/testing/mothers.js';
+import { aNewUser } from './mothers.js';
 import type { MessageGroupRepository } from '../../messaging/ports.js';
 import type { FollowRepository, FriendRequestRepository } from '../../social/ports.js';
 import type { UnitOfWork } from '../unit-of-work.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UserRepository } from '../../accounts/ports.js';
 import type { FollowRepository } from '../ports.js';
-import { aNewUser } from '../../accounts/testing/mothers.js';
+import { aNewUser } from '../../shared/testing/mothers.js';
 
 export function followRepositoryContract(name: string, make: () => Promise<{ users: UserRepository; follows: FollowRepository }>) {
   describe(`${name}: follow repository contract`, () => {
