@@ -11,8 +11,10 @@ import {
   PushOutbox,
   PushProviders,
   PushSender,
+  SocialNotices,
   type PushProvider,
 } from '@plaza/domain/notifications';
+import { FollowEventListeners, FriendEventListeners } from '@plaza/domain/social';
 import { notificationsScript } from '@plaza/adapters-http/scripts/notifications';
 import { LoggingPushSender } from '@plaza/adapters-integrations';
 import { NtfyPushProvider, OneSignalPushProvider } from '@plaza/adapters-integrations/push';
@@ -74,6 +76,9 @@ export const notificationsModule = featureModule((w) => {
     (repo, push, clock, preferences, users, mail, config) =>
       new NotificationService(repo, push, clock, preferences, new NotificationEmails(users, mail, { instanceName: config.domain })),
   );
+  // Follows and friend requests are told by listening to social's events: social does not call notifications (issue 28).
+  w.bind(FollowEventListeners, [Notifications.NotificationService], (notifications) => new SocialNotices(notifications));
+  w.bind(FriendEventListeners, [Notifications.NotificationService], (notifications) => new SocialNotices(notifications));
   w.bind(
     Notifications.NotificationInboxService,
     [NotificationInbox, UserRepository, Notifications.NotificationService, Notifications.PushDelivery],

@@ -5,6 +5,8 @@ import {
   FollowEvents,
   FollowRepository,
   FollowService,
+  FriendEventListeners,
+  FriendEvents,
   FriendRequestRepository,
   FriendService,
 } from '@plaza/domain/social';
@@ -13,7 +15,6 @@ import { friendsScript } from '@plaza/adapters-http/scripts/friends';
 import { SqlFollowRepository, SqlFriendRequestRepository, SqlSocialAccountData } from '@plaza/adapters-mysql/social';
 import { featureModule, many } from '../wiring/feature-module.js';
 import { DatabaseToken } from '../wiring/tokens.js';
-import { Notifications } from './notifications.module.js';
 import { Platform } from './platform.module.js';
 
 export const Social = {
@@ -29,15 +30,15 @@ export const socialModule = featureModule((w) => {
 
   w.bind(
     Social.FollowService,
-    [FollowRepository, UserRepository, Notifications.NotificationService, Clock, UnitOfWork, many(FollowEventListeners)],
-    // Every module's follow listeners (the home timeline), called within each change.
-    (follows, users, notifications, clock, uow, listeners) =>
-      new FollowService(follows, users, notifications, clock, uow, new FollowEvents(listeners)),
+    [FollowRepository, UserRepository, Clock, UnitOfWork, many(FollowEventListeners)],
+    // Every module's follow listeners (the home timeline, the follow notification), called within each change.
+    (follows, users, clock, uow, listeners) => new FollowService(follows, users, clock, uow, new FollowEvents(listeners)),
   );
   w.bind(
     Social.FriendService,
-    [FriendRequestRepository, UserRepository, Notifications.NotificationService, Clock, UnitOfWork],
-    (requests, users, notifications, clock, uow) => new FriendService(requests, users, notifications, clock, uow),
+    [FriendRequestRepository, UserRepository, Clock, UnitOfWork, many(FriendEventListeners)],
+    // Every module's friend request listeners (the notifications), called within each change.
+    (requests, users, clock, uow, listeners) => new FriendService(requests, users, clock, uow, new FriendEvents(listeners)),
   );
 
   w.script([Social.FollowService, Platform.Presenters], followsScript);

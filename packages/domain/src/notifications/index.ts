@@ -5,3 +5,4 @@ export * from './inbox.js';
 export * from './preference-gated-push.js';
 export * from './after-commit-push.js';
 export * from './push-delivery.js';
+export * from './social-notices.js';

@@ -1,7 +1,6 @@
 import type { UserRepository } from '../accounts/ports.js';
 import { asSeenBy } from '../accounts/preferences.js';
 import type { UserRecord } from '../accounts/user.js';
-import type { NotificationService } from '../notifications/notification-service.js';
 import type { Actor } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
 import { Invalid, NotFound } from '../shared/errors.js';
@@ -30,14 +29,16 @@ export class FollowService {
   constructor(
     private readonly follows: FollowRepository,
     private readonly users: UserRepository,
-    private readonly notifications: NotificationService,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
-    /** The follow listeners (follow-events.ts), called inside the unit of work of each change. */
+    /**
+     * The follow listeners (follow-events.ts), called inside the unit of work of each change: the home
+     * timeline, and the notification of the followed account (notifications/social-notices.ts).
+     */
     private readonly events: FollowEvents = new FollowEvents(),
   ) {}
 
-  /** Following twice is not an error; only the first follow notifies, in the same unit of work. */
+  /** Following twice is not an error; only the first follow is told to the listeners (and notifies), in the same unit of work. */
   async follow(actor: Actor, userId: number): Promise<{ followed: boolean }> {
     if (userId === actor.userId) throw Invalid.field('user_id', 'you cannot follow yourself', 'cannot_follow_self');
     const target = await this.users.findById(userId);
@@ -47,11 +48,7 @@ export class FollowService {
       // The insert itself tells whether the relation is new: no read to race with.
       const created = await this.follows.follow(actor.userId, userId, toTimestamp(this.clock.now()));
       if (created) {
-        await this.events.followed(actor.userId, userId);
-        await this.notifications.raise(
-          { user_id: userId, from_user_id: actor.userId, type: 'follow', content: `${actor.username} started following you` },
-          { title: actor.username, body: `${actor.username} started following you` },
-        );
+        await this.events.followed(actor, userId);
       }
       return { followed: created };
     });

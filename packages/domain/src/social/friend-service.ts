@@ -1,6 +1,5 @@
 import type { UserRepository } from '../accounts/ports.js';
 import type { UserRecord } from '../accounts/user.js';
-import type { NotificationService } from '../notifications/notification-service.js';
 import type { Actor } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
 import { Conflict, Forbidden, Invalid, NotFound } from '../shared/errors.js';
@@ -8,6 +7,7 @@ import { pageMeta, type PageMeta, type PageRequest } from '../shared/pagination.
 import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { usersInOrder } from './follow-service.js';
+import { FriendEvents } from './friend-events.js';
 import type { FriendRequestRepository } from './ports.js';
 
 export interface PendingRequestView {
@@ -25,9 +25,10 @@ export class FriendService {
   constructor(
     private readonly requests: FriendRequestRepository,
     private readonly users: UserRepository,
-    private readonly notifications: NotificationService,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    /** The friend request listeners (friend-events.ts: the notifications), called inside each change's unit of work. */
+    private readonly events: FriendEvents = new FriendEvents(),
   ) {}
 
   /** Asking someone who already asked us is accepting their request. */
@@ -55,28 +56,17 @@ export class FriendService {
       } else {
         id = (await this.requests.create(actor.userId, userId, now)).id;
       }
-      await this.notifications.raise(
-        { user_id: userId, from_user_id: actor.userId, type: 'friend_request', content: `${actor.username} sent you a friend request` },
-        { title: actor.username, body: `${actor.username} sent you a friend request` },
-      );
+      await this.events.requested({ actor, recipientId: userId, requestId: id });
       return { request_id: id, status: 'pending' as const };
     });
   }
 
-  /** The friendship and its notification are stored together; a request answered meanwhile is a conflict. */
+  /** The friendship and what its listeners write (the notification) are stored together; a request answered meanwhile is a conflict. */
   async accept(actor: Actor, requestId: number): Promise<void> {
     await this.answering(requestId, async () => {
       const request = await this.pendingAddressedTo(actor, requestId);
       await this.requests.setStatus(request.id, 'accepted', toTimestamp(this.clock.now()));
-      await this.notifications.raise(
-        {
-          user_id: request.sender_id,
-          from_user_id: actor.userId,
-          type: 'friend_accept',
-          content: `${actor.username} accepted your friend request`,
-        },
-        { title: actor.username, body: `${actor.username} accepted your friend request` },
-      );
+      await this.events.accepted({ actor, senderId: request.sender_id, requestId: request.id });
     });
   }
 

@@ -2,3 +2,4 @@ export * from './ports.js';
 export * from './follow-service.js';
 export * from './follow-events.js';
 export * from './friend-service.js';
+export * from './friend-events.js';

@@ -2,11 +2,14 @@ import { describe, expect, it, vi } from 'vitest';
 import { InMemoryUserRepository } from '../accounts/testing/in-memory-accounts.js';
 import { aNewUser } from '../accounts/testing/mothers.js';
 import { NotificationService } from '../notifications/notification-service.js';
+import { SocialNotices } from '../notifications/social-notices.js';
 import { InMemoryNotificationRepository, RecordingPushSender } from '../notifications/testing/in-memory-notifications.js';
 import type { Actor } from '../shared/actor.js';
 import { ManualClock } from '../shared/clock.js';
 import { InMemoryUnitOfWork } from '../shared/testing/index.js';
+import { FollowEvents } from './follow-events.js';
 import { FollowService } from './follow-service.js';
+import { FriendEvents } from './friend-events.js';
 import { FriendService } from './friend-service.js';
 import { InMemoryFollowRepository, InMemoryFriendRequestRepository } from './testing/in-memory-social.js';
 
@@ -26,8 +29,10 @@ async function setup() {
   const clock = new ManualClock('2026-01-01T00:00:00Z');
   const notifications = new NotificationService(notes, new RecordingPushSender(), clock);
   const uow = new InMemoryUnitOfWork(users, follows, requests, notes);
-  const friends = new FriendService(requests, users, notifications, clock, uow);
-  const following = new FollowService(follows, users, notifications, clock, uow);
+  // The notices are raised by social's listeners, as the notifications module binds them.
+  const notices = new SocialNotices(notifications);
+  const friends = new FriendService(requests, users, clock, uow, new FriendEvents([notices]));
+  const following = new FollowService(follows, users, clock, uow, new FollowEvents([notices]));
   const [a, b] = [await users.create(aNewUser()), await users.create(aNewUser())];
   const failNextNotification = () => vi.spyOn(notes, 'create').mockRejectedValueOnce(new Error('notification store down'));
   return { users, follows, requests, notes, uow, friends, following, a, b, failNextNotification };
