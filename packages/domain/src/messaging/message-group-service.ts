@@ -16,7 +16,8 @@ import {
   type MessageGroupRecord,
   type MessageGroupRepository,
 } from './ports.js';
-import { checkContent, checkReaction, checkText, messagePreview, userMap, type SendInput } from './private-message-service.js';
+import { MessageReactions } from './message-reactions.js';
+import { checkContent, checkText, messagePreview, userMap, type SendInput } from './private-message-service.js';
 
 export const MAX_GROUP_NAME = 100;
 
@@ -67,7 +68,12 @@ export class MessageGroupService {
     private readonly uow: UnitOfWork,
     /** Checks that avatars and message media name uploaded files. */
     private readonly media: MediaReferences,
-  ) {}
+  ) {
+    this.reactionRule = new MessageReactions(groups, () => this.now());
+  }
+
+  /** Reactions follow the one rule both message kinds share (message-reactions.ts). */
+  private readonly reactionRule: MessageReactions;
 
   private groupAvatar(actor: Actor, avatar: string | null | undefined): Promise<string | null> {
     return this.media.optional(actor, 'avatar', avatar, ['group'], { placeholder: true });
@@ -260,16 +266,11 @@ export class MessageGroupService {
   }
 
   async react(actor: Actor, messageId: number, reaction: string): Promise<Record<string, number>> {
-    checkReaction(reaction);
-    await this.memberMessage(actor, messageId);
-    await this.groups.react(messageId, actor.userId, reaction, this.now());
-    return (await this.groups.reactions([messageId], actor.userId)).counts.get(messageId) ?? {};
+    return this.reactionRule.react(actor, messageId, reaction, () => this.memberMessage(actor, messageId));
   }
 
   async unreact(actor: Actor, messageId: number): Promise<Record<string, number>> {
-    await this.memberMessage(actor, messageId);
-    await this.groups.unreact(messageId, actor.userId);
-    return (await this.groups.reactions([messageId], actor.userId)).counts.get(messageId) ?? {};
+    return this.reactionRule.unreact(actor, messageId, () => this.memberMessage(actor, messageId));
   }
 
   /**

@@ -10,13 +10,8 @@ import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
 import { pageMeta, type PageMeta, type PageRequest } from '../shared/pagination.js';
 import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
-import {
-  AUTO_DELETE_CHOICES,
-  MESSAGE_REACTIONS,
-  type PrivateMessageRecord,
-  type PrivateMessageRepository,
-  type ReactionSummaries,
-} from './ports.js';
+import { MessageReactions } from './message-reactions.js';
+import { AUTO_DELETE_CHOICES, type PrivateMessageRecord, type PrivateMessageRepository, type ReactionSummaries } from './ports.js';
 
 export const MAX_MESSAGE_LENGTH = 10_000;
 const HIDDEN_PREVIEW_PREFIXES = ['__militant_wallpaper__:', '__militant_group_call__:'];
@@ -57,12 +52,7 @@ export function messagePreview(content: string, media: string | null): string | 
   return media ? '📎' : '';
 }
 
-export function checkReaction(reaction: string): string {
-  if (!(MESSAGE_REACTIONS as readonly string[]).includes(reaction)) {
-    throw Invalid.field('reaction_type', `must be one of ${MESSAGE_REACTIONS.join(', ')}`);
-  }
-  return reaction;
-}
+export { checkReaction } from './message-reactions.js';
 
 /** A new message's body: its text, and media that must name a chat upload (private and group alike). */
 export async function checkContent(
@@ -111,7 +101,12 @@ export class PrivateMessageService {
     private readonly relations: { follows: FollowRepository; friends: FriendRequestRepository },
     /** Checks that `media` names an uploaded chat file. */
     private readonly media: MediaReferences,
-  ) {}
+  ) {
+    this.reactionRule = new MessageReactions(messages, () => this.now());
+  }
+
+  /** Reactions follow the one rule both message kinds share (message-reactions.ts). */
+  private readonly reactionRule: MessageReactions;
 
   private now() {
     return toTimestamp(this.clock.now());
@@ -213,16 +208,11 @@ export class PrivateMessageService {
   }
 
   async react(actor: Actor, messageId: number, reaction: string): Promise<Record<string, number>> {
-    checkReaction(reaction);
-    await this.visibleMessage(actor, messageId);
-    await this.messages.react(messageId, actor.userId, reaction, this.now());
-    return (await this.messages.reactions([messageId], actor.userId)).counts.get(messageId) ?? {};
+    return this.reactionRule.react(actor, messageId, reaction, () => this.visibleMessage(actor, messageId));
   }
 
   async unreact(actor: Actor, messageId: number): Promise<Record<string, number>> {
-    await this.visibleMessage(actor, messageId);
-    await this.messages.unreact(messageId, actor.userId);
-    return (await this.messages.reactions([messageId], actor.userId)).counts.get(messageId) ?? {};
+    return this.reactionRule.unreact(actor, messageId, () => this.visibleMessage(actor, messageId));
   }
 
   async settings(actor: Actor, peerId: number): Promise<{ peer: UserRecord; auto_delete_time: number }> {
