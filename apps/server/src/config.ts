@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { trustedProxyProblem } from '@plaza/adapters-http';
+import { redisUrlProblem } from '@plaza/adapters-integrations/redis';
 import { DEFAULT_LOGIN_ACCOUNT_LIMIT, DEFAULT_RATE_LIMITS, type RateLimitGroup, parseRateLimitOverrides } from '@plaza/domain';
 import { REGISTRATION_MODES, type RegistrationPolicy } from '@plaza/domain/accounts';
 import { DEFAULT_MODERATION_RULES, type ModerationRules } from '@plaza/domain/moderation';
@@ -127,7 +128,22 @@ const envSchema = z
       .regex(/^[!-~]([ -~]*[!-~])?$/, 'must be printable ASCII without surrounding blanks')
       .default('militant-flutter-v1'),
     API_RATE_LIMITS: z.string().optional(),
-    API_RATE_LIMIT_STORE: z.enum(['memory', 'database']).optional(),
+    API_RATE_LIMIT_STORE: z.enum(['memory', 'database', 'redis']).optional(),
+    // Redis (docs/decisions/0160): the jobs on BullMQ, rate limits and Fedify's key-value store; unset, the database.
+    REDIS_URL: z
+      .string()
+      .superRefine((v, ctx) => {
+        const problem = redisUrlProblem(v);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .optional(),
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[\w.:-]{1,64}$/, 'must be 1 to 64 letters, digits, _ . : or -')
+      .default('plaza:'),
+    JOB_CONCURRENCY: int(1, 256).default(4),
+    JOB_ATTEMPTS: int(1, 100).default(5),
+    JOB_BACKOFF_MS: int(100, 3_600_000).default(5_000),
     // Login attempts per hour against one account, from any address (docs/decisions/0102).
     API_LOGIN_ACCOUNT_LIMIT: int(1, 1_000_000).default(DEFAULT_LOGIN_ACCOUNT_LIMIT),
     // GET /metrics (docs/decisions/0103): on with API_METRICS=true, or with a bearer token it then requires.
@@ -248,6 +264,9 @@ const envSchema = z
         message: 'must be set too: long-term TURN credentials are a username and a credential',
       });
     }
+    if (e.API_RATE_LIMIT_STORE === 'redis' && !e.REDIS_URL) {
+      ctx.addIssue({ code: 'custom', path: ['API_RATE_LIMIT_STORE'], message: 'is redis but REDIS_URL is not set' });
+    }
   });
 
 export type DatabaseSettings =
@@ -290,7 +309,12 @@ export interface Config {
   resetTtlMinutes: number;
   mobileAppMarker: string;
   rateLimits: Record<RateLimitGroup, number>;
-  rateLimitStore: 'memory' | 'database';
+  rateLimitStore: 'memory' | 'database' | 'redis';
+  /**
+   * Redis (docs/decisions/0160); null: the database does it all. `jobs` tunes the one BullMQ worker pool
+   * of the instance: runs at once, attempts of a failing run and the first pause between them (doubling).
+   */
+  redis: { url: string; prefix: string; jobs: { concurrency: number; attempts: number; backoffMs: number } } | null;
   /** Login attempts per hour against one account, whatever the address; `rateLimits.auth` limits each address. */
   loginAccountLimit: number;
   /** GET /metrics: off unless enabled; with a token, only requests bearing it are answered. */
@@ -400,8 +424,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     resetTtlMinutes: e.API_RESET_TTL_MINUTES,
     mobileAppMarker: e.API_MOBILE_APP_MARKER,
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...overrides },
-    // Several instances share one database, so that is where their counters must live.
-    rateLimitStore: e.API_RATE_LIMIT_STORE ?? (database.kind === 'mysql' ? 'database' : 'memory'),
+    // Several instances share Redis or one database, so that is where their counters must live.
+    rateLimitStore: e.API_RATE_LIMIT_STORE ?? (e.REDIS_URL ? 'redis' : database.kind === 'mysql' ? 'database' : 'memory'),
+    redis: e.REDIS_URL
+      ? {
+          url: e.REDIS_URL,
+          prefix: e.REDIS_PREFIX,
+          jobs: { concurrency: e.JOB_CONCURRENCY, attempts: e.JOB_ATTEMPTS, backoffMs: e.JOB_BACKOFF_MS },
+        }
+      : null,
     loginAccountLimit: e.API_LOGIN_ACCOUNT_LIMIT,
     metrics: { enabled: e.API_METRICS || e.API_METRICS_TOKEN !== undefined, token: e.API_METRICS_TOKEN ?? null },
     corsOrigins: e.API_CORS_ORIGINS,

@@ -9,13 +9,16 @@ import type { Config } from './config.js';
 import { PLAZA_MODULES } from './modules/index.js';
 import { Notifications } from './modules/notifications.module.js';
 import { resolveAll } from './wiring/feature-module.js';
-import { ConfigToken, DatabaseToken, LoggerToken, Migrations } from './wiring/tokens.js';
+import type { RedisConnections } from '@plaza/adapters-integrations/redis';
+import { ConfigToken, DatabaseToken, LoggerToken, Migrations, RedisToken } from './wiring/tokens.js';
 
 /** Replacements for tests: a controllable clock, a recording mailer or push sender. */
 export interface ContainerOverrides {
   clock?: Clock;
   mailer?: Mailer;
   push?: PushSender;
+  /** The Redis connections startPlaza opened from REDIS_URL (it closes them); none: the database does it all. */
+  redis?: RedisConnections | null;
 }
 
 /**
@@ -27,6 +30,7 @@ export function buildContainer(config: Config, handle: DatabaseHandle, logger: L
   c.bind(ConfigToken).toConstantValue(config);
   c.bind(LoggerToken).toConstantValue(logger);
   c.bind(DatabaseToken).toConstantValue(handle);
+  c.bind(RedisToken).toConstantValue(overrides.redis ?? null);
   c.bind(Clock).toConstantValue(overrides.clock ?? new SystemClock());
   c.load(...PLAZA_MODULES);
   if (overrides.mailer) c.rebind(Mailer).toConstantValue(overrides.mailer);

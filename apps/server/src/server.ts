@@ -10,7 +10,8 @@ import { type Config, ConfigError, withListeningPort } from './config.js';
 import { buildContainer, type ContainerOverrides } from './container.js';
 import { waitForDatabase } from './database-wait.js';
 import { answerProbe, isProbe, type Phase } from './health-probes.js';
-import { startJobs } from './jobs.js';
+import { jobRunner, startJobs } from './jobs.js';
+import { RedisConnections } from '@plaza/adapters-integrations/redis';
 import { watchMetrics } from './metrics.js';
 import { Accounts } from './modules/accounts.module.js';
 import { Moderation } from './modules/moderation.module.js';
@@ -97,12 +98,22 @@ export async function startPlaza(configured: Config, options: StartOptions = {})
   options.onListening?.(bound);
 
   const database = options.database ?? openDatabase(config.database as DatabaseConfig);
+  // Redis (docs/decisions/0160): one JSON line when a connection fails and one when it is back, never one
+  // per retry. A Redis away at start-up does not stop the start: requests need only the database, and
+  // the jobs wait for Redis.
+  const redis = config.redis
+    ? new RedisConnections(config.redis.url, config.redis.prefix, {
+        down: (details) => logger.error({ redis: details }, 'Redis unreachable: jobs wait, limits count per instance'),
+        up: (details) => logger.info({ redis: details }, 'Redis reachable again'),
+      })
+    : null;
   let container: Container;
   let ready: typeof handle;
   try {
     // A database handed in is the caller's; one opened here may still be starting (compose, a reboot).
     if (!options.database) await waitForDatabase(database, config.database, logger);
-    container = buildContainer(config, database, logger, options);
+    container = buildContainer(config, database, logger, { ...options, redis });
+    await redis?.waitReady(2_000);
     const applied = await migrateToLatest(database.db, database.dialect, collectMigrations(resolveAll(container, Migrations)));
     if (applied.length) logger.info({ migrations: applied }, 'database migrated');
     const auth = resolve(container, Accounts.AuthService);
@@ -133,6 +144,7 @@ export async function startPlaza(configured: Config, options: StartOptions = {})
     ready = app.callback();
   } catch (error) {
     server.close();
+    await redis?.close();
     if (!options.database) await database.close();
     // The lines so far (each database attempt) are out before the caller logs why the start failed.
     await new Promise<void>((resolve) => {
@@ -144,7 +156,7 @@ export async function startPlaza(configured: Config, options: StartOptions = {})
     });
     throw error;
   }
-  const stopJobs = options.jobs === false ? async () => {} : startJobs(container, logger);
+  const stopJobs = options.jobs === false ? async () => {} : startJobs(jobRunner(container, config, redis, logger), logger);
   handle = ready;
   health = resolve(container, Platform.Health);
   serving = true;
@@ -183,6 +195,7 @@ export async function startPlaza(configured: Config, options: StartOptions = {})
           await Promise.race([Promise.all([...inFlight]), new Promise((resolve) => (timer = setTimeout(resolve, deadline - Date.now())))]);
           clearTimeout(timer);
         }
+        await redis?.close();
         if (!options.database) await database.close();
         // Lines still in the asynchronous log buffer are written before the process may exit.
         await new Promise<void>((resolve) => {

@@ -49,8 +49,9 @@ import {
   SqlRemoteFollowRepository,
   SqlRemotePostRepository,
 } from '@plaza/adapters-mysql/federation';
+import { RedisFederationKeyValues } from '@plaza/adapters-integrations/redis';
 import { featureModule } from '../wiring/feature-module.js';
-import { AdminSections, ConfigToken, DatabaseToken, LoggerToken, Mounts } from '../wiring/tokens.js';
+import { AdminSections, ConfigToken, DatabaseToken, LoggerToken, Mounts, RedisToken } from '../wiring/tokens.js';
 import { Platform } from './platform.module.js';
 
 const SOFTWARE = { name: 'plaza', version: '0.1.0' };
@@ -79,7 +80,10 @@ export const federationModule = featureModule((w) => {
   w.bind(RemoteActorRepository, [DatabaseToken], ({ db, dialect }) => new SqlRemoteActorRepository(db, dialect));
   w.bind(RemoteFollowRepository, [DatabaseToken], ({ db }) => new SqlRemoteFollowRepository(db));
   w.bind(RemotePostRepository, [DatabaseToken], ({ db }) => new SqlRemotePostRepository(db));
-  w.bind(FederationKeyValues, [DatabaseToken], ({ db, dialect }) => new SqlFederationKeyValues(db, dialect));
+  // Fedify's caches and inbox idempotence keys: on Redis when it is configured (docs/decisions/0160).
+  w.bind(FederationKeyValues, [DatabaseToken, RedisToken], ({ db, dialect }, redis) =>
+    redis ? new RedisFederationKeyValues(redis.commands, redis.prefix) : new SqlFederationKeyValues(db, dialect),
+  );
   w.bind(FederationQueue, [DatabaseToken], ({ db }) => new SqlFederationQueue(db));
   w.bind(DomainBlockRepository, [DatabaseToken], ({ db }) => new SqlDomainBlockRepository(db));
   // One cached copy of the block list per process (read again every 30 s, and at once after a change here).

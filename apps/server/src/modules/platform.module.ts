@@ -7,7 +7,8 @@ import { BASELINE_MIGRATIONS, KyselyUnitOfWork, pingDatabase } from '@plaza/adap
 import { SqlRateLimitStore } from '@plaza/adapters-mysql/limits';
 import { ConfiguredPublicSettings } from '../public-settings.js';
 import { featureModule } from '../wiring/feature-module.js';
-import { ConfigToken, DatabaseToken, LoggerToken } from '../wiring/tokens.js';
+import { RedisRateLimitStore } from '@plaza/adapters-integrations/redis';
+import { ConfigToken, DatabaseToken, LoggerToken, RedisToken } from '../wiring/tokens.js';
 
 export const Platform = {
   RateLimiter: token<RateLimiter>('platform.RateLimiter'),
@@ -24,9 +25,10 @@ export const platformModule = featureModule((w) => {
     [DatabaseToken, LoggerToken],
     ({ db }, logger) => new KyselyUnitOfWork(db, (err) => logger.error({ err }, 'an effect after a commit failed')),
   );
-  w.bind(RateLimitStore, [ConfigToken, DatabaseToken], (config, { db, dialect }) =>
-    config.rateLimitStore === 'database' ? new SqlRateLimitStore(db, dialect) : new InMemoryRateLimitStore(),
-  );
+  w.bind(RateLimitStore, [ConfigToken, DatabaseToken, RedisToken], (config, { db, dialect }, redis) => {
+    if (config.rateLimitStore === 'redis' && redis) return new RedisRateLimitStore(redis.commands, redis.prefix);
+    return config.rateLimitStore === 'database' ? new SqlRateLimitStore(db, dialect) : new InMemoryRateLimitStore();
+  });
   w.bind(
     Platform.RateLimiter,
     [RateLimitStore, ConfigToken, Clock],

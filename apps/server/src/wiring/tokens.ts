@@ -1,6 +1,7 @@
 import { token } from '@plaza/domain';
 import type { AdminSection, HttpMount, Pages, Script } from '@plaza/adapters-http';
 import type { DatabaseHandle, PlazaMigrations } from '@plaza/adapters-mysql';
+import type { RedisConnections } from '@plaza/adapters-integrations/redis';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 
@@ -8,6 +9,8 @@ import type { Config } from '../config.js';
 export const ConfigToken = token<Config>('Config');
 export const LoggerToken = token<Logger>('Logger');
 export const DatabaseToken = token<DatabaseHandle>('Database');
+/** The Redis connections when REDIS_URL is set, else null: the database does everything (docs/decisions/0160). */
+export const RedisToken = token<RedisConnections | null>('Redis');
 
 /** A job's body; the runner calls it every `everyMs` and logs its failures. */
 export type JobRun = () => Promise<unknown>;

@@ -6,3 +6,4 @@ export * from './actor.js';
 export * from './token.js';
 export * from './unit-of-work.js';
 export * from './reaction-rule.js';
+export * from './job-runner.js';

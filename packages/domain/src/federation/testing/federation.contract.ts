@@ -234,22 +234,7 @@ export function federationContract(name: string, make: () => Promise<FederationP
     });
   });
 
-  describe(`${name}: key-value store`, () => {
-    it('gets what was set until it expires, overwrites, deletes and purges', async () => {
-      const { kv } = await make();
-      await kv.set('a', { x: [1, 'two'] }, null);
-      await kv.set('b', 'short', '2026-01-01 00:00:10');
-      expect(await kv.get('a', '2026-01-01 00:00:00')).toEqual({ x: [1, 'two'] });
-      expect(await kv.get('b', '2026-01-01 00:00:09')).toBe('short');
-      expect(await kv.get('b', '2026-01-01 00:00:10')).toBeUndefined();
-      await kv.set('a', 2, null);
-      expect(await kv.get('a', '2026-01-01 00:00:00')).toBe(2);
-      expect(await kv.purgeExpired('2026-01-01 00:00:11')).toBe(1);
-      await kv.delete('a');
-      expect(await kv.get('a', '2026-01-01 00:00:00')).toBeUndefined();
-      expect(await kv.get('missing', '2026-01-01 00:00:00')).toBeUndefined();
-    });
-  });
+  federationKeyValuesContract(name, async () => (await make()).kv);
 
   describe(`${name}: queue`, () => {
     it('claims due messages in order under a lease, reschedules and completes them', async () => {
@@ -400,6 +385,26 @@ export function federationContract(name: string, make: () => Promise<FederationP
       expect(await queue.discard(three.id, '2026-02-01 00:10:00')).toBe(true);
       expect(await queue.discard(three.id, '2026-02-01 00:10:00')).toBe(false);
       expect(await queue.list('pending', ['no-such-channel'], page())).toEqual({ items: [], total: 0 });
+    });
+  });
+}
+
+/** Fedify's key-value store alone: run by federationContract, and on the adapters of that port only (Redis). */
+export function federationKeyValuesContract(name: string, make: () => Promise<FederationKeyValues>) {
+  describe(`${name}: key-value store`, () => {
+    it('gets what was set until it expires, overwrites, deletes and purges', async () => {
+      const kv = await make();
+      await kv.set('a', { x: [1, 'two'] }, null);
+      await kv.set('b', 'short', '2026-01-01 00:00:10');
+      expect(await kv.get('a', '2026-01-01 00:00:00')).toEqual({ x: [1, 'two'] });
+      expect(await kv.get('b', '2026-01-01 00:00:09')).toBe('short');
+      expect(await kv.get('b', '2026-01-01 00:00:10')).toBeUndefined();
+      await kv.set('a', 2, null);
+      expect(await kv.get('a', '2026-01-01 00:00:00')).toBe(2);
+      expect(await kv.purgeExpired('2026-01-01 00:00:11')).toBe(1);
+      await kv.delete('a');
+      expect(await kv.get('a', '2026-01-01 00:00:00')).toBeUndefined();
+      expect(await kv.get('missing', '2026-01-01 00:00:00')).toBeUndefined();
     });
   });
 }

@@ -1,0 +1,4 @@
+export * from './connection.js';
+export * from './redis-rate-limit-store.js';
+export * from './redis-federation-key-values.js';
+export * from './bull-job-runner.js';

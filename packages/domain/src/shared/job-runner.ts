@@ -1,0 +1,68 @@
+/** A periodic housekeeping job (mail and push retries, federation deliveries, timeline fan-out, purges…). */
+export interface RunnableJob {
+  name: string;
+  everyMs: number;
+  run: () => Promise<unknown>;
+}
+
+/**
+ * What runs the periodic jobs (docs/decisions/0160). Two adapters: timers in each instance (the
+ * default: SQLite, one server) and BullMQ on Redis (REDIS_URL: one run per period across every
+ * instance, retries with backoff, failed runs kept). Either way a job's own work is idempotent under
+ * the conditional claims of its rows, so a run repeated after a crash delivers nothing twice.
+ */
+export interface JobRunner {
+  /** Starts running the jobs it was made with. */
+  start(): Promise<void>;
+  /** No run starts from now on; resolves once the runs in progress have ended. */
+  stop(): Promise<void>;
+}
+
+/** Where a run's failure is reported (the server's log), one line each. */
+export type JobFailureLog = (job: string, error: unknown) => void;
+
+/**
+ * Runs `run` every `everyMs` counted from the end of the previous run: a run slower than the period
+ * delays the next one instead of overlapping it (a chained setTimeout, not setInterval). `run` handles
+ * its own failures; one that rejects anyway still schedules the next run.
+ */
+export function repeat(everyMs: number, run: () => Promise<unknown>): () => Promise<void> {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | null = null;
+  const schedule = () => {
+    timer = setTimeout(() => {
+      running = run()
+        .catch(() => {})
+        .finally(() => {
+          running = null;
+          if (!stopped) schedule();
+        });
+    }, everyMs);
+    timer.unref();
+  };
+  schedule();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await running;
+  };
+}
+
+/** The jobs on timers inside this process: each instance runs every job; a failed run waits for the next period. */
+export class TimerJobRunner implements JobRunner {
+  private stops: (() => Promise<void>)[] = [];
+
+  constructor(
+    private readonly jobs: readonly RunnableJob[],
+    private readonly failed: JobFailureLog,
+  ) {}
+
+  async start(): Promise<void> {
+    this.stops = this.jobs.map((job) => repeat(job.everyMs, () => job.run().catch((error) => this.failed(job.name, error))));
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.stops.map((stop) => stop()));
+  }
+}
