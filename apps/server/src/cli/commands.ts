@@ -14,7 +14,14 @@ export interface CommandResult {
   message: string;
 }
 
-const CREATE_USER_USAGE = 'Usage: npm run create-user -- --username U --email E --password P [--admin]';
+const CREATE_USER_USAGE =
+  'Usage: npm run create-user -- --username U --email E [--password P] [--admin]\n' +
+  'Without --password, the password is read from standard input (one line) or, on a terminal, asked without echo.';
+
+/** Where create-user gets the password when `--password` is absent (the bin passes stdin's reader). */
+export interface CreateUserIo {
+  readPassword?: () => Promise<string>;
+}
 
 function failure(error: unknown, prefix: string): CommandResult {
   if (error instanceof ConfigError) return { code: 2, message: error.message };
@@ -36,7 +43,7 @@ export async function migrateCommand(env: NodeJS.ProcessEnv): Promise<CommandRes
   }
 }
 
-export async function createUserCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<CommandResult> {
+export async function createUserCommand(argv: string[], env: NodeJS.ProcessEnv, io: CreateUserIo = {}): Promise<CommandResult> {
   let values;
   try {
     ({ values } = parseArgs({
@@ -51,8 +58,10 @@ export async function createUserCommand(argv: string[], env: NodeJS.ProcessEnv):
   } catch (error) {
     return { code: 2, message: `${(error as Error).message}\n${CREATE_USER_USAGE}` };
   }
-  if (!values.username || !values.email || !values.password) return { code: 2, message: CREATE_USER_USAGE };
+  if (!values.username || !values.email || (values.password === undefined && !io.readPassword))
+    return { code: 2, message: CREATE_USER_USAGE };
   try {
+    const password = values.password ?? (await io.readPassword!());
     const config = loadConfig(env);
     const handle = openDatabase(config.database);
     try {
@@ -61,7 +70,7 @@ export async function createUserCommand(argv: string[], env: NodeJS.ProcessEnv):
       const user = await resolve(container, Accounts.AuthService).register({
         username: values.username,
         email: values.email,
-        password: values.password,
+        password,
       });
       if (values.admin) await resolve(container, UserRepository).setAdmin(user.id, true);
       return { code: 0, message: `Created user #${user.id} ${user.username}${values.admin ? ' (admin)' : ''}` };
