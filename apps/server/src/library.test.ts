@@ -7,8 +7,8 @@ import { RecordingMailer } from '@plaza/domain/accounts/testing';
 import { OtplibTotp } from '@plaza/adapters-integrations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../../test/support/database.js';
-import { type InputRules, LIBRARY_INPUT_RULES } from './library-input.js';
-import { createPlaza, type Plaza } from './library.js';
+import type { InputRules } from './library-input.js';
+import { createPlaza, LIBRARY_INPUT_RULES, type Plaza } from './library.js';
 
 /** Issue 27 item 5, docs/decisions/0113: what the library hands out, and what it accepts from plain JavaScript. */
 let database: TestDatabase;

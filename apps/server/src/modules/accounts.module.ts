@@ -31,14 +31,20 @@ import {
   TotpVerifier,
   TwoFactorService,
   UserRepository,
+  AccountAdmission,
+  AccountHoldRepository,
+  EmailConfirmationRepository,
+  InvitationRepository,
+  RegistrationAdminService,
+  RegistrationService,
 } from '@plaza/domain/accounts';
-import { authScript } from '@plaza/adapters-http/scripts/auth';
-import { changePasswordScript } from '@plaza/adapters-http/scripts/change-password';
-import { deleteAccountScript } from '@plaza/adapters-http/scripts/delete-account';
+import { authScript, credentials, emailBody, registration, resetBody, tokenInBody } from '@plaza/adapters-http/scripts/auth';
+import { changePasswordScript, changePasswordBody } from '@plaza/adapters-http/scripts/change-password';
+import { deleteAccountScript, confirmQuery } from '@plaza/adapters-http/scripts/delete-account';
 import { exportScript } from '@plaza/adapters-http/scripts/export';
-import { twoFactorScript } from '@plaza/adapters-http/scripts/two-factor';
-import { userPreferencesScript } from '@plaza/adapters-http/scripts/user-preferences';
-import { usersScript } from '@plaza/adapters-http/scripts/users';
+import { twoFactorScript, enableBody, proofBody } from '@plaza/adapters-http/scripts/two-factor';
+import { userPreferencesScript, canonical, patch as preferencesPatch } from '@plaza/adapters-http/scripts/user-preferences';
+import { usersScript, profilePatch } from '@plaza/adapters-http/scripts/users';
 import { BcryptPasswordHasher, FileMailer, NodeCryptoSecretTokens, OtplibTotp, SmtpMailer } from '@plaza/adapters-integrations';
 import {
   ACCOUNTS_MIGRATIONS,
@@ -53,28 +59,20 @@ import {
   SqlReauthenticationAttempts,
   SqlRecoveryCodeRepository,
   SqlUserRepository,
-} from '@plaza/adapters-mysql/accounts';
-import { join } from 'node:path';
-import {
-  AccountAdmission,
-  AccountHoldRepository,
-  EmailConfirmationRepository,
-  InvitationRepository,
-  RegistrationAdminService,
-  RegistrationService,
-} from '@plaza/domain/accounts';
-import { ModerationLog } from '@plaza/domain/moderation';
-import { registrationsSection } from '@plaza/adapters-http';
-import {
   SqlAccountHoldRepository,
   SqlEmailConfirmationRepository,
   SqlInvitationRepository,
   SqlRegistrationAccountData,
 } from '@plaza/adapters-mysql/accounts';
-import { featureModule, many } from '../wiring/feature-module.js';
+import { join } from 'node:path';
+import { ModerationLog } from '@plaza/domain/moderation';
+import { registrationsSection, zId } from '@plaza/adapters-http';
+import { featureModule, useCases, many } from '../wiring/feature-module.js';
 import { AdminSections, ConfigToken, DatabaseToken, LoggerToken } from '../wiring/tokens.js';
 import { Media } from './media.module.js';
 import { Platform } from './platform.module.js';
+import { z } from 'zod';
+import { ACTOR, arg, streams } from '../library-input.js';
 
 export const Accounts = {
   AuthService: token<AuthService>('accounts.AuthService'),
@@ -95,11 +93,69 @@ export const Accounts = {
   RegistrationAdmin: token<RegistrationAdminService>('accounts.RegistrationAdminService'),
 };
 
+/** `auth.login` takes the login form's fields under the service's name `login` (HTTP: `username`). */
+const login = credentials.omit({ username: true }).extend({ login: credentials.shape.username });
+const proof = proofBody.extend({ session: z.string().max(512).nullish() });
+const bearer = arg('token', tokenInBody.shape.token.unwrap().min(1, 'is required'));
+/**
+ * Use cases no HTTP operation calls directly (the server's own steps, public on their service):
+ * checked for the shape the service reads, since there is no operation's schema to share.
+ */
+const accountRecord = z.looseObject({ id: z.number().int().positive(), username: z.string() });
+const tokenAuthentication = z
+  .object({ at: z.string().min(1), factors: z.enum(['password', 'second_factor']) })
+  .nullable()
+  .optional();
+
+/**
+ * What accounts offers outside the container (docs/decisions/0130): `createPlaza().accounts`,
+ * accounts, each method checking its input with its HTTP operation's schema (0113).
+ */
+const face = {
+  name: 'accounts',
+  library: {
+    auth: useCases(Accounts.AuthService, {
+      register: [arg('input', registration)],
+      prepareRegistration: [arg('input', registration)],
+      login: [arg('input', login)],
+      authenticate: [bearer],
+      session: [bearer],
+      refresh: [bearer],
+      revoke: [bearer],
+      forgotPassword: [arg('email', emailBody.shape.email)],
+      resetPassword: [arg('input', resetBody)],
+      issue: [arg('user', accountRecord), arg('authentication', tokenAuthentication)],
+    }),
+    profiles: useCases(Accounts.ProfileService, {
+      update: [ACTOR, arg('patch', profilePatch), arg('proof', proof.optional())],
+      view: [ACTOR, arg('userId', zId.optional())],
+    }),
+    twoFactor: useCases(Accounts.TwoFactorService, {
+      status: [ACTOR],
+      enable: [ACTOR, arg('code', enableBody.shape.code)],
+      disable: [ACTOR, arg('proof', proof)],
+      regenerateRecoveryCodes: [ACTOR, arg('proof', proof)],
+    }),
+    passwords: useCases(Accounts.PasswordService, {
+      change: [ACTOR, arg('input', changePasswordBody), arg('presentedToken', z.string().min(1).max(512))],
+    }),
+    preferences: useCases(Accounts.PreferenceService, {
+      view: [ACTOR],
+      update: [ACTOR, arg('patch', preferencesPatch.transform(canonical))],
+    }),
+    deletion: useCases(Accounts.AccountDeletionService, {
+      request: [ACTOR, arg('password', z.string().min(1, 'is required').max(200))],
+      confirm: [arg('secret', confirmQuery.shape.token)],
+    }),
+    export: useCases(Accounts.ExportService, { account: [ACTOR], json: [ACTOR], media: streams([ACTOR]), posts: streams([ACTOR]) }),
+  },
+} as const;
+
 /**
  * Users, sessions and tokens, passwords (reset, change), two-factor, profiles, preferences, account
  * deletion, data export, and the mail outbox with its delivery job.
  */
-export const accountsModule = featureModule((w) => {
+export const accountsModule = featureModule(face, (w) => {
   w.migrations(ACCOUNTS_MIGRATIONS);
   // Authentication without a statement: each process keeps its sessions, the signal ends them (docs/decisions/0150).
   w.bind(AuthInvalidation, [DatabaseToken], ({ db, dialect }) => new SqlAuthInvalidation(db, dialect));

@@ -1,9 +1,11 @@
 import { Clock, token, UnitOfWork } from '@plaza/domain';
 import { UserRepository } from '@plaza/domain/accounts';
 import { AlbumRepository, AlbumService } from '@plaza/domain/albums';
-import { albumsScript } from '@plaza/adapters-http/scripts/albums';
+import { albumsScript, newAlbumBody, photoCaption } from '@plaza/adapters-http/scripts/albums';
+import { z } from 'zod';
 import { ALBUMS_MIGRATIONS, SqlAlbumAccountData, SqlAlbumRepository } from '@plaza/adapters-mysql/albums';
-import { featureModule } from '../wiring/feature-module.js';
+import { featureModule, useCases } from '../wiring/feature-module.js';
+import { ACTOR, arg, id, pageRequest } from '../library-input.js';
 import { DatabaseToken } from '../wiring/tokens.js';
 import { Content } from './content.module.js';
 import { Media } from './media.module.js';
@@ -13,8 +15,29 @@ export const Albums = {
   AlbumService: token<AlbumService>('albums.AlbumService'),
 };
 
+/** What albums offers outside the container (docs/decisions/0130): `createPlaza().albums`. */
+const face = {
+  name: 'albums',
+  library: {
+    albums: useCases(Albums.AlbumService, {
+      ofUser: [ACTOR, id('userId'), pageRequest],
+      details: [ACTOR, id('albumId'), pageRequest],
+      create: [ACTOR, arg('input', newAlbumBody)],
+      // The photo is a file uploaded with type album, named as upload.php answered it; `field` names it in a refusal.
+      addPhoto: [
+        ACTOR,
+        id('albumId'),
+        arg('raw', z.string().min(1, 'is required').max(512)),
+        arg('caption', photoCaption),
+        arg('field', z.enum(['photo', 'path', 'media']).optional()),
+      ],
+      delete: [ACTOR, id('albumId')],
+    }),
+  },
+} as const;
+
 /** Photo albums (docs/decisions/0038). */
-export const albumsModule = featureModule((w) => {
+export const albumsModule = featureModule(face, (w) => {
   w.migrations(ALBUMS_MIGRATIONS);
   w.accountData([DatabaseToken], ({ db }) => new SqlAlbumAccountData(db));
   w.bind(AlbumRepository, [DatabaseToken], ({ db, dialect }) => new SqlAlbumRepository(db, dialect));

@@ -3,19 +3,76 @@ import { UserRepository } from '@plaza/domain/accounts';
 import { CallRepository, CallService, TalkInviteService } from '@plaza/domain/calls';
 import { MessageGroupRepository } from '@plaza/domain/messaging';
 import { PushSender } from '@plaza/domain/notifications';
-import { callsScript } from '@plaza/adapters-http/scripts/calls';
+import {
+  callsScript,
+  answerBody,
+  IceCandidateInput,
+  iceCandidateBody,
+  iceRestartBody,
+  initiateBody,
+  joinBody,
+  peerOfferBody,
+  pollQuery,
+  talkInviteBody,
+} from '@plaza/adapters-http/scripts/calls';
 import { CALLS_MIGRATIONS, SqlCallRepository, SqlCallsAccountData } from '@plaza/adapters-mysql/calls';
-import { featureModule } from '../wiring/feature-module.js';
+import { featureModule, useCases } from '../wiring/feature-module.js';
 import { ConfigToken, DatabaseToken } from '../wiring/tokens.js';
 import { Platform } from './platform.module.js';
+import { z } from 'zod';
+import { ACTOR, arg, id, pageRequest } from '../library-input.js';
 
 export const Calls = {
   CallService: token<CallService>('calls.CallService'),
   TalkInviteService: token<TalkInviteService>('calls.TalkInviteService'),
 };
 
+/**
+ * What calls offers outside the container (docs/decisions/0130): `createPlaza().calls`,
+ * call signalling, each method checking its input with its HTTP operation's schema (0113).
+ */
+const face = {
+  name: 'calls',
+  library: {
+    calls: useCases(Calls.CallService, {
+      initiate: [ACTOR, arg('input', initiateBody)],
+      answer: [ACTOR, id('callId'), arg('answer', answerBody.shape.answer.nullable())],
+      join: [ACTOR, id('callId'), arg('offer', joinBody.shape.offer)],
+      peerSignal: [
+        ACTOR,
+        id('callId'),
+        arg(
+          'input',
+          z.object({
+            to_user_id: peerOfferBody.shape.to_user_id,
+            kind: z.enum(['offer', 'answer']),
+            sdp: peerOfferBody.shape.offer.nullable(),
+          }),
+        ),
+      ],
+      iceCandidate: [
+        ACTOR,
+        id('callId'),
+        arg('input', z.object({ candidate: IceCandidateInput.options[1], to_user_id: iceCandidateBody.shape.to_user_id })),
+      ],
+      iceRestart: [
+        ACTOR,
+        id('callId'),
+        arg('input', z.object({ offer: iceRestartBody.shape.offer.nullable(), to_user_id: iceRestartBody.shape.to_user_id })),
+      ],
+      reject: [ACTOR, id('callId')],
+      leave: [ACTOR, id('callId')],
+      end: [ACTOR, id('callId')],
+      poll: [ACTOR, id('callId'), arg('lastPoll', pollQuery.shape.last_poll.nullable())],
+      history: [ACTOR, pageRequest],
+      missOverdue: [],
+    }),
+    talk: useCases(Calls.TalkInviteService, { invite: [ACTOR, arg('input', talkInviteBody)] }),
+  },
+} as const;
+
 /** One-to-one and group call signalling (calls.php); group calls use messaging groups. */
-export const callsModule = featureModule((w) => {
+export const callsModule = featureModule(face, (w) => {
   w.accountData([DatabaseToken], ({ db }) => new SqlCallsAccountData(db));
   w.migrations(CALLS_MIGRATIONS);
   w.bind(CallRepository, [DatabaseToken], ({ db, dialect }) => new SqlCallRepository(db, dialect));

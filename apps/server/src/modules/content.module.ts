@@ -1,5 +1,5 @@
 import { Clock, token, UnitOfWork } from '@plaza/domain';
-import { UserRepository } from '@plaza/domain/accounts';
+import { UserRepository, ExportedPosts } from '@plaza/domain/accounts';
 import {
   CommentRepository,
   CommentService,
@@ -12,15 +12,16 @@ import {
   PostService,
   StoryRepository,
   StoryService,
+  COMMENT_MAX_LENGTH,
 } from '@plaza/domain/content';
 import { FollowRepository } from '@plaza/domain/social';
 import { bookmarksScript } from '@plaza/adapters-http/scripts/bookmarks';
-import { commentReactionsScript } from '@plaza/adapters-http/scripts/comment-reactions';
-import { commentsScript } from '@plaza/adapters-http/scripts/comments';
-import { postsScript } from '@plaza/adapters-http/scripts/posts';
-import { likesScript, reactionsScript } from '@plaza/adapters-http/scripts/reactions';
+import { commentReactionsScript, commentReactBody, commentType } from '@plaza/adapters-http/scripts/comment-reactions';
+import { commentsScript, editCommentBody, newCommentBody } from '@plaza/adapters-http/scripts/comments';
+import { postsScript, createBody, editBody, feedQuery } from '@plaza/adapters-http/scripts/posts';
+import { likesScript, reactionsScript, reactBody } from '@plaza/adapters-http/scripts/reactions';
 import { sharesScript } from '@plaza/adapters-http/scripts/shares';
-import { storiesScript } from '@plaza/adapters-http/scripts/stories';
+import { storiesScript, storyBody } from '@plaza/adapters-http/scripts/stories';
 import {
   SqlCommentRepository,
   SqlContentAccountData,
@@ -28,13 +29,13 @@ import {
   SqlPostRepository,
   SqlStoryRepository,
 } from '@plaza/adapters-mysql/content';
-import { ExportedPosts } from '@plaza/domain/accounts';
-import { featureModule, many } from '../wiring/feature-module.js';
+import { featureModule, useCases, many } from '../wiring/feature-module.js';
 import { DatabaseToken } from '../wiring/tokens.js';
 import { Notifications } from './notifications.module.js';
 import { Media } from './media.module.js';
 import { Platform } from './platform.module.js';
 import { Timeline } from './timeline.module.js';
+import { ACTOR, arg, id, page } from '../library-input.js';
 
 export const Content = {
   PostService: token<PostService>('content.PostService'),
@@ -43,8 +44,52 @@ export const Content = {
   StoryService: token<StoryService>('content.StoryService'),
 };
 
+/**
+ * What content offers outside the container (docs/decisions/0130): `createPlaza().content`,
+ * posts, engagement, comments and stories, each method checking its input with its HTTP operation's schema (0113).
+ */
+const face = {
+  name: 'content',
+  library: {
+    posts: useCases(Content.PostService, {
+      feed: [ACTOR, arg('kind', feedQuery.shape.feed_type.unwrap().exclude([''])), ...page],
+      wall: [ACTOR, id('userId'), ...page],
+      bookmarks: [ACTOR, ...page],
+      view: [ACTOR, id('postId')],
+      visiblePost: [ACTOR, id('postId')],
+      create: [ACTOR, arg('input', createBody)],
+      edit: [ACTOR, id('postId'), arg('input', editBody)],
+      delete: [ACTOR, id('postId')],
+    }),
+    engagement: useCases(Content.EngagementService, {
+      react: [ACTOR, id('postId'), arg('type', reactBody.shape.reaction_type)],
+      unreact: [ACTOR, id('postId')],
+      reactions: [ACTOR, id('postId')],
+      share: [ACTOR, id('postId')],
+      bookmark: [ACTOR, id('postId')],
+      unbookmark: [ACTOR, id('postId')],
+    }),
+    comments: useCases(Content.CommentService, {
+      list: [ACTOR, id('postId'), ...page],
+      create: [ACTOR, arg('input', newCommentBody(COMMENT_MAX_LENGTH))],
+      edit: [ACTOR, id('commentId'), arg('content', editCommentBody.shape.content)],
+      delete: [ACTOR, id('commentId')],
+      react: [ACTOR, arg('type', commentType), id('commentId'), arg('reaction', commentReactBody.shape.reaction_type)],
+      unreact: [ACTOR, arg('type', commentType), id('commentId')],
+      reactions: [ACTOR, arg('type', commentType), id('commentId')],
+    }),
+    stories: useCases(Content.StoryService, {
+      active: [ACTOR],
+      ofUser: [ACTOR, id('userId')],
+      create: [ACTOR, arg('input', storyBody)],
+      delete: [ACTOR, id('storyId')],
+      purgeExpired: [],
+    }),
+  },
+} as const;
+
 /** Posts and shares, reactions, likes, bookmarks, comments and stories. */
-export const contentModule = featureModule((w) => {
+export const contentModule = featureModule(face, (w) => {
   w.accountData([DatabaseToken], ({ db }) => new SqlContentAccountData(db));
   w.bind(ExportedPosts, [DatabaseToken], ({ db }) => new SqlContentAccountData(db));
   w.bind(PostRepository, [DatabaseToken], ({ db }) => new SqlPostRepository(db));

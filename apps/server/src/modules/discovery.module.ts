@@ -2,10 +2,11 @@ import { token } from '@plaza/domain';
 import { UserRepository } from '@plaza/domain/accounts';
 import { PostRepository } from '@plaza/domain/content';
 import { DiscoverService, SearchIndex, SearchService, UserSuggestions } from '@plaza/domain/discovery';
-import { discoverScript } from '@plaza/adapters-http/scripts/discover';
-import { searchScript } from '@plaza/adapters-http/scripts/search';
+import { discoverScript, discoverType } from '@plaza/adapters-http/scripts/discover';
+import { searchQuery, searchScript } from '@plaza/adapters-http/scripts/search';
 import { DISCOVER_MIGRATIONS, DISCOVERY_MIGRATIONS, SqlSearchIndex, SqlUserSuggestions } from '@plaza/adapters-mysql/discovery';
-import { featureModule } from '../wiring/feature-module.js';
+import { featureModule, useCases } from '../wiring/feature-module.js';
+import { ACTOR, arg, pageRequest } from '../library-input.js';
 import { DatabaseToken } from '../wiring/tokens.js';
 import { Groups } from './groups.module.js';
 import { Pages } from './pages.module.js';
@@ -16,8 +17,21 @@ export const Discovery = {
   DiscoverService: token<DiscoverService>('discovery.DiscoverService'),
 };
 
+/** What discovery offers outside the container (docs/decisions/0130): `createPlaza().discovery`. */
+const face = {
+  name: 'discovery',
+  library: {
+    search: useCases(Discovery.SearchService, {
+      search: [ACTOR, arg('input', searchQuery.extend({ type: searchQuery.shape.type.unwrap().exclude(['']), page: pageRequest.schema }))],
+    }),
+    discover: useCases(Discovery.DiscoverService, {
+      discover: [ACTOR, arg('type', discoverType.unwrap().exclude([''])), pageRequest],
+    }),
+  },
+} as const;
+
 /** Search (docs/decisions/0042) and suggestions (discover.php). */
-export const discoveryModule = featureModule((w) => {
+export const discoveryModule = featureModule(face, (w) => {
   w.migrations(DISCOVERY_MIGRATIONS);
   w.bind(SearchIndex, [DatabaseToken], ({ db, dialect }) => new SqlSearchIndex(db, dialect));
   w.bind(

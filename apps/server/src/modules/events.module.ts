@@ -1,9 +1,10 @@
 import { Clock, token, UnitOfWork } from '@plaza/domain';
 import { UserRepository } from '@plaza/domain/accounts';
 import { EventRepository, EventService } from '@plaza/domain/events';
-import { eventsScript } from '@plaza/adapters-http/scripts/events';
+import { eventsScript, newEventBody } from '@plaza/adapters-http/scripts/events';
 import { EVENTS_MIGRATIONS, SqlEventAccountData, SqlEventRepository } from '@plaza/adapters-mysql/events';
-import { featureModule } from '../wiring/feature-module.js';
+import { featureModule, useCases } from '../wiring/feature-module.js';
+import { ACTOR, arg, id, pageRequest } from '../library-input.js';
 import { DatabaseToken } from '../wiring/tokens.js';
 import { Notifications } from './notifications.module.js';
 import { Media } from './media.module.js';
@@ -13,15 +14,38 @@ export const Events = {
   EventService: token<EventService>('events.EventService'),
 };
 
+/** What events offers outside the container (docs/decisions/0130): `createPlaza().events`. */
+const face = {
+  name: 'events',
+  library: {
+    events: useCases(Events.EventService, {
+      upcoming: [ACTOR, pageRequest],
+      details: [ACTOR, id('eventId')],
+      create: [ACTOR, arg('input', newEventBody)],
+      join: [ACTOR, id('eventId')],
+      leave: [ACTOR, id('eventId')],
+      delete: [ACTOR, id('eventId')],
+      invite: [ACTOR, id('eventId'), id('userId')],
+    }),
+  },
+} as const;
+
 /** Events, their participants and invitations (docs/decisions/0037). */
-export const eventsModule = featureModule((w) => {
+export const eventsModule = featureModule(face, (w) => {
   w.migrations(EVENTS_MIGRATIONS);
   w.accountData([DatabaseToken], ({ db }) => new SqlEventAccountData(db));
   w.bind(EventRepository, [DatabaseToken], ({ db, dialect }) => new SqlEventRepository(db, dialect));
   w.bind(
     Events.EventService,
-    [EventRepository, UserRepository, Notifications.NotificationService, Clock, UnitOfWork, Media.References],
-    (events, users, notifications, clock, uow, media) => new EventService(events, users, notifications, clock, uow, media),
+    {
+      events: EventRepository,
+      users: UserRepository,
+      notifications: Notifications.NotificationService,
+      clock: Clock,
+      uow: UnitOfWork,
+      media: Media.References,
+    },
+    ({ events, users, notifications, clock, uow, media }) => new EventService(events, users, notifications, clock, uow, media),
   );
-  w.script([Events.EventService, Platform.Presenters], eventsScript);
+  w.script({ events: Events.EventService, presenters: Platform.Presenters }, ({ events, presenters }) => eventsScript(events, presenters));
 });

@@ -12,14 +12,23 @@ import {
   MediaTokenService,
 } from '@plaza/domain/lives';
 import { MessageGroupRepository } from '@plaza/domain/messaging';
-import { livesScript } from '@plaza/adapters-http/scripts/lives';
+import {
+  livesScript,
+  backgroundBody,
+  guestQuery,
+  guestRequestBody,
+  liveCommentBody,
+  liveReportBody,
+  startBody,
+} from '@plaza/adapters-http/scripts/lives';
 import { LiveKitMediaServer } from '@plaza/adapters-integrations/livekit';
 import { effectiveMediaServer, MediaServerSettingsStore } from '@plaza/domain/admin';
 import { LIVES_MIGRATIONS, SqlLiveRepository, SqlLivesAccountData } from '@plaza/adapters-mysql/lives';
-import { featureModule } from '../wiring/feature-module.js';
+import { featureModule, useCases } from '../wiring/feature-module.js';
 import { ConfigToken, DatabaseToken } from '../wiring/tokens.js';
 import { Media } from './media.module.js';
 import { Platform } from './platform.module.js';
+import { ACTOR, arg, id, pageRequest } from '../library-input.js';
 
 export const Lives = {
   LiveService: token<LiveService>('lives.LiveService'),
@@ -30,8 +39,47 @@ export const Lives = {
   LiveModerationService: token<LiveModerationService>('lives.LiveModerationService'),
 };
 
+const liveGuest = [ACTOR, id('liveId'), id('userId')];
+
+/**
+ * What lives offers outside the container (docs/decisions/0130): `createPlaza().lives`,
+ * lives, their stage, chat and moderation, each method checking its input with its HTTP operation's schema (0113).
+ */
+const face = {
+  name: 'lives',
+  library: {
+    lives: useCases(Lives.LiveService, {
+      start: [ACTOR, arg('input', startBody)],
+      list: [ACTOR, pageRequest],
+      details: [ACTOR, id('liveId')],
+      end: [ACTOR, id('liveId')],
+      join: [ACTOR, id('liveId')],
+      setBackground: [ACTOR, id('liveId'), arg('background', backgroundBody.shape.background_image)],
+      find: [id('liveId')],
+    }),
+    stage: useCases(Lives.LiveStageService, {
+      request: [ACTOR, id('liveId'), arg('message', guestRequestBody.shape.message)],
+      approve: liveGuest,
+      reject: liveGuest,
+      list: [ACTOR, id('liveId'), arg('status', guestQuery.shape.status.unwrap().nullable()), pageRequest],
+    }),
+    chat: useCases(Lives.LiveChatService, {
+      list: [ACTOR, id('liveId'), pageRequest],
+      post: [ACTOR, id('liveId'), arg('content', liveCommentBody.shape.content)],
+      delete: [ACTOR, id('liveId'), id('commentId')],
+    }),
+    moderation: useCases(Lives.LiveModerationService, {
+      appointModerator: liveGuest,
+      blockFromChat: liveGuest,
+      state: [ACTOR, id('liveId')],
+      report: [ACTOR, id('liveId'), arg('input', liveReportBody)],
+      queue: [ACTOR, pageRequest],
+    }),
+  },
+} as const;
+
 /** Live broadcasts (lives.php), their media-server tokens and the media server's webhook. */
-export const livesModule = featureModule((w) => {
+export const livesModule = featureModule(face, (w) => {
   w.accountData([DatabaseToken], ({ db }) => new SqlLivesAccountData(db));
   w.migrations(LIVES_MIGRATIONS);
   w.bind(LiveRepository, [DatabaseToken], ({ db, dialect }) => new SqlLiveRepository(db, dialect));

@@ -18,10 +18,17 @@ import {
   SanctionService,
   SuspensionRepository,
 } from '@plaza/domain/moderation';
-import { reportsSection, usersSection } from '@plaza/adapters-http';
-import { featureSuggestionsScript } from '@plaza/adapters-http/scripts/feature-suggestions';
-import { moderatorsScript } from '@plaza/adapters-http/scripts/moderators';
-import { reportsScript } from '@plaza/adapters-http/scripts/reports';
+import { reportsSection, usersSection, zId } from '@plaza/adapters-http';
+import {
+  featureSuggestionsScript,
+  listQuery as suggestionListQuery,
+  statusBody,
+  suggestionBody,
+  suggestionCommentBody,
+  suggestionVoteBody,
+} from '@plaza/adapters-http/scripts/feature-suggestions';
+import { moderatorsScript, applyBody, voteBody } from '@plaza/adapters-http/scripts/moderators';
+import { reportsScript, cancelBody, listQuery as reportListQuery, postBody as reportBody } from '@plaza/adapters-http/scripts/reports';
 import { sanctionsScript } from '@plaza/adapters-http/scripts/sanctions';
 import {
   MODERATION_MIGRATIONS,
@@ -34,12 +41,14 @@ import {
   SqlSanctionRepository,
   SqlSuspensionRepository,
 } from '@plaza/adapters-mysql/moderation';
-import { featureModule, many } from '../wiring/feature-module.js';
+import { featureModule, useCases, many } from '../wiring/feature-module.js';
 import { AdminSections, ConfigToken, DatabaseToken } from '../wiring/tokens.js';
 import { Accounts } from './accounts.module.js';
 import { Content } from './content.module.js';
 import { Notifications } from './notifications.module.js';
 import { Platform } from './platform.module.js';
+import { z } from 'zod';
+import { ACTOR, arg, id, optionalPage, pageRequest } from '../library-input.js';
 
 export const Moderation = {
   SanctionService: token<SanctionService>('moderation.SanctionService'),
@@ -49,8 +58,55 @@ export const Moderation = {
   AccountModerationService: token<AccountModerationService>('moderation.AccountModerationService'),
 };
 
+/** Issuing a warning is the server's own step: checked for the shape the service reads. */
+const warning = z.object({ userId: zId, issuedBy: zId, reportId: zId.nullable(), reason: z.string().max(1000) });
+
+/**
+ * What moderation offers outside the container (docs/decisions/0130): `createPlaza().moderation`,
+ * reports, elections, sanctions and suggestions, each method checking its input with its HTTP operation's schema (0113).
+ */
+const face = {
+  name: 'moderation',
+  library: {
+    reports: useCases(Moderation.ReportService, {
+      create: [ACTOR, arg('input', reportBody.pick({ post_id: true, post_type: true, user_id: true, reason: true, description: true }))],
+      list: [ACTOR, arg('status', reportListQuery.shape.status.unwrap().exclude([''])), pageRequest],
+      queue: [ACTOR, arg('status', reportListQuery.shape.status.unwrap().exclude([''])), pageRequest],
+      aboutUser: [ACTOR, id('userId'), pageRequest],
+      vote: [ACTOR, id('reportId'), arg('vote', reportBody.shape.vote.unwrap())],
+      act: [ACTOR, id('reportId'), arg('action', reportBody.shape.moderator_action.unwrap()), arg('reason', reportBody.shape.reason)],
+      cancel: [ACTOR, { ...arg('which', cancelBody), parsed: false }],
+    }),
+    elections: useCases(Moderation.ElectionService, {
+      apply: [ACTOR, arg('motivation', applyBody.shape.motivation)],
+      withdraw: [ACTOR],
+      vote: [ACTOR, id('candidateId'), arg('vote', voteBody.shape.vote)],
+      candidates: [ACTOR, pageRequest],
+      moderators: [ACTOR, pageRequest],
+      actions: [ACTOR, pageRequest],
+    }),
+    sanctions: useCases(Moderation.SanctionService, {
+      admit: [ACTOR],
+      assertNotBanned: [ACTOR],
+      mine: [ACTOR, optionalPage],
+      all: [ACTOR, pageRequest],
+      issueWarning: [arg('input', warning)],
+    }),
+    suggestions: useCases(Moderation.FeatureSuggestionService, {
+      list: [ACTOR, arg('filter', suggestionListQuery.shape.filter.unwrap().exclude(['']).nullable()), pageRequest],
+      detail: [ACTOR, id('id'), pageRequest],
+      stats: [],
+      create: [ACTOR, arg('input', suggestionBody)],
+      vote: [ACTOR, id('id'), arg('vote', suggestionVoteBody.shape.vote)],
+      comment: [ACTOR, id('id'), arg('content', suggestionCommentBody.shape.content)],
+      updateStatus: [ACTOR, id('id'), arg('input', statusBody.omit({ suggestion_id: true }))],
+      delete: [ACTOR, id('id')],
+    }),
+  },
+} as const;
+
 /** Reports, elected moderators, sanctions, the feature-suggestion board (docs/decisions/0012), and the admin panel's Users and Reports pages (0105). */
-export const moderationModule = featureModule((w) => {
+export const moderationModule = featureModule(face, (w) => {
   w.accountData([DatabaseToken], ({ db }) => new SqlModerationAccountData(db));
   w.migrations(MODERATION_MIGRATIONS);
   w.bind(ReportRepository, [DatabaseToken], ({ db, dialect }) => new SqlReportRepository(db, dialect));

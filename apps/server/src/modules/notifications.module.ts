@@ -15,7 +15,7 @@ import {
   type PushProvider,
 } from '@plaza/domain/notifications';
 import { FollowEventListeners, FriendEventListeners } from '@plaza/domain/social';
-import { notificationsScript } from '@plaza/adapters-http/scripts/notifications';
+import { notificationsScript, listQuery as inboxQuery, markBody, testBody } from '@plaza/adapters-http/scripts/notifications';
 import { LoggingPushSender } from '@plaza/adapters-integrations';
 import { NtfyPushProvider, OneSignalPushProvider } from '@plaza/adapters-integrations/push';
 import {
@@ -25,10 +25,12 @@ import {
   SqlNotificationsAccountData,
   SqlPushOutbox,
 } from '@plaza/adapters-mysql/notifications';
-import { featureModule } from '../wiring/feature-module.js';
+import { featureModule, useCases } from '../wiring/feature-module.js';
 import { ConfigToken, DatabaseToken, LoggerToken } from '../wiring/tokens.js';
 import { Accounts } from './accounts.module.js';
 import { Platform } from './platform.module.js';
+import { z } from 'zod';
+import { ACTOR, arg } from '../library-input.js';
 
 export const Notifications = {
   NotificationService: token<NotificationService>('notifications.NotificationService'),
@@ -39,8 +41,41 @@ export const Notifications = {
   PushDelivery: token<PushDeliveryService>('notifications.PushDelivery'),
 };
 
+/** Raising a notification is the server's own step: checked for the shape the service reads. */
+const newNotification = z.looseObject({
+  user_id: z.number().int().positive(),
+  from_user_id: z.number().int().positive().nullable(),
+  type: z.string().min(1),
+});
+
+/**
+ * What notifications offers outside the container (docs/decisions/0130): `createPlaza().notifications`,
+ * raising notifications and the inbox, each method checking its input with its HTTP operation's schema (0113).
+ */
+const face = {
+  name: 'notifications',
+  library: {
+    notifications: useCases(Notifications.NotificationService, {
+      raise: [
+        { ...arg('input', newNotification), parsed: false },
+        arg('push', z.looseObject({ title: z.string(), body: z.string() }).optional()),
+      ],
+    }),
+    inbox: useCases(Notifications.NotificationInboxService, {
+      list: [
+        ACTOR,
+        arg('options', z.object({ page: inboxQuery.shape.page, perPage: inboxQuery.shape.per_page, unreadOnly: inboxQuery.shape.unread })),
+      ],
+      countUnread: [ACTOR],
+      markRead: [ACTOR, arg('id', markBody.shape.id.unwrap())],
+      markAllRead: [ACTOR],
+      test: [ACTOR, arg('provider', testBody.shape.provider)],
+    }),
+  },
+} as const;
+
 /** Notifications raised by other contexts, the inbox that lists them, and push delivery. */
-export const notificationsModule = featureModule((w) => {
+export const notificationsModule = featureModule(face, (w) => {
   w.accountData([DatabaseToken], ({ db }) => new SqlNotificationsAccountData(db));
   w.bind(NotificationRepository, [DatabaseToken], ({ db }) => new SqlNotificationRepository(db));
   w.bind(NotificationInbox, [DatabaseToken], ({ db }) => new SqlNotificationInbox(db));

@@ -10,20 +10,44 @@ import {
   FriendRequestRepository,
   FriendService,
 } from '@plaza/domain/social';
-import { followsScript } from '@plaza/adapters-http/scripts/follows';
+import { followsScript, listQuery as followListQuery } from '@plaza/adapters-http/scripts/follows';
 import { friendsScript } from '@plaza/adapters-http/scripts/friends';
 import { SqlFollowRepository, SqlFriendRequestRepository, SqlSocialAccountData } from '@plaza/adapters-mysql/social';
-import { featureModule, many } from '../wiring/feature-module.js';
+import { featureModule, useCases, many } from '../wiring/feature-module.js';
 import { DatabaseToken } from '../wiring/tokens.js';
 import { Platform } from './platform.module.js';
+import { ACTOR, arg, id, pageRequest } from '../library-input.js';
 
 export const Social = {
   FollowService: token<FollowService>('social.FollowService'),
   FriendService: token<FriendService>('social.FriendService'),
 };
 
+/**
+ * What social offers outside the container (docs/decisions/0130): `createPlaza().social`,
+ * follows and friendships, each method checking its input with its HTTP operation's schema (0113).
+ */
+const face = {
+  name: 'social',
+  library: {
+    follows: useCases(Social.FollowService, {
+      follow: [ACTOR, id('userId')],
+      unfollow: [ACTOR, id('userId')],
+      list: [ACTOR, arg('userId', followListQuery.shape.user_id), arg('type', followListQuery.shape.type.removeDefault()), pageRequest],
+    }),
+    friends: useCases(Social.FriendService, {
+      send: [ACTOR, id('userId')],
+      accept: [ACTOR, id('requestId')],
+      reject: [ACTOR, id('requestId')],
+      remove: [ACTOR, id('userId')],
+      friends: [ACTOR, pageRequest],
+      pending: [ACTOR, pageRequest],
+    }),
+  },
+} as const;
+
 /** Follows and friendships between local users. */
-export const socialModule = featureModule((w) => {
+export const socialModule = featureModule(face, (w) => {
   w.accountData([DatabaseToken], ({ db }) => new SqlSocialAccountData(db));
   w.bind(FollowRepository, [DatabaseToken], ({ db }) => new SqlFollowRepository(db));
   w.bind(FriendRequestRepository, [DatabaseToken], ({ db, dialect }) => new SqlFriendRequestRepository(db, dialect));

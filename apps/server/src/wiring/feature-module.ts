@@ -4,6 +4,7 @@ import { type Container, ContainerModule, type ContainerModuleLoadOptions } from
 import { Jobs, Migrations, Scripts, type JobRun, type PeriodicJob } from './tokens.js';
 import type { PlazaMigrations } from '@plaza/adapters-mysql';
 import type { Script } from '@plaza/adapters-http';
+import type { InputRules } from '../library-input.js';
 
 /** A dependency on every binding of a multi-bound token (each module adds its own): resolves to an array. */
 export interface Many<T> {
@@ -115,14 +116,61 @@ export class Wiring {
   }
 }
 
-/** A bounded context's bindings: its repositories, services, scripts, jobs and migrations. */
-export class FeatureModule extends ContainerModule {
-  /** Every token the module bound, once loaded: what the wiring test resolves. */
-  readonly tokens = new Set<symbol>();
+/** A service `createPlaza()` offers: its token, and the input rule of each of its methods (docs/decisions/0113). */
+export interface UseCases<S extends object = object> {
+  readonly token: Token<S>;
+  readonly rules: InputRules<S>;
 }
 
-export function featureModule(load: (wire: Wiring) => void): FeatureModule {
-  const module: FeatureModule = new FeatureModule((options) => load(new Wiring(options, module.tokens)));
+/** Offers the service behind `token` to `createPlaza()`, each method checking its input by its rule. */
+export function useCases<S extends object>(token: Token<S>, rules: InputRules<S>): UseCases<S> {
+  return { token, rules };
+}
+
+/** A context's use cases by the name `createPlaza()` gives them (`plaza.social.follows`). */
+// biome-ignore lint/suspicious/noExplicitAny: a service of any type; `UseCases<S>` keeps each one's own.
+export type LibraryFace = { readonly [name: string]: UseCases<any> };
+
+/**
+ * Where a port is pinned down: the contract suites (paths under packages/domain/src, run against the
+ * in-memory fake and the SQL adapter by test/contracts) and the name the suites call it by
+ * (`ports.groups.updateMessage(…)` → `groups`); or that it has no SQL adapter (test/architecture checks it has none).
+ */
+export type PortContract = { readonly suites: readonly string[]; readonly via: string } | 'no SQL adapter';
+
+/**
+ * What a context declares beside its bindings, for the places that used to list every context by hand
+ * (docs/decisions/0130): `createPlaza()` offers its `library` under `name`; the contract-coverage test
+ * reads its `ports`.
+ */
+export interface ContextFace<N extends string = string, L extends LibraryFace = LibraryFace> {
+  /** The context's name: its key in what `createPlaza()` answers. */
+  readonly name: N;
+  /** The use cases it offers to `createPlaza()`. */
+  readonly library?: L;
+  /** The ports it owns, each with the contract suite that pins it down. */
+  readonly ports?: Readonly<Record<string, PortContract>>;
+}
+
+/** A bounded context's bindings (repositories, services, scripts, jobs and migrations) and its face. */
+export class FeatureModule<N extends string = string, L extends LibraryFace = LibraryFace> extends ContainerModule {
+  /** Every token the module bound, once loaded: what the wiring test resolves. */
+  readonly tokens = new Set<symbol>();
+  declare readonly face: ContextFace<N, L>;
+}
+
+/** A context's module: its face (what it offers outside the container) and its bindings. */
+export function featureModule<N extends string, const L extends LibraryFace = Record<never, never>>(
+  face: ContextFace<N, L>,
+  load: (wire: Wiring) => void,
+): FeatureModule<N, L>;
+/** Bindings with no face (tests, and modules that offer nothing yet). */
+export function featureModule(load: (wire: Wiring) => void): FeatureModule<never, Record<never, never>>;
+export function featureModule(faceOrLoad: ContextFace | ((wire: Wiring) => void), load?: (wire: Wiring) => void): FeatureModule {
+  const face = typeof faceOrLoad === 'function' ? { name: '' } : faceOrLoad;
+  const bindings = typeof faceOrLoad === 'function' ? faceOrLoad : load!;
+  const module: FeatureModule = new FeatureModule((options) => bindings(new Wiring(options, module.tokens)));
+  Object.defineProperty(module, 'face', { value: face, enumerable: true });
   return module;
 }
 

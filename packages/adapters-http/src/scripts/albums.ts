@@ -9,6 +9,9 @@ import { PageMetaWire, zWireId } from '../presenters/wire.js';
 
 const listResponse = z.object({ data: z.array(AlbumItem), meta: PageMetaWire });
 const reference = z.string().max(512).optional();
+/** The bodies of create and add_photo, shared with the library's `albums` use cases (docs/decisions/0130). */
+export const newAlbumBody = z.object({ title: zText(MAX_ALBUM_TITLE), description: zText(MAX_ALBUM_DESCRIPTION).nullish() });
+export const photoCaption = zText(MAX_PHOTO_CAPTION).nullish();
 
 /** albums.php (spec "Events and albums"): own albums, a user's albums, an album with its photos, create, add_photo, delete. */
 export function albumsScript(albums: AlbumService, p: PresenterContext): Script {
@@ -57,7 +60,7 @@ export function albumsScript(albums: AlbumService, p: PresenterContext): Script 
       op({
         method: 'POST',
         auth: 'required',
-        body: z.object({ title: zText(MAX_ALBUM_TITLE), description: zText(MAX_ALBUM_DESCRIPTION).nullish() }),
+        body: newAlbumBody,
         summary: 'Create an album',
         response: z.object({ message: z.string(), id: zWireId, album_id: zWireId, data: AlbumItem }),
         handle: async (ctx) => {
@@ -69,7 +72,7 @@ export function albumsScript(albums: AlbumService, p: PresenterContext): Script 
         method: 'POST',
         select: { action: 'add_photo' },
         auth: 'required',
-        body: z.object({ album_id: zId, photo: reference, path: reference, media: reference, caption: zText(MAX_PHOTO_CAPTION).nullish() }),
+        body: z.object({ album_id: zId, photo: reference, path: reference, media: reference, caption: photoCaption }),
         summary: 'Add a photo uploaded with upload.php (type album) to my album: photo, path or media',
         response: z.object({ message: z.string(), id: zWireId, photo_id: zWireId, data: PhotoItem }),
         handle: async (ctx) => {

@@ -8,6 +8,8 @@ import { DiscoverUserItem, presentDiscoverUser } from '../presenters/discover.js
 import { GroupItem, presentGroup } from '../presenters/groups.js';
 import { PageListItem, presentPageListItem } from '../presenters/pages.js';
 
+/** The kind of suggestions asked for, shared with the library's `discovery.discover` (docs/decisions/0130). */
+export const discoverType = z.enum([...DISCOVER_TYPES, '']).optional();
 const Discoveries = z.object({
   users: z.object({ new_users: z.array(DiscoverUserItem), same_cause: z.array(DiscoverUserItem), random: z.array(DiscoverUserItem) }),
   groups: z.array(GroupItem),
@@ -27,7 +29,7 @@ export function discoverScript(discover: DiscoverService, p: PresenterContext): 
       op({
         method: 'GET',
         auth: 'required',
-        query: z.object({ type: z.enum([...DISCOVER_TYPES, '']).optional(), ...paginationQuery }),
+        query: z.object({ type: discoverType, ...paginationQuery }),
         summary:
           'Suggestions to follow and join: data.users {new_users, same_cause, random}, data.groups, data.pages; type=all (default), users, groups or pages',
         response: z.object({ data: Discoveries, type: z.enum(DISCOVER_TYPES) }),

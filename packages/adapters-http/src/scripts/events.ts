@@ -8,6 +8,14 @@ import { EventItem, presentEvent } from '../presenters/events.js';
 import { PageMetaWire, zCount, zWireId } from '../presenters/wire.js';
 
 const idQuery = z.object({ id: zId });
+/** The body of a new event (create), shared with the library's `events.create` (docs/decisions/0130). */
+export const newEventBody = z.object({
+  title: zText(MAX_EVENT_TITLE),
+  description: zText(MAX_EVENT_DESCRIPTION).nullish(),
+  location: zText(MAX_EVENT_LOCATION).nullish(),
+  event_date: z.string().max(32),
+  image: z.string().max(512).nullish(),
+});
 const participation = z.object({ message: z.string(), event_id: zWireId, is_participating: z.boolean(), participants_count: zCount });
 
 /** events.php (spec "Events and albums", Errors 5; contract §23). */
@@ -59,13 +67,7 @@ export function eventsScript(events: EventService, p: PresenterContext): Script 
       op({
         method: 'POST',
         auth: 'required',
-        body: z.object({
-          title: zText(MAX_EVENT_TITLE),
-          description: zText(MAX_EVENT_DESCRIPTION).nullish(),
-          location: zText(MAX_EVENT_LOCATION).nullish(),
-          event_date: z.string().max(32),
-          image: z.string().max(512).nullish(),
-        }),
+        body: newEventBody,
         summary: 'Create an event (event_date YYYY-MM-DD HH:MM:SS, the local time where it happens); I take part',
         response: z.object({ message: z.string(), id: zWireId, event_id: zWireId, data: EventItem }),
         handle: async (ctx) => {

@@ -6,6 +6,11 @@ import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
 import { presentSearchPost, presentSearchUser, SearchPostItem, SearchUserItem } from '../presenters/discovery.js';
 
+/** `q` and `type` of a search, shared with the library's `discovery.search` (docs/decisions/0130). */
+export const searchQuery = z.object({
+  q: z.string().max(SEARCH_QUERY_MAX, `must be at most ${SEARCH_QUERY_MAX} characters`),
+  type: z.enum([...SEARCH_TYPES, '']).optional(),
+});
 const Item = z.union([SearchUserItem, SearchPostItem]);
 
 /**
@@ -20,11 +25,7 @@ export function searchScript(search: SearchService, p: PresenterContext): Script
       op({
         method: 'GET',
         auth: 'required',
-        query: z.object({
-          q: z.string().max(SEARCH_QUERY_MAX, `must be at most ${SEARCH_QUERY_MAX} characters`),
-          type: z.enum([...SEARCH_TYPES, '']).optional(),
-          ...paginationQuery,
-        }),
+        query: searchQuery.extend(paginationQuery),
         summary:
           'Search accounts (by the start of the username or display name) and posts (by words, as the reader may see them), best first; type=all (default), users or posts; the results under items and data',
         response: z.object({
