@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -30,6 +30,8 @@ export default defineConfig({
       'test/**/*.test.ts',
       'examples/*/src/**/*.test.ts',
     ],
+    // The cluster suites start MariaDB servers of their own: `npm run cluster:test` (vitest.cluster.config.ts).
+    exclude: [...configDefaults.exclude, 'test/cluster/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -16,8 +16,12 @@ export function isRetryableConflict(error: unknown): boolean {
   return e?.code === 'ER_LOCK_DEADLOCK' || e?.errno === 1213 || e?.code === 'ER_LOCK_WAIT_TIMEOUT' || e?.errno === 1205;
 }
 
-/** Attempts in all, for an outermost transaction (unit-of-work.ts) as for a statement outside any transaction. */
-export const MAX_CONFLICT_ATTEMPTS = 6;
+/**
+ * Attempts in all, for an outermost transaction (unit-of-work.ts) as for a statement outside any
+ * transaction. Ten: on Galera, 20 comments on one post split across two nodes each commit aborts the
+ * other node's holder of the post's row, and six attempts were measured not always to be enough.
+ */
+export const MAX_CONFLICT_ATTEMPTS = 10;
 
 /**
  * Before running a conflict's loser again: a short random wait that grows with the attempt, so that
@@ -25,7 +29,7 @@ export const MAX_CONFLICT_ATTEMPTS = 6;
  * 10 posts on one account did, three times running; on Galera, 20 follows split across two nodes).
  */
 export function conflictBackoff(attempt: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
 }
 
 /**

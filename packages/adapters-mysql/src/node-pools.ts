@@ -135,7 +135,10 @@ export class NodePools implements ConnectionSource {
     const observe = (callback: unknown) =>
       typeof callback !== 'function'
         ? callback
-        : (error: (NodeJS.ErrnoException & { errno?: number }) | null, ...rest: unknown[]) => {
+        : (error: (NodeJS.ErrnoException & { errno?: number; fatal?: boolean }) | null, ...rest: unknown[]) => {
+            // mysql2 says "Can't add new command when connection is in closed state" with no code:
+            // it is the connection lost, and answers 503 as such (not 500).
+            if (error && error.fatal && !error.code) error.code = 'PROTOCOL_CONNECTION_LOST';
             if (error && isNodeUnusable(error)) {
               this.setAside(i);
               if (error.errno === 1047) connection.destroy();

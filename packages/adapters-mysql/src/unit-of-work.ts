@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { UnitOfWork } from '@plaza/domain';
 import type { IsolationLevel, Kysely, Transaction, TransactionBuilder } from 'kysely';
 import type { Database } from './database.js';
+import { isNodeUnusable } from './node-pools.js';
 import type { ReadRouting } from './read-routing.js';
 import { conflictBackoff, isRetryableConflict, MAX_CONFLICT_ATTEMPTS } from './conflicts.js';
 
@@ -18,7 +19,7 @@ import { conflictBackoff, isRetryableConflict, MAX_CONFLICT_ATTEMPTS } from './c
  *   its callback gets the current transaction, and commits or rolls back with it. Isolation level and
  *   access mode asked by a joining transaction are those of the outer one.
  * - An outermost transaction that loses a conflict (a deadlock victim, a Galera certification failure
- *   at commit, a lock wait timeout: conflicts.ts) runs again, six attempts in all: the server has undone
+ *   at commit, a lock wait timeout: conflicts.ts) runs again, ten attempts in all: the server has undone
  *   it, and waiting transactions usually go through. Statements outside any transaction are retried
  *   the same way by the dialect (`retryingConflicts`).
  * - Once a transaction has committed, late continuations of its work (a promise left running) go to
@@ -52,8 +53,10 @@ class AmbientTransactions {
 
   /**
    * Runs `work` in a new ambient transaction. A conflict's loser (deadlock victim, lost Galera
-   * certification, lock wait timeout) has been rolled back by the server, so it runs again from the start: transactions write nothing but rows, and the effects
-   * that cannot be undone wait for the commit of the attempt that succeeds (`afterCommit`).
+   * certification, lock wait timeout) has been rolled back by the server, so it runs again from the
+   * start, and so does one whose connection was lost before its commit: transactions write nothing
+   * but rows, and the effects that cannot be undone wait for the commit of the attempt that succeeds
+   * (`afterCommit`).
    */
   async execute<T>(
     settings: TransactionSettings,
@@ -62,11 +65,16 @@ class AmbientTransactions {
   ): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       let outcome: { result: T; effects: Ambient['effects'] };
+      const progress = { committing: false };
       try {
-        outcome = await this.once(settings, work);
+        outcome = await this.once(settings, work, progress);
       } catch (error) {
         this.stats.rolledBack += 1;
-        if (!isRetryableConflict(error) || attempt >= MAX_CONFLICT_ATTEMPTS) throw error;
+        // A connection lost before the commit was asked for (its node went away) committed nothing:
+        // the next attempt gets a connection from the next node (node-pools.ts). Lost during the
+        // commit, the outcome is unknown, and the failure is the caller's.
+        const retryable = isRetryableConflict(error) || (isNodeUnusable(error) && !progress.committing);
+        if (!retryable || attempt >= MAX_CONFLICT_ATTEMPTS) throw error;
         this.stats.deadlockRetries += 1;
         await conflictBackoff(attempt);
         continue;
@@ -81,6 +89,7 @@ class AmbientTransactions {
   private async once<T>(
     settings: TransactionSettings,
     work: (trx: Transaction<Database>) => Promise<T>,
+    progress: { committing: boolean },
   ): Promise<{ result: T; effects: Ambient['effects'] }> {
     let builder = this.root.transaction();
     if (settings.isolationLevel) builder = builder.setIsolationLevel(settings.isolationLevel);
@@ -90,6 +99,7 @@ class AmbientTransactions {
       ambient.trx = trx;
       const out = await this.storage.run(ambient, () => work(trx));
       ambient.committed = true;
+      progress.committing = true;
       return out;
     });
     return { result, effects: ambient.effects };
@@ -184,7 +194,7 @@ export function routedDatabase(root: Kysely<Database>, replica?: { db: Kysely<Da
  * The SQL unit of work: one ambient transaction per outermost `run`, which every repository built on
  * the same routing `db` joins; a nested `run` joins the current one. When MySQL/MariaDB picks the unit
  * as a deadlock victim, or Galera refuses its certification (the whole transaction is then rolled
- * back), the unit runs again, up to six times in all (conflicts.ts).
+ * back), the unit runs again, up to ten times in all (conflicts.ts).
  */
 export class KyselyUnitOfWork implements UnitOfWork {
   private readonly transactions: AmbientTransactions;
