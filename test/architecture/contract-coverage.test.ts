@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
+import { PLAZA_MODULES, type PortContract } from '@plaza/server';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -11,120 +12,27 @@ const root = join(import.meta.dirname, '..', '..');
  * (`ports.groups.updateMessage(…)` or `groups.updateMessage(…)` → `groups`).
  * A port is an interface with a same-named `token<…>()` constant. Every port must be listed: a port
  * with a SQL adapter names its suites, a port without one says so (and the test checks it has none).
+ * Each context's module lists its own ports in its face (`ports`, docs/decisions/0130); this test
+ * collects them, so a new context adds its ports beside its bindings, not here.
  */
-type Coverage = { suites: string[]; via: string } | 'no SQL adapter';
+type Coverage = PortContract;
 
 const SUITES = 'packages/domain/src';
-const PORT_COVERAGE: Record<string, Coverage> = {
-  // accounts
-  UserRepository: { suites: [`${SUITES}/accounts/testing/accounts.contract.ts`], via: 'users' },
-  AccessTokenRepository: { suites: [`${SUITES}/accounts/testing/accounts.contract.ts`], via: 'tokens' },
-  PasswordResetRepository: { suites: [`${SUITES}/accounts/testing/accounts.contract.ts`], via: 'resets' },
-  ProfileStatsReader: { suites: [`${SUITES}/accounts/testing/profile-stats.contract.ts`], via: 'stats' },
-  PasswordHasher: 'no SQL adapter',
-  TotpVerifier: 'no SQL adapter',
-  SecretTokens: 'no SQL adapter',
-  Mailer: 'no SQL adapter',
-  RecoveryCodeRepository: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'recovery' },
-  ReauthenticationAttempts: { suites: [`${SUITES}/accounts/testing/reauthentication.contract.ts`], via: 'attempts' },
-  MailOutbox: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'outbox' },
-  MailDeliveryLog: 'no SQL adapter',
-  NotificationPreferenceRepository: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'preferences' },
-  DeletionRequestRepository: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'deletions' },
-  AccountHoldRepository: { suites: [`${SUITES}/accounts/testing/registration.contract.ts`], via: 'holds' },
-  InvitationRepository: { suites: [`${SUITES}/accounts/testing/registration.contract.ts`], via: 'invitations' },
-  EmailConfirmationRepository: { suites: [`${SUITES}/accounts/testing/registration.contract.ts`], via: 'confirmations' },
-  AuthInvalidation: { suites: [`${SUITES}/accounts/testing/auth-invalidation.contract.ts`], via: 'signal' },
-  // export and erasure span every context's tables: their suite runs on SQL (test/contracts/accounts.test.ts)
-  AccountEraser: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'eraser' },
-  AccountDataReader: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'reader' },
-  ExportedPosts: { suites: [`${SUITES}/accounts/testing/account-settings.contract.ts`], via: 'reader' },
-  // social (the list and friend-request cases live in the messaging suite, which is given both)
-  FollowRepository: {
-    suites: [`${SUITES}/social/testing/social.contract.ts`, `${SUITES}/messaging/testing/messaging.contract.ts`],
-    via: 'follows',
-  },
-  FriendRequestRepository: {
-    suites: [`${SUITES}/messaging/testing/messaging.contract.ts`, `${SUITES}/shared/testing/unit-of-work.contract.ts`],
-    via: 'friends',
-  },
-  // messaging
-  PrivateMessageRepository: { suites: [`${SUITES}/messaging/testing/messaging.contract.ts`], via: 'messages' },
-  MessageGroupRepository: {
-    suites: [`${SUITES}/messaging/testing/messaging.contract.ts`, `${SUITES}/shared/testing/unit-of-work.contract.ts`],
-    via: 'groups',
-  },
-  TypingRepository: { suites: [`${SUITES}/messaging/testing/messaging.contract.ts`], via: 'typing' },
-  // notifications (the inbox reads what content raises, so its cases live in the content suite)
-  NotificationRepository: { suites: [`${SUITES}/notifications/testing/notifications.contract.ts`], via: 'notifications' },
-  NotificationInbox: {
-    suites: [`${SUITES}/content/testing/content.contract.ts`, `${SUITES}/groups/testing/groups.contract.ts`],
-    via: 'inbox',
-  },
-  PushSender: 'no SQL adapter',
-  PushOutbox: { suites: [`${SUITES}/notifications/testing/push-outbox.contract.ts`], via: 'outbox' },
-  // content
-  PostRepository: { suites: [`${SUITES}/content/testing/content.contract.ts`], via: 'posts' },
-  PostEngagementRepository: { suites: [`${SUITES}/content/testing/content.contract.ts`], via: 'engagement' },
-  CommentRepository: { suites: [`${SUITES}/content/testing/content.contract.ts`], via: 'comments' },
-  StoryRepository: { suites: [`${SUITES}/content/testing/content.contract.ts`], via: 'stories' },
-  // timeline
-  HomeTimelineRepository: { suites: [`${SUITES}/timeline/testing/home-timeline.contract.ts`], via: 'timelines' },
-  // calls
-  CallRepository: { suites: [`${SUITES}/calls/testing/calls.contract.ts`], via: 'calls' },
-  // lives
-  LiveRepository: { suites: [`${SUITES}/lives/testing/lives.contract.ts`], via: 'lives' },
-  MediaServer: 'no SQL adapter',
-  // federation (RemoteDirectory and FederationOutbox are the network side: e2e tests against loopback peers)
-  ActorKeyRepository: { suites: [`${SUITES}/federation/testing/federation.contract.ts`], via: 'keys' },
-  RemoteActorRepository: { suites: [`${SUITES}/federation/testing/federation.contract.ts`], via: 'actors' },
-  RemoteFollowRepository: { suites: [`${SUITES}/federation/testing/federation.contract.ts`], via: 'follows' },
-  RemotePostRepository: { suites: [`${SUITES}/federation/testing/federation.contract.ts`], via: 'posts' },
-  FederationKeyValues: { suites: [`${SUITES}/federation/testing/federation.contract.ts`], via: 'kv' },
-  FederationQueue: { suites: [`${SUITES}/federation/testing/federation.contract.ts`], via: 'queue' },
-  DomainBlockRepository: { suites: [`${SUITES}/federation/testing/federation.contract.ts`], via: 'blocks' },
-  RemoteDirectory: 'no SQL adapter',
-  FederationOutbox: 'no SQL adapter',
-  // moderation
-  ReportRepository: { suites: [`${SUITES}/moderation/testing/moderation.contract.ts`], via: 'reports' },
-  SanctionRepository: { suites: [`${SUITES}/moderation/testing/moderation.contract.ts`], via: 'sanctions' },
-  SuspensionRepository: { suites: [`${SUITES}/moderation/testing/moderation.contract.ts`], via: 'suspensions' },
-  ModerationLog: { suites: [`${SUITES}/moderation/testing/moderation.contract.ts`], via: 'log' },
-  CandidacyRepository: { suites: [`${SUITES}/moderation/testing/moderation.contract.ts`], via: 'candidacies' },
-  ModeratorRoster: { suites: [`${SUITES}/moderation/testing/moderation.contract.ts`], via: 'roster' },
-  FeatureSuggestionRepository: { suites: [`${SUITES}/moderation/testing/moderation.contract.ts`], via: 'suggestions' },
-  // admin (the settings stores' adapters are files: test/contracts/admin.test.ts runs the suite on them)
-  AdminSessionStore: { suites: [`${SUITES}/admin/testing/admin.contract.ts`], via: 'sessions' },
-  AdminRoster: { suites: [`${SUITES}/admin/testing/admin.contract.ts`], via: 'roster' },
-  MediaServerSettingsStore: { suites: [`${SUITES}/admin/testing/admin.contract.ts`], via: 'media' },
-  TurnSettingsStore: { suites: [`${SUITES}/admin/testing/admin.contract.ts`], via: 'turn' },
-  // groups (community groups; the inbox's group cases live in the groups suite too)
-  GroupRepository: { suites: [`${SUITES}/groups/testing/groups.contract.ts`], via: 'groups' },
-  GroupPostRepository: { suites: [`${SUITES}/groups/testing/groups.contract.ts`], via: 'posts' },
-  GroupCommentRepository: { suites: [`${SUITES}/groups/testing/groups.contract.ts`], via: 'comments' },
-  // pages, events, albums
-  PageRepository: { suites: [`${SUITES}/pages/testing/pages.contract.ts`], via: 'pages' },
-  PagePostRepository: { suites: [`${SUITES}/pages/testing/pages.contract.ts`], via: 'posts' },
-  EventRepository: { suites: [`${SUITES}/events/testing/events.contract.ts`], via: 'events' },
-  AlbumRepository: { suites: [`${SUITES}/albums/testing/albums.contract.ts`], via: 'albums' },
-  // limits
-  RateLimitStore: { suites: [`${SUITES}/limits/testing/rate-limit-store.contract.ts`], via: 'store' },
-  // media (UploadedMedia's adapter is the file system; its suite runs on it and the fake, test/contracts/media.test.ts)
-  UploadedMedia: { suites: [`${SUITES}/media/testing/media.contract.ts`], via: 'uploaded' },
-  UploadRegistry: { suites: [`${SUITES}/media/testing/uploads.contract.ts`], via: 'registry' },
-  // the file system's digests and removals (adapters-integrations/upload-files), exercised by the e2e collection tests
-  UploadFiles: 'no SQL adapter',
-  MediaInspector: 'no SQL adapter',
-  MediaStore: 'no SQL adapter',
-  Translator: 'no SQL adapter',
-  TranslationCache: { suites: [`${SUITES}/media/testing/media.contract.ts`], via: 'cache' },
-  // discovery
-  SearchIndex: { suites: [`${SUITES}/discovery/testing/search.contract.ts`], via: 'search' },
-  UserSuggestions: { suites: [`${SUITES}/discovery/testing/user-suggestions.contract.ts`], via: 'suggestions' },
-  // shared
-  Clock: 'no SQL adapter',
-  UnitOfWork: { suites: [`${SUITES}/shared/testing/unit-of-work.contract.ts`], via: 'uow' },
-};
+
+/** The modules' ports as one table, suites named from the repository root; a port two modules claim is a problem. */
+function collectCoverage(modules: readonly { face: { name: string; ports?: Readonly<Record<string, PortContract>> } }[]) {
+  const table: Record<string, Coverage> = {};
+  const owner: Record<string, string> = {};
+  const problems: string[] = [];
+  for (const { face } of modules) {
+    for (const [port, coverage] of Object.entries(face.ports ?? {})) {
+      if (owner[port]) problems.push(`${port} is listed by both ${owner[port]} and ${face.name}: one module owns a port`);
+      owner[port] = face.name;
+      table[port] = coverage === 'no SQL adapter' ? coverage : { ...coverage, suites: coverage.suites.map((path) => `${SUITES}/${path}`) };
+    }
+  }
+  return { table, problems };
+}
 
 interface Source {
   path: string;
@@ -226,11 +134,11 @@ function coverageProblems(input: {
   for (const [name, port] of input.ports) {
     const coverage = input.table[name];
     if (coverage === undefined) {
-      problems.push(`${name} (${port.file}) is missing from PORT_COVERAGE: name its contract suite`);
+      problems.push(`${name} (${port.file}) is missing from its module's ports: name its contract suite there (docs/decisions/0130)`);
       continue;
     }
     if (coverage === 'no SQL adapter') {
-      if (input.sqlImplemented.has(name)) problems.push(`${name} has a SQL adapter now: give it a contract suite in PORT_COVERAGE`);
+      if (input.sqlImplemented.has(name)) problems.push(`${name} has a SQL adapter now: give it a contract suite in its module's ports`);
       continue;
     }
     const called = methodsCalled(coverage.suites.map(input.suite), coverage.via);
@@ -242,7 +150,7 @@ function coverageProblems(input: {
     }
   }
   for (const name of Object.keys(input.table)) {
-    if (!input.ports.has(name)) problems.push(`PORT_COVERAGE lists ${name}, which is no longer a port`);
+    if (!input.ports.has(name)) problems.push(`a module's ports list ${name}, which is no longer a port`);
   }
   return problems;
 }
@@ -256,13 +164,28 @@ describe('contract coverage', () => {
     // Guards the guard: the ports the table was written for are still found, with their methods.
     expect(ports.get('MessageGroupRepository')?.methods).toContain('updateMessage');
     expect(ports.get('ProfileStatsReader')?.methods).toEqual(['profileOf']);
+    const collected = collectCoverage(PLAZA_MODULES);
+    expect(collected.problems).toEqual([]);
+    expect(Object.keys(collected.table).length).toBeGreaterThan(70);
     const problems = coverageProblems({
       ports,
-      table: PORT_COVERAGE,
+      table: collected.table,
       suite: (path) => read(join(root, path)),
       sqlImplemented: implementedIn(sources(join(root, 'packages/adapters-mysql/src')).map(read)),
     });
     expect(problems).toEqual([]);
+  });
+
+  it('collects the ports from the modules, and refuses a port two modules claim', () => {
+    const widgets = { name: 'widgets', ports: { WidgetRepository: { suites: ['widgets/testing/widgets.contract.ts'], via: 'widgets' } } };
+    const gadgets = { name: 'gadgets', ports: { WidgetRepository: 'no SQL adapter' as const, GadgetStore: 'no SQL adapter' as const } };
+    const { table, problems } = collectCoverage([{ face: widgets }, { face: gadgets }, { face: { name: 'bare' } }]);
+    expect(Object.keys(table).sort()).toEqual(['GadgetStore', 'WidgetRepository']);
+    expect(collectCoverage([{ face: widgets }]).table.WidgetRepository).toEqual({
+      suites: ['packages/domain/src/widgets/testing/widgets.contract.ts'],
+      via: 'widgets',
+    });
+    expect(problems).toEqual(['WidgetRepository is listed by both widgets and gadgets: one module owns a port']);
   });
 
   it('catches an uncovered method, an unlisted port, an adapter without a suite and a stale entry', () => {
@@ -310,9 +233,9 @@ describe('contract coverage', () => {
     });
     expect(problems).toEqual([
       expect.stringMatching(/^WidgetRepository\.archive is called by no contract test/),
-      expect.stringMatching(/^GadgetStore .* is missing from PORT_COVERAGE/),
+      expect.stringMatching(/^GadgetStore .* is missing from its module's ports/),
       expect.stringMatching(/^Sprocket has a SQL adapter now/),
-      expect.stringMatching(/^PORT_COVERAGE lists Gizmo, which is no longer a port/),
+      expect.stringMatching(/^a module's ports list Gizmo, which is no longer a port/),
     ]);
   });
 });

@@ -1,6 +1,7 @@
 import { Clock, token, UnitOfWork } from '@plaza/domain';
 import { AuthChangePublisher, AuthInvalidation, SessionCache } from '@plaza/domain/accounts';
 import { SqlAuthInvalidation } from '@plaza/adapters-mysql/accounts';
+import { RedisAuthInvalidation } from '@plaza/adapters-integrations/redis';
 import {
   AccessTokenRepository,
   AccountDataFromParts,
@@ -68,7 +69,7 @@ import { join } from 'node:path';
 import { ModerationLog } from '@plaza/domain/moderation';
 import { registrationsSection, zId } from '@plaza/adapters-http';
 import { featureModule, useCases, many } from '../wiring/feature-module.js';
-import { AdminSections, ConfigToken, DatabaseToken, LoggerToken } from '../wiring/tokens.js';
+import { AdminSections, ConfigToken, DatabaseToken, LoggerToken, RedisToken } from '../wiring/tokens.js';
 import { Media } from './media.module.js';
 import { Platform } from './platform.module.js';
 import { z } from 'zod';
@@ -149,6 +150,30 @@ const face = {
     }),
     export: useCases(Accounts.ExportService, { account: [ACTOR], json: [ACTOR], media: streams([ACTOR]), posts: streams([ACTOR]) }),
   },
+  ports: {
+    // accounts
+    UserRepository: { suites: ['accounts/testing/accounts.contract.ts'], via: 'users' },
+    AccessTokenRepository: { suites: ['accounts/testing/accounts.contract.ts'], via: 'tokens' },
+    PasswordResetRepository: { suites: ['accounts/testing/accounts.contract.ts'], via: 'resets' },
+    ProfileStatsReader: { suites: ['accounts/testing/profile-stats.contract.ts'], via: 'stats' },
+    PasswordHasher: 'no SQL adapter',
+    TotpVerifier: 'no SQL adapter',
+    SecretTokens: 'no SQL adapter',
+    Mailer: 'no SQL adapter',
+    RecoveryCodeRepository: { suites: ['accounts/testing/account-settings.contract.ts'], via: 'recovery' },
+    ReauthenticationAttempts: { suites: ['accounts/testing/reauthentication.contract.ts'], via: 'attempts' },
+    MailOutbox: { suites: ['accounts/testing/account-settings.contract.ts'], via: 'outbox' },
+    MailDeliveryLog: 'no SQL adapter',
+    NotificationPreferenceRepository: { suites: ['accounts/testing/account-settings.contract.ts'], via: 'preferences' },
+    DeletionRequestRepository: { suites: ['accounts/testing/account-settings.contract.ts'], via: 'deletions' },
+    AccountHoldRepository: { suites: ['accounts/testing/registration.contract.ts'], via: 'holds' },
+    InvitationRepository: { suites: ['accounts/testing/registration.contract.ts'], via: 'invitations' },
+    EmailConfirmationRepository: { suites: ['accounts/testing/registration.contract.ts'], via: 'confirmations' },
+    AuthInvalidation: { suites: ['accounts/testing/auth-invalidation.contract.ts'], via: 'signal' },
+    // export and erasure span every context's tables: their suite runs on SQL (test/contracts/accounts.test.ts)
+    AccountEraser: { suites: ['accounts/testing/account-settings.contract.ts'], via: 'eraser' },
+    AccountDataReader: { suites: ['accounts/testing/account-settings.contract.ts'], via: 'reader' },
+  },
 } as const;
 
 /**
@@ -158,7 +183,10 @@ const face = {
 export const accountsModule = featureModule(face, (w) => {
   w.migrations(ACCOUNTS_MIGRATIONS);
   // Authentication without a statement: each process keeps its sessions, the signal ends them (docs/decisions/0150).
-  w.bind(AuthInvalidation, [DatabaseToken], ({ db, dialect }) => new SqlAuthInvalidation(db, dialect));
+  // On a Redis stream when REDIS_URL is set (docs/decisions/0160), else the auth_versions table.
+  w.bind(AuthInvalidation, [DatabaseToken, RedisToken], ({ db, dialect }, redis) =>
+    redis ? new RedisAuthInvalidation(redis.commands, redis.prefix) : new SqlAuthInvalidation(db, dialect),
+  );
   w.bind(Accounts.Sessions, [AuthInvalidation, UnitOfWork], (signal, uow) => new SessionCache(signal, uow));
   w.bind(AuthChangePublisher, [Accounts.Sessions], (sessions) => sessions);
   w.bind(UserRepository, [DatabaseToken, AuthChangePublisher], ({ db }, sessions) => new SqlUserRepository(db, sessions));

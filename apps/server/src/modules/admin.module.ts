@@ -28,12 +28,24 @@ export const Admin = {
   Accounts: token<AdminAccountService>('admin.AdminAccountService'),
 };
 
+/** What admin declares outside the container (docs/decisions/0130): the contract suites of its ports. */
+const face = {
+  name: 'admin',
+  ports: {
+    // admin (the settings stores' adapters are files: test/contracts/admin.test.ts runs the suite on them)
+    AdminSessionStore: { suites: ['admin/testing/admin.contract.ts'], via: 'sessions' },
+    AdminRoster: { suites: ['admin/testing/admin.contract.ts'], via: 'roster' },
+    MediaServerSettingsStore: { suites: ['admin/testing/admin.contract.ts'], via: 'media' },
+    TurnSettingsStore: { suites: ['admin/testing/admin.contract.ts'], via: 'turn' },
+  },
+} as const;
+
 /**
  * The admin panel (docs/decisions/0060): its browser sessions, the settings files it writes
  * (config/media_server.local.php and config/turn.local.php, which lives.php and settings.php read),
  * and the administrators' roster.
  */
-export const adminModule = featureModule((w) => {
+export const adminModule = featureModule(face, (w) => {
   w.migrations(ADMIN_MIGRATIONS);
   w.bind(AdminSessionStore, [DatabaseToken], ({ db, dialect }) => new SqlAdminSessionStore(db, dialect));
   w.bind(AdminRoster, [DatabaseToken, AuthChangePublisher], ({ db, dialect }, sessions) => new SqlAdminRoster(db, dialect, sessions));

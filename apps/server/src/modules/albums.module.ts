@@ -34,6 +34,9 @@ const face = {
       delete: [ACTOR, id('albumId')],
     }),
   },
+  ports: {
+    AlbumRepository: { suites: ['albums/testing/albums.contract.ts'], via: 'albums' },
+  },
 } as const;
 
 /** Photo albums (docs/decisions/0038). */

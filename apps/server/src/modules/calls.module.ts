@@ -69,6 +69,10 @@ const face = {
     }),
     talk: useCases(Calls.TalkInviteService, { invite: [ACTOR, arg('input', talkInviteBody)] }),
   },
+  ports: {
+    // calls
+    CallRepository: { suites: ['calls/testing/calls.contract.ts'], via: 'calls' },
+  },
 } as const;
 
 /** One-to-one and group call signalling (calls.php); group calls use messaging groups. */

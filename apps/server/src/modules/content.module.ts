@@ -86,6 +86,14 @@ const face = {
       purgeExpired: [],
     }),
   },
+  ports: {
+    ExportedPosts: { suites: ['accounts/testing/account-settings.contract.ts'], via: 'reader' },
+    // content
+    PostRepository: { suites: ['content/testing/content.contract.ts'], via: 'posts' },
+    PostEngagementRepository: { suites: ['content/testing/content.contract.ts'], via: 'engagement' },
+    CommentRepository: { suites: ['content/testing/content.contract.ts'], via: 'comments' },
+    StoryRepository: { suites: ['content/testing/content.contract.ts'], via: 'stories' },
+  },
 } as const;
 
 /** Posts and shares, reactions, likes, bookmarks, comments and stories. */

@@ -28,6 +28,11 @@ const face = {
       discover: [ACTOR, arg('type', discoverType.unwrap().exclude([''])), pageRequest],
     }),
   },
+  ports: {
+    // discovery
+    SearchIndex: { suites: ['discovery/testing/search.contract.ts'], via: 'search' },
+    UserSuggestions: { suites: ['discovery/testing/user-suggestions.contract.ts'], via: 'suggestions' },
+  },
 } as const;
 
 /** Search (docs/decisions/0042) and suggestions (discover.php). */

@@ -28,6 +28,9 @@ const face = {
       invite: [ACTOR, id('eventId'), id('userId')],
     }),
   },
+  ports: {
+    EventRepository: { suites: ['events/testing/events.contract.ts'], via: 'events' },
+  },
 } as const;
 
 /** Events, their participants and invitations (docs/decisions/0037). */

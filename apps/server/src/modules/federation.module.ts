@@ -70,11 +70,28 @@ export const Federation = {
   Admin: token<FederationAdminService>('federation.Admin'),
 };
 
+/** What federation declares outside the container (docs/decisions/0130): the contract suites of its ports. */
+const face = {
+  name: 'federation',
+  ports: {
+    // federation (RemoteDirectory and FederationOutbox are the network side: e2e tests against loopback peers)
+    ActorKeyRepository: { suites: ['federation/testing/federation.contract.ts'], via: 'keys' },
+    RemoteActorRepository: { suites: ['federation/testing/federation.contract.ts'], via: 'actors' },
+    RemoteFollowRepository: { suites: ['federation/testing/federation.contract.ts'], via: 'follows' },
+    RemotePostRepository: { suites: ['federation/testing/federation.contract.ts'], via: 'posts' },
+    FederationKeyValues: { suites: ['federation/testing/federation.contract.ts'], via: 'kv' },
+    FederationQueue: { suites: ['federation/testing/federation.contract.ts'], via: 'queue' },
+    DomainBlockRepository: { suites: ['federation/testing/federation.contract.ts'], via: 'blocks' },
+    RemoteDirectory: 'no SQL adapter',
+    FederationOutbox: 'no SQL adapter',
+  },
+} as const;
+
 /**
  * ActivityPub federation on Fedify (docs/decisions/0050, 0051): the public documents and inboxes
  * (mounted beside the scripts), fediverse.php, the outbound listener of posts, and the queue job.
  */
-export const federationModule = featureModule((w) => {
+export const federationModule = featureModule(face, (w) => {
   w.migrations(FEDERATION_MIGRATIONS);
   w.bind(ActorKeyRepository, [DatabaseToken], ({ db }) => new SqlActorKeyRepository(db));
   w.bind(RemoteActorRepository, [DatabaseToken], ({ db, dialect }) => new SqlRemoteActorRepository(db, dialect));

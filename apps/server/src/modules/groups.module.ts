@@ -31,12 +31,23 @@ export const Groups = {
   GroupPostService: token<GroupPostService>('groups.GroupPostService'),
 };
 
+/** What groups declares outside the container (docs/decisions/0130): the contract suites of its ports. */
+const face = {
+  name: 'groups',
+  ports: {
+    // groups (community groups; the inbox's group cases live in the groups suite too)
+    GroupRepository: { suites: ['groups/testing/groups.contract.ts'], via: 'groups' },
+    GroupPostRepository: { suites: ['groups/testing/groups.contract.ts'], via: 'posts' },
+    GroupCommentRepository: { suites: ['groups/testing/groups.contract.ts'], via: 'comments' },
+  },
+} as const;
+
 /**
  * Community groups (groups.php), their posts, comments and reactions (group_posts.php,
  * group_comments.php, group_reactions.php), and group comments in comment_reactions.php through
  * content's `CommentTargets` (docs/decisions/0030). Not the messaging groups of message_groups.php.
  */
-export const groupsModule = featureModule((w) => {
+export const groupsModule = featureModule(face, (w) => {
   w.migrations(GROUPS_MIGRATIONS);
   w.bind(GroupRepository, [DatabaseToken], ({ db, dialect }) => new SqlGroupRepository(db, dialect));
   w.bind(GroupPostRepository, [DatabaseToken], ({ db, dialect }) => new SqlGroupPostRepository(db, dialect));

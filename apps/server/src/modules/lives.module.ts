@@ -76,6 +76,11 @@ const face = {
       queue: [ACTOR, pageRequest],
     }),
   },
+  ports: {
+    // lives
+    LiveRepository: { suites: ['lives/testing/lives.contract.ts'], via: 'lives' },
+    MediaServer: 'no SQL adapter',
+  },
 } as const;
 
 /** Live broadcasts (lives.php), their media-server tokens and the media server's webhook. */

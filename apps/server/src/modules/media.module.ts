@@ -30,8 +30,24 @@ export const Media = {
   Remuxer: token<FfmpegRemuxer>('media.Remuxer'),
 };
 
+/** What media declares outside the container (docs/decisions/0130): the contract suites of its ports. */
+const face = {
+  name: 'media',
+  ports: {
+    // media (UploadedMedia's adapter is the file system; its suite runs on it and the fake, test/contracts/media.test.ts)
+    UploadedMedia: { suites: ['media/testing/media.contract.ts'], via: 'uploaded' },
+    UploadRegistry: { suites: ['media/testing/uploads.contract.ts'], via: 'registry' },
+    // the file system's digests and removals (adapters-integrations/upload-files), exercised by the e2e collection tests
+    UploadFiles: 'no SQL adapter',
+    MediaInspector: 'no SQL adapter',
+    MediaStore: 'no SQL adapter',
+    Translator: 'no SQL adapter',
+    TranslationCache: { suites: ['media/testing/media.contract.ts'], via: 'cache' },
+  },
+} as const;
+
 /** Uploads under API_UPLOADS_PATH (docs/decisions/0040), media references (0043) and translation (0041). */
-export const mediaModule = featureModule((w) => {
+export const mediaModule = featureModule(face, (w) => {
   w.bind(UploadedMedia, [ConfigToken], (config) => new FsUploadedMedia(config.uploadsPath));
   w.bind(MediaInspector, [], () => new FileTypeMediaInspector());
   // Videos and audio remuxed without metadata (docs/decisions/0110); without a usable ffmpeg they answer 503.

@@ -95,6 +95,15 @@ const face = {
       purge: [],
     }),
   },
+  ports: {
+    // messaging
+    PrivateMessageRepository: { suites: ['messaging/testing/messaging.contract.ts'], via: 'messages' },
+    MessageGroupRepository: {
+      suites: ['messaging/testing/messaging.contract.ts', 'shared/testing/unit-of-work.contract.ts'],
+      via: 'groups',
+    },
+    TypingRepository: { suites: ['messaging/testing/messaging.contract.ts'], via: 'typing' },
+  },
 } as const;
 
 /** Private messages, messaging groups and typing indicators. */

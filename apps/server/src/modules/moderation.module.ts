@@ -103,6 +103,16 @@ const face = {
       delete: [ACTOR, id('id')],
     }),
   },
+  ports: {
+    // moderation
+    ReportRepository: { suites: ['moderation/testing/moderation.contract.ts'], via: 'reports' },
+    SanctionRepository: { suites: ['moderation/testing/moderation.contract.ts'], via: 'sanctions' },
+    SuspensionRepository: { suites: ['moderation/testing/moderation.contract.ts'], via: 'suspensions' },
+    ModerationLog: { suites: ['moderation/testing/moderation.contract.ts'], via: 'log' },
+    CandidacyRepository: { suites: ['moderation/testing/moderation.contract.ts'], via: 'candidacies' },
+    ModeratorRoster: { suites: ['moderation/testing/moderation.contract.ts'], via: 'roster' },
+    FeatureSuggestionRepository: { suites: ['moderation/testing/moderation.contract.ts'], via: 'suggestions' },
+  },
 } as const;
 
 /** Reports, elected moderators, sanctions, the feature-suggestion board (docs/decisions/0012), and the admin panel's Users and Reports pages (0105). */

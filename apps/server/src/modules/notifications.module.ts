@@ -72,6 +72,16 @@ const face = {
       test: [ACTOR, arg('provider', testBody.shape.provider)],
     }),
   },
+  ports: {
+    // notifications (the inbox reads what content raises, so its cases live in the content suite)
+    NotificationRepository: { suites: ['notifications/testing/notifications.contract.ts'], via: 'notifications' },
+    NotificationInbox: {
+      suites: ['content/testing/content.contract.ts', 'groups/testing/groups.contract.ts'],
+      via: 'inbox',
+    },
+    PushSender: 'no SQL adapter',
+    PushOutbox: { suites: ['notifications/testing/push-outbox.contract.ts'], via: 'outbox' },
+  },
 } as const;
 
 /** Notifications raised by other contexts, the inbox that lists them, and push delivery. */

@@ -22,8 +22,18 @@ export const Pages = {
   PagePostService: token<PagePostService>('pages.PagePostService'),
 };
 
+/** What pages declares outside the container (docs/decisions/0130): the contract suites of its ports. */
+const face = {
+  name: 'pages',
+  ports: {
+    // pages, events, albums
+    PageRepository: { suites: ['pages/testing/pages.contract.ts'], via: 'pages' },
+    PagePostRepository: { suites: ['pages/testing/pages.contract.ts'], via: 'posts' },
+  },
+} as const;
+
 /** Pages of collectives: their team (page_admins), followers, posts, reactions and comments (docs/decisions/0035–0036). */
-export const pagesModule = featureModule((w) => {
+export const pagesModule = featureModule(face, (w) => {
   w.migrations(PAGES_MIGRATIONS);
   w.accountData([DatabaseToken], ({ db }) => new SqlPageAccountData(db));
   w.bind(PageRepository, [DatabaseToken], ({ db, dialect }) => new SqlPageRepository(db, dialect));

@@ -17,8 +17,20 @@ export const Platform = {
   PublicSettings: token<PublicSettingsSource>('platform.PublicSettings'),
 };
 
+/** What platform declares outside the container (docs/decisions/0130): the contract suites of its ports. */
+const face = {
+  name: 'platform',
+  ports: {
+    // limits
+    RateLimitStore: { suites: ['limits/testing/rate-limit-store.contract.ts'], via: 'store' },
+    // shared
+    Clock: 'no SQL adapter',
+    UnitOfWork: { suites: ['shared/testing/unit-of-work.contract.ts'], via: 'uow' },
+  },
+} as const;
+
 /** What every context leans on: units of work, rate limits, presenters' time, health, public settings, the first tables. */
-export const platformModule = featureModule((w) => {
+export const platformModule = featureModule(face, (w) => {
   w.migrations(BASELINE_MIGRATIONS);
   w.bind(
     UnitOfWork,

@@ -44,6 +44,17 @@ const face = {
       pending: [ACTOR, pageRequest],
     }),
   },
+  ports: {
+    // social (the list and friend-request cases live in the messaging suite, which is given both)
+    FollowRepository: {
+      suites: ['social/testing/social.contract.ts', 'messaging/testing/messaging.contract.ts'],
+      via: 'follows',
+    },
+    FriendRequestRepository: {
+      suites: ['messaging/testing/messaging.contract.ts', 'shared/testing/unit-of-work.contract.ts'],
+      via: 'friends',
+    },
+  },
 } as const;
 
 /** Follows and friendships between local users. */

@@ -10,11 +10,20 @@ export const Timeline = {
   HomeTimeline: token<HomeTimeline>('timeline.HomeTimeline'),
 };
 
+/** What timeline declares outside the container (docs/decisions/0130): the contract suites of its ports. */
+const face = {
+  name: 'timeline',
+  ports: {
+    // timeline
+    HomeTimelineRepository: { suites: ['timeline/testing/home-timeline.contract.ts'], via: 'timelines' },
+  },
+} as const;
+
 /**
  * The precomputed home timeline (docs/decisions/0071): kept by listening to posts, shares and
  * follows, read by the content module's following feed.
  */
-export const timelineModule = featureModule((w) => {
+export const timelineModule = featureModule(face, (w) => {
   w.bind(HomeTimelineRepository, [DatabaseToken], ({ db, dialect }) => new SqlHomeTimelineRepository(db, dialect));
   w.bind(Timeline.HomeTimeline, [HomeTimelineRepository, ConfigToken], (repo, config) => new HomeTimeline(repo, config.homeTimeline));
   w.bind(PostEventListeners, [Timeline.HomeTimeline], (timeline) => timeline);
