@@ -10,7 +10,8 @@ export interface OperationScope {
 
 /**
  * Which reads may go to a read replica (`DB_READ_HOSTS`, docs/decisions/0141): the plain reads
- * (`selectFrom` outside a unit of work) of a GET operation, unless its user wrote in the last
+ * (`selectFrom`, and the compiled selects of `executeQuery`, outside a unit of work) of a GET
+ * operation, unless its user wrote in the last
  * `windowMs` (read-your-writes: a replica may lag behind the primary by that much). Every operation
  * that is not a GET counts as a write of its user, from its start to `windowMs` after its end. The
  * last-write times live in this process: a user whose write went through another instance may read

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { UnitOfWork } from '@plaza/domain';
-import type { IsolationLevel, Kysely, Transaction, TransactionBuilder } from 'kysely';
+import type { CompiledQuery, IsolationLevel, Kysely, Transaction, TransactionBuilder } from 'kysely';
 import type { Database } from './database.js';
 import { isNodeUnusable } from './node-pools.js';
 import type { ReadRouting } from './read-routing.js';
@@ -163,6 +163,13 @@ export function routedDatabase(root: Kysely<Database>, replica?: { db: Kysely<Da
   const transactions = new AmbientTransactions(root);
   const rootMethods = new Map<PropertyKey, unknown>();
   const replicaSelect = replica?.db.selectFrom.bind(replica.db);
+  // Statements built once (prepared.ts: the profile, the feed's page) arrive compiled: a select of them may go too.
+  const replicaExecute =
+    replica &&
+    (<R>(query: CompiledQuery<R>) =>
+      query.query?.kind === 'SelectQueryNode' || /^\s*select\b/i.test(query.sql)
+        ? replica.db.executeQuery(query)
+        : root.executeQuery(query));
   const db = new Proxy(root, {
     get(_target, prop) {
       if (prop === 'transaction') return () => new RoutedTransactionBuilder(transactions) as unknown as TransactionBuilder<Database>;
@@ -173,9 +180,9 @@ export function routedDatabase(root: Kysely<Database>, replica?: { db: Kysely<Da
         return typeof value === 'function' && isMethod(trx, prop) ? value.bind(trx) : value;
       }
       // A plain read of a GET operation, outside any unit of work, may go to a replica (read-routing.ts).
-      if (prop === 'selectFrom' && replicaSelect && replica?.routing.replicaAllowed()) {
+      if ((prop === 'selectFrom' || prop === 'executeQuery') && replica?.routing.replicaAllowed()) {
         replica.routing.stats.replicaReads += 1;
-        return replicaSelect;
+        return prop === 'selectFrom' ? replicaSelect : replicaExecute;
       }
       const cached = rootMethods.get(prop);
       if (cached) return cached;
