@@ -270,8 +270,10 @@ describe('group comments', () => {
     expect((await t.api.get(`group_comments.php?post_id=${post}`, as(alice))).body.data[0].has_reacted).toBe(false);
     const who = await t.api.get(`comment_reactions.php?comment_id=${comment}&comment_type=group`, as(alice));
     expect(who.body.data).toMatchObject([{ user_id: bob.id, reaction_type: 'wow' }]);
+    // Told of the reaction and of its change (the one reaction rule, docs/decisions/0120), with the group's link.
     const reactionNotes = (await notificationsOf(alice)).filter((n) => n.type === 'reaction' && n.comment_id === comment);
-    expect(reactionNotes).toHaveLength(1);
+    expect(reactionNotes).toHaveLength(2);
+    expect(reactionNotes.map((n) => n.link)).toEqual([`group_detail.php?id=${g}#post-${post}`, `group_detail.php?id=${g}#post-${post}`]);
     // A post comment with the same id is another comment.
     expect((await t.api.get(`comment_reactions.php?comment_id=${comment}&comment_type=post`, as(alice))).body.data ?? []).not.toMatchObject(
       [{ user_id: bob.id, reaction_type: 'wow' }],
@@ -283,7 +285,7 @@ describe('group comments', () => {
 });
 
 describe('group reactions', () => {
-  it('one per user, replaced by another type, removed by DELETE; the author told once', async () => {
+  it('one per user, replaced by another type, removed by DELETE; the author told of the reaction and of its change', async () => {
     const [alice, bob] = [await aUser(t.api), await aUser(t.api)];
     const g = await groupWith(alice, [bob]);
     const post = (await aGroupPost(t.api, alice, g)).id;
@@ -293,9 +295,17 @@ describe('group reactions', () => {
     expect((await t.api.post('group_reactions.php', { post_id: post, reaction_type: 'angry' }, as(bob))).body.likes_count).toBe(1);
     const seen = await t.api.get(`group_posts.php?id=${post}`, as(bob));
     expect(seen.body.data).toMatchObject({ is_liked: true, reaction_type: 'angry', likes_count: 1 });
-    expect((await notificationsOf(alice)).filter((n) => n.type === 'reaction' && n.group_id === g)).toHaveLength(1);
+    // A changed reaction tells the author as on the wall (docs/decisions/0120; it told no one here before).
+    const told = (await notificationsOf(alice)).filter((n) => n.type === 'reaction' && n.group_id === g);
+    expect(told).toHaveLength(2);
+    expect(told.map((n) => ({ post_id: n.post_id, link: n.link }))).toEqual([
+      { post_id: null, link: `group_detail.php?id=${g}#post-${post}` },
+      { post_id: null, link: `group_detail.php?id=${g}#post-${post}` },
+    ]);
     const removed = await t.api.delete(`group_reactions.php?post_id=${post}`, undefined, as(bob));
     expect(removed.body).toMatchObject({ removed: true, likes_count: 0 });
+    // Taking it back tells no one.
+    expect((await notificationsOf(alice)).filter((n) => n.type === 'reaction' && n.group_id === g)).toHaveLength(2);
     expect((await t.api.delete(`group_reactions.php?post_id=${post}`, undefined, as(bob))).body).toMatchObject({
       removed: false,
       likes_count: 0,

@@ -334,16 +334,18 @@ describe('pages.php: reactions and comments', () => {
     expect(listed).toMatchObject({ reactions_count: 1, has_reacted: true });
     const who = ok(await t.api.get(`comment_reactions.php?comment_id=${c.id}&comment_type=page`, { token: admin.token }));
     expect(who.count).toBe(1);
-    // The author is told, with a link to the page.
+    // The author is told of the reaction and of its change (the one reaction rule, issue 28), with a link to the page.
     const n = await t.database.db
       .selectFrom('notifications')
       .selectAll()
       .where('user_id', '=', admin.id)
       .where('type', '=', 'reaction')
       .where('comment_id', '=', c.id)
+      .orderBy('id')
       .execute();
-    expect(n).toHaveLength(1);
-    expect(n[0]).toMatchObject({ from_user_id: outsider.id, post_id: null, link: `page_detail.php?id=${page}` });
+    expect(n).toHaveLength(2);
+    expect(n[0]).toMatchObject({ from_user_id: outsider.id, post_id: null, link: `page_detail.php?id=${page}`, reaction_type: 'like' });
+    expect(n[1]).toMatchObject({ from_user_id: outsider.id, post_id: null, link: `page_detail.php?id=${page}`, reaction_type: 'love' });
     expect(
       ok(await t.api.delete(`comment_reactions.php?comment_id=${c.id}&comment_type=page`, undefined, { token: outsider.token })),
     ).toMatchObject({ removed: true, reactions_count: 0 });

@@ -4,6 +4,8 @@ import {
   CommentRepository,
   CommentService,
   CommentTargets,
+  EngagementEvents,
+  EngagementListeners,
   EngagementService,
   PostEngagementRepository,
   PostEventListeners,
@@ -31,13 +33,14 @@ import {
 } from '@plaza/adapters-mysql/content';
 import { featureModule, useCases, many } from '../wiring/feature-module.js';
 import { DatabaseToken } from '../wiring/tokens.js';
-import { Notifications } from './notifications.module.js';
 import { Media } from './media.module.js';
 import { Platform } from './platform.module.js';
 import { Timeline } from './timeline.module.js';
 import { ACTOR, arg, id, page } from '../library-input.js';
 
 export const Content = {
+  /** Every module's engagement listeners (notifications raises its notices from them), called within each write. */
+  EngagementEvents: token<EngagementEvents>('content.EngagementEvents'),
   PostService: token<PostService>('content.PostService'),
   EngagementService: token<EngagementService>('content.EngagementService'),
   CommentService: token<CommentService>('content.CommentService'),
@@ -104,6 +107,7 @@ export const contentModule = featureModule(face, (w) => {
   w.bind(PostEngagementRepository, [DatabaseToken], ({ db, dialect }) => new SqlPostEngagementRepository(db, dialect));
   w.bind(CommentRepository, [DatabaseToken], ({ db, dialect }) => new SqlCommentRepository(db, dialect));
   w.bind(StoryRepository, [DatabaseToken], ({ db }) => new SqlStoryRepository(db));
+  w.bind(Content.EngagementEvents, [many(EngagementListeners)], (listeners) => new EngagementEvents(listeners));
 
   w.bind(
     Content.PostService,
@@ -111,7 +115,7 @@ export const contentModule = featureModule(face, (w) => {
       PostRepository,
       FollowRepository,
       UserRepository,
-      Notifications.NotificationService,
+      Content.EngagementEvents,
       Clock,
       UnitOfWork,
       Media.References,
@@ -120,13 +124,13 @@ export const contentModule = featureModule(face, (w) => {
     ],
     // Every module's post lifecycle listeners (home timeline, federation, …), called within each write;
     // the following feed reads the precomputed timeline.
-    (posts, follows, users, notifications, clock, uow, media, listeners, timeline) =>
-      new PostService(posts, follows, users, notifications, clock, uow, media, new PostEvents(listeners), timeline),
+    (posts, follows, users, engagement, clock, uow, media, listeners, timeline) =>
+      new PostService(posts, follows, users, engagement, clock, uow, media, new PostEvents(listeners), timeline),
   );
   w.bind(
     Content.EngagementService,
-    [Content.PostService, PostEngagementRepository, Notifications.NotificationService, Clock, UnitOfWork],
-    (posts, engagement, notifications, clock, uow) => new EngagementService(posts, engagement, notifications, clock, uow),
+    [Content.PostService, PostEngagementRepository, Content.EngagementEvents, Clock, UnitOfWork],
+    (posts, engagement, events, clock, uow) => new EngagementService(posts, engagement, events, clock, uow),
   );
   w.bind(
     Content.CommentService,
@@ -135,13 +139,13 @@ export const contentModule = featureModule(face, (w) => {
       PostRepository,
       CommentRepository,
       UserRepository,
-      Notifications.NotificationService,
+      Content.EngagementEvents,
       Clock,
       UnitOfWork,
       many(CommentTargets),
     ],
-    (posts, postRepo, comments, users, notifications, clock, uow, targets) =>
-      new CommentService(posts, postRepo, comments, users, notifications, clock, uow, targets),
+    (posts, postRepo, comments, users, events, clock, uow, targets) =>
+      new CommentService(posts, postRepo, comments, users, events, clock, uow, targets),
   );
   w.bind(
     Content.StoryService,

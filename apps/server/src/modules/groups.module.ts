@@ -8,9 +8,8 @@ import {
   GroupPostService,
   GroupRepository,
   GroupService,
-  ReportableGroupPosts,
 } from '@plaza/domain/groups';
-import { ReportableContents } from '@plaza/domain/moderation';
+import { ReportableContents, ReportablePosts } from '@plaza/domain/moderation';
 import { groupCommentsScript, groupPostsScript, groupReactionsScript } from '@plaza/adapters-http/scripts/group-posts';
 import { groupsScript } from '@plaza/adapters-http/scripts/groups';
 import {
@@ -22,6 +21,7 @@ import {
 } from '@plaza/adapters-mysql/groups';
 import { featureModule } from '../wiring/feature-module.js';
 import { DatabaseToken } from '../wiring/tokens.js';
+import { Content } from './content.module.js';
 import { Media } from './media.module.js';
 import { Notifications } from './notifications.module.js';
 import { Platform } from './platform.module.js';
@@ -69,15 +69,15 @@ export const groupsModule = featureModule(face, (w) => {
       CommentRepository,
       PostRepository,
       UserRepository,
-      Notifications.NotificationService,
+      Content.EngagementEvents,
       Clock,
       UnitOfWork,
       Media.References,
     ],
-    (service, groups, posts, comments, commentReactions, people, users, notifications, clock, uow, media) =>
-      new GroupPostService(service, groups, posts, comments, commentReactions, people, users, notifications, clock, uow, media),
+    (service, groups, posts, comments, commentReactions, people, users, events, clock, uow, media) =>
+      new GroupPostService(service, groups, posts, comments, commentReactions, people, users, events, clock, uow, media),
   );
-  w.bind(ReportableContents, [Groups.GroupPostService], (posts) => new ReportableGroupPosts(posts));
+  w.bind(ReportableContents, [Groups.GroupPostService], (posts) => new ReportablePosts('group', posts.reported));
   w.bind(
     CommentTargets,
     [Groups.GroupPostService, GroupRepository, GroupCommentRepository],

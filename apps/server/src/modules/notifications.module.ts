@@ -6,6 +6,7 @@ import {
   NotificationRepository,
   NotificationService,
   AfterCommitPushSender,
+  EngagementNotices,
   PreferenceGatedPushSender,
   PushDeliveryService,
   PushOutbox,
@@ -15,6 +16,7 @@ import {
   type PushProvider,
 } from '@plaza/domain/notifications';
 import { FollowEventListeners, FriendEventListeners } from '@plaza/domain/social';
+import { EngagementListeners } from '@plaza/domain/content';
 import { notificationsScript, listQuery as inboxQuery, markBody, testBody } from '@plaza/adapters-http/scripts/notifications';
 import { LoggingPushSender } from '@plaza/adapters-integrations';
 import { NtfyPushProvider, OneSignalPushProvider } from '@plaza/adapters-integrations/push';
@@ -121,7 +123,10 @@ export const notificationsModule = featureModule(face, (w) => {
     (repo, push, clock, preferences, users, mail, config) =>
       new NotificationService(repo, push, clock, preferences, new NotificationEmails(users, mail, { instanceName: config.domain })),
   );
-  // Follows and friend requests are told by listening to social's events: social does not call notifications (issue 28).
+  // Reactions, comments, shares and mentions of posts of every surface are told by listening to the
+  // publishing core's events: content does not call notifications (issue 28).
+  w.bind(EngagementListeners, [Notifications.NotificationService], (notifications) => new EngagementNotices(notifications));
+  // Follows and friend requests likewise: social does not call notifications (issue 28).
   w.bind(FollowEventListeners, [Notifications.NotificationService], (notifications) => new SocialNotices(notifications));
   w.bind(FriendEventListeners, [Notifications.NotificationService], (notifications) => new SocialNotices(notifications));
   w.bind(

@@ -1,15 +1,8 @@
 import { Clock, token, UnitOfWork } from '@plaza/domain';
 import { UserRepository } from '@plaza/domain/accounts';
 import { CommentTargets } from '@plaza/domain/content';
-import { ReportableContents } from '@plaza/domain/moderation';
-import {
-  PageCommentTarget,
-  PagePostRepository,
-  PagePostService,
-  PageRepository,
-  PageService,
-  ReportablePagePosts,
-} from '@plaza/domain/pages';
+import { ReportableContents, ReportablePosts } from '@plaza/domain/moderation';
+import { PageCommentTarget, PagePostRepository, PagePostService, PageRepository, PageService } from '@plaza/domain/pages';
 import { pagesScript } from '@plaza/adapters-http/scripts/pages';
 import { PAGES_MIGRATIONS, SqlPageAccountData, SqlPagePostRepository, SqlPageRepository } from '@plaza/adapters-mysql/pages';
 import { featureModule } from '../wiring/feature-module.js';
@@ -49,7 +42,7 @@ export const pagesModule = featureModule(face, (w) => {
     (pages, posts, users, clock, uow, media) => new PagePostService(pages, posts, users, clock, uow, media),
   );
   // comment_reactions.php reaches page comments through this target (comment_type `page`).
-  w.bind(ReportableContents, [Pages.PagePostService], (posts) => new ReportablePagePosts(posts));
+  w.bind(ReportableContents, [Pages.PagePostService], (posts) => new ReportablePosts('page', posts.reported));
   w.bind(
     CommentTargets,
     [Pages.PageService, Pages.PagePostService, PagePostRepository, UserRepository],

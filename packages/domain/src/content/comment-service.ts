@@ -1,5 +1,4 @@
 import type { UserRepository } from '../accounts/ports.js';
-import type { NotificationService } from '../notifications/notification-service.js';
 import type { Actor } from '../shared/actor.js';
 import { canModerate } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
@@ -7,12 +6,14 @@ import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
 import { pageRequest } from '../shared/pagination.js';
 import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
+import { putReaction, removeReaction, type ReactionSlots } from '../shared/reaction-rule.js';
+import type { EngagementEvents, NoticePlace } from './engagement-events.js';
 import type { CommentRecord, CommentType, CommentView, ListPage, PostRecord, ReactionType } from './model.js';
 import { COMMENT_MAX_LENGTH } from './model.js';
 import type { CommentTarget, TargetComment } from './comment-targets.js';
 import type { CommentRepository, PostRepository } from './ports.js';
 import { commentTrees, readThreadPage } from './comment-tree.js';
-import { notifyMentions, type PostService } from './post-service.js';
+import { announceMentions, type PostService } from './post-service.js';
 import { viewerOfUser } from './visibility.js';
 
 /** Comments of posts, their replies, and reactions on comments of every kind that exists. */
@@ -22,7 +23,8 @@ export class CommentService {
     private readonly postRepo: PostRepository,
     private readonly comments: CommentRepository,
     private readonly users: UserRepository,
-    private readonly notifications: NotificationService,
+    /** The engagement listeners (notifications among them), called inside each write's unit of work. */
+    private readonly events: EngagementEvents,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
     /** The other kinds of comments (group, page…) reactions reach: every binding of `CommentTargets`. */
@@ -63,19 +65,16 @@ export class CommentService {
         content,
         created_at: toTimestamp(this.clock.now()),
       });
-      const text = `${actor.username} commented on your post`;
-      await this.notifications.raise(
-        { user_id: post.user_id, from_user_id: actor.userId, type: 'comment', post_id: post.id, comment_id: comment.id, content: text },
-        { title: 'Comment', body: text },
-      );
-      if (parent && parent.user_id !== post.user_id && (await this.canUserSee(parent.user_id, post))) {
-        const reply = `${actor.username} replied to your comment`;
-        await this.notifications.raise(
-          { user_id: parent.user_id, from_user_id: actor.userId, type: 'reply', post_id: post.id, comment_id: comment.id, content: reply },
-          { title: 'Reply', body: reply },
-        );
-      }
-      await notifyMentions(this.users, this.notifications, this.posts.visibility, actor, content, post, comment.id);
+      const parentAuthorId =
+        parent && parent.user_id !== post.user_id && (await this.canUserSee(parent.user_id, post)) ? parent.user_id : null;
+      await this.events.commented({
+        actor,
+        commentId: comment.id,
+        postAuthorId: post.user_id,
+        parentAuthorId,
+        place: { surface: 'wall', post_id: post.id },
+      });
+      await announceMentions(this.users, this.events, this.posts.visibility, actor, content, post, comment.id);
       return comment;
     });
   }
@@ -106,24 +105,16 @@ export class CommentService {
     if (target) return this.reactOnTarget(actor, target, commentId, reaction);
     const { comment, post } = await this.findComment(actor, type, commentId);
     const notify = await this.canUserSee(comment.user_id, post);
-    await this.uow.run(async () => {
-      const outcome = await this.comments.react(type, commentId, actor.userId, reaction, toTimestamp(this.clock.now()));
-      if (outcome === 'added' && notify) {
-        const text = `${actor.username} reacted to your comment`;
-        await this.notifications.raise(
-          {
-            user_id: comment.user_id,
-            from_user_id: actor.userId,
-            type: 'reaction',
-            reaction_type: reaction,
-            post_id: comment.post_id,
-            comment_id: comment.id,
-            content: text,
-          },
-          { title: 'Reaction', body: text },
-        );
-      }
-    });
+    await this.uow.run(() =>
+      putReaction(
+        this.slots(type),
+        commentId,
+        actor.userId,
+        reaction,
+        toTimestamp(this.clock.now()),
+        this.notice(actor, notify ? comment.user_id : null, comment.id, reaction, { surface: 'wall', post_id: comment.post_id }),
+      ),
+    );
     const after = await this.comments.findById(commentId);
     return { comment_id: commentId, reaction_type: reaction, reactions_count: after?.reactions_count ?? 0 };
   }
@@ -134,14 +125,12 @@ export class CommentService {
       await this.findTargetComment(actor, target, commentId);
       const removed = await this.uow.run(async () => {
         await this.lockTarget(target, commentId);
-        const gone = await this.comments.unreact(type, commentId, actor.userId);
-        if (gone && target.counter) await target.counter.adjust(commentId, -1);
-        return gone;
+        return removeReaction(this.slots(type, target), commentId, actor.userId);
       });
       return { comment_id: commentId, removed, reactions_count: await this.targetCount(target, commentId) };
     }
     await this.findComment(actor, type, commentId);
-    const removed = await this.comments.unreact(type, commentId, actor.userId);
+    const removed = await removeReaction(this.slots(type), commentId, actor.userId);
     const after = await this.comments.findById(commentId);
     return { comment_id: commentId, removed, reactions_count: after?.reactions_count ?? 0 };
   }
@@ -162,27 +151,46 @@ export class CommentService {
   private async reactOnTarget(actor: Actor, target: CommentTarget, commentId: number, reaction: ReactionType) {
     const comment = await this.findTargetComment(actor, target, commentId);
     const notify = comment.user_id !== actor.userId && (await target.canUserSee(comment.user_id, comment));
+    const { post_id, group_id, link } = comment.notification;
     await this.uow.run(async () => {
       await this.lockTarget(target, commentId);
-      const outcome = await this.comments.react(target.type, commentId, actor.userId, reaction, toTimestamp(this.clock.now()));
-      if (outcome === 'added' && target.counter) await target.counter.adjust(commentId, 1);
-      if (outcome === 'added' && notify) {
-        const text = `${actor.username} reacted to your comment`;
-        await this.notifications.raise(
-          {
-            user_id: comment.user_id,
-            from_user_id: actor.userId,
-            type: 'reaction',
-            reaction_type: reaction,
-            comment_id: comment.id,
-            content: text,
-            ...comment.notification,
-          },
-          { title: 'Reaction', body: text },
-        );
-      }
+      await putReaction(
+        this.slots(target.type, target),
+        commentId,
+        actor.userId,
+        reaction,
+        toTimestamp(this.clock.now()),
+        this.notice(actor, notify ? comment.user_id : null, comment.id, reaction, { surface: target.type, post_id, group_id, link }),
+      );
     });
     return { comment_id: commentId, reaction_type: reaction, reactions_count: await this.targetCount(target, commentId) };
+  }
+
+  /**
+   * The reactions of comments of one kind as the one reaction rule (shared/reaction-rule.ts) sees them;
+   * a target with a stored counter moves it with a row really added or removed.
+   */
+  private slots(type: CommentType, target?: CommentTarget): ReactionSlots<number, ReactionType> {
+    return {
+      put: async (commentId, userId, reaction, at) => {
+        const change = await this.comments.react(type, commentId, userId, reaction, at);
+        if (change === 'added' && target?.counter) await target.counter.adjust(commentId, 1);
+        return change;
+      },
+      remove: async (commentId, userId) => {
+        const gone = await this.comments.unreact(type, commentId, userId);
+        if (gone && target?.counter) await target.counter.adjust(commentId, -1);
+        return gone;
+      },
+    };
+  }
+
+  /** Who is told of a reaction on a comment (no one when `recipientId` is null): added or changed alike. */
+  private notice(actor: Actor, recipientId: number | null, commentId: number, reaction: ReactionType, place: NoticePlace) {
+    if (recipientId === null) return undefined;
+    return {
+      notify: (change: 'added' | 'changed') => this.events.commentReacted({ actor, recipientId, commentId, reaction, change, place }),
+    };
   }
 
   /** The first statement of a reaction's unit of work on another kind of comment: its row lock. */

@@ -4,6 +4,8 @@ import type { Actor } from '../shared/actor.js';
 import { ManualClock } from '../shared/clock.js';
 import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
 import { NotificationService } from '../notifications/notification-service.js';
+import { EngagementNotices } from '../notifications/engagement-notices.js';
+import { EngagementEvents } from './engagement-events.js';
 import { InMemoryUserRepository } from '../accounts/testing/in-memory-accounts.js';
 import {
   InMemoryContentStore,
@@ -29,11 +31,13 @@ function setup() {
   const notes = new InMemoryNotificationRepository();
   const clock = new ManualClock('2026-05-01T00:00:00Z');
   const notifications = new NotificationService(notes, new RecordingPushSender(), clock);
+  // Notifications are raised by their listener of the engagement events, as the server binds it.
+  const notices = new EngagementEvents([new EngagementNotices(notifications)]);
   const uow = new InMemoryUnitOfWork(users, follows, store, notes);
   const uploaded = new InMemoryUploads();
-  const posts = new PostService(postRepo, follows, users, notifications, clock, uow, uploaded.references);
-  const engagement = new EngagementService(posts, new InMemoryPostEngagementRepository(store), notifications, clock, uow);
-  const comments = new CommentService(posts, postRepo, new InMemoryCommentRepository(store), users, notifications, clock, uow);
+  const posts = new PostService(postRepo, follows, users, notices, clock, uow, uploaded.references);
+  const engagement = new EngagementService(posts, new InMemoryPostEngagementRepository(store), notices, clock, uow);
+  const comments = new CommentService(posts, postRepo, new InMemoryCommentRepository(store), users, notices, clock, uow);
   const actor = async (flags: Partial<Actor> = {}): Promise<Actor> => {
     const u = await users.create(aNewUser());
     return { userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false, ...flags };

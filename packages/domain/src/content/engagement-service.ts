@@ -1,8 +1,9 @@
-import type { NotificationService } from '../notifications/notification-service.js';
 import type { Actor } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
 import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
+import { putReaction, removeReaction, type ReactionSlots } from '../shared/reaction-rule.js';
+import type { EngagementEvents } from './engagement-events.js';
 import type { ReactionType } from './model.js';
 import type { PostEngagementRepository } from './ports.js';
 import type { PostService } from './post-service.js';
@@ -12,10 +13,17 @@ export class EngagementService {
   constructor(
     private readonly posts: PostService,
     private readonly engagement: PostEngagementRepository,
-    private readonly notifications: NotificationService,
+    /** The engagement listeners (notifications among them), called inside each write's unit of work. */
+    private readonly events: EngagementEvents,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
   ) {}
+
+  /** A wall post's reactions, as the one reaction rule (shared/reaction-rule.ts) puts and removes them. */
+  private readonly slots: ReactionSlots<number, ReactionType> = {
+    put: (postId, userId, type, at) => this.engagement.react(postId, userId, type, at),
+    remove: (postId, userId) => this.engagement.unreact(postId, userId),
+  };
 
   async react(
     actor: Actor,
@@ -24,30 +32,25 @@ export class EngagementService {
   ): Promise<{ post_id: number; reaction_type: ReactionType; likes_count: number }> {
     const post = await this.posts.visiblePost(actor, postId);
     // The reaction, the post's counter and the notification are stored together.
-    await this.uow.run(async () => {
-      const outcome = await this.engagement.react(postId, actor.userId, type, toTimestamp(this.clock.now()));
-      if (outcome !== 'unchanged') {
-        const text = type === 'like' ? `${actor.username} liked your post` : `${actor.username} reacted to your post`;
-        await this.notifications.raise(
-          {
-            user_id: post.user_id,
-            from_user_id: actor.userId,
-            type: type === 'like' ? 'like' : 'reaction',
-            reaction_type: type,
-            post_id: postId,
-            content: text,
-          },
-          { title: type === 'like' ? 'Like' : 'Reaction', body: text },
-        );
-      }
-    });
+    await this.uow.run(() =>
+      putReaction(this.slots, postId, actor.userId, type, toTimestamp(this.clock.now()), {
+        notify: (change) =>
+          this.events.postReacted({
+            actor,
+            recipientId: post.user_id,
+            reaction: type,
+            change,
+            place: { surface: 'wall', post_id: postId },
+          }),
+      }),
+    );
     const after = await this.posts.visiblePost(actor, postId);
     return { post_id: postId, reaction_type: type, likes_count: after.likes_count };
   }
 
   async unreact(actor: Actor, postId: number): Promise<{ post_id: number; removed: boolean; likes_count: number }> {
     await this.posts.visiblePost(actor, postId);
-    const removed = await this.engagement.unreact(postId, actor.userId);
+    const removed = await removeReaction(this.slots, postId, actor.userId);
     const after = await this.posts.visiblePost(actor, postId);
     return { post_id: postId, removed, likes_count: after.likes_count };
   }
@@ -65,11 +68,7 @@ export class EngagementService {
       const entryId = await this.engagement.share(postId, actor.userId, at);
       if (entryId !== null) {
         await this.posts.events.shared({ post, userId: actor.userId, entryId, at });
-        const text = `${actor.username} shared your post`;
-        await this.notifications.raise(
-          { user_id: post.user_id, from_user_id: actor.userId, type: 'share', post_id: postId, content: text },
-          { title: 'Share', body: text },
-        );
+        await this.events.shared({ actor, recipientId: post.user_id, postId });
       }
       return entryId !== null;
     });

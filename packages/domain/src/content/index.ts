@@ -2,6 +2,8 @@ export * from './model.js';
 export * from './ports.js';
 export * from './post-service.js';
 export * from './post-events.js';
+export * from './engagement-events.js';
+export * from './surfaces.js';
 export * from './stored-home-feed.js';
 export * from './engagement-service.js';
 export * from './comment-service.js';

@@ -4,6 +4,8 @@ import type { Actor } from '../shared/actor.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { ManualClock } from '../shared/clock.js';
 import { NotificationService } from '../notifications/notification-service.js';
+import { EngagementNotices } from '../notifications/engagement-notices.js';
+import { EngagementEvents } from './engagement-events.js';
 import { InMemoryUserRepository } from '../accounts/testing/in-memory-accounts.js';
 import { InMemoryContentStore, InMemoryPostEngagementRepository, InMemoryPostRepository } from './testing/in-memory-content.js';
 import { InMemoryNotificationRepository, RecordingPushSender } from '../notifications/testing/in-memory-notifications.js';
@@ -22,6 +24,8 @@ function setup(listeners: PostEventListener[]) {
   const notes = new InMemoryNotificationRepository();
   const clock = new ManualClock('2026-05-01T00:00:00Z');
   const notifications = new NotificationService(notes, new RecordingPushSender(), clock);
+  // Notifications are raised by their listener of the engagement events, as the server binds it.
+  const notices = new EngagementEvents([new EngagementNotices(notifications)]);
   let depth = 0;
   const inner = new InMemoryUnitOfWork(users, follows, store, notes);
   // Records whether a listener runs inside a unit of work.
@@ -37,17 +41,8 @@ function setup(listeners: PostEventListener[]) {
       }),
     afterCommit: (effect) => inner.afterCommit(effect),
   };
-  const posts = new PostService(
-    postRepo,
-    follows,
-    users,
-    notifications,
-    clock,
-    uow,
-    new InMemoryUploads().references,
-    new PostEvents(listeners),
-  );
-  const engagement = new EngagementService(posts, new InMemoryPostEngagementRepository(store), notifications, clock, uow);
+  const posts = new PostService(postRepo, follows, users, notices, clock, uow, new InMemoryUploads().references, new PostEvents(listeners));
+  const engagement = new EngagementService(posts, new InMemoryPostEngagementRepository(store), notices, clock, uow);
   const actor = async (): Promise<Actor> => {
     const u = await users.create(aNewUser());
     return { userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false };

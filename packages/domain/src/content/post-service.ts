@@ -1,5 +1,4 @@
 import type { UserRepository } from '../accounts/ports.js';
-import type { NotificationService } from '../notifications/notification-service.js';
 import type { MediaReferences } from '../media/references.js';
 import type { Actor } from '../shared/actor.js';
 import { canModerate } from '../shared/actor.js';
@@ -11,6 +10,7 @@ import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { FollowRepository } from '../social/ports.js';
 import type { ListPage, PostRecord, PostView } from './model.js';
 import { extractHashtags, extractMentions, normalizeTags, POST_MAX_LENGTH } from './model.js';
+import type { EngagementEvents } from './engagement-events.js';
 import type { PostRepository } from './ports.js';
 import { PostEvents } from './post-events.js';
 import type { StoredHomeFeed as HomeTimeline } from './stored-home-feed.js';
@@ -24,12 +24,12 @@ export interface CreatePostInput {
 }
 
 /**
- * Notifies every existing user mentioned as `@name` in a text of a post, except the author and those
+ * Announces every existing user mentioned as `@name` in a text of a post, except the author and those
  * who may not see the post: a mention must not reveal a private account's post to a non-follower.
  */
-export async function notifyMentions(
+export async function announceMentions(
   users: UserRepository,
-  notifications: NotificationService,
+  events: EngagementEvents,
   visibility: PostVisibility,
   actor: Actor,
   text: string,
@@ -40,17 +40,7 @@ export async function notifyMentions(
     const user = await users.findByLogin(name);
     if (!user || user.id === actor.userId) continue;
     if (!(await visibility.canSee(viewerOfUser(user), post))) continue;
-    await notifications.raise(
-      {
-        user_id: user.id,
-        from_user_id: actor.userId,
-        type: 'mention',
-        post_id: post.id,
-        comment_id: commentId ?? null,
-        content: `${actor.username} mentioned you`,
-      },
-      { title: 'Mention', body: `${actor.username} mentioned you` },
-    );
+    await events.mentioned({ actor, recipientId: user.id, postId: post.id, commentId: commentId ?? null });
   }
 }
 
@@ -67,7 +57,8 @@ export class PostService {
     private readonly posts: PostRepository,
     follows: FollowRepository,
     private readonly users: UserRepository,
-    private readonly notifications: NotificationService,
+    /** The engagement listeners (notifications among them): mentions are announced through them. */
+    private readonly engagement: EngagementEvents,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
     /** Checks that a post's media name uploaded files. */
@@ -140,7 +131,7 @@ export class PostService {
     const mediaType = media.length ? (input.media_type ?? (/\.(mp4|webm|mov|m4v|avi|mkv)$/i.test(media[0]) ? 'video' : 'image')) : null;
     if (mediaType !== null && mediaType !== 'image' && mediaType !== 'video') throw Invalid.field('media_type', 'must be image or video');
     const tags = normalizeTags([...(input.tags ?? []), ...extractHashtags(content)]);
-    // The post and the notifications of the users it mentions are stored together.
+    // The post and the announcements of the users it mentions are stored together.
     const post = await this.uow.run(async () => {
       const created = await this.posts.create({
         user_id: actor.userId,
@@ -150,7 +141,7 @@ export class PostService {
         tags,
         created_at: toTimestamp(this.clock.now()),
       });
-      await notifyMentions(this.users, this.notifications, this.visibility, actor, content, created);
+      await announceMentions(this.users, this.engagement, this.visibility, actor, content, created);
       await this.events.published(created);
       return created;
     });

@@ -1,17 +1,18 @@
+import { type FederationScope, federationScopeOf } from '../content/surfaces.js';
 import type { PostAudience } from '../content/visibility.js';
 
 /**
- * Who a post federates to (docs/decisions/0050). Only what an account publishes on its own wall
- * leaves the server: a public account's posts are addressed to the public (and its followers), a
- * private account's to its followers only (never with the Public collection). Anything else (group,
- * page and message content, and every audience kind added later) does not federate: a new kind of
- * audience stays local until it is added here on purpose.
+ * Who a post federates to (docs/decisions/0050): the surface's rule (content/surfaces.ts,
+ * `SURFACE_FEDERATION`). Only what an account publishes on its own wall leaves the server today: a
+ * public account's posts are addressed to the public (and its followers), a private account's to its
+ * followers only (never with the Public collection). Group and page posts, message content and every
+ * audience kind added later stay local until the surface policy says otherwise on purpose.
  */
-export type FederationAudience = 'public' | 'followers';
+export type FederationAudience = FederationScope;
 
 export function federationAudienceOf(audience: PostAudience | { kind: string }): FederationAudience | null {
-  if (audience.kind !== 'account') return null;
-  return (audience as PostAudience).isPrivate ? 'followers' : 'public';
+  const known = audience.kind === 'account' || audience.kind === 'page' || audience.kind === 'group';
+  return known && 'isPrivate' in audience ? federationScopeOf(audience as PostAudience) : null;
 }
 
 /** The largest remote document (actor, outbox, note, WebFinger answer) Plaza reads: 1 MB. */

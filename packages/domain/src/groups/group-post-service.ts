@@ -1,5 +1,6 @@
 import type { UserRepository } from '../accounts/ports.js';
 import type { CommentTarget, TargetComment } from '../content/comment-targets.js';
+import type { EngagementEvents, NoticePlace } from '../content/engagement-events.js';
 import { commentTrees, readThreadPage } from '../content/comment-tree.js';
 import {
   type CommentRecord,
@@ -11,13 +12,14 @@ import {
 } from '../content/model.js';
 import type { CommentRepository, PostRepository } from '../content/ports.js';
 import type { MediaReferences } from '../media/references.js';
-import type { NotificationService } from '../notifications/notification-service.js';
+import type { ReportedSurface } from '../moderation/reportable-posts.js';
 import { canModerate, type Actor } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
 import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
 import { listPage, pageRequest } from '../shared/pagination.js';
 import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
+import { putReaction, removeReaction, type ReactionSlots } from '../shared/reaction-rule.js';
 import type { GroupService } from './group-service.js';
 import {
   GROUP_COMMENT_MAX_LENGTH,
@@ -58,12 +60,24 @@ export class GroupPostService {
     private readonly commentReactions: Pick<CommentRepository, 'reactedBy' | 'countReactions'>,
     private readonly people: Pick<PostRepository, 'authors'>,
     private readonly users: UserRepository,
-    private readonly notifications: NotificationService,
+    /** The engagement listeners (notifications among them), called inside each write's unit of work. */
+    private readonly events: EngagementEvents,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
     /** Checks that media name uploaded files (docs/decisions/0043). */
     private readonly media: MediaReferences,
   ) {}
+
+  /** A group post's reactions, as the one reaction rule (shared/reaction-rule.ts) puts and removes them. */
+  private readonly slots: ReactionSlots<number, ReactionType> = {
+    put: (postId, userId, type, at) => this.posts.react(postId, userId, type, at),
+    remove: (postId, userId) => this.posts.unreact(postId, userId),
+  };
+
+  /** Where the notices of a group's posts point: the group and the post's web link, the texts naming the group. */
+  private place(group: GroupRecord, postId: number): NoticePlace {
+    return { surface: 'group', group_id: group.id, link: groupLink(group.id, postId), in: group.name };
+  }
 
   /** Whether `userId` may see the content of `group`: the notification gate. */
   async canUserSee(userId: number, group: Pick<GroupRecord, 'id' | 'privacy'>): Promise<boolean> {
@@ -108,6 +122,15 @@ export class GroupPostService {
       return { post, group };
     }
   }
+
+  /**
+   * Group posts as reports.php names them (`post_type: "group"`): the reporter must see the post (a
+   * member, in a private group); a `remove` decision deletes it with its thread.
+   */
+  readonly reported: ReportedSurface = {
+    visiblePost: async (actor, postId) => (await this.visiblePost(actor, postId)).post,
+    removeReported: (moderator, postId) => this.removeByModerators(moderator, postId),
+  };
 
   /** The moderators' `remove` decision on a reported post: it goes with its thread, whoever they are to the group. */
   async removeByModerators(moderator: Actor, postId: number): Promise<void> {
@@ -192,36 +215,32 @@ export class GroupPostService {
     if (!(await this.posts.delete(postId))) throw new NotFound('Post not found', 'post_not_found');
   }
 
-  /** One reaction per user per post; the author is told of a new one (if they still see the group). */
+  /** One reaction per user per post; the author is told of a new or changed one (if they still see the group). */
   async react(actor: Actor, postId: number, reaction: ReactionType) {
     const { post, group } = await this.visiblePost(actor, postId);
     const notify = post.user_id !== actor.userId && (await this.canUserSee(post.user_id, group));
-    const outcome = await this.uow.run(async () => {
-      const result = await this.posts.react(postId, actor.userId, reaction, toTimestamp(this.clock.now()));
-      if (result === 'added' && notify) {
-        const text = `${actor.username} reacted to your post in ${group.name}`;
-        await this.notifications.raise(
-          {
-            user_id: post.user_id,
-            from_user_id: actor.userId,
-            type: 'reaction',
-            reaction_type: reaction,
-            group_id: group.id,
-            link: groupLink(group.id, post.id),
-            content: text,
-          },
-          { title: 'Reaction', body: text },
-        );
-      }
-      return result;
-    });
+    const outcome = await this.uow.run(() =>
+      putReaction(
+        this.slots,
+        postId,
+        actor.userId,
+        reaction,
+        toTimestamp(this.clock.now()),
+        notify
+          ? {
+              notify: (change) =>
+                this.events.postReacted({ actor, recipientId: post.user_id, reaction, change, place: this.place(group, post.id) }),
+            }
+          : undefined,
+      ),
+    );
     const after = await this.posts.findById(postId);
     return { post_id: postId, reaction_type: reaction, outcome, likes_count: after?.likes_count ?? 0 };
   }
 
   async unreact(actor: Actor, postId: number) {
     await this.visiblePost(actor, postId);
-    const removed = await this.posts.unreact(postId, actor.userId);
+    const removed = await removeReaction(this.slots, postId, actor.userId);
     const after = await this.posts.findById(postId);
     return { post_id: postId, removed, likes_count: after?.likes_count ?? 0 };
   }
@@ -258,7 +277,6 @@ export class GroupPostService {
       parent.user_id !== post.user_id &&
       parent.user_id !== actor.userId &&
       (await this.canUserSee(parent.user_id, group));
-    const link = groupLink(group.id, post.id);
     const created = await this.uow.run(async () => {
       const comment = await this.comments.create({
         post_id: post.id,
@@ -268,36 +286,13 @@ export class GroupPostService {
         content,
         created_at: toTimestamp(this.clock.now()),
       });
-      if (notifyAuthor) {
-        const text = `${actor.username} commented on your post in ${group.name}`;
-        await this.notifications.raise(
-          {
-            user_id: post.user_id,
-            from_user_id: actor.userId,
-            type: 'comment',
-            group_id: group.id,
-            comment_id: comment.id,
-            link,
-            content: text,
-          },
-          { title: 'Comment', body: text },
-        );
-      }
-      if (notifyParent) {
-        const text = `${actor.username} replied to your comment in ${group.name}`;
-        await this.notifications.raise(
-          {
-            user_id: parent!.user_id,
-            from_user_id: actor.userId,
-            type: 'reply',
-            group_id: group.id,
-            comment_id: comment.id,
-            link,
-            content: text,
-          },
-          { title: 'Reply', body: text },
-        );
-      }
+      await this.events.commented({
+        actor,
+        commentId: comment.id,
+        postAuthorId: notifyAuthor ? post.user_id : null,
+        parentAuthorId: notifyParent ? parent!.user_id : null,
+        place: this.place(group, post.id),
+      });
       return comment;
     });
     return asCommentRecord(created, 0);

@@ -4,6 +4,7 @@ export * from './ports.js';
 export * from './sanction-service.js';
 export * from './report-service.js';
 export * from './account-moderation.js';
+export * from './reportable-posts.js';
 export * from './reportable-wall-posts.js';
 export * from './election-service.js';
 export * from './feature-suggestion-service.js';

@@ -1,19 +1,12 @@
 import type { PostService } from '../content/post-service.js';
-import type { Actor } from '../shared/actor.js';
-import type { ReportableContent } from './ports.js';
+import { ReportablePosts } from './reportable-posts.js';
 
 /** Wall posts as reports.php names them (`post_type: "post"`): seen and removed through the content context's rules. */
-export class ReportableWallPosts implements ReportableContent {
-  readonly type = 'post' as const;
-
-  constructor(private readonly posts: PostService) {}
-
-  async find(actor: Actor, postId: number) {
-    const post = await this.posts.visiblePost(actor, postId);
-    return { author_id: post.user_id, content: post.content, media: post.media };
-  }
-
-  remove(moderator: Actor, postId: number): Promise<void> {
-    return this.posts.delete(moderator, postId);
+export class ReportableWallPosts extends ReportablePosts {
+  constructor(posts: PostService) {
+    super('post', {
+      visiblePost: (actor, postId) => posts.visiblePost(actor, postId),
+      removeReported: (moderator, postId) => posts.delete(moderator, postId),
+    });
   }
 }

@@ -5,4 +5,5 @@ export * from './inbox.js';
 export * from './preference-gated-push.js';
 export * from './after-commit-push.js';
 export * from './push-delivery.js';
+export * from './engagement-notices.js';
 export * from './social-notices.js';

@@ -4,4 +4,3 @@ export * from './rules.js';
 export * from './page-service.js';
 export * from './page-post-service.js';
 export * from './page-comment-target.js';
-export * from './reportable-page-posts.js';

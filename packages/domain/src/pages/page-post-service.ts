@@ -3,6 +3,7 @@ import type { UserRecord } from '../accounts/user.js';
 import type { ReactionType } from '../content/model.js';
 import { VIDEO_EXTENSIONS } from '../media/reference.js';
 import type { MediaReferences } from '../media/references.js';
+import type { ReportedSurface } from '../moderation/reportable-posts.js';
 import type { Actor } from '../shared/actor.js';
 import { canModerate } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
@@ -10,6 +11,7 @@ import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
 import type { PageRequest } from '../shared/pagination.js';
 import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
+import { putReaction, removeReaction, type ReactionChange, type ReactionSlots } from '../shared/reaction-rule.js';
 import { MAX_PAGE_COMMENT_LENGTH, MAX_PAGE_POST_LENGTH, type PageCommentRecord, type PagePostRecord } from './model.js';
 import type { PageService, PageView } from './page-service.js';
 import type { PagePostRepository, Paged } from './ports.js';
@@ -116,6 +118,16 @@ export class PagePostService {
     };
   }
 
+  /**
+   * Page posts as reports.php names them (`post_type: "page"`): the reporter must see the post, and the
+   * moderators remove it as page-post deletion allows them to (docs/decisions/0035). A private page is
+   * its team's alone, moderators included: a report from inside the team is its admins' to act on.
+   */
+  readonly reported: ReportedSurface = {
+    visiblePost: async (actor, postId) => (await this.visiblePost(actor, postId)).post,
+    removeReported: (moderator, postId) => this.delete(moderator, postId),
+  };
+
   /** The author, the page's admins and site moderators; the post goes with its comments and reactions. */
   async delete(actor: Actor, postId: number): Promise<void> {
     const { post, page } = await this.visiblePost(actor, postId);
@@ -125,7 +137,29 @@ export class PagePostService {
     await this.posts.delete(postId);
   }
 
-  /** Reacting with the reaction one already has takes it back (docs/decisions/0036). */
+  /**
+   * A page post's reactions, as the one reaction rule (shared/reaction-rule.ts) puts and removes them;
+   * call under the post's lock (`like_count` counts reacting users, read then written).
+   */
+  private readonly slots: ReactionSlots<number, ReactionType> = {
+    put: async (postId, userId, type, at): Promise<ReactionChange> => {
+      const current = (await this.posts.reactionsOf(userId, [postId])).get(postId) ?? null;
+      if (current === type) return 'unchanged';
+      await this.posts.setReaction(postId, userId, type, at);
+      return current === null ? 'added' : 'changed';
+    },
+    remove: async (postId, userId) => {
+      if (!(await this.posts.reactionsOf(userId, [postId])).has(postId)) return false;
+      await this.posts.setReaction(postId, userId, null, toTimestamp(this.clock.now()));
+      return true;
+    },
+  };
+
+  /**
+   * pages.php `react`: the one reaction rule, with the page's wire difference on top (docs/decisions/0036,
+   * 0120): the app sends the reaction it shows again to take it back, so the same type again removes it.
+   * A page post's reactions tell no one (a page's notices have nowhere the app opens them).
+   */
   async react(
     actor: Actor,
     postId: number,
@@ -135,10 +169,11 @@ export class PagePostService {
     return this.uow.run(async () => {
       await this.posts.lock(postId);
       const current = (await this.posts.reactionsOf(actor.userId, [postId])).get(postId) ?? null;
-      const next = current === type ? null : type;
-      await this.posts.setReaction(postId, actor.userId, next, toTimestamp(this.clock.now()));
+      const takesBack = current === type;
+      if (takesBack) await removeReaction(this.slots, postId, actor.userId);
+      else await putReaction(this.slots, postId, actor.userId, type, toTimestamp(this.clock.now()));
       const after = await this.posts.findById(postId);
-      return { post_id: postId, like_count: after?.like_count ?? 0, user_reaction: next };
+      return { post_id: postId, like_count: after?.like_count ?? 0, user_reaction: takesBack ? null : type };
     });
   }
 

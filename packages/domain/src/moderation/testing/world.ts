@@ -3,6 +3,8 @@ import { InMemoryUserRepository } from '../../accounts/testing/in-memory-account
 import { InMemoryContentStore, InMemoryPostRepository } from '../../content/testing/in-memory-content.js';
 import { PostService } from '../../content/post-service.js';
 import { NotificationService } from '../../notifications/notification-service.js';
+import { EngagementNotices } from '../../notifications/engagement-notices.js';
+import { EngagementEvents } from '../../content/engagement-events.js';
 import { InMemoryNotificationRepository, RecordingPushSender } from '../../notifications/testing/in-memory-notifications.js';
 import type { Actor } from '../../shared/actor.js';
 import { ManualClock } from '../../shared/clock.js';
@@ -44,7 +46,15 @@ export function moderationWorld(rules: Partial<ModerationRules> = {}) {
   const suspensions = new InMemorySuspensionRepository();
   const uow = new InMemoryUnitOfWork(users, follows, store, notes, reports, sanctionRepo, suspensions, log, candidacies, suggestionRepo);
   const notifications = new NotificationService(notes, push, clock);
-  const posts = new PostService(postRepo, follows, users, notifications, clock, uow, new InMemoryUploads(clock).references);
+  const posts = new PostService(
+    postRepo,
+    follows,
+    users,
+    new EngagementEvents([new EngagementNotices(notifications)]),
+    clock,
+    uow,
+    new InMemoryUploads(clock).references,
+  );
   const sanctions = new SanctionService(sanctionRepo, users, clock, r, suspensions);
   const reportService = new ReportService(
     reports,
