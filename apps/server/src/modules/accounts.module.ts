@@ -187,7 +187,7 @@ export const accountsModule = featureModule(face, (w) => {
   w.bind(AuthInvalidation, [DatabaseToken, RedisToken], ({ db, dialect }, redis) =>
     redis ? new RedisAuthInvalidation(redis.commands, redis.prefix) : new SqlAuthInvalidation(db, dialect),
   );
-  w.bind(Accounts.Sessions, [AuthInvalidation, UnitOfWork], (signal, uow) => new SessionCache(signal, uow));
+  w.bind(Accounts.Sessions, { signal: AuthInvalidation, uow: UnitOfWork }, ({ signal, uow }) => new SessionCache(signal, uow));
   w.bind(AuthChangePublisher, [Accounts.Sessions], (sessions) => sessions);
   w.bind(UserRepository, [DatabaseToken, AuthChangePublisher], ({ db }, sessions) => new SqlUserRepository(db, sessions));
   w.bind(AccessTokenRepository, [DatabaseToken, AuthChangePublisher], ({ db }, sessions) => new SqlAccessTokenRepository(db, sessions));
@@ -196,7 +196,7 @@ export const accountsModule = featureModule(face, (w) => {
   w.bind(PasswordHasher, [ConfigToken], (config) => new BcryptPasswordHasher(config.bcryptCost));
   w.bind(SecretTokens, [], () => new NodeCryptoSecretTokens());
   w.bind(TotpVerifier, [], () => new OtplibTotp());
-  w.bind(Mailer, [ConfigToken, LoggerToken], (config, logger) =>
+  w.bind(Mailer, { config: ConfigToken, logger: LoggerToken }, ({ config, logger }) =>
     config.smtpUrl
       ? new SmtpMailer(config.smtpUrl, config.mailFrom)
       : new FileMailer(join(config.dataDir, 'mail'), config.mailFrom, logger),
@@ -213,7 +213,11 @@ export const accountsModule = featureModule(face, (w) => {
     [DatabaseToken, many(AccountDataParts), AuthChangePublisher],
     ({ db, dialect }, parts, sessions) => new SqlAccountEraser(db, dialect, parts, sessions),
   );
-  w.bind(AccountDataReader, [many(AccountDataParts), ExportedPosts], (parts, outbox) => new AccountDataFromParts(parts, outbox));
+  w.bind(
+    AccountDataReader,
+    { parts: many(AccountDataParts), outbox: ExportedPosts },
+    ({ parts, outbox }) => new AccountDataFromParts(parts, outbox),
+  );
   w.bind(MailDeliveryLog, [LoggerToken], (logger) => ({
     // The recipient and subject are logged, never the body: it may hold a reset code or link.
     sent: (entry) => logger.info({ mail_id: entry.id, to: entry.message.to, subject: entry.message.subject }, 'mail sent'),
@@ -225,38 +229,45 @@ export const accountsModule = featureModule(face, (w) => {
   }));
   w.bind(
     Accounts.MailDelivery,
-    [MailOutbox, Mailer, Clock, MailDeliveryLog],
-    (outbox, mailer, clock, log) => new MailDeliveryService(outbox, mailer, clock, log),
+    { outbox: MailOutbox, mailer: Mailer, clock: Clock, log: MailDeliveryLog },
+    ({ outbox, mailer, clock, log }) => new MailDeliveryService(outbox, mailer, clock, log),
   );
   w.bind(
     Accounts.SecondFactor,
-    [UserRepository, RecoveryCodeRepository, TotpVerifier, SecretTokens, Clock],
-    (users, recovery, totp, secrets, clock) => new SecondFactor(users, recovery, totp, secrets, clock),
+    { users: UserRepository, recovery: RecoveryCodeRepository, totp: TotpVerifier, secrets: SecretTokens, clock: Clock },
+    ({ users, recovery, totp, secrets, clock }) => new SecondFactor(users, recovery, totp, secrets, clock),
   );
   w.bind(
     Accounts.Reauthentication,
-    [AccessTokenRepository, ReauthenticationAttempts, PasswordHasher, Accounts.SecondFactor, SecretTokens, Clock],
-    (tokens, attempts, hasher, secondFactor, secrets, clock) =>
+    {
+      tokens: AccessTokenRepository,
+      attempts: ReauthenticationAttempts,
+      hasher: PasswordHasher,
+      secondFactor: Accounts.SecondFactor,
+      secrets: SecretTokens,
+      clock: Clock,
+    },
+    ({ tokens, attempts, hasher, secondFactor, secrets, clock }) =>
       new Reauthentication(tokens, attempts, hasher, secondFactor, secrets, clock),
   );
 
   w.bind(
     Accounts.AuthService,
-    [
-      UserRepository,
-      AccessTokenRepository,
-      PasswordResetRepository,
-      PasswordHasher,
-      Accounts.SecondFactor,
-      SecretTokens,
-      Accounts.MailDelivery,
-      Clock,
-      ConfigToken,
-      UnitOfWork,
-      Accounts.Admission,
-      Accounts.Sessions,
-    ],
-    (users, tokens, resets, hasher, secondFactor, secrets, mail, clock, config, uow, admission, sessions) =>
+    {
+      users: UserRepository,
+      tokens: AccessTokenRepository,
+      resets: PasswordResetRepository,
+      hasher: PasswordHasher,
+      secondFactor: Accounts.SecondFactor,
+      secrets: SecretTokens,
+      mail: Accounts.MailDelivery,
+      clock: Clock,
+      config: ConfigToken,
+      uow: UnitOfWork,
+      admission: Accounts.Admission,
+      sessions: Accounts.Sessions,
+    },
+    ({ users, tokens, resets, hasher, secondFactor, secrets, mail, clock, config, uow, admission, sessions }) =>
       new AuthService(
         users,
         tokens,
@@ -279,50 +290,50 @@ export const accountsModule = featureModule(face, (w) => {
   );
   w.bind(
     Accounts.ProfileService,
-    [UserRepository, ProfileStatsReader, Media.References, Accounts.Reauthentication],
-    (users, stats, media, reauthentication) => new ProfileService(users, stats, media, reauthentication),
+    { users: UserRepository, stats: ProfileStatsReader, media: Media.References, reauthentication: Accounts.Reauthentication },
+    ({ users, stats, media, reauthentication }) => new ProfileService(users, stats, media, reauthentication),
   );
 
   w.bind(
     Accounts.TwoFactorService,
-    [
-      UserRepository,
-      RecoveryCodeRepository,
-      TotpVerifier,
-      SecretTokens,
-      Accounts.MailDelivery,
-      Clock,
-      UnitOfWork,
-      ConfigToken,
-      Accounts.Reauthentication,
-    ],
-    (users, recovery, totp, secrets, mail, clock, uow, config, reauthentication) =>
+    {
+      users: UserRepository,
+      recovery: RecoveryCodeRepository,
+      totp: TotpVerifier,
+      secrets: SecretTokens,
+      mail: Accounts.MailDelivery,
+      clock: Clock,
+      uow: UnitOfWork,
+      config: ConfigToken,
+      reauthentication: Accounts.Reauthentication,
+    },
+    ({ users, recovery, totp, secrets, mail, clock, uow, config, reauthentication }) =>
       new TwoFactorService(users, recovery, totp, secrets, mail, clock, uow, { issuer: config.domain }, reauthentication),
   );
   w.bind(
     Accounts.PasswordService,
-    [UserRepository, AccessTokenRepository, PasswordHasher, SecretTokens, Clock, UnitOfWork],
-    (users, tokens, hasher, secrets, clock, uow) => new PasswordService(users, tokens, hasher, secrets, clock, uow),
+    { users: UserRepository, tokens: AccessTokenRepository, hasher: PasswordHasher, secrets: SecretTokens, clock: Clock, uow: UnitOfWork },
+    ({ users, tokens, hasher, secrets, clock, uow }) => new PasswordService(users, tokens, hasher, secrets, clock, uow),
   );
   w.bind(
     Accounts.PreferenceService,
-    [UserRepository, NotificationPreferenceRepository, Clock, UnitOfWork],
-    (users, notifications, clock, uow) => new PreferenceService(users, notifications, clock, uow),
+    { users: UserRepository, notifications: NotificationPreferenceRepository, clock: Clock, uow: UnitOfWork },
+    ({ users, notifications, clock, uow }) => new PreferenceService(users, notifications, clock, uow),
   );
   w.bind(
     Accounts.AccountDeletionService,
-    [
-      UserRepository,
-      DeletionRequestRepository,
-      AccountEraser,
-      PasswordHasher,
-      SecretTokens,
-      Accounts.MailDelivery,
-      Clock,
-      UnitOfWork,
-      ConfigToken,
-    ],
-    (users, requests, eraser, hasher, secrets, mail, clock, uow, config) =>
+    {
+      users: UserRepository,
+      requests: DeletionRequestRepository,
+      eraser: AccountEraser,
+      hasher: PasswordHasher,
+      secrets: SecretTokens,
+      mail: Accounts.MailDelivery,
+      clock: Clock,
+      uow: UnitOfWork,
+      config: ConfigToken,
+    },
+    ({ users, requests, eraser, hasher, secrets, mail, clock, uow, config }) =>
       new AccountDeletionService(users, requests, eraser, hasher, secrets, mail, clock, uow, {
         instanceName: config.domain,
         confirmUrl: (secret) => `${config.publicUrl}/api/v1/delete_account.php?token=${encodeURIComponent(secret)}`,
@@ -330,8 +341,8 @@ export const accountsModule = featureModule(face, (w) => {
   );
   w.bind(
     Accounts.ExportService,
-    [UserRepository, AccountDataReader, Accounts.PreferenceService, Clock],
-    (users, reader, preferences, clock) => new ExportService(users, reader, preferences, clock),
+    { users: UserRepository, reader: AccountDataReader, preferences: Accounts.PreferenceService, clock: Clock },
+    ({ users, reader, preferences, clock }) => new ExportService(users, reader, preferences, clock),
   );
 
   // Registration under the operator's control (docs/decisions/0104): holds, invitations, confirmation links, the panel's sign-ups.
@@ -339,22 +350,26 @@ export const accountsModule = featureModule(face, (w) => {
   w.bind(InvitationRepository, [DatabaseToken], ({ db }) => new SqlInvitationRepository(db));
   w.bind(EmailConfirmationRepository, [DatabaseToken], ({ db }) => new SqlEmailConfirmationRepository(db));
   w.accountData([DatabaseToken], ({ db }) => new SqlRegistrationAccountData(db));
-  w.bind(Accounts.Admission, [AccountHoldRepository, ConfigToken], (holds, config) => new AccountAdmission(holds, config.registration));
+  w.bind(
+    Accounts.Admission,
+    { holds: AccountHoldRepository, config: ConfigToken },
+    ({ holds, config }) => new AccountAdmission(holds, config.registration),
+  );
   w.bind(
     Accounts.Registration,
-    [
-      Accounts.AuthService,
-      UserRepository,
-      AccountHoldRepository,
-      InvitationRepository,
-      EmailConfirmationRepository,
-      SecretTokens,
-      Accounts.MailDelivery,
-      Clock,
-      UnitOfWork,
-      ConfigToken,
-    ],
-    (auth, users, holds, invitations, confirmations, secrets, mail, clock, uow, config) =>
+    {
+      auth: Accounts.AuthService,
+      users: UserRepository,
+      holds: AccountHoldRepository,
+      invitations: InvitationRepository,
+      confirmations: EmailConfirmationRepository,
+      secrets: SecretTokens,
+      mail: Accounts.MailDelivery,
+      clock: Clock,
+      uow: UnitOfWork,
+      config: ConfigToken,
+    },
+    ({ auth, users, holds, invitations, confirmations, secrets, mail, clock, uow, config }) =>
       new RegistrationService(auth, users, holds, invitations, confirmations, secrets, mail, clock, uow, {
         policy: config.registration,
         instanceName: config.domain,
@@ -363,19 +378,19 @@ export const accountsModule = featureModule(face, (w) => {
   );
   w.bind(
     Accounts.RegistrationAdmin,
-    [
-      UserRepository,
-      AccountHoldRepository,
-      InvitationRepository,
-      AccountEraser,
-      SecretTokens,
-      Accounts.MailDelivery,
-      Clock,
-      UnitOfWork,
-      ModerationLog,
-      ConfigToken,
-    ],
-    (users, holds, invitations, eraser, secrets, mail, clock, uow, log, config) =>
+    {
+      users: UserRepository,
+      holds: AccountHoldRepository,
+      invitations: InvitationRepository,
+      eraser: AccountEraser,
+      secrets: SecretTokens,
+      mail: Accounts.MailDelivery,
+      clock: Clock,
+      uow: UnitOfWork,
+      log: ModerationLog,
+      config: ConfigToken,
+    },
+    ({ users, holds, invitations, eraser, secrets, mail, clock, uow, log, config }) =>
       new RegistrationAdminService(
         users,
         holds,
@@ -390,7 +405,7 @@ export const accountsModule = featureModule(face, (w) => {
         { instanceName: config.domain },
       ),
   );
-  w.bind(AdminSections, [Accounts.RegistrationAdmin, ConfigToken, Clock], (service, config, clock) =>
+  w.bind(AdminSections, { service: Accounts.RegistrationAdmin, config: ConfigToken, clock: Clock }, ({ service, config, clock }) =>
     registrationsSection(service, config.registration, clock),
   );
 
@@ -399,12 +414,12 @@ export const accountsModule = featureModule(face, (w) => {
   w.script([Accounts.PasswordService], changePasswordScript);
   w.script([Accounts.PreferenceService], userPreferencesScript);
   w.script([Accounts.AccountDeletionService, Platform.Presenters], deleteAccountScript);
-  w.script([Accounts.ExportService, ConfigToken], (exports, config) =>
+  w.script({ exports: Accounts.ExportService, config: ConfigToken }, ({ exports, config }) =>
     exportScript(exports, { publicUrl: config.publicUrl, uploadsPath: config.uploadsPath }),
   );
   // Mail the request could not deliver at once (SMTP down, refused): retried with backoff (docs/decisions/0091).
   w.job({ name: 'deliver-mail', everyMs: 30_000 }, [Accounts.MailDelivery], (delivery) => () => delivery.deliverDue());
-  w.script([Accounts.ProfileService, ConfigToken, Platform.Presenters], (profiles, config, p) =>
+  w.script({ profiles: Accounts.ProfileService, config: ConfigToken, p: Platform.Presenters }, ({ profiles, config, p }) =>
     usersScript(profiles, { publicUrl: config.publicUrl, domain: config.domain }, p),
   );
 });

@@ -53,11 +53,15 @@ export const adminModule = featureModule(face, (w) => {
   // Beside media_server.local.php, in API_CONFIG_DIR.
   w.bind(TurnSettingsStore, [ConfigToken], (config) => new PhpTurnSettingsFile(join(dirname(config.media.configFile), 'turn.local.php')));
 
-  w.bind(Admin.PasswordConfirmation, [UserRepository, PasswordHasher], (users, hasher) => new PasswordConfirmation(users, hasher));
+  w.bind(
+    Admin.PasswordConfirmation,
+    { users: UserRepository, hasher: PasswordHasher },
+    ({ users, hasher }) => new PasswordConfirmation(users, hasher),
+  );
   w.bind(
     Admin.MediaServerSettings,
-    [MediaServerSettingsStore, ConfigToken, Admin.PasswordConfirmation],
-    (store, config, password) =>
+    { store: MediaServerSettingsStore, config: ConfigToken, password: Admin.PasswordConfirmation },
+    ({ store, config, password }) =>
       new MediaServerSettingsService(
         store,
         { url: config.media.url, apiKey: config.media.apiKey, apiSecret: config.media.apiSecret },
@@ -66,34 +70,44 @@ export const adminModule = featureModule(face, (w) => {
   );
   w.bind(
     Admin.TurnSettings,
-    [TurnSettingsStore, ConfigToken, Admin.PasswordConfirmation],
-    (store, config, password) => new TurnSettingsService(store, turnEnvironment(config), password),
+    { store: TurnSettingsStore, config: ConfigToken, password: Admin.PasswordConfirmation },
+    ({ store, config, password }) => new TurnSettingsService(store, turnEnvironment(config), password),
   );
   w.bind(Admin.Roles, [AdminRoster], (roster) => new AdminRoleService(roster));
   w.bind(
     Admin.Accounts,
-    [Accounts.AuthService, AccessTokenRepository, UserRepository, SecretTokens, Clock, ConfigToken],
-    (auth, tokens, users, secrets, clock, config) => new AdminAccountService(auth, tokens, users, secrets, clock, config.technicianUserIds),
+    {
+      auth: Accounts.AuthService,
+      tokens: AccessTokenRepository,
+      users: UserRepository,
+      secrets: SecretTokens,
+      clock: Clock,
+      config: ConfigToken,
+    },
+    ({ auth, tokens, users, secrets, clock, config }) =>
+      new AdminAccountService(auth, tokens, users, secrets, clock, config.technicianUserIds),
   );
 
   w.bind(
     PagesToken,
-    [
-      Admin.Accounts,
-      Admin.Roles,
-      Admin.MediaServerSettings,
-      Admin.TurnSettings,
-      AdminSessionStore,
-      Clock,
-      ConfigToken,
-      many(AdminSections),
-    ],
-    (accounts, roles, media, turn, sessions, clock, config, sections) =>
+    {
+      accounts: Admin.Accounts,
+      roles: Admin.Roles,
+      media: Admin.MediaServerSettings,
+      turn: Admin.TurnSettings,
+      sessions: AdminSessionStore,
+      clock: Clock,
+      config: ConfigToken,
+      sections: many(AdminSections),
+    },
+    ({ accounts, roles, media, turn, sessions, clock, config, sections }) =>
       adminPanel({ accounts, roles, media, turn, sessions, clock, instanceName: config.domain, sections }),
   );
   w.job(
     { name: 'purge-admin-sessions', everyMs: 30 * 60_000 },
-    [AdminSessionStore, Clock],
-    (sessions, clock) => () => sessions.deleteExpired(toTimestamp(clock.now())),
+    { sessions: AdminSessionStore, clock: Clock },
+    ({ sessions, clock }) =>
+      () =>
+        sessions.deleteExpired(toTimestamp(clock.now())),
   );
 });

@@ -46,9 +46,9 @@ export const albumsModule = featureModule(face, (w) => {
   w.bind(AlbumRepository, [DatabaseToken], ({ db, dialect }) => new SqlAlbumRepository(db, dialect));
   w.bind(
     Albums.AlbumService,
-    [AlbumRepository, UserRepository, Content.PostService, Clock, UnitOfWork, Media.References],
+    { albums: AlbumRepository, users: UserRepository, posts: Content.PostService, clock: Clock, uow: UnitOfWork, media: Media.References },
     // The one visibility rule: an album is seen by whoever sees its owner's posts.
-    (albums, users, posts, clock, uow, media) => new AlbumService(albums, users, posts.visibility, clock, uow, media),
+    ({ albums, users, posts, clock, uow, media }) => new AlbumService(albums, users, posts.visibility, clock, uow, media),
   );
   w.script([Albums.AlbumService, Platform.Presenters], albumsScript);
 });

@@ -82,17 +82,18 @@ export const callsModule = featureModule(face, (w) => {
   w.bind(CallRepository, [DatabaseToken], ({ db, dialect }) => new SqlCallRepository(db, dialect));
   w.bind(
     Calls.CallService,
-    [CallRepository, UserRepository, MessageGroupRepository, PushSender, Clock, UnitOfWork],
-    (calls, users, groups, push, clock, uow) => new CallService(calls, users, groups, push, clock, uow),
+    { calls: CallRepository, users: UserRepository, groups: MessageGroupRepository, push: PushSender, clock: Clock, uow: UnitOfWork },
+    ({ calls, users, groups, push, clock, uow }) => new CallService(calls, users, groups, push, clock, uow),
   );
   w.bind(
     Calls.TalkInviteService,
-    [MessageGroupRepository, UserRepository, PushSender, Clock, ConfigToken],
-    (groups, users, push, clock, config) =>
+    { groups: MessageGroupRepository, users: UserRepository, push: PushSender, clock: Clock, config: ConfigToken },
+    ({ groups, users, push, clock, config }) =>
       new TalkInviteService(groups, users, push, clock, { conferenceServerUrl: config.talkServerUrl }),
   );
-  w.script([Calls.CallService, Calls.TalkInviteService, Platform.Presenters, ConfigToken], (calls, talk, p, config) =>
-    callsScript(calls, talk, p, { mobileAppMarker: config.mobileAppMarker }),
+  w.script(
+    { calls: Calls.CallService, talk: Calls.TalkInviteService, p: Platform.Presenters, config: ConfigToken },
+    ({ calls, talk, p, config }) => callsScript(calls, talk, p, { mobileAppMarker: config.mobileAppMarker }),
   );
   w.job({ name: 'missed-calls', everyMs: 15_000 }, [Calls.CallService], (calls) => () => calls.missOverdue());
 });

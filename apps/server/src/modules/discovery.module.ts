@@ -41,8 +41,8 @@ export const discoveryModule = featureModule(face, (w) => {
   w.bind(SearchIndex, [DatabaseToken], ({ db, dialect }) => new SqlSearchIndex(db, dialect));
   w.bind(
     Discovery.SearchService,
-    [SearchIndex, UserRepository, PostRepository],
-    (index, users, posts) => new SearchService(index, users, posts),
+    { index: SearchIndex, users: UserRepository, posts: PostRepository },
+    ({ index, users, posts }) => new SearchService(index, users, posts),
   );
   w.script([Discovery.SearchService, Platform.Presenters], searchScript);
 
@@ -50,8 +50,8 @@ export const discoveryModule = featureModule(face, (w) => {
   w.bind(UserSuggestions, [DatabaseToken], ({ db, dialect }) => new SqlUserSuggestions(db, dialect));
   w.bind(
     Discovery.DiscoverService,
-    [UserSuggestions, UserRepository, Groups.GroupService, Pages.PageService],
-    (suggestions, users, groups, pages) => new DiscoverService(suggestions, users, groups, pages),
+    { suggestions: UserSuggestions, users: UserRepository, groups: Groups.GroupService, pages: Pages.PageService },
+    ({ suggestions, users, groups, pages }) => new DiscoverService(suggestions, users, groups, pages),
   );
   w.script([Discovery.DiscoverService, Platform.Presenters], discoverScript);
 });

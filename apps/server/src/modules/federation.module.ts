@@ -104,7 +104,7 @@ export const federationModule = featureModule(face, (w) => {
   w.bind(FederationQueue, [DatabaseToken], ({ db }) => new SqlFederationQueue(db));
   w.bind(DomainBlockRepository, [DatabaseToken], ({ db }) => new SqlDomainBlockRepository(db));
   // One cached copy of the block list per process (read again every 30 s, and at once after a change here).
-  w.bind(Federation.Policy, [DomainBlockRepository, Clock], (blocks, clock) => new DomainPolicy(blocks, clock));
+  w.bind(Federation.Policy, { blocks: DomainBlockRepository, clock: Clock }, ({ blocks, clock }) => new DomainPolicy(blocks, clock));
 
   w.bind(Federation.Urls, [ConfigToken], (config) => new FederationUrls(config.publicUrl));
   // The one outbound client of federation: SSRF policy, 10 s, 2 redirects, 1 MB.
@@ -118,46 +118,47 @@ export const federationModule = featureModule(face, (w) => {
         userAgent: `${SOFTWARE.name}/${SOFTWARE.version} (+${config.publicUrl}/)`,
       }),
   );
-  w.bind(Federation.KvStore, [FederationKeyValues, Clock], (kv, clock) => new DatabaseKvStore(kv, clock));
-  w.bind(Federation.Loaders, [Federation.Client, Federation.KvStore], (client, kv) => federationLoaders(client, kv));
-  w.bind(Federation.Keys, [ActorKeyRepository, Clock], (keys, clock) => new ActorKeys(keys, clock));
+  w.bind(Federation.KvStore, { kv: FederationKeyValues, clock: Clock }, ({ kv, clock }) => new DatabaseKvStore(kv, clock));
+  w.bind(Federation.Loaders, { client: Federation.Client, kv: Federation.KvStore }, ({ client, kv }) => federationLoaders(client, kv));
+  w.bind(Federation.Keys, { keys: ActorKeyRepository, clock: Clock }, ({ keys, clock }) => new ActorKeys(keys, clock));
   // Serializing our own activities needs only the preloaded contexts (no request).
   w.bind(
     Federation.Activities,
-    [Federation.Urls, Federation.Client],
-    (urls, client) => new ActivityBuilder(urls, guardedDocumentLoader(client)),
+    { urls: Federation.Urls, client: Federation.Client },
+    ({ urls, client }) => new ActivityBuilder(urls, guardedDocumentLoader(client)),
   );
   w.bind(
     FederationOutbox,
-    [Federation.Urls, Federation.Activities, FederationQueue, Clock],
-    (urls, activities, queue, clock) => new QueuedFederationOutbox(urls, activities, queue, clock),
+    { urls: Federation.Urls, activities: Federation.Activities, queue: FederationQueue, clock: Clock },
+    ({ urls, activities, queue, clock }) => new QueuedFederationOutbox(urls, activities, queue, clock),
   );
   w.bind(
     RemoteDirectory,
-    [Federation.Client, Federation.Loaders, Federation.Urls, Clock, ConfigToken],
-    (client, loaders, urls, clock, config) => new FediverseDirectory(client, loaders, urls, clock, config.federation.allowPrivateAddresses),
+    { client: Federation.Client, loaders: Federation.Loaders, urls: Federation.Urls, clock: Clock, config: ConfigToken },
+    ({ client, loaders, urls, clock, config }) =>
+      new FediverseDirectory(client, loaders, urls, clock, config.federation.allowPrivateAddresses),
   );
   w.bind(
     Federation.Service,
-    [
-      UserRepository,
-      RemoteActorRepository,
-      RemoteFollowRepository,
-      RemotePostRepository,
-      RemoteDirectory,
-      FederationOutbox,
-      Clock,
-      UnitOfWork,
-      Federation.Policy,
-    ],
-    (users, actors, follows, posts, directory, outbox, clock, uow, policy) =>
+    {
+      users: UserRepository,
+      actors: RemoteActorRepository,
+      follows: RemoteFollowRepository,
+      posts: RemotePostRepository,
+      directory: RemoteDirectory,
+      outbox: FederationOutbox,
+      clock: Clock,
+      uow: UnitOfWork,
+      policy: Federation.Policy,
+    },
+    ({ users, actors, follows, posts, directory, outbox, clock, uow, policy }) =>
       new FederationService(users, actors, follows, posts, directory, outbox, clock, uow, policy),
   );
   // Create, Update and Delete of wall posts, queued in the post's own unit of work.
   w.bind(
     PostEventListeners,
-    [UserRepository, RemoteFollowRepository, FederationOutbox],
-    (users, follows, outbox) => new FederationPostListener(users, follows, outbox),
+    { users: UserRepository, follows: RemoteFollowRepository, outbox: FederationOutbox },
+    ({ users, follows, outbox }) => new FederationPostListener(users, follows, outbox),
   );
 
   w.bind(
@@ -213,18 +214,18 @@ export const federationModule = featureModule(face, (w) => {
 
   w.bind(
     Federation.Worker,
-    [
-      FederationQueue,
-      Federation.App,
-      RemoteFollowRepository,
-      Federation.Keys,
-      Federation.Urls,
-      Federation.Client,
-      Clock,
-      LoggerToken,
-      Federation.Policy,
-    ],
-    (queue, app, follows, keys, urls, client, clock, logger, policy) =>
+    {
+      queue: FederationQueue,
+      app: Federation.App,
+      follows: RemoteFollowRepository,
+      keys: Federation.Keys,
+      urls: Federation.Urls,
+      client: Federation.Client,
+      clock: Clock,
+      logger: LoggerToken,
+      policy: Federation.Policy,
+    },
+    ({ queue, app, follows, keys, urls, client, clock, logger, policy }) =>
       new FederationWorker(
         queue,
         { queue: app.fedifyQueue, start: () => app.startQueue() },
@@ -249,24 +250,26 @@ export const federationModule = featureModule(face, (w) => {
   w.job({ name: 'federation-queue', everyMs: 2_000 }, [Federation.Worker], (worker) => () => worker.drain());
   w.job(
     { name: 'federation-cache-purge', everyMs: 60 * 60_000 },
-    [FederationKeyValues, Clock],
-    (kv, clock) => () => kv.purgeExpired(toTimestamp(clock.now())),
+    { kv: FederationKeyValues, clock: Clock },
+    ({ kv, clock }) =>
+      () =>
+        kv.purgeExpired(toTimestamp(clock.now())),
   );
 
   // The admin panel's Federation and Deliveries pages (docs/decisions/0106); decisions go to the moderators' log.
   w.bind(
     Federation.Admin,
-    [
-      DomainBlockRepository,
-      Federation.Policy,
-      RemoteFollowRepository,
-      RemotePostRepository,
-      FederationQueue,
-      ModerationLog,
-      Clock,
-      UnitOfWork,
-    ],
-    (blocks, policy, follows, posts, queue, log, clock, uow) =>
+    {
+      blocks: DomainBlockRepository,
+      policy: Federation.Policy,
+      follows: RemoteFollowRepository,
+      posts: RemotePostRepository,
+      queue: FederationQueue,
+      log: ModerationLog,
+      clock: Clock,
+      uow: UnitOfWork,
+    },
+    ({ blocks, policy, follows, posts, queue, log, clock, uow }) =>
       new FederationAdminService(
         blocks,
         policy,
@@ -281,7 +284,7 @@ export const federationModule = featureModule(face, (w) => {
   );
   w.bind(AdminSections, [Federation.Admin], (admin) => federationSection(admin));
 
-  w.script([Federation.Service, ConfigToken, Platform.Presenters], (federation, config, p) =>
+  w.script({ federation: Federation.Service, config: ConfigToken, p: Platform.Presenters }, ({ federation, config, p }) =>
     fediverseScript(federation, { publicUrl: config.publicUrl, domain: config.domain }, p),
   );
   w.accountData([DatabaseToken], ({ db }) => new SqlFederationAccountData(db));

@@ -90,7 +90,7 @@ export const livesModule = featureModule(face, (w) => {
   w.bind(LiveRepository, [DatabaseToken], ({ db, dialect }) => new SqlLiveRepository(db, dialect));
   // MEDIA_SERVER_* when all three are set, else config/media_server.local.php as the admin panel last
   // wrote it (read again when it changes): a saved change applies to the next token, no restart.
-  w.bind(MediaServer, [ConfigToken, Clock, MediaServerSettingsStore], (config, clock, file) => {
+  w.bind(MediaServer, { config: ConfigToken, clock: Clock, file: MediaServerSettingsStore }, ({ config, clock, file }) => {
     const env = { url: config.media.url, apiKey: config.media.apiKey, apiSecret: config.media.apiSecret };
     const credentials = async () => {
       const { values } = effectiveMediaServer(env, await file.read());
@@ -101,42 +101,46 @@ export const livesModule = featureModule(face, (w) => {
 
   w.bind(
     Lives.LiveService,
-    [LiveRepository, UserRepository, Clock, UnitOfWork, Media.References],
-    (lives, users, clock, uow, media) => new LiveService(lives, users, clock, uow, media),
+    { lives: LiveRepository, users: UserRepository, clock: Clock, uow: UnitOfWork, media: Media.References },
+    ({ lives, users, clock, uow, media }) => new LiveService(lives, users, clock, uow, media),
   );
   w.bind(
     Lives.LiveStageService,
-    [LiveRepository, UserRepository, Clock, UnitOfWork],
-    (lives, users, clock, uow) => new LiveStageService(lives, users, clock, uow),
+    { lives: LiveRepository, users: UserRepository, clock: Clock, uow: UnitOfWork },
+    ({ lives, users, clock, uow }) => new LiveStageService(lives, users, clock, uow),
   );
   w.bind(
     Lives.MediaTokenService,
-    [LiveRepository, CallRepository, MessageGroupRepository, MediaServer],
-    (lives, calls, groups, media) => new MediaTokenService(lives, calls, groups, media),
+    { lives: LiveRepository, calls: CallRepository, groups: MessageGroupRepository, media: MediaServer },
+    ({ lives, calls, groups, media }) => new MediaTokenService(lives, calls, groups, media),
   );
   w.bind(
     Lives.MediaEventsService,
-    [LiveRepository, MediaServer, Clock],
-    (lives, media, clock) => new MediaEventsService(lives, media, clock),
+    { lives: LiveRepository, media: MediaServer, clock: Clock },
+    ({ lives, media, clock }) => new MediaEventsService(lives, media, clock),
   );
 
-  w.bind(Lives.LiveChatService, [LiveRepository, UserRepository, Clock], (lives, users, clock) => new LiveChatService(lives, users, clock));
+  w.bind(
+    Lives.LiveChatService,
+    { lives: LiveRepository, users: UserRepository, clock: Clock },
+    ({ lives, users, clock }) => new LiveChatService(lives, users, clock),
+  );
   w.bind(
     Lives.LiveModerationService,
-    [LiveRepository, UserRepository, Clock, ConfigToken],
-    (lives, users, clock, config) => new LiveModerationService(lives, users, clock, { suspendAt: config.liveSuspendThreshold }),
+    { lives: LiveRepository, users: UserRepository, clock: Clock, config: ConfigToken },
+    ({ lives, users, clock, config }) => new LiveModerationService(lives, users, clock, { suspendAt: config.liveSuspendThreshold }),
   );
 
   w.script(
-    [
-      Lives.LiveService,
-      Lives.LiveStageService,
-      Lives.MediaTokenService,
-      Lives.MediaEventsService,
-      Lives.LiveChatService,
-      Lives.LiveModerationService,
-      Platform.Presenters,
-    ],
-    (lives, stage, tokens, events, chat, moderation, p) => livesScript({ lives, stage, tokens, events, chat, moderation }, p),
+    {
+      lives: Lives.LiveService,
+      stage: Lives.LiveStageService,
+      tokens: Lives.MediaTokenService,
+      events: Lives.MediaEventsService,
+      chat: Lives.LiveChatService,
+      moderation: Lives.LiveModerationService,
+      p: Platform.Presenters,
+    },
+    ({ lives, stage, tokens, events, chat, moderation, p }) => livesScript({ lives, stage, tokens, events, chat, moderation }, p),
   );
 });

@@ -51,7 +51,7 @@ export const mediaModule = featureModule(face, (w) => {
   w.bind(UploadedMedia, [ConfigToken], (config) => new FsUploadedMedia(config.uploadsPath));
   w.bind(MediaInspector, [], () => new FileTypeMediaInspector());
   // Videos and audio remuxed without metadata (docs/decisions/0110); without a usable ffmpeg they answer 503.
-  w.bind(Media.Remuxer, [ConfigToken, LoggerToken], (config, logger) => {
+  w.bind(Media.Remuxer, { config: ConfigToken, logger: LoggerToken }, ({ config, logger }) => {
     const binary = config.remux.ffmpegPath ?? packagedFfmpeg();
     const usable = binary !== null && FfmpegRemuxer.usable(binary);
     if (!usable) logger.warn({ ffmpeg: binary }, 'no usable ffmpeg binary: video and audio uploads answer 503 (see API_FFMPEG_PATH)');
@@ -63,7 +63,11 @@ export const mediaModule = featureModule(face, (w) => {
       log,
     });
   });
-  w.bind(MediaStore, [ConfigToken, Media.Remuxer], (config, remuxer) => new FsMediaStore(config.uploadsPath, remuxer));
+  w.bind(
+    MediaStore,
+    { config: ConfigToken, remuxer: Media.Remuxer },
+    ({ config, remuxer }) => new FsMediaStore(config.uploadsPath, remuxer),
+  );
   // GET /uploads/... when no main application serves them (docs/decisions/0107).
   w.bind(Mounts, [ConfigToken], (config) => uploadsMount(config.uploadsPath, config.serveUploads));
   w.bind(TranslationCache, [], () => new LruTranslationCache());
@@ -74,8 +78,8 @@ export const mediaModule = featureModule(face, (w) => {
   w.accountData([UploadRegistry], (registry) => new UploadsAccountData(registry));
   w.job(
     { name: 'collect-uploads', everyMs: 10 * 60_000 },
-    [UploadRegistry, UploadFiles, Clock, ConfigToken, LoggerToken],
-    (registry, files, clock, config, logger) => {
+    { registry: UploadRegistry, files: UploadFiles, clock: Clock, config: ConfigToken, logger: LoggerToken },
+    ({ registry, files, clock, config, logger }) => {
       const collector = new UploadCollector(registry, files, clock, { orphanHours: config.uploadOrphanHours });
       return async () => {
         const report = await collector.collect();
@@ -89,15 +93,15 @@ export const mediaModule = featureModule(face, (w) => {
   );
   w.bind(
     Media.References,
-    [UploadedMedia, UploadRegistry, Clock],
-    (uploaded, registry, clock) => new MediaReferences(uploaded, registry, clock),
+    { uploaded: UploadedMedia, registry: UploadRegistry, clock: Clock },
+    ({ uploaded, registry, clock }) => new MediaReferences(uploaded, registry, clock),
   );
   w.bind(
     Media.UploadService,
-    [MediaInspector, MediaStore, UploadRegistry, UploadFiles, Clock],
-    (inspector, store, registry, files, clock) => new UploadService(inspector, store, registry, files, clock),
+    { inspector: MediaInspector, store: MediaStore, registry: UploadRegistry, files: UploadFiles, clock: Clock },
+    ({ inspector, store, registry, files, clock }) => new UploadService(inspector, store, registry, files, clock),
   );
-  w.bind(Media.TranslationService, [ConfigToken, TranslationCache, LoggerToken], (config, cache, logger) => {
+  w.bind(Media.TranslationService, { config: ConfigToken, cache: TranslationCache, logger: LoggerToken }, ({ config, cache, logger }) => {
     const translator = config.translate
       ? new LibreTranslateTranslator(config.translate.url, config.translate.apiKey, {
           log: (message, detail) => logger.warn(detail, message),

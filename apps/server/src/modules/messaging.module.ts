@@ -115,30 +115,40 @@ export const messagingModule = featureModule(face, (w) => {
 
   w.bind(
     Messaging.PrivateMessageService,
-    [PrivateMessageRepository, UserRepository, PushSender, Clock, UnitOfWork, FollowRepository, FriendRequestRepository, Media.References],
-    (messages, users, push, clock, uow, follows, friends, media) =>
+    {
+      messages: PrivateMessageRepository,
+      users: UserRepository,
+      push: PushSender,
+      clock: Clock,
+      uow: UnitOfWork,
+      follows: FollowRepository,
+      friends: FriendRequestRepository,
+      media: Media.References,
+    },
+    ({ messages, users, push, clock, uow, follows, friends, media }) =>
       new PrivateMessageService(messages, users, push, clock, uow, { follows, friends }, media),
   );
   w.bind(
     Messaging.MessageGroupService,
-    [MessageGroupRepository, UserRepository, PushSender, Clock, UnitOfWork, Media.References],
-    (groups, users, push, clock, uow, media) => new MessageGroupService(groups, users, push, clock, uow, media),
+    { groups: MessageGroupRepository, users: UserRepository, push: PushSender, clock: Clock, uow: UnitOfWork, media: Media.References },
+    ({ groups, users, push, clock, uow, media }) => new MessageGroupService(groups, users, push, clock, uow, media),
   );
   w.bind(
     Messaging.TypingService,
-    [TypingRepository, UserRepository, Messaging.MessageGroupService, Clock],
-    (typing, users, groups, clock) => new TypingService(typing, users, groups, clock),
+    { typing: TypingRepository, users: UserRepository, groups: Messaging.MessageGroupService, clock: Clock },
+    ({ typing, users, groups, clock }) => new TypingService(typing, users, groups, clock),
   );
 
   w.script([Messaging.PrivateMessageService, Messaging.TypingService, Platform.Presenters], messagesScript);
   w.script([Messaging.MessageGroupService, Messaging.TypingService, Platform.Presenters], messageGroupsScript);
   w.job(
     { name: 'auto-delete-messages', everyMs: 60_000 },
-    [Messaging.PrivateMessageService, Messaging.MessageGroupService, Messaging.TypingService],
-    (messages, groups, typing) => async () => {
-      await messages.deleteExpired();
-      await groups.deleteExpired();
-      await typing.purge();
-    },
+    { messages: Messaging.PrivateMessageService, groups: Messaging.MessageGroupService, typing: Messaging.TypingService },
+    ({ messages, groups, typing }) =>
+      async () => {
+        await messages.deleteExpired();
+        await groups.deleteExpired();
+        await typing.purge();
+      },
   );
 });

@@ -136,74 +136,82 @@ export const moderationModule = featureModule(face, (w) => {
   w.bind(ReportableContents, [Content.PostService], (posts) => new ReportableWallPosts(posts));
   w.bind(
     Moderation.SanctionService,
-    [SanctionRepository, UserRepository, Clock, ConfigToken, SuspensionRepository],
-    (sanctions, users, clock, config, suspensions) => new SanctionService(sanctions, users, clock, config.moderation, suspensions),
+    { sanctions: SanctionRepository, users: UserRepository, clock: Clock, config: ConfigToken, suspensions: SuspensionRepository },
+    ({ sanctions, users, clock, config, suspensions }) => new SanctionService(sanctions, users, clock, config.moderation, suspensions),
   );
   w.bind(
     Moderation.ReportService,
-    [
-      ReportRepository,
-      SanctionRepository,
-      Moderation.SanctionService,
-      ModerationLog,
-      many(ReportableContents),
-      UserRepository,
-      Notifications.NotificationService,
-      Clock,
-      UnitOfWork,
-      ConfigToken,
-    ],
-    (reports, sanctionRepo, sanctions, log, contents, users, notifications, clock, uow, config) =>
+    {
+      reports: ReportRepository,
+      sanctionRepo: SanctionRepository,
+      sanctions: Moderation.SanctionService,
+      log: ModerationLog,
+      contents: many(ReportableContents),
+      users: UserRepository,
+      notifications: Notifications.NotificationService,
+      clock: Clock,
+      uow: UnitOfWork,
+      config: ConfigToken,
+    },
+    ({ reports, sanctionRepo, sanctions, log, contents, users, notifications, clock, uow, config }) =>
       new ReportService(reports, sanctionRepo, sanctions, log, contents, users, notifications, clock, uow, config.moderation),
   );
   w.bind(
     Moderation.ElectionService,
-    [
-      CandidacyRepository,
-      ModeratorRoster,
-      ModerationLog,
-      UserRepository,
-      Notifications.NotificationService,
-      Clock,
-      UnitOfWork,
-      ConfigToken,
-    ],
-    (candidacies, roster, log, users, notifications, clock, uow, config) =>
+    {
+      candidacies: CandidacyRepository,
+      roster: ModeratorRoster,
+      log: ModerationLog,
+      users: UserRepository,
+      notifications: Notifications.NotificationService,
+      clock: Clock,
+      uow: UnitOfWork,
+      config: ConfigToken,
+    },
+    ({ candidacies, roster, log, users, notifications, clock, uow, config }) =>
       new ElectionService(candidacies, roster, log, users, notifications, clock, uow, config.moderation),
   );
   w.bind(
     Moderation.FeatureSuggestionService,
-    [FeatureSuggestionRepository, UserRepository, Notifications.NotificationService, Clock, UnitOfWork],
-    (suggestions, users, notifications, clock, uow) => new FeatureSuggestionService(suggestions, users, notifications, clock, uow),
+    {
+      suggestions: FeatureSuggestionRepository,
+      users: UserRepository,
+      notifications: Notifications.NotificationService,
+      clock: Clock,
+      uow: UnitOfWork,
+    },
+    ({ suggestions, users, notifications, clock, uow }) => new FeatureSuggestionService(suggestions, users, notifications, clock, uow),
   );
 
   // Instance moderation in the admin panel (docs/decisions/0105): the Users and Reports pages.
   w.bind(
     Moderation.AccountModerationService,
-    [
-      AdminRoster,
-      ProfileStatsReader,
-      UserRepository,
-      AccessTokenRepository,
-      RecoveryCodeRepository,
-      AccountEraser,
-      Accounts.MailDelivery,
-      SuspensionRepository,
-      SanctionRepository,
-      ModerationLog,
-      Clock,
-      UnitOfWork,
-      ConfigToken,
-    ],
-    (roster, profiles, users, tokens, recovery, eraser, mail, suspensions, sanctions, log, clock, uow, config) =>
+    {
+      roster: AdminRoster,
+      profiles: ProfileStatsReader,
+      users: UserRepository,
+      tokens: AccessTokenRepository,
+      recovery: RecoveryCodeRepository,
+      eraser: AccountEraser,
+      mail: Accounts.MailDelivery,
+      suspensions: SuspensionRepository,
+      sanctions: SanctionRepository,
+      log: ModerationLog,
+      clock: Clock,
+      uow: UnitOfWork,
+      config: ConfigToken,
+    },
+    ({ roster, profiles, users, tokens, recovery, eraser, mail, suspensions, sanctions, log, clock, uow, config }) =>
       new AccountModerationService(roster, profiles, users, tokens, recovery, eraser, mail, suspensions, sanctions, log, clock, uow, {
         instanceName: config.domain,
       }),
   );
-  w.bind(AdminSections, [Moderation.AccountModerationService, Moderation.ReportService], (accounts, reports) =>
+  w.bind(AdminSections, { accounts: Moderation.AccountModerationService, reports: Moderation.ReportService }, ({ accounts, reports }) =>
     usersSection(accounts, reports),
   );
-  w.bind(AdminSections, [Moderation.ReportService, Moderation.ElectionService], (reports, elections) => reportsSection(reports, elections));
+  w.bind(AdminSections, { reports: Moderation.ReportService, elections: Moderation.ElectionService }, ({ reports, elections }) =>
+    reportsSection(reports, elections),
+  );
 
   w.script([Moderation.ReportService, Platform.Presenters], reportsScript);
   w.script([Moderation.ElectionService, Platform.Presenters], moderatorsScript);

@@ -103,24 +103,34 @@ export const notificationsModule = featureModule(face, (w) => {
   });
   w.bind(
     Notifications.PushDelivery,
-    [PushProviders, PushOutbox, Clock, LoggerToken],
-    (providers, outbox, clock, logger) => new PushDeliveryService(providers, outbox, clock, logger),
+    { providers: PushProviders, outbox: PushOutbox, clock: Clock, logger: LoggerToken },
+    ({ providers, outbox, clock, logger }) => new PushDeliveryService(providers, outbox, clock, logger),
   );
   // Without a provider, pushes are only logged (a development setup).
-  w.bind(Notifications.PushTransport, [PushProviders, Notifications.PushDelivery, LoggerToken], (providers, delivery, logger) =>
-    providers.length ? delivery : new LoggingPushSender(logger),
+  w.bind(
+    Notifications.PushTransport,
+    { providers: PushProviders, delivery: Notifications.PushDelivery, logger: LoggerToken },
+    ({ providers, delivery, logger }) => (providers.length ? delivery : new LoggingPushSender(logger)),
   );
   // The recipient's notification switches decide every push (user_preferences.php).
   w.bind(
     PushSender,
-    [Notifications.PushTransport, NotificationPreferenceRepository, UnitOfWork],
-    (transport, preferences, uow) => new AfterCommitPushSender(new PreferenceGatedPushSender(transport, preferences), uow),
+    { transport: Notifications.PushTransport, preferences: NotificationPreferenceRepository, uow: UnitOfWork },
+    ({ transport, preferences, uow }) => new AfterCommitPushSender(new PreferenceGatedPushSender(transport, preferences), uow),
   );
 
   w.bind(
     Notifications.NotificationService,
-    [NotificationRepository, PushSender, Clock, NotificationPreferenceRepository, UserRepository, Accounts.MailDelivery, ConfigToken],
-    (repo, push, clock, preferences, users, mail, config) =>
+    {
+      repo: NotificationRepository,
+      push: PushSender,
+      clock: Clock,
+      preferences: NotificationPreferenceRepository,
+      users: UserRepository,
+      mail: Accounts.MailDelivery,
+      config: ConfigToken,
+    },
+    ({ repo, push, clock, preferences, users, mail, config }) =>
       new NotificationService(repo, push, clock, preferences, new NotificationEmails(users, mail, { instanceName: config.domain })),
   );
   // Reactions, comments, shares and mentions of posts of every surface are told by listening to the
@@ -131,8 +141,13 @@ export const notificationsModule = featureModule(face, (w) => {
   w.bind(FriendEventListeners, [Notifications.NotificationService], (notifications) => new SocialNotices(notifications));
   w.bind(
     Notifications.NotificationInboxService,
-    [NotificationInbox, UserRepository, Notifications.NotificationService, Notifications.PushDelivery],
-    (inbox, users, notifications, delivery) => new NotificationInboxService(inbox, users, notifications, () => delivery.configured()),
+    {
+      inbox: NotificationInbox,
+      users: UserRepository,
+      notifications: Notifications.NotificationService,
+      delivery: Notifications.PushDelivery,
+    },
+    ({ inbox, users, notifications, delivery }) => new NotificationInboxService(inbox, users, notifications, () => delivery.configured()),
   );
 
   w.script([Notifications.NotificationInboxService, Platform.Presenters], notificationsScript);

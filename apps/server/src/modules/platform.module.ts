@@ -43,10 +43,10 @@ export const platformModule = featureModule(face, (w) => {
   });
   w.bind(
     Platform.RateLimiter,
-    [RateLimitStore, ConfigToken, Clock],
-    (store, config, clock) => new RateLimiter(store, config.rateLimits, clock, config.loginAccountLimit),
+    { store: RateLimitStore, config: ConfigToken, clock: Clock },
+    ({ store, config, clock }) => new RateLimiter(store, config.rateLimits, clock, config.loginAccountLimit),
   );
-  w.bind(Platform.Presenters, [ConfigToken, Clock], (config, clock) => ({
+  w.bind(Platform.Presenters, { config: ConfigToken, clock: Clock }, ({ config, clock }) => ({
     formatTime: createTimeFormatter(config.timeZone),
     now: () => clock.now(),
     roles: (u) => rolesOf(u, config.technicianUserIds),
@@ -64,12 +64,17 @@ export const platformModule = featureModule(face, (w) => {
   }));
   w.bind(
     Platform.PublicSettings,
-    [ConfigToken, Clock, TurnSettingsStore],
-    (config, clock, turnFile) => new ConfiguredPublicSettings(config, clock, turnFile),
+    { config: ConfigToken, clock: Clock, turnFile: TurnSettingsStore },
+    ({ config, clock, turnFile }) => new ConfiguredPublicSettings(config, clock, turnFile),
   );
   w.script([Platform.PublicSettings], settingsScript);
-  w.job({ name: 'purge-rate-limit-counters', everyMs: 10 * 60_000 }, [RateLimitStore, Clock], (store, clock) => async () => {
-    const now = Math.floor(clock.now().getTime() / 1000);
-    await store.purge(now - RATE_LIMIT_WINDOW_SECONDS);
-  });
+  w.job(
+    { name: 'purge-rate-limit-counters', everyMs: 10 * 60_000 },
+    { store: RateLimitStore, clock: Clock },
+    ({ store, clock }) =>
+      async () => {
+        const now = Math.floor(clock.now().getTime() / 1000);
+        await store.purge(now - RATE_LIMIT_WINDOW_SECONDS);
+      },
+  );
 });

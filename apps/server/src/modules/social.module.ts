@@ -65,15 +65,15 @@ export const socialModule = featureModule(face, (w) => {
 
   w.bind(
     Social.FollowService,
-    [FollowRepository, UserRepository, Clock, UnitOfWork, many(FollowEventListeners)],
+    { follows: FollowRepository, users: UserRepository, clock: Clock, uow: UnitOfWork, listeners: many(FollowEventListeners) },
     // Every module's follow listeners (the home timeline, the follow notification), called within each change.
-    (follows, users, clock, uow, listeners) => new FollowService(follows, users, clock, uow, new FollowEvents(listeners)),
+    ({ follows, users, clock, uow, listeners }) => new FollowService(follows, users, clock, uow, new FollowEvents(listeners)),
   );
   w.bind(
     Social.FriendService,
-    [FriendRequestRepository, UserRepository, Clock, UnitOfWork, many(FriendEventListeners)],
+    { requests: FriendRequestRepository, users: UserRepository, clock: Clock, uow: UnitOfWork, listeners: many(FriendEventListeners) },
     // Every module's friend request listeners (the notifications), called within each change.
-    (requests, users, clock, uow, listeners) => new FriendService(requests, users, clock, uow, new FriendEvents(listeners)),
+    ({ requests, users, clock, uow, listeners }) => new FriendService(requests, users, clock, uow, new FriendEvents(listeners)),
   );
 
   w.script([Social.FollowService, Platform.Presenters], followsScript);

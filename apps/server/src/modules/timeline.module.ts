@@ -25,7 +25,11 @@ const face = {
  */
 export const timelineModule = featureModule(face, (w) => {
   w.bind(HomeTimelineRepository, [DatabaseToken], ({ db, dialect }) => new SqlHomeTimelineRepository(db, dialect));
-  w.bind(Timeline.HomeTimeline, [HomeTimelineRepository, ConfigToken], (repo, config) => new HomeTimeline(repo, config.homeTimeline));
+  w.bind(
+    Timeline.HomeTimeline,
+    { repo: HomeTimelineRepository, config: ConfigToken },
+    ({ repo, config }) => new HomeTimeline(repo, config.homeTimeline),
+  );
   w.bind(PostEventListeners, [Timeline.HomeTimeline], (timeline) => timeline);
   w.bind(FollowEventListeners, [Timeline.HomeTimeline], (timeline) => timeline);
   w.job({ name: 'home-timeline-fanout', everyMs: 2_000 }, [Timeline.HomeTimeline], (timeline) => () => timeline.fanOutQueued());
