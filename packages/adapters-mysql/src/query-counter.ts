@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Dialect } from 'kysely';
 import { wrappingStatements } from './dialect.js';
 
@@ -18,7 +19,18 @@ export function countingQueries(dialect: Dialect, counter: QueryCounter): Dialec
     throw error;
   };
   return wrappingStatements(dialect, (execute) => (query) => {
-    counter.executed += 1;
+    if (!housekeeping.getStore()) counter.executed += 1;
     return execute(query).catch(failed);
   });
+}
+
+const housekeeping = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `work` as the process's own housekeeping, not a request's: its statements are not counted in
+ * `executed` (failures still are). The session signal's check, once a second whichever request comes
+ * (docs/decisions/0150), is one: a request's count stays what the request itself costs.
+ */
+export function asHousekeeping<T>(work: () => Promise<T>): Promise<T> {
+  return housekeeping.run(true, work);
 }

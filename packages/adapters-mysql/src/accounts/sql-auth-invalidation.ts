@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../database.js';
 import { incrementCounter, insertOrUpdate, type SqlDialect } from '../dialect.js';
 import type { PlazaMigration } from '../migrations/helpers.js';
+import { asHousekeeping } from '../query-counter.js';
 import { tableOptions } from '../migrations/helpers.js';
 
 /** Row 0 holds the counter; every other row, an account's last change as a value of it. */
@@ -56,7 +57,12 @@ export class SqlAuthInvalidation implements AuthInvalidation {
     });
   }
 
-  async changedSince(cursor: string | null): Promise<AuthChanges> {
+  /** The check is the process's housekeeping, not the request's that happens to run it (query-counter.ts). */
+  changedSince(cursor: string | null): Promise<AuthChanges> {
+    return asHousekeeping(() => this.read(cursor));
+  }
+
+  private async read(cursor: string | null): Promise<AuthChanges> {
     if (cursor === null) {
       const row = await this.db.selectFrom('auth_versions').select('version').where('user_id', '=', COUNTER_ROW).executeTakeFirst();
       return { cursor: String(row ? Number(row.version) : 0), userIds: [], everyone: false };
