@@ -73,3 +73,28 @@ export function scenariosOf(module) {
     },
   ];
 }
+
+/**
+ * The floors' token check as Plaza's is since issue 30 (docs/decisions/0150): a session read once, then
+ * kept in the floor's process by its token's hash, and dropped when the version row Plaza's signal
+ * writes (auth_versions, row 0) moved; that row is read at most once a second. The same work, bare.
+ */
+const floorSessions = new Map();
+let floorVersion = null;
+let floorCheckedAt = 0;
+export async function cachedSession(pool, tokenHash, load) {
+  const now = Date.now();
+  if (now - floorCheckedAt >= 1000) {
+    floorCheckedAt = now;
+    const [rows] = await pool.query('SELECT version FROM auth_versions WHERE user_id = 0');
+    const version = rows.length ? String(rows[0].version) : '0';
+    if (version !== floorVersion) floorSessions.clear();
+    floorVersion = version;
+  }
+  let session = floorSessions.get(tokenHash);
+  if (!session) {
+    session = await load();
+    if (session && !session.banned) floorSessions.set(tokenHash, session);
+  }
+  return session;
+}

@@ -1,7 +1,7 @@
 // Load benchmarks: Plaza (its built server, in its own process) against bare node:http + mysql2 floors.
 import { spawn } from 'node:child_process';
 import { Agent as HttpAgent, createServer, get as httpGet } from 'node:http';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -20,6 +20,12 @@ const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const filter = process.argv[2] ?? '';
+// Plaza runs as `npm start` runs it unless told otherwise (issue 30): the request log at info, written
+// to a file as a service manager would take it (not to a pipe the load generator's process reads), over
+// TCP, one process. BENCH_PLAZA_LOG_LEVEL=warn (no request log), BENCH_MYSQL_SOCKET and BENCH_WORKERS
+// give the other rows; the header of each result names the configuration.
+const plazaLogLevel = process.env.BENCH_PLAZA_LOG_LEVEL || 'info';
+const plazaWorkers = Math.max(1, Number(process.env.BENCH_WORKERS ?? 1));
 
 // BENCH_MYSQL_SOCKET: Plaza (DB_SOCKET) and the floors reach the server through its Unix socket.
 const socketPath = process.env.BENCH_MYSQL_SOCKET || undefined;
@@ -113,8 +119,11 @@ async function freePort() {
  * on `database`, and resolves once `workers` processes said they listen. Lines logged at error level
  * are counted: a scenario fails on any.
  */
-export async function startServer(database, env = {}, workers = 1) {
+export async function startServer(database, env = {}, workers = plazaWorkers) {
   const port = await freePort();
+  mkdirSync(join(tmpdir(), 'plaza-bench-logs'), { recursive: true });
+  const logPath = join(tmpdir(), 'plaza-bench-logs', `plaza-${port}.log`);
+  const logFd = openSync(logPath, 'w');
   const child = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], {
     env: {
       ...process.env,
@@ -128,33 +137,61 @@ export async function startServer(database, env = {}, workers = 1) {
       HOST: '127.0.0.1',
       // Its own address: the floors that write Plaza's JSON byte for byte name the same actor URLs.
       API_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: plazaLogLevel,
       BCRYPT_COST: '4',
       API_DATA_DIR: join(tmpdir(), 'plaza-bench-data'),
       API_RATE_LIMITS: RAISED_LIMITS,
       // The login scenario signs one account in at full speed (docs/decisions/0102 limits that per account).
-      API_LOGIN_ACCOUNT_LIMIT: '100000000',
+      API_LOGIN_ACCOUNT_LIMIT: '1000000',
       API_RATE_LIMIT_STORE: 'memory',
       API_WORKERS: String(workers),
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', logFd, logFd],
   });
-  const server = { url: `http://127.0.0.1:${port}`, child, errorLines: [], output: '' };
+  closeSync(logFd);
+  // The log file is read, not piped: its lines are scanned when the runner asks for the error lines.
+  let offset = 0;
+  let partial = '';
   let listening = 0;
+  const found = [];
+  const scan = () => {
+    const size = statSync(logPath).size;
+    if (size <= offset) return;
+    const fd = openSync(logPath, 'r');
+    const buffer = Buffer.alloc(size - offset);
+    readSync(fd, buffer, 0, buffer.length, offset);
+    closeSync(fd);
+    offset = size;
+    const lines = (partial + buffer.toString()).split('\n');
+    partial = lines.pop();
+    for (const line of lines) {
+      // The start line of each worker, JSON, written whatever LOG_LEVEL (apps/server/src/main.ts).
+      if (line.includes('"msg":"Plaza ready"')) listening += 1;
+      if (/"level":(50|60)/.test(line)) found.push(line.slice(0, 500));
+    }
+  };
+  const server = {
+    url: `http://127.0.0.1:${port}`,
+    child,
+    logPath,
+    get errorLines() {
+      scan();
+      return found;
+    },
+  };
   await new Promise((resolve, reject) => {
-    const onLine = (chunk) => {
-      const text = chunk.toString();
-      server.output = (server.output + text).slice(-20_000);
-      for (const line of text.split('\n')) {
-        // The start line of each worker, JSON, written whatever LOG_LEVEL (apps/server/src/main.ts).
-        if (line.includes('"msg":"Plaza ready"') && ++listening === workers) resolve();
-        if (/"level":(50|60)/.test(line)) server.errorLines.push(line.slice(0, 500));
+    const timer = setInterval(() => {
+      scan();
+      if (listening >= workers) {
+        clearInterval(timer);
+        resolve();
       }
-    };
-    child.stdout.on('data', onLine);
-    child.stderr.on('data', onLine);
-    child.once('exit', (code) => reject(new Error(`Plaza exited (${code}) before listening:\n${server.output}`)));
+    }, 50);
+    child.once('exit', (code) => {
+      clearInterval(timer);
+      reject(new Error(`Plaza exited (${code}) before listening:\n${readFileSync(logPath, 'utf8').slice(-20_000)}`));
+    });
   });
   server.stop = async () => {
     if (child.exitCode !== null) return;
@@ -348,6 +385,7 @@ function markdown(report, meta) {
   const lines = [
     `Measured ${meta.at} with \`${meta.command}\`: ${meta.duration} s per load after ${meta.warmup} s of warm-up, ${meta.rounds} rounds (medians), ${meta.connections} connections, scale ${meta.scale}; ` +
       `${meta.cpus} cores, load average ${meta.loadBefore.join(' / ')} before and ${meta.loadAfter.join(' / ')} after; ` +
+      `Plaza ${meta.plaza}; ` +
       `${server}.`,
     '',
     '| scenario | Plaza req/s | p50 / p99 ms | floor | floor req/s | floor p99 ms | ratio req/s | ratio p99 | result |',
@@ -405,7 +443,8 @@ async function main() {
   }
   const meta = {
     at: new Date().toISOString(),
-    command: `${socketPath ? `BENCH_MYSQL_SOCKET=${socketPath} ` : ''}npm run bench${filter ? ` -- ${filter}` : ''}`,
+    command: `${socketPath ? `BENCH_MYSQL_SOCKET=${socketPath} ` : ''}${process.env.BENCH_PLAZA_LOG_LEVEL ? `BENCH_PLAZA_LOG_LEVEL=${plazaLogLevel} ` : ''}${process.env.BENCH_WORKERS ? `BENCH_WORKERS=${plazaWorkers} ` : ''}npm run bench${filter ? ` -- ${filter}` : ''}`,
+    plaza: `LOG_LEVEL=${plazaLogLevel} (log to a file), ${socketPath ? 'Unix socket' : 'TCP'}, API_WORKERS=${plazaWorkers}`,
     duration,
     warmup,
     rounds,

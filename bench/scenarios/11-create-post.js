@@ -8,7 +8,7 @@
 //   against (docs/decisions/0076, fourth addendum). Plaza runs one statement more: federation's
 //   remote-follower check.
 import { createHash } from 'node:crypto';
-import { inTransaction, login } from '../lib.js';
+import { cachedSession, inTransaction, login } from '../lib.js';
 import { postItem } from '../post-json.js';
 
 export const name = 'create-post';
@@ -77,13 +77,17 @@ export async function floor(ctx) {
 }
 
 async function sameWorkFloor(ctx) {
-  const [[author]] = await ctx.pool.query(
-    `SELECT u.id, u.username, u.avatar, u.militant_badge, u.is_admin, u.is_technician, u.is_moderator,
-            EXISTS (SELECT 1 FROM user_bans b WHERE b.user_id = u.id AND (b.is_permanent = 1 OR b.expires_at > UTC_TIMESTAMP())) AS banned
-     FROM access_tokens t JOIN users u ON u.id = t.user_id
-     WHERE t.token_hash = ? AND t.revoked_at IS NULL AND t.expires_at > UTC_TIMESTAMP()`,
-    [ctx.tokenHash],
-  );
+  // The token check and author card, kept in the process as Plaza keeps them (bench/lib.js cachedSession).
+  const author = await cachedSession(ctx.pool, ctx.tokenHash, async () => {
+    const [[row]] = await ctx.pool.query(
+      `SELECT u.id, u.username, u.avatar, u.militant_badge, u.is_admin, u.is_technician, u.is_moderator,
+              EXISTS (SELECT 1 FROM user_bans b WHERE b.user_id = u.id AND (b.is_permanent = 1 OR b.expires_at > UTC_TIMESTAMP())) AS banned
+       FROM access_tokens t JOIN users u ON u.id = t.user_id
+       WHERE t.token_hash = ? AND t.revoked_at IS NULL AND t.expires_at > UTC_TIMESTAMP()`,
+      [ctx.tokenHash],
+    );
+    return row;
+  });
   if (!author || author.banned) throw new Error('not authenticated');
   const post = {
     user_id: author.id,
