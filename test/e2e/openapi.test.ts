@@ -1,16 +1,24 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildOpenApiDocument } from '@plaza/adapters-http';
+import { RECORDED_EXAMPLES_FILE } from '../../packages/adapters-http/src/http/api-docs.js';
 import type { AnyOperation, Script } from '../../packages/adapters-http/src/http/operation.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 type Json = Record<string, any>;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** Operations the suite cannot record an example of, and why: each is checked to be still without one. */
+const WITHOUT_EXAMPLE: Record<string, string> = {
+  'export.get': 'answers a file (a download), not the JSON envelope: there is no JSON answer to show',
+  'upload.post': 'takes multipart/form-data with a file, which the suite sends with its own form client, not the recording JSON one',
+  'lives.postWebhook': "is the media server's call, signed over its exact raw bytes, which the suite sends as raw requests",
+};
 
 let t: TestServer;
 let doc: Json;
@@ -156,12 +164,14 @@ describe('openapi.json', () => {
           op.security.some((s: Json) => 'bearerAuth' in s),
           label,
         ).toBe(true);
-        expect(op.responses['401'], label).toEqual({ $ref: '#/components/responses/Unauthorized' });
+        expect(op.responses['401'], label).toMatchObject({ $ref: '#/components/responses/Unauthorized' });
+        expect(op['x-plaza-error-codes']['401'], label).toContain('unauthenticated');
       } else if (e.auth === 'optional') {
         expect(op.security, label).toEqual(expect.arrayContaining([{}, { bearerAuth: [] }]));
       } else {
         expect(op.security, label).toEqual([]);
-        expect(op.responses['401'], label).toBeUndefined();
+        // Nothing to authenticate: a 401 only where the operation reads a token itself (auth.php refresh).
+        expect(op['x-plaza-error-codes']['401'] ?? [], label).not.toContain('unauthenticated');
       }
     }
   });
@@ -182,14 +192,78 @@ describe('openapi.json', () => {
       const envelope = schema.allOf ? schema.allOf[0] : schema;
       expect(envelope.properties.success, op.operationId).toEqual({ const: true });
       expect(envelope.required, op.operationId).toContain('success');
-      for (const s of ['400', '404', '405', '429', '503', 'default'])
+      for (const s of ['400', '405', '429', '503', 'default'])
         expect(op.responses[s]?.$ref, `${op.operationId} ${s}`).toMatch(/^#\/components\/responses\//);
+      // Every failure status names the codes it carries, in its description and in x-plaza-error-codes.
+      for (const [s, r] of Object.entries(op.responses as Record<string, Json>)) {
+        if (s === status || s === 'default') continue;
+        expect(r.$ref, `${op.operationId} ${s}`).toMatch(/^#\/components\/responses\//);
+        const codes = op['x-plaza-error-codes'][s];
+        expect(codes.length, `${op.operationId} ${s}`).toBeGreaterThan(0);
+        for (const code of codes) expect(r.description, `${op.operationId} ${s}`).toContain(`\`${code}\``);
+      }
       expect(JSON.stringify(schema)).not.toContain('x-schema-unrepresentable');
     }
     expect(doc.components.responses.TooManyRequests.headers['Retry-After']).toBeDefined();
     expect(doc.components.schemas.Error.required).toEqual(['success', 'error', 'message', 'code']);
     // Schemas embedded anywhere must not point at a $defs of their own: refs resolve from the document root.
     expect(JSON.stringify(doc)).not.toContain('"#/$defs/');
+  });
+
+  it('lists the statuses each operation answers with their codes: from the declaration and from the suite', () => {
+    const byId = new Map(operations.map((o) => [o.op.operationId as string, o.op]));
+    const codes = (id: string, status: string): string[] => byId.get(id)?.['x-plaza-error-codes']?.[status] ?? [];
+    // The success status is the declared one: posts.php creates with 200, group_posts.php with 201.
+    expect(Object.keys(byId.get('posts.post')!.responses)).toEqual(expect.arrayContaining(['200']));
+    expect(Object.keys(byId.get('groupPosts.post')!.responses)).toEqual(expect.arrayContaining(['201']));
+    expect(byId.get('groupPosts.post')!.responses['200']).toBeUndefined();
+    // A body: 413 and 415; authentication: 401 and the ban's 403; every operation: 429 and 503.
+    expect(codes('posts.post', '413')).toEqual(['payload_too_large']);
+    expect(codes('posts.post', '415')).toEqual(expect.arrayContaining(['unsupported_encoding', 'unsupported_media_type']));
+    expect(codes('posts.post', '403')).toEqual(expect.arrayContaining(['banned', 'suspended']));
+    expect(codes('posts.getWithId', '413')).toEqual([]);
+    expect(codes('auth.postLogin', '401')).toEqual([]);
+    expect(codes('auth.postLogin', '403')).toEqual(['https_required']);
+    for (const { op } of operations) {
+      expect(op['x-plaza-error-codes']['429'], op.operationId).toContain('rate_limited');
+      expect(op['x-plaza-error-codes']['400'], op.operationId).toContain('invalid_input');
+    }
+    // What the suite saw: an unknown post is a 404 with its domain code.
+    expect(codes('posts.getWithId', '404').length).toBeGreaterThan(0);
+    const statuses = new Set(operations.flatMap(({ op }) => Object.keys(op.responses)));
+    for (const s of ['400', '401', '403', '404', '405', '409', '413', '415', '429', '503']) expect(statuses, s).toContain(s);
+  });
+
+  it('embeds an example recorded from the test suite for every operation but the listed exceptions', () => {
+    const missing: string[] = [];
+    for (const { op } of operations) {
+      const [status] = Object.keys(op.responses).filter((s) => /^2\d\d$/.test(s));
+      const example = op.responses[status].content['application/json']?.examples?.recorded;
+      if (!example) {
+        missing.push(op.operationId);
+        continue;
+      }
+      expect(example.summary, op.operationId).toMatch(/^Recorded from test\//);
+      expect(example.value.success, op.operationId).toBe(true);
+    }
+    expect(missing.filter((id) => !(id in WITHOUT_EXAMPLE)).sort()).toEqual([]);
+    // An exception that has an example since leaves the list.
+    expect(Object.keys(WITHOUT_EXAMPLE).filter((id) => !missing.includes(id))).toEqual([]);
+    // Request bodies and query parameters carry the recorded request too.
+    const login = operations.find((o) => o.op.operationId === 'auth.postLogin')!.op;
+    expect(login.requestBody.content['application/json'].examples.recorded.value).toMatchObject({ password: expect.any(String) });
+  });
+
+  it('records only operations that exist, with no secret or token in them', () => {
+    const recorded = JSON.parse(readFileSync(RECORDED_EXAMPLES_FILE, 'utf8')) as { operations: Record<string, Json> };
+    const ids = new Set(operations.map((o) => o.op.operationId));
+    expect(Object.keys(recorded.operations).filter((id) => !ids.has(id))).toEqual([]);
+    const text = JSON.stringify(recorded);
+    // Tokens are 43+ characters of base64url or hex; none survives the normalisation.
+    expect(text.match(/[A-Za-z0-9_-]{40,}/g) ?? []).toEqual([]);
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2} (?!12:00:00)\d{2}:\d{2}:\d{2}/);
+    // The document stays light enough for a browser viewer.
+    expect(JSON.stringify(doc).length).toBeLessThan(6_000_000);
   });
 
   it('loads in a code generator (openapi-typescript)', async () => {
@@ -297,8 +371,8 @@ describe('/api/v1/docs', () => {
       const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) =>
         execFile(
           chromium,
-          [...args, '--virtual-time-budget=30000', '--dump-dom', `${t.url}/api/v1/docs`],
-          { maxBuffer: 64 * 1024 * 1024, timeout: 60_000 },
+          [...args, '--virtual-time-budget=90000', '--dump-dom', `${t.url}/api/v1/docs`],
+          { maxBuffer: 64 * 1024 * 1024, timeout: 150_000 },
           (error, out, err) => (error && !out ? reject(error) : resolve({ stdout: out, stderr: err })),
         ),
       );
@@ -309,7 +383,7 @@ describe('/api/v1/docs', () => {
       expect(operations.map((o) => o.op.operationId)).toEqual(expect.arrayContaining(rendered));
       expect(stderr).not.toMatch(/Refused to|Content Security Policy/);
     },
-    90_000,
+    200_000,
   );
 });
 

@@ -1,11 +1,12 @@
 import { type Clock, ManualClock, RATE_LIMIT_GROUPS } from '@plaza/domain';
 import { RecordingMailer } from '@plaza/domain/accounts/testing';
 import { RecordingPushSender } from '@plaza/domain/notifications/testing';
-import { Accounts, Jobs, loadConfig, resolve, resolveAll, startPlaza, type RunningPlaza } from '@plaza/server';
+import { Accounts, Jobs, loadConfig, resolve, resolveAll, Scripts, startPlaza, type RunningPlaza } from '@plaza/server';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { ApiClient } from './client.js';
+import type { ApiClient } from './client.js';
 import { loopbackTranslate, type LoopbackTranslate } from './loopback-translate.js';
 import { openTestDatabase, type TestDatabase } from './database.js';
+import { testApiClient } from './openapi-recorder.js';
 
 export interface TestServer {
   url: string;
@@ -79,7 +80,8 @@ export async function startTestServer(
   });
   return {
     url: plaza.url,
-    api: new ApiClient(plaza.url),
+    // Records the OpenAPI examples when PLAZA_RECORD_OPENAPI is set (test/support/openapi-recorder.ts).
+    api: testApiClient(plaza.url, () => resolveAll(plaza.container, Scripts)),
     plaza,
     database,
     mailer,

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type Router from '@koa/router';
 import { NotFound, Unavailable } from '@plaza/domain';
 import type { Context } from 'koa';
-import { buildOpenApiDocument } from './openapi.js';
+import { buildOpenApiDocument, type RecordedExamples } from './openapi.js';
 import type { Script } from './operation.js';
 
 /**
@@ -85,6 +87,20 @@ function etagOf(body: Buffer | string): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 }
 
+/**
+ * The examples the test suite recorded (`npm run openapi:examples`, docs/decisions/0171), beside the
+ * sources in the package as the admin templates are; a copy without them serves the document without.
+ */
+export const RECORDED_EXAMPLES_FILE = fileURLToPath(new URL('../../src/http/openapi-examples.json', import.meta.url));
+
+function recordedExamples(): RecordedExamples | undefined {
+  try {
+    return JSON.parse(readFileSync(RECORDED_EXAMPLES_FILE, 'utf8')) as RecordedExamples;
+  } catch {
+    return undefined;
+  }
+}
+
 function swaggerUiDir(): string {
   return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 }
@@ -111,11 +127,15 @@ export function registerApiDocs(router: Router, scripts: () => Script[], options
     if (!doc) {
       const body = Buffer.from(
         JSON.stringify(
-          buildOpenApiDocument(scripts(), {
-            title: options.title ?? 'Plaza',
-            version: options.version ?? 'v1',
-            serverUrl: options.publicUrl ?? '',
-          }),
+          buildOpenApiDocument(
+            scripts(),
+            {
+              title: options.title ?? 'Plaza',
+              version: options.version ?? 'v1',
+              serverUrl: options.publicUrl ?? '',
+            },
+            recordedExamples(),
+          ),
         ),
       );
       doc = { body, etag: etagOf(body) };

@@ -26,14 +26,40 @@ export interface OpenApiInfo {
 
 type AnySelector = Selector;
 
+/** What the test suite recorded of one operation (openapi-examples.json, docs/decisions/0171). */
+export interface RecordedOperation {
+  /** The test file whose call this is. */
+  source?: string;
+  request?: { query?: Record<string, unknown>; body?: unknown };
+  response?: { status: number; body: unknown };
+  /** The `code`s of the failures seen, by status. */
+  failures?: Record<string, string[]>;
+}
+
+export interface RecordedExamples {
+  operations: Record<string, RecordedOperation>;
+}
+
 const ERROR_RESPONSES = {
   BadRequest: { status: '400', description: 'Invalid input, malformed JSON or an unknown action; `details` names the fields.' },
   Unauthorized: { status: '401', description: 'Missing, invalid, expired or revoked bearer token.' },
+  Forbidden: {
+    status: '403',
+    description: 'Not allowed: a banned or suspended account, a permission the caller lacks, or plain HTTP where HTTPS is required.',
+  },
   NotFound: { status: '404', description: 'Unknown resource, script or `?path=`.' },
   MethodNotAllowed: { status: '405', description: 'The selector matches only operations of other methods; `Allow` lists them.' },
+  Conflict: { status: '409', description: 'The state does not allow it (already done, taken, or changed meanwhile).' },
+  PayloadTooLarge: { status: '413', description: 'The body (or the uploaded file) is larger than the server reads.' },
+  UnsupportedMediaType: { status: '415', description: 'A body encoding, charset or file type the server does not read.' },
+  Unprocessable: { status: '422', description: 'Well-formed but not acceptable as it stands.' },
   TooManyRequests: { status: '429', description: "Over the rate limit of this operation's group; retry after `Retry-After` seconds." },
   ServiceUnavailable: { status: '503', description: 'A dependency (database, mail, push, …) is down or not configured.' },
 } as const;
+
+const RESPONSE_OF_STATUS: Record<string, keyof typeof ERROR_RESPONSES> = Object.fromEntries(
+  Object.entries(ERROR_RESPONSES).map(([name, r]) => [r.status, name as keyof typeof ERROR_RESPONSES]),
+);
 
 const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
@@ -248,6 +274,39 @@ function describeSelector(sel: AnySelector, method: string, absent: string[], qu
   return lines.join(' ');
 }
 
+/**
+ * The failures an operation can answer, by status, with their codes: what its declaration implies
+ * (selection and input 400, a body's 413 and 415, authentication's 401, the ban's 403, the limit's 429,
+ * the database's 503), and what the test suite saw it answer (`failures` of the recording).
+ */
+function errorCodesOf(script: Script, o: AnyOperation, recorded: RecordedOperation | undefined): Record<string, string[]> {
+  const codes: Record<string, Set<string>> = {};
+  const add = (status: string, ...list: string[]) => {
+    for (const c of list) (codes[status] ??= new Set()).add(c);
+  };
+  add('400', 'invalid_input');
+  if (script.operations.some((x) => x.select?.action)) add('400', 'unknown_action');
+  if (o.method !== 'GET') {
+    // Every POST, PUT and DELETE body is read (JSON, form or multipart), declared fields or not.
+    add('400', 'malformed_json', 'malformed_body', 'malformed_encoding');
+    add('413', 'payload_too_large');
+    add('415', 'unsupported_encoding', 'unsupported_media_type');
+  }
+  if (o.auth !== 'none') add('401', 'unauthenticated', 'invalid_token');
+  if (o.auth !== 'none' && o.allowBanned !== true) add('403', 'banned', 'suspended');
+  add('403', 'https_required');
+  if (script.operations.some((x) => pathSegments(selectorOf(x)).length)) add('404', 'unknown_path');
+  add('405', 'method_not_allowed');
+  add('429', 'rate_limited');
+  add('503', 'database_unavailable');
+  for (const [status, list] of Object.entries(recorded?.failures ?? {})) if (RESPONSE_OF_STATUS[status]) add(status, ...list);
+  return Object.fromEntries(
+    Object.keys(codes)
+      .sort()
+      .map((status) => [status, [...codes[status]].sort()]),
+  );
+}
+
 function envelope(payload: Json, success = true): Json {
   if (isPlainObjectSchema(payload) && payload.additionalProperties === undefined) {
     const properties = (payload.properties ?? {}) as Json;
@@ -257,7 +316,7 @@ function envelope(payload: Json, success = true): Json {
   return { allOf: [{ type: 'object', properties: { success: { const: success } }, required: ['success'] }, payload] };
 }
 
-function operationObject(b: DocumentBuilder, script: Script, o: AnyOperation, operationId: string): Json {
+function operationObject(b: DocumentBuilder, script: Script, o: AnyOperation, operationId: string, examples?: RecordedExamples): Json {
   const sel = selectorOf(o);
   const parameters: Json[] = [];
   const inPath = new Set<string>();
@@ -333,6 +392,16 @@ function operationObject(b: DocumentBuilder, script: Script, o: AnyOperation, op
           description: 'JSON, or the same fields form-urlencoded (form values arrive as text; numbers and flags accept their text forms).',
           content: { 'application/json': { schema: body }, 'application/x-www-form-urlencoded': { schema: body } },
         };
+    const recordedBody = examples?.operations[operationId]?.request?.body;
+    if (recordedBody !== undefined && !o.multipart) {
+      const content = (result.requestBody as Json).content as Record<string, Json>;
+      content['application/json'].examples = { recorded: { summary: 'Recorded from the test suite', value: recordedBody } };
+    }
+  }
+  const recordedQuery = examples?.operations[operationId]?.request?.query ?? {};
+  for (const parameter of parameters) {
+    const value = recordedQuery[parameter.name as string];
+    if (value !== undefined) parameter.example = value;
   }
 
   const response = o.response;
@@ -357,12 +426,21 @@ function operationObject(b: DocumentBuilder, script: Script, o: AnyOperation, op
     success.description += ' A refusal answers 200 too, with `success: false` and the payload of `x-plaza-refusal`.';
     success['x-plaza-refusal'] = envelope(b.convert(refusal, 'input', `${operationId}.refusal`), false);
   }
-  const responses: Json = { [status]: success, '400': { $ref: '#/components/responses/BadRequest' } };
-  if (o.auth !== 'none') responses['401'] = { $ref: '#/components/responses/Unauthorized' };
-  responses['404'] = { $ref: '#/components/responses/NotFound' };
-  responses['405'] = { $ref: '#/components/responses/MethodNotAllowed' };
-  responses['429'] = { $ref: '#/components/responses/TooManyRequests' };
-  responses['503'] = { $ref: '#/components/responses/ServiceUnavailable' };
+  const recorded = examples?.operations[operationId];
+  if (recorded?.response && !o.download && String(recorded.response.status) === status) {
+    (success.content as Record<string, Json>)['application/json'].examples = {
+      recorded: { summary: `Recorded from ${recorded.source ?? 'the test suite'}`, value: recorded.response.body },
+    };
+  }
+  const responses: Json = { [status]: success };
+  for (const [code, codes] of Object.entries(errorCodesOf(script, o, recorded))) {
+    const name = RESPONSE_OF_STATUS[code];
+    responses[code] = {
+      $ref: `#/components/responses/${name}`,
+      description: `${ERROR_RESPONSES[name].description} Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
+    };
+    result[`x-plaza-error-codes`] = { ...(result['x-plaza-error-codes'] as Json), [code]: codes };
+  }
   responses.default = { $ref: '#/components/responses/Error' };
   result.responses = responses;
 
@@ -408,7 +486,7 @@ function errorResponse(description: string, extraHeaders: Json = {}): Json {
  * Builds the document from the same declarations the dispatcher routes with. Throws when two operations
  * would get the same operationId, or the same path key and method.
  */
-export function buildOpenApiDocument(scripts: Script[], info: OpenApiInfo): object {
+export function buildOpenApiDocument(scripts: Script[], info: OpenApiInfo, examples?: RecordedExamples): object {
   const b = new DocumentBuilder();
   b.schemas.Error = errorSchema;
   const paths: Record<string, Record<string, Json>> = {};
@@ -426,7 +504,7 @@ export function buildOpenApiDocument(scripts: Script[], info: OpenApiInfo): obje
       const method = o.method.toLowerCase();
       paths[key] ??= {};
       if (paths[key][method]) throw new Error(`OpenAPI: ${o.method} ${key} would describe two operations (${where})`);
-      paths[key][method] = operationObject(b, script, o, operationId);
+      paths[key][method] = operationObject(b, script, o, operationId, examples);
       usesQueryToken ||= Boolean(o.acceptsQueryToken);
     }
   }
@@ -451,9 +529,7 @@ export function buildOpenApiDocument(scripts: Script[], info: OpenApiInfo): obje
           ? errorResponse(r.description, { Allow: { description: 'The methods the selector accepts.', schema: { type: 'string' } } })
           : errorResponse(r.description);
   }
-  responses.Error = errorResponse(
-    'Any other failure: 403 forbidden, 409 conflict, 413 too large, 415 wrong file type, 422 semantically invalid.',
-  );
+  responses.Error = errorResponse('Any other failure (each operation lists the statuses and codes it answers).');
 
   return {
     openapi: '3.1.0',
