@@ -35,6 +35,7 @@ import { registerApiDocs } from './http/api-docs.js';
 import { RefusedAddresses } from './http/refused-addresses.js';
 import { type HttpMount, mountsMiddleware } from './http/mount.js';
 import { readMultipart } from './http/multipart.js';
+import { JSON_BODY_TYPES, unreadBodyRefusal } from './http/body-types.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { answerJson } from './http/json-body.js';
@@ -248,6 +249,7 @@ export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Scri
   // in `default`, like an unknown script, so that refusals are limited too and carry the headers.
   const parseBody = koaBody({
     json: true,
+    jsonTypes: JSON_BODY_TYPES,
     urlencoded: true,
     text: false,
     multipart: false,
@@ -426,7 +428,8 @@ function scriptHandler(script: Script, deps: HttpDependencies, count: Count) {
     } catch (error) {
       state.series = deps.metrics?.metrics.requests.of(script.name, '(unresolved)');
       await count(state, 'default');
-      throw error;
+      // A body of a type not read cannot have named the operation: say so rather than "unknown action".
+      throw unreadBodyRefusal(ctx, script.name, script.operations.some((o) => o.multipart)) ?? error;
     }
     const { operation } = resolved;
     state.series = deps.metrics?.metrics.requests.ofDeclared(script.name, operation);
@@ -451,6 +454,8 @@ function scriptHandler(script: Script, deps: HttpDependencies, count: Count) {
     const admitted = session?.banned === false && session.suspended === false;
     if (actor && deps.admit && !admitted && !allowsBanned(operation, ctx.query)) await deps.admit(actor);
 
+    const unread = operation.body ? unreadBodyRefusal(ctx, script.name, operation.multipart !== undefined) : null;
+    if (unread) throw unread;
     const { query, body } = parseInput(resolved, raw);
     if (operation.limitPerAccount)
       await deps.rateLimiter.consumeLogin(accountKey((body as Record<string, unknown>)[operation.limitPerAccount]));

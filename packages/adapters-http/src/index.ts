@@ -7,6 +7,8 @@ export * from './monitoring/index.js';
 export * from './http/operation.js';
 export * from './http/fields.js';
 export * from './http/errors.js';
+export { type ErrorCodeRow, errorCodesMarkdown, errorCodeTable, STATUS_OF_KIND, statusesOfCode } from './http/error-codes.js';
+export { describe as describeSchema, fieldProblems, problemsMessage, type CheckedValue } from './http/field-messages.js';
 export { trustedProxyProblem } from './http/client-info.js';
 export * from './http/health.js';
 export type { HttpMount } from './http/mount.js';

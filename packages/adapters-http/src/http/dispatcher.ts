@@ -1,6 +1,7 @@
 import { type Actor, Invalid, NotFound, type RateLimitGroup } from '@plaza/domain';
 import { z } from 'zod';
 import type { AnyOperation, Script, Selector } from './operation.js';
+import { fieldProblems, problemsMessage } from './field-messages.js';
 
 export interface RawRequest {
   method: string;
@@ -211,11 +212,8 @@ export function parseInput(resolved: Resolved, req: RawRequest): { query: unknow
 function parseWith(schema: z.ZodType, value: unknown, where: 'query' | 'body'): unknown {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const details = result.error.issues.map((issue) => ({
-    field: issue.path.map(String).join('.') || `(${where})`,
-    problem: issue.message,
-  }));
-  throw new Invalid(details.map((d) => `${d.field}: ${d.problem}`).join('; '), 'invalid_input', details);
+  const details = fieldProblems(result.error, { schema, input: value, root: `(${where})` });
+  throw new Invalid(problemsMessage(details), 'invalid_input', details);
 }
 
 /**

@@ -1,18 +1,9 @@
-import { DomainError, type ErrorKind, type FieldProblem, Invalid, PayloadTooLarge, UnsupportedMediaType } from '@plaza/domain';
+import { DomainError, type FieldProblem, Invalid, PayloadTooLarge, UnsupportedMediaType } from '@plaza/domain';
 import { ZodError } from 'zod';
+import { STATUS_OF_KIND } from './error-codes.js';
+import { type CheckedValue, fieldProblems, problemsMessage } from './field-messages.js';
 
-const STATUS: Record<ErrorKind, number> = {
-  invalid: 400,
-  unauthenticated: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  unprocessable: 422,
-  rate_limited: 429,
-  unavailable: 503,
-};
+const STATUS = STATUS_OF_KIND;
 
 export interface ErrorResponse {
   status: number;
@@ -38,11 +29,9 @@ function body(message: string, code: string, details?: FieldProblem[]): ErrorRes
   return { success: false, error: message, message, code, ...(details && details.length ? { details } : {}) };
 }
 
-export function validationProblems(error: ZodError, prefix?: string): FieldProblem[] {
-  return error.issues.map((issue) => ({
-    field: [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || '(body)',
-    problem: issue.message,
-  }));
+/** One plain-words problem per field of a failed check (http/field-messages.ts). */
+export function validationProblems(error: ZodError, checked: CheckedValue = {}): FieldProblem[] {
+  return fieldProblems(error, checked);
 }
 
 /** The only place that turns a failure into a status code and the error body of DESIGN.md §2. */
@@ -52,11 +41,14 @@ export function toErrorResponse(error: unknown): ErrorResponse {
     if (error.kind === 'rate_limited' && 'retryAfterSeconds' in error) {
       headers['Retry-After'] = String((error as { retryAfterSeconds: number }).retryAfterSeconds);
     }
+    // RFC 6750 §3: every 401 names the scheme, and says when a token was sent and refused.
+    if (error.kind === 'unauthenticated')
+      headers['WWW-Authenticate'] = error.code === 'invalid_token' ? 'Bearer error="invalid_token"' : 'Bearer';
     return { status: STATUS[error.kind], body: body(error.message, error.code, error.details), headers, internal: false };
   }
   if (error instanceof ZodError) {
     const details = validationProblems(error);
-    const message = details.map((d) => `${d.field}: ${d.problem}`).join('; ');
+    const message = problemsMessage(details);
     return { status: 400, body: body(message, 'invalid_input', details), headers: {}, internal: false };
   }
   const e = error as { code?: string; expose?: boolean; message?: string };

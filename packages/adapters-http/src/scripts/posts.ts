@@ -19,7 +19,15 @@ export const createBody = z.object({
   content: z.string().max(10_000).optional().nullable(),
   media: z
     .union([
-      z.array(z.string().max(255)).max(10),
+      // An empty name in the list is a file the client meant to send and did not name: a media problem, not an empty post.
+      z
+        .array(
+          z
+            .string()
+            .max(255)
+            .refine((name) => name.trim() !== '', 'must name a file you uploaded'),
+        )
+        .max(10),
       z
         .string()
         .max(255)

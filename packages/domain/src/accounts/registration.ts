@@ -1,5 +1,5 @@
 import type { Clock } from '../shared/clock.js';
-import { Forbidden, Invalid, Unauthenticated } from '../shared/errors.js';
+import { type ErrorCodeOf, Forbidden, Invalid, Unauthenticated } from '../shared/errors.js';
 import { addSeconds, toTimestamp, type Timestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { AuthService } from './auth-service.js';
@@ -207,6 +207,6 @@ function invitationProblem(invitation: Invitation | null, now: Timestamp): Inval
 }
 
 /** A refusal of the code, worded for the person registering (the app shows `message`). */
-function inviteRefusal(message: string, code: string): Invalid {
+function inviteRefusal(message: string, code: ErrorCodeOf<'invalid'>): Invalid {
   return new Invalid(message, code, [{ field: 'invite_code', problem: message.toLowerCase() }]);
 }

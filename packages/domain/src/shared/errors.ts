@@ -2,17 +2,9 @@
  * Typed domain failures. Each carries a stable snake_case `code` that clients may match on and a
  * human message; only the HTTP adapter decides which status code a kind becomes.
  */
-export type ErrorKind =
-  | 'invalid'
-  | 'unauthenticated'
-  | 'forbidden'
-  | 'not_found'
-  | 'conflict'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'unprocessable'
-  | 'rate_limited'
-  | 'unavailable';
+import type { ErrorCode, ErrorCodeOf, ErrorKind } from './error-codes.js';
+
+export * from './error-codes.js';
 
 export interface FieldProblem {
   field: string;
@@ -23,7 +15,7 @@ export abstract class DomainError extends Error {
   abstract readonly kind: ErrorKind;
   constructor(
     message: string,
-    readonly code: string,
+    readonly code: ErrorCode,
     readonly details: FieldProblem[] = [],
   ) {
     super(message);
@@ -33,60 +25,60 @@ export abstract class DomainError extends Error {
 
 export class Invalid extends DomainError {
   readonly kind = 'invalid' as const;
-  constructor(message: string, code = 'invalid_input', details: FieldProblem[] = []) {
+  constructor(message: string, code: ErrorCodeOf<'invalid'> = 'invalid_input', details: FieldProblem[] = []) {
     super(message, code, details);
   }
   /** A single-field validation failure, the most common case. */
-  static field(field: string, problem: string, code = 'invalid_input'): Invalid {
+  static field(field: string, problem: string, code: ErrorCodeOf<'invalid'> = 'invalid_input'): Invalid {
     return new Invalid(`${field}: ${problem}`, code, [{ field, problem }]);
   }
 }
 
 export class Unauthenticated extends DomainError {
   readonly kind = 'unauthenticated' as const;
-  constructor(message = 'Authentication required', code = 'unauthenticated') {
+  constructor(message = 'Authentication required', code: ErrorCodeOf<'unauthenticated'> = 'unauthenticated') {
     super(message, code);
   }
 }
 
 export class Forbidden extends DomainError {
   readonly kind = 'forbidden' as const;
-  constructor(message = 'You are not allowed to do this', code = 'forbidden') {
+  constructor(message = 'You are not allowed to do this', code: ErrorCodeOf<'forbidden'> = 'forbidden') {
     super(message, code);
   }
 }
 
 export class NotFound extends DomainError {
   readonly kind = 'not_found' as const;
-  constructor(message = 'Not found', code = 'not_found') {
+  constructor(message = 'Not found', code: ErrorCodeOf<'not_found'> = 'not_found') {
     super(message, code);
   }
 }
 
 export class Conflict extends DomainError {
   readonly kind = 'conflict' as const;
-  constructor(message: string, code = 'conflict') {
+  constructor(message: string, code: ErrorCodeOf<'conflict'> = 'conflict') {
     super(message, code);
   }
 }
 
 export class PayloadTooLarge extends DomainError {
   readonly kind = 'payload_too_large' as const;
-  constructor(message = 'Payload too large', code = 'payload_too_large') {
+  constructor(message = 'Payload too large', code: ErrorCodeOf<'payload_too_large'> = 'payload_too_large') {
     super(message, code);
   }
 }
 
 export class UnsupportedMediaType extends DomainError {
   readonly kind = 'unsupported_media_type' as const;
-  constructor(message = 'Unsupported media type', code = 'unsupported_media_type') {
+  constructor(message = 'Unsupported media type', code: ErrorCodeOf<'unsupported_media_type'> = 'unsupported_media_type') {
     super(message, code);
   }
 }
 
 export class Unprocessable extends DomainError {
   readonly kind = 'unprocessable' as const;
-  constructor(message: string, code = 'unprocessable') {
+  constructor(message: string, code: ErrorCodeOf<'unprocessable'> = 'unprocessable') {
     super(message, code);
   }
 }
@@ -98,7 +90,7 @@ export class RateLimited extends DomainError {
     /** The figures for the X-RateLimit-* headers of the refusal. */
     readonly decision?: { limit: number; remaining: number; reset: number },
     message = 'Rate limit exceeded, try again later',
-    code = 'rate_limited',
+    code: ErrorCodeOf<'rate_limited'> = 'rate_limited',
   ) {
     super(message, code);
   }
@@ -106,7 +98,7 @@ export class RateLimited extends DomainError {
 
 export class Unavailable extends DomainError {
   readonly kind = 'unavailable' as const;
-  constructor(message = 'Service temporarily unavailable', code = 'unavailable') {
+  constructor(message = 'Service temporarily unavailable', code: ErrorCodeOf<'unavailable'> = 'unavailable') {
     super(message, code);
   }
 }
