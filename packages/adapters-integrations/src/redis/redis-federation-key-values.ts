@@ -12,6 +12,9 @@ function seconds(at: Timestamp): number {
  * `<prefix>kv:<key>`, holding `{"v": value, "e": expiry seconds or null}`; entries that expire are
  * also listed in the sorted set `<prefix>kv-expiring` by expiry, for `purgeExpired`. Expiry is decided
  * by the caller's clock (`now`), as in the database adapter, not by Redis' own.
+ *
+ * Everything in it is a cache Fedify can do without (remote documents and keys, activity ids seen), so
+ * while Redis is away a read misses and a write is skipped instead of failing federation's requests.
  */
 export class RedisFederationKeyValues implements FederationKeyValues {
   private readonly expiring: string;
@@ -28,7 +31,12 @@ export class RedisFederationKeyValues implements FederationKeyValues {
   }
 
   async get(key: string, now: Timestamp): Promise<unknown | undefined> {
-    const raw = await this.redis.get(this.key(key));
+    let raw: string | null;
+    try {
+      raw = await this.redis.get(this.key(key));
+    } catch {
+      return undefined;
+    }
     if (raw === null) return undefined;
     const entry = JSON.parse(raw) as { v: unknown; e: number | null };
     return entry.e !== null && entry.e <= seconds(now) ? undefined : entry.v;
@@ -39,7 +47,7 @@ export class RedisFederationKeyValues implements FederationKeyValues {
     const multi = this.redis.multi().set(this.key(key), JSON.stringify({ v: value, e }));
     if (e === null) multi.zrem(this.expiring, key);
     else multi.zadd(this.expiring, e, key);
-    await multi.exec();
+    await multi.exec().catch(() => {});
   }
 
   async delete(key: string): Promise<void> {
