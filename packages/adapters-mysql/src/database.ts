@@ -2,5 +2,4 @@
  * Every table Plaza reads or writes. Empty here: each context's `schema.ts` adds its tables to it by
  * declaration merging, so a new context declares its tables in its own folder and edits no shared list.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Database {}

@@ -159,12 +159,10 @@ export class SqlRegistrationAccountData implements AccountDataPart {
 
   constructor(private readonly db: Kysely<Database>) {}
 
-  // eslint-disable-next-line require-yield
   async *rows(_userId: number, _section: string): AsyncGenerator<never> {
     return;
   }
 
-  // eslint-disable-next-line require-yield
   async *media(_userId: number): AsyncGenerator<StoredMedia> {
     return;
   }

@@ -40,7 +40,6 @@ export interface PostViewRow extends Selectable<PostsTable> {
  * keeps its row when it has no post; a row without its author is no view (`toPostView` answers null).
  * One place for the lists (`views`) and the feed's one-query page.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function withPostView<Selected = object>(qb: SelectQueryBuilder<any, any, Selected>, viewerId: number) {
   // The builder is over any tables (the caller's `p` and whatever it read first): its rows are typed here.
   return (qb as SelectQueryBuilder<Database & { p: PostsTable }, 'p', Selected>)

@@ -33,7 +33,6 @@ export class SqlFederationAccountData implements AccountDataPart {
     }
   }
 
-  // eslint-disable-next-line require-yield
   async *media(_userId: number): AsyncGenerator<StoredMedia> {
     return;
   }

@@ -11,7 +11,6 @@ export function banInForce(eb: ExpressionBuilder<Database, 'user_bans'>, now: st
 }
 
 /** Whether the user `userId` (a column of the outer query) has a ban in force at `now`. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function hasBanInForce(
   eb: ExpressionBuilder<Database, any>,
   userId: Expression<number>,
@@ -30,7 +29,6 @@ export function hasBanInForce(
  * Whether the user `userId` (a column of the outer query) is suspended (docs/decisions/0105): one probe
  * of user_suspensions' primary key, read by the token lookup beside the ban.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function isSuspended(eb: ExpressionBuilder<Database, any>, userId: Expression<number>): ExpressionWrapper<Database, any, SqlBool> {
   return eb.exists(eb.selectFrom('user_suspensions').select('user_suspensions.user_id').where('user_suspensions.user_id', '=', userId));
 }

@@ -360,7 +360,12 @@ export class InMemoryStoryRepository implements StoryRepository {
   }
   async purgeExpired(now: Timestamp) {
     let n = 0;
-    for (const [id, st] of this.s.stories) if (st.expires_at <= now) this.s.stories.delete(id), n++;
+    for (const [id, st] of this.s.stories) {
+      if (st.expires_at <= now) {
+        this.s.stories.delete(id);
+        n++;
+      }
+    }
     return n;
   }
 }
