@@ -1,18 +1,14 @@
 import type { PageRequest, Timestamp } from '@plaza/domain';
 import type { CommentRecord, CommentRepository, CommentType, ReactionType } from '@plaza/domain/content';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { insertedId, insertIfAbsent, lockRowForUpdate, type SqlDialect } from '../dialect.js';
+import { insertedId, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import { CommentThreads, deleteCommentReactions } from '../comment-threads.js';
 import type { Database } from '../database.js';
+import { putReactionRow, removeReactionRow } from '../reaction-rows.js';
 import type { CommentsTable } from './schema.js';
 
 function toComment(row: Selectable<CommentsTable>): CommentRecord {
   return { ...row, reactions_count: Number(row.reactions_count) };
-}
-
-function affected(result: object): boolean {
-  const r = result as { numInsertedOrUpdatedRows?: bigint; numDeletedRows?: bigint; numUpdatedRows?: bigint };
-  return Number(r.numInsertedOrUpdatedRows ?? r.numDeletedRows ?? r.numUpdatedRows ?? 0) > 0;
 }
 
 export class SqlCommentRepository implements CommentRepository {
@@ -87,41 +83,24 @@ export class SqlCommentRepository implements CommentRepository {
   async react(type: CommentType, commentId: number, userId: number, reaction: ReactionType, at: Timestamp) {
     return this.db.transaction().execute(async (trx) => {
       if (type === 'post') await lockRowForUpdate(trx, this.dialect, 'comments', commentId);
-      if (
-        await insertIfAbsent(trx, 'comment_reactions', {
-          comment_type: type,
-          comment_id: commentId,
-          user_id: userId,
-          reaction_type: reaction,
-          created_at: at,
-        })
-      ) {
-        if (type === 'post')
-          await trx.updateTable('comments').set({ reactions_count: sql`reactions_count + 1` }).where('id', '=', commentId).execute();
-        return 'added' as const;
-      }
-      const updated = await trx
-        .updateTable('comment_reactions')
-        .set({ reaction_type: reaction })
-        .where('comment_type', '=', type)
-        .where('comment_id', '=', commentId)
-        .where('user_id', '=', userId)
-        .where('reaction_type', '<>', reaction)
-        .executeTakeFirst();
-      return affected(updated) ? ('changed' as const) : ('unchanged' as const);
+      const change = await putReactionRow(
+        trx,
+        'comment_reactions',
+        { comment_type: type, comment_id: commentId, user_id: userId },
+        reaction,
+        at,
+      );
+      if (change === 'added' && type === 'post')
+        await trx.updateTable('comments').set({ reactions_count: sql`reactions_count + 1` }).where('id', '=', commentId).execute();
+      return change;
     });
   }
 
   async unreact(type: CommentType, commentId: number, userId: number) {
     return this.db.transaction().execute(async (trx) => {
       if (type === 'post') await lockRowForUpdate(trx, this.dialect, 'comments', commentId);
-      const deleted = await trx
-        .deleteFrom('comment_reactions')
-        .where('comment_type', '=', type)
-        .where('comment_id', '=', commentId)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-      if (!affected(deleted)) return false;
+      if (!(await removeReactionRow(trx, 'comment_reactions', { comment_type: type, comment_id: commentId, user_id: userId })))
+        return false;
       if (type === 'post')
         await trx.updateTable('comments').set({ reactions_count: sql`reactions_count - 1` }).where('id', '=', commentId).execute();
       return true;

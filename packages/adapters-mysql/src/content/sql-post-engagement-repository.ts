@@ -3,6 +3,7 @@ import type { PostEngagementRepository, ReactionType } from '@plaza/domain/conte
 import { sql, type Kysely } from 'kysely';
 import { insertedId, insertIfAbsent, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import type { Database } from '../database.js';
+import { putReactionRow, removeReactionRow } from '../reaction-rows.js';
 
 function changed(result: { numInsertedOrUpdatedRows?: bigint } | { numDeletedRows: bigint } | { numUpdatedRows: bigint }): boolean {
   const r = result as { numInsertedOrUpdatedRows?: bigint; numDeletedRows?: bigint; numUpdatedRows?: bigint };
@@ -23,26 +24,16 @@ export class SqlPostEngagementRepository implements PostEngagementRepository {
   async react(postId: number, userId: number, type: ReactionType, at: Timestamp) {
     return this.db.transaction().execute(async (trx) => {
       await lockRowForUpdate(trx, this.dialect, 'posts', postId);
-      if (await insertIfAbsent(trx, 'post_reactions', { post_id: postId, user_id: userId, reaction_type: type, created_at: at })) {
-        await trx.updateTable('posts').set({ likes_count: sql`likes_count + 1` }).where('id', '=', postId).execute();
-        return 'added' as const;
-      }
-      const updated = await trx
-        .updateTable('post_reactions')
-        .set({ reaction_type: type, created_at: at })
-        .where('post_id', '=', postId)
-        .where('user_id', '=', userId)
-        .where('reaction_type', '<>', type)
-        .executeTakeFirst();
-      return changed(updated) ? ('changed' as const) : ('unchanged' as const);
+      const change = await putReactionRow(trx, 'post_reactions', { post_id: postId, user_id: userId }, type, at, { touch: true });
+      if (change === 'added') await trx.updateTable('posts').set({ likes_count: sql`likes_count + 1` }).where('id', '=', postId).execute();
+      return change;
     });
   }
 
   async unreact(postId: number, userId: number) {
     return this.db.transaction().execute(async (trx) => {
       await lockRowForUpdate(trx, this.dialect, 'posts', postId);
-      const deleted = await trx.deleteFrom('post_reactions').where('post_id', '=', postId).where('user_id', '=', userId).executeTakeFirst();
-      if (!changed(deleted)) return false;
+      if (!(await removeReactionRow(trx, 'post_reactions', { post_id: postId, user_id: userId }))) return false;
       await trx.updateTable('posts').set({ likes_count: sql`likes_count - 1` }).where('id', '=', postId).execute();
       return true;
     });

@@ -17,6 +17,7 @@ import type {
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { CommentThreads, deleteCommentReactions } from '../comment-threads.js';
 import type { Database } from '../database.js';
+import { putReactionRow, removeReactionRow } from '../reaction-rows.js';
 import { insertedId, insertIfAbsent, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import { containsText } from '../messaging/text-search.js';
 import type { CommunityGroupsTable, GroupCommentsTable, GroupPostsTable } from './schema.js';
@@ -354,32 +355,17 @@ export class SqlGroupPostRepository implements GroupPostRepository {
   async react(postId: number, userId: number, reaction: ReactionType, at: Timestamp) {
     return this.db.transaction().execute(async (trx) => {
       await lockRowForUpdate(trx, this.dialect, 'group_posts', postId);
-      if (
-        await insertIfAbsent(trx, 'group_post_reactions', { post_id: postId, user_id: userId, reaction_type: reaction, created_at: at })
-      ) {
+      const change = await putReactionRow(trx, 'group_post_reactions', { post_id: postId, user_id: userId }, reaction, at);
+      if (change === 'added')
         await trx.updateTable('group_posts').set({ likes_count: sql`likes_count + 1` }).where('id', '=', postId).execute();
-        return 'added' as const;
-      }
-      const updated = await trx
-        .updateTable('group_post_reactions')
-        .set({ reaction_type: reaction })
-        .where('post_id', '=', postId)
-        .where('user_id', '=', userId)
-        .where('reaction_type', '<>', reaction)
-        .executeTakeFirst();
-      return affected(updated) ? ('changed' as const) : ('unchanged' as const);
+      return change;
     });
   }
 
   async unreact(postId: number, userId: number) {
     return this.db.transaction().execute(async (trx) => {
       await lockRowForUpdate(trx, this.dialect, 'group_posts', postId);
-      const deleted = await trx
-        .deleteFrom('group_post_reactions')
-        .where('post_id', '=', postId)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-      if (!affected(deleted)) return false;
+      if (!(await removeReactionRow(trx, 'group_post_reactions', { post_id: postId, user_id: userId }))) return false;
       await trx.updateTable('group_posts').set({ likes_count: sql`likes_count - 1` }).where('id', '=', postId).execute();
       return true;
     });

@@ -2,7 +2,7 @@ import type { Actor } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
 import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
-import { putReaction, removeReaction, type ReactionSlots } from '../shared/reaction-rule.js';
+import { putReaction, reactionSlotsOf, removeReaction } from '../shared/reaction-rule.js';
 import type { EngagementEvents } from './engagement-events.js';
 import type { ReactionType } from './model.js';
 import type { PostEngagementRepository } from './ports.js';
@@ -20,10 +20,9 @@ export class EngagementService {
   ) {}
 
   /** A wall post's reactions, as the one reaction rule (shared/reaction-rule.ts) puts and removes them. */
-  private readonly slots: ReactionSlots<number, ReactionType> = {
-    put: (postId, userId, type, at) => this.engagement.react(postId, userId, type, at),
-    remove: (postId, userId) => this.engagement.unreact(postId, userId),
-  };
+  private get slots() {
+    return reactionSlotsOf<ReactionType>(this.engagement);
+  }
 
   async react(
     actor: Actor,

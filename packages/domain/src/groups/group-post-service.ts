@@ -19,7 +19,7 @@ import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
 import { listPage, pageRequest } from '../shared/pagination.js';
 import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
-import { putReaction, removeReaction, type ReactionSlots } from '../shared/reaction-rule.js';
+import { putReaction, reactionSlotsOf, removeReaction } from '../shared/reaction-rule.js';
 import type { GroupService } from './group-service.js';
 import {
   GROUP_COMMENT_MAX_LENGTH,
@@ -69,10 +69,9 @@ export class GroupPostService {
   ) {}
 
   /** A group post's reactions, as the one reaction rule (shared/reaction-rule.ts) puts and removes them. */
-  private readonly slots: ReactionSlots<number, ReactionType> = {
-    put: (postId, userId, type, at) => this.posts.react(postId, userId, type, at),
-    remove: (postId, userId) => this.posts.unreact(postId, userId),
-  };
+  private get slots() {
+    return reactionSlotsOf<ReactionType>(this.posts);
+  }
 
   /** Where the notices of a group's posts point: the group and the post's web link, the texts naming the group. */
   private place(group: GroupRecord, postId: number): NoticePlace {

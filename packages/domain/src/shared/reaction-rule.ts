@@ -48,3 +48,14 @@ export function removeReaction<Target, Type extends string>(
 ): Promise<boolean> {
   return slots.remove(target, userId);
 }
+
+/** A store of one reaction per user per target keyed by the target's id (a post of a surface's table), as slots. */
+export function reactionSlotsOf<Type extends string>(store: {
+  react(targetId: number, userId: number, type: Type, at: Timestamp): Promise<ReactionChange>;
+  unreact(targetId: number, userId: number): Promise<boolean>;
+}): ReactionSlots<number, Type> {
+  return {
+    put: (targetId, userId, type, at) => store.react(targetId, userId, type, at),
+    remove: (targetId, userId) => store.unreact(targetId, userId),
+  };
+}

@@ -8,6 +8,7 @@ import type { InMemoryUserRepository } from '../../accounts/testing/in-memory-ac
 import type { InMemoryFollowRepository } from '../../social/testing/in-memory-social.js';
 import type { InMemoryNotificationRepository } from '../../notifications/testing/in-memory-notifications.js';
 import { captureState, type Snapshottable } from '../../shared/testing/snapshot.js';
+import { putReactionRow } from '../../shared/testing/in-memory-reactions.js';
 import { canSeePost, type Viewer } from '../visibility.js';
 
 interface WallRow {
@@ -206,17 +207,15 @@ export class InMemoryPostEngagementRepository implements PostEngagementRepositor
   constructor(private readonly s: InMemoryContentStore) {}
 
   async react(postId: number, userId: number, type: ReactionType, at: Timestamp) {
-    const key = `${postId}:${userId}`;
-    const existing = this.s.reactions.get(key);
-    if (!existing) {
-      this.s.reactions.set(key, { post_id: postId, user_id: userId, reaction_type: type, created_at: at });
-      const p = this.s.posts.get(postId);
-      if (p) p.likes_count += 1;
-      return 'added' as const;
-    }
-    if (existing.reaction_type === type) return 'unchanged' as const;
-    existing.reaction_type = type;
-    return 'changed' as const;
+    const change = putReactionRow(this.s.reactions, `${postId}:${userId}`, {
+      post_id: postId,
+      user_id: userId,
+      reaction_type: type,
+      created_at: at,
+    });
+    const p = this.s.posts.get(postId);
+    if (change === 'added' && p) p.likes_count += 1;
+    return change;
   }
   async unreact(postId: number, userId: number) {
     if (!this.s.reactions.delete(`${postId}:${userId}`)) return false;
@@ -294,23 +293,16 @@ export class InMemoryCommentRepository implements CommentRepository {
     return new Set(commentIds.filter((id) => this.s.commentReactions.has(`${type}:${id}:${userId}`)));
   }
   async react(type: CommentType, commentId: number, userId: number, reaction: ReactionType, at: Timestamp) {
-    const key = `${type}:${commentId}:${userId}`;
-    const existing = this.s.commentReactions.get(key);
-    if (!existing) {
-      this.s.commentReactions.set(key, {
-        comment_type: type,
-        comment_id: commentId,
-        user_id: userId,
-        reaction_type: reaction,
-        created_at: at,
-      });
-      const c = type === 'post' ? this.s.comments.get(commentId) : undefined;
-      if (c) c.reactions_count += 1;
-      return 'added' as const;
-    }
-    if (existing.reaction_type === reaction) return 'unchanged' as const;
-    existing.reaction_type = reaction;
-    return 'changed' as const;
+    const change = putReactionRow(this.s.commentReactions, `${type}:${commentId}:${userId}`, {
+      comment_type: type,
+      comment_id: commentId,
+      user_id: userId,
+      reaction_type: reaction,
+      created_at: at,
+    });
+    const c = type === 'post' ? this.s.comments.get(commentId) : undefined;
+    if (change === 'added' && c) c.reactions_count += 1;
+    return change;
   }
   async unreact(type: CommentType, commentId: number, userId: number) {
     if (!this.s.commentReactions.delete(`${type}:${commentId}:${userId}`)) return false;

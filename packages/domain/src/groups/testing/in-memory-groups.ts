@@ -1,6 +1,7 @@
 import type { ReactionType } from '../../content/model.js';
 import { offsetOf, type PageRequest } from '../../shared/pagination.js';
 import { captureState, type Snapshottable } from '../../shared/testing/snapshot.js';
+import { putReactionRow } from '../../shared/testing/in-memory-reactions.js';
 import type { Timestamp } from '../../shared/time.js';
 import type {
   GroupChanges,
@@ -229,16 +230,15 @@ export class InMemoryGroupPostRepository implements GroupPostRepository {
     );
   }
   async react(postId: number, userId: number, reaction: ReactionType, at: Timestamp) {
-    const existing = this.s.postReactions.get(key(postId, userId));
-    if (!existing) {
-      this.s.postReactions.set(key(postId, userId), { post_id: postId, user_id: userId, reaction_type: reaction, created_at: at });
-      const p = this.s.posts.get(postId);
-      if (p) p.likes_count += 1;
-      return 'added' as const;
-    }
-    if (existing.reaction_type === reaction) return 'unchanged' as const;
-    existing.reaction_type = reaction;
-    return 'changed' as const;
+    const change = putReactionRow(this.s.postReactions, key(postId, userId), {
+      post_id: postId,
+      user_id: userId,
+      reaction_type: reaction,
+      created_at: at,
+    });
+    const p = this.s.posts.get(postId);
+    if (change === 'added' && p) p.likes_count += 1;
+    return change;
   }
   async unreact(postId: number, userId: number) {
     if (!this.s.postReactions.delete(key(postId, userId))) return false;
