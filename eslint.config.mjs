@@ -4,7 +4,19 @@
 import tseslint from 'typescript-eslint';
 
 export default [
-  { ignores: ['**/dist/**', '**/bundle/**', '**/node_modules/**', '**/*.d.ts', 'data/**', 'coverage/**', '.test-results/**'] },
+  // vitest.<name>.config.ts: extra runner configurations outside every program (vitest.config.ts is the tests').
+  {
+    ignores: [
+      '**/dist/**',
+      '**/bundle/**',
+      '**/node_modules/**',
+      '**/*.d.ts',
+      'data/**',
+      'coverage/**',
+      '.test-results/**',
+      'vitest.*.config.ts',
+    ],
+  },
   {
     files: ['**/*.ts'],
     languageOptions: {
