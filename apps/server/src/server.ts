@@ -10,7 +10,7 @@ import { type Config, ConfigError, withListeningPort } from './config.js';
 import { buildContainer, type ContainerOverrides } from './container.js';
 import { waitForDatabase } from './database-wait.js';
 import { answerProbe, isProbe, type Phase } from './health-probes.js';
-import { jobRunner, startJobs } from './jobs.js';
+import { startJobs } from './jobs.js';
 import { RedisConnections } from '@plaza/adapters-integrations/redis';
 import { watchMetrics } from './metrics.js';
 import { Accounts } from './modules/accounts.module.js';
@@ -156,7 +156,7 @@ export async function startPlaza(configured: Config, options: StartOptions = {})
     });
     throw error;
   }
-  const stopJobs = options.jobs === false ? async () => {} : startJobs(jobRunner(container, config, redis, logger), logger);
+  const stopJobs = options.jobs === false ? async () => {} : startJobs(resolve(container, Platform.JobRunner), logger);
   handle = ready;
   health = resolve(container, Platform.Health);
   serving = true;

@@ -23,3 +23,4 @@ export { registrationsSection } from './admin/registrations.js';
 export * from './admin/users.js';
 export * from './admin/reports.js';
 export { federationSection } from './admin/federation.js';
+export { jobsSection } from './admin/jobs.js';

@@ -1,20 +1,33 @@
-import { Clock, InMemoryRateLimitStore, RateLimiter, RateLimitStore, RATE_LIMIT_WINDOW_SECONDS, token, UnitOfWork } from '@plaza/domain';
+import {
+  Clock,
+  type FailedJobRuns,
+  InMemoryRateLimitStore,
+  type JobRunner,
+  RateLimiter,
+  RateLimitStore,
+  RATE_LIMIT_WINDOW_SECONDS,
+  TimerJobRunner,
+  token,
+  UnitOfWork,
+} from '@plaza/domain';
 import { rolesOf } from '@plaza/domain/accounts';
-import { createTimeFormatter, type HealthCheck, type PresenterContext } from '@plaza/adapters-http';
+import { createTimeFormatter, type HealthCheck, jobsSection, type PresenterContext } from '@plaza/adapters-http';
 import { settingsScript, type PublicSettingsSource } from '@plaza/adapters-http/scripts/settings';
 import { TurnSettingsStore } from '@plaza/domain/admin';
 import { BASELINE_MIGRATIONS, KyselyUnitOfWork, pingDatabase } from '@plaza/adapters-mysql';
 import { SqlRateLimitStore } from '@plaza/adapters-mysql/limits';
 import { ConfiguredPublicSettings } from '../public-settings.js';
-import { featureModule } from '../wiring/feature-module.js';
-import { RedisRateLimitStore } from '@plaza/adapters-integrations/redis';
-import { ConfigToken, DatabaseToken, LoggerToken, RedisToken } from '../wiring/tokens.js';
+import { featureModule, many } from '../wiring/feature-module.js';
+import { BullJobRunner, RedisRateLimitStore } from '@plaza/adapters-integrations/redis';
+import { AdminSections, ConfigToken, DatabaseToken, Jobs, LoggerToken, RedisToken } from '../wiring/tokens.js';
 
 export const Platform = {
   RateLimiter: token<RateLimiter>('platform.RateLimiter'),
   Presenters: token<PresenterContext>('platform.PresenterContext'),
   Health: token<HealthCheck>('platform.Health'),
   PublicSettings: token<PublicSettingsSource>('platform.PublicSettings'),
+  /** What runs every module's periodic jobs, and keeps their failed runs (docs/decisions/0160). */
+  JobRunner: token<JobRunner & FailedJobRuns>('platform.JobRunner'),
 };
 
 /** What platform declares outside the container (docs/decisions/0130): the contract suites of its ports. */
@@ -68,6 +81,18 @@ export const platformModule = featureModule(face, (w) => {
     ({ config, clock, turnFile }) => new ConfiguredPublicSettings(config, clock, turnFile),
   );
   w.script([Platform.PublicSettings], settingsScript);
+  // BullMQ's one worker pool when Redis is configured, timers in this process otherwise; each failed run is one JSON line.
+  w.bind(
+    Platform.JobRunner,
+    { jobs: many(Jobs), config: ConfigToken, redis: RedisToken, logger: LoggerToken },
+    ({ jobs, config, redis, logger }) =>
+      redis && config.redis
+        ? new BullJobRunner(redis, jobs, config.redis.jobs, {
+            failed: (details) => logger.error({ job_run: details }, 'periodic job failed'),
+          })
+        : new TimerJobRunner(jobs, (job, err) => logger.error({ err, job }, 'periodic job failed')),
+  );
+  w.bind(AdminSections, { runs: Platform.JobRunner }, ({ runs }) => jobsSection(runs));
   w.job(
     { name: 'purge-rate-limit-counters', everyMs: 10 * 60_000 },
     { store: RateLimitStore, clock: Clock },

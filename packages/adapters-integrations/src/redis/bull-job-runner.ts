@@ -1,13 +1,7 @@
 import { type Job, Queue, Worker } from 'bullmq';
+import type { FailedJobRun, FailedJobRuns, JobRunner, RunnableJob } from '@plaza/domain';
 import type { Redis } from 'ioredis';
 import type { RedisConnections } from './connection.js';
-
-/** A periodic housekeeping job: what apps/server's modules contribute (mail, pushes, deliveries, fan-out…). */
-export interface RunnableJob {
-  name: string;
-  everyMs: number;
-  run: () => Promise<unknown>;
-}
 
 export interface BullJobOptions {
   /** Runs at once in this instance's one worker pool. */
@@ -15,15 +9,6 @@ export interface BullJobOptions {
   /** Attempts of a run that throws, `backoffMs` doubling between them, before it is kept as failed. */
   attempts: number;
   backoffMs: number;
-}
-
-/** A run that failed every attempt: kept in Redis (the dead letters) for the admin panel's queue page. */
-export interface FailedJobRun {
-  id: string;
-  name: string;
-  attempts: number;
-  error: string;
-  failed_at: string;
 }
 
 /** Where run failures are reported: one JSON line each. */
@@ -47,7 +32,8 @@ const QUEUE = 'jobs';
  *
  * While Redis is away the worker waits (its connection retries) and the runs resume when it is back.
  */
-export class BullJobRunner {
+export class BullJobRunner implements JobRunner, FailedJobRuns {
+  readonly engine = 'bullmq' as const;
   private readonly queue: Queue;
   private readonly queueConnection: Redis;
   private worker: Worker | null = null;

@@ -18,6 +18,27 @@ export interface JobRunner {
   stop(): Promise<void>;
 }
 
+/** A run that failed every attempt, kept for an administrator (the dead letters of the job runner). */
+export interface FailedJobRun {
+  id: string;
+  name: string;
+  attempts: number;
+  error: string;
+  /** ISO 8601, UTC. */
+  failed_at: string;
+}
+
+/** The failed runs, for the admin panel's Jobs page: BullMQ keeps them; timers keep none (their failures are only logged). */
+export interface FailedJobRuns {
+  readonly engine: 'timers' | 'bullmq';
+  /** Most recent first. */
+  failed(offset: number, limit: number): Promise<{ items: FailedJobRun[]; total: number }>;
+  /** Runs a failed run again now; false when it is no longer failed. */
+  retry(id: string): Promise<boolean>;
+  /** Forgets a failed run; false when it is no longer failed. */
+  discard(id: string): Promise<boolean>;
+}
+
 /** Where a run's failure is reported (the server's log), one line each. */
 export type JobFailureLog = (job: string, error: unknown) => void;
 
@@ -50,19 +71,32 @@ export function repeat(everyMs: number, run: () => Promise<unknown>): () => Prom
 }
 
 /** The jobs on timers inside this process: each instance runs every job; a failed run waits for the next period. */
-export class TimerJobRunner implements JobRunner {
+export class TimerJobRunner implements JobRunner, FailedJobRuns {
+  readonly engine = 'timers' as const;
   private stops: (() => Promise<void>)[] = [];
 
   constructor(
     private readonly jobs: readonly RunnableJob[],
-    private readonly failed: JobFailureLog,
+    private readonly log: JobFailureLog,
   ) {}
 
   async start(): Promise<void> {
-    this.stops = this.jobs.map((job) => repeat(job.everyMs, () => job.run().catch((error) => this.failed(job.name, error))));
+    this.stops = this.jobs.map((job) => repeat(job.everyMs, () => job.run().catch((error) => this.log(job.name, error))));
   }
 
   async stop(): Promise<void> {
     await Promise.all(this.stops.map((stop) => stop()));
+  }
+
+  async failed(): Promise<{ items: FailedJobRun[]; total: number }> {
+    return { items: [], total: 0 };
+  }
+
+  async retry(): Promise<boolean> {
+    return false;
+  }
+
+  async discard(): Promise<boolean> {
+    return false;
   }
 }
