@@ -429,7 +429,13 @@ function scriptHandler(script: Script, deps: HttpDependencies, count: Count) {
       state.series = deps.metrics?.metrics.requests.of(script.name, '(unresolved)');
       await count(state, 'default');
       // A body of a type not read cannot have named the operation: say so rather than "unknown action".
-      throw unreadBodyRefusal(ctx, script.name, script.operations.some((o) => o.multipart)) ?? error;
+      throw (
+        unreadBodyRefusal(
+          ctx,
+          script.name,
+          script.operations.some((o) => o.multipart),
+        ) ?? error
+      );
     }
     const { operation } = resolved;
     state.series = deps.metrics?.metrics.requests.ofDeclared(script.name, operation);
@@ -467,7 +473,9 @@ function scriptHandler(script: Script, deps: HttpDependencies, count: Count) {
         request: { id: state.requestId, ip: state.ip, headers: ctx.headers },
         koa: ctx,
       });
-    const result = await (deps.runOperation ? deps.runOperation({ method: operation.method, userId: actor?.userId ?? null }, handle) : handle());
+    const result = await (deps.runOperation
+      ? deps.runOperation({ method: operation.method, userId: actor?.userId ?? null }, handle)
+      : handle());
     if (result instanceof Download) {
       if (!operation.download) throw new Error(`${operation.method} ${script.name}.php answered a file without declaring download`);
       ctx.status = 200;
