@@ -28,8 +28,13 @@ export class DatabaseUnreachable extends Error {}
  */
 export async function waitForDatabase(database: DatabaseHandle, settings: DatabaseSettings, logger: Logger): Promise<void> {
   if (settings.kind !== 'mysql') return;
-  const where = settings.socketPath ? { socket: settings.socketPath } : { host: settings.host, port: settings.port };
-  const place = settings.socketPath ? `the socket ${settings.socketPath}` : `${settings.host}:${settings.port}`;
+  const nodes = settings.nodes.map((n) => `${n.host}:${n.port}`).join(', ');
+  const where = settings.socketPath
+    ? { socket: settings.socketPath }
+    : settings.nodes.length > 1
+      ? { nodes }
+      : { host: settings.host, port: settings.port };
+  const place = settings.socketPath ? `the socket ${settings.socketPath}` : nodes;
   const variables = settings.socketPath ? 'DB_SOCKET' : 'DB_HOST and DB_PORT';
   const deadline = Date.now() + settings.connectTimeoutS * 1000;
   for (let attempt = 1; ; attempt++) {

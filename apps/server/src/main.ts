@@ -22,7 +22,17 @@ const lifecycle = createLogger({
 function databaseOf(config: Config) {
   const db = config.database;
   if (db.kind === 'sqlite') return { dialect: 'sqlite', file: db.file };
-  return { dialect: 'mysql', ...(db.socketPath ? { socket: db.socketPath } : { host: db.host, port: db.port }), name: db.database };
+  const where = db.socketPath
+    ? { socket: db.socketPath }
+    : db.nodes.length > 1
+      ? { nodes: db.nodes.map((n) => `${n.host}:${n.port}`) }
+      : { host: db.host, port: db.port };
+  return {
+    dialect: 'mysql',
+    ...where,
+    ...(db.readNodes.length ? { replicas: db.readNodes.map((n) => `${n.host}:${n.port}`) } : {}),
+    name: db.database,
+  };
 }
 
 async function main() {
