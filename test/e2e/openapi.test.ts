@@ -230,6 +230,16 @@ describe('openapi.json', () => {
     }
     // What the suite saw: an unknown post is a 404 with its domain code.
     expect(codes('posts.getWithId', '404').length).toBeGreaterThan(0);
+    // Every code an operation lists is in the one table of codes (the README's), with that status.
+    const table = new Map((doc['x-plaza-error-codes'] as { code: string; statuses: number[] }[]).map((r) => [r.code, r.statuses]));
+    expect(table.get('rate_limited')).toEqual([429]);
+    const unknown = operations.flatMap(({ op }) =>
+      Object.entries(op['x-plaza-error-codes'] as Record<string, string[]>).flatMap(([s, list]) =>
+        list.filter((c) => !table.get(c)?.includes(Number(s))).map((c) => `${op.operationId} ${s} ${c}`),
+      ),
+    );
+    expect([...new Set(unknown.map((u) => u.split(' ').slice(1).join(' ')))]).toEqual([]);
+    expect(doc.components.responses.Unauthorized.headers['WWW-Authenticate']).toBeDefined();
     const statuses = new Set(operations.flatMap(({ op }) => Object.keys(op.responses)));
     for (const s of ['400', '401', '403', '404', '405', '409', '413', '415', '429', '503']) expect(statuses, s).toContain(s);
   });

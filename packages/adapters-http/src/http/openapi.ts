@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { rateLimitGroupOf } from './dispatcher.js';
+import { errorCodeTable } from './error-codes.js';
 import type { AnyOperation, Script, Selector } from './operation.js';
 import { selectorPathOf } from './selector-paths.js';
 
@@ -464,7 +465,12 @@ const errorSchema: Json = {
     success: { const: false },
     error: { type: 'string' },
     message: { type: 'string' },
-    code: { type: 'string', pattern: '^[a-z0-9_]+$' },
+    code: {
+      type: 'string',
+      pattern: '^[a-z0-9_]+$',
+      description:
+        "Stable snake_case; every code, its statuses and meaning are in the document's `x-plaza-error-codes` (the README's table).",
+    },
     details: {
       type: 'array',
       description: 'Validation failures, one per field.',
@@ -523,11 +529,18 @@ export function buildOpenApiDocument(scripts: Script[], info: OpenApiInfo, examp
   const responses: Json = {};
   for (const [name, r] of Object.entries(ERROR_RESPONSES)) {
     responses[name] =
-      name === 'TooManyRequests'
-        ? errorResponse(r.description, { 'Retry-After': { $ref: '#/components/headers/Retry-After' } })
-        : name === 'MethodNotAllowed'
-          ? errorResponse(r.description, { Allow: { description: 'The methods the selector accepts.', schema: { type: 'string' } } })
-          : errorResponse(r.description);
+      name === 'Unauthorized'
+        ? errorResponse(r.description, {
+            'WWW-Authenticate': {
+              description: '`Bearer`, or `Bearer error="invalid_token"` for a token that is not (or no longer) valid.',
+              schema: { type: 'string' },
+            },
+          })
+        : name === 'TooManyRequests'
+          ? errorResponse(r.description, { 'Retry-After': { $ref: '#/components/headers/Retry-After' } })
+          : name === 'MethodNotAllowed'
+            ? errorResponse(r.description, { Allow: { description: 'The methods the selector accepts.', schema: { type: 'string' } } })
+            : errorResponse(r.description);
   }
   responses.Error = errorResponse('Any other failure (each operation lists the statuses and codes it answers).');
 
@@ -545,6 +558,7 @@ export function buildOpenApiDocument(scripts: Script[], info: OpenApiInfo, examp
       ].join('\n\n'),
     },
     servers: [{ url: `${info.serverUrl.replace(/\/+$/, '')}/api/v1` }],
+    'x-plaza-error-codes': errorCodeTable(),
     tags: scripts.map((s) => ({ name: `${s.name}.php` })),
     paths,
     components: {
