@@ -36,5 +36,5 @@ describe('the export-account example', () => {
     } finally {
       await database.drop();
     }
-  });
+  }, 240_000); // createPlaza several times on MariaDB: each opens the container and checks the schema
 });

@@ -38,5 +38,5 @@ describe('the post-bot example', () => {
     } finally {
       await database.drop();
     }
-  });
+  }, 240_000); // createPlaza several times on MariaDB: each opens the container and checks the schema
 });
