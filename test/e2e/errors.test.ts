@@ -20,14 +20,19 @@ async function call(method: string, path: string, body?: string, headers: Record
     headers: { Authorization: `Bearer ${token}`, ...headers },
     ...(body === undefined ? {} : { body }),
   });
-  return { status: res.status, headers: res.headers, body: await res.json() };
+  return { status: res.status, headers: res.headers, body: await json(res) };
 }
 
-const json = { 'Content-Type': 'application/json' };
+/** The error body of an answer. */
+async function json(res: Response): Promise<Record<string, any>> {
+  return (await res.json()) as Record<string, any>;
+}
+
+const JSON_TYPE = { 'Content-Type': 'application/json' };
 
 describe('validation errors in plain words', () => {
   it('says which field is required and what a field must be, once per field', async () => {
-    const res = await call('POST', 'comments.php', JSON.stringify({ post_id: 'abc' }), json);
+    const res = await call('POST', 'comments.php', JSON.stringify({ post_id: 'abc' }), JSON_TYPE);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, code: 'invalid_input' });
     expect(res.body.details).toEqual([
@@ -39,7 +44,7 @@ describe('validation errors in plain words', () => {
   });
 
   it('names an enum’s values, a page size’s bounds and a query field', async () => {
-    const reaction = await call('POST', 'reactions.php', JSON.stringify({ post_id: 1, reaction_type: 'meh' }), json);
+    const reaction = await call('POST', 'reactions.php', JSON.stringify({ post_id: 1, reaction_type: 'meh' }), JSON_TYPE);
     expect(reaction.status).toBe(400);
     expect(reaction.body.details).toEqual([
       { field: 'reaction_type', problem: 'reaction_type must be one of like, love, haha, wow, sad, angry' },
@@ -52,7 +57,7 @@ describe('validation errors in plain words', () => {
   });
 
   it('reports an empty media name as a problem with media, not with content', async () => {
-    const res = await call('POST', 'posts.php', JSON.stringify({ media: [''] }), json);
+    const res = await call('POST', 'posts.php', JSON.stringify({ media: [''] }), JSON_TYPE);
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('invalid_input');
     expect(res.body.details).toEqual([{ field: 'media[0]', problem: 'media[0] must name a file you uploaded' }]);
@@ -73,9 +78,9 @@ describe('bodies Plaza does not read', () => {
       body: new Uint8Array(Buffer.from('{"content":"hi"}')),
     });
     expect(bare.status).toBe(415);
-    expect((await bare.json()).message).toMatch(/sent without a Content-Type$/);
+    expect((await json(bare)).message).toMatch(/sent without a Content-Type$/);
     // The same content as JSON is read and published.
-    expect((await call('POST', 'posts.php', JSON.stringify({ content: 'hello world' }), json)).status).toBe(200);
+    expect((await call('POST', 'posts.php', JSON.stringify({ content: 'hello world' }), JSON_TYPE)).status).toBe(200);
   });
 
   it('takes multipart/form-data only where the operation takes files', async () => {
@@ -83,7 +88,7 @@ describe('bodies Plaza does not read', () => {
     form.set('content', 'hello');
     const posts = await fetch(`${t.url}/api/v1/posts.php`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
     expect(posts.status).toBe(415);
-    expect((await posts.json()).message).toMatch(
+    expect((await json(posts)).message).toMatch(
       /^posts\.php reads a body sent as application\/json or application\/x-www-form-urlencoded;/,
     );
     const upload = await call('POST', 'upload.php', 'a file', { 'Content-Type': 'text/plain' });
@@ -100,7 +105,7 @@ describe('401 answers', () => {
     const refused = await fetch(`${t.url}/api/v1/users.php`, { headers: { Authorization: 'Bearer not-a-token' } });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
-    expect((await refused.json()).code).toBe('invalid_token');
+    expect((await json(refused)).code).toBe('invalid_token');
     const form = new FormData();
     form.set('type', 'posts');
     const upload = await fetch(`${t.url}/api/v1/upload.php`, { method: 'POST', body: form });
