@@ -33,7 +33,7 @@ describe('without Redis', () => {
   let t: TestServer;
   beforeAll(async () => {
     t = await startTestServer();
-  });
+  }, 120_000);
   afterAll(() => t?.close());
 
   it('says the jobs run on timers, to moderators; others get 403', async () => {
@@ -53,7 +53,8 @@ describe('with Redis', () => {
     prefix = redis.fresh();
     t = await startTestServer({ env: { REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: prefix } });
     connections = new RedisConnections(TEST_REDIS_URL, prefix, { down: () => {}, up: () => {} });
-  });
+    // A fresh MariaDB database is migrated first: slower than the default hook timeout on a busy machine.
+  }, 120_000);
   afterAll(async () => {
     await t?.close();
     await connections?.close();
