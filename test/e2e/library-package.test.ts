@@ -112,9 +112,15 @@ describe('the library as installable packages', () => {
         const paths = t.files.map((f) => f.path);
         expect(paths, t.name).toContain('dist/index.js');
         expect(paths, t.name).toContain('dist/index.d.ts');
-        // Built code only: no TypeScript sources (the admin panel's templates are data), no tests, no build state.
+        // Built code only: no TypeScript sources (the admin panel's templates and the OpenAPI document's recorded
+        // examples are data), no tests, no build state.
+        if (t.name === '@plaza/adapters-http') expect(paths).toContain('src/http/openapi-examples.json');
         expect(
-          paths.filter((p) => /\.test\.|tsbuildinfo/.test(p) || (p.startsWith('src/') && !p.startsWith('src/admin/templates/'))),
+          paths.filter(
+            (p) =>
+              /\.test\.|tsbuildinfo/.test(p) ||
+              (p.startsWith('src/') && !p.startsWith('src/admin/templates/') && p !== 'src/http/openapi-examples.json'),
+          ),
           t.name,
         ).toEqual([]);
         const manifest = JSON.parse(readFileSync(join(root, 'node_modules', t.name, 'package.json'), 'utf8'));
