@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorCodesMarkdown, errorCodeTable } from '@plaza/adapters-http';
 import { describe, expect, it } from 'vitest';
@@ -30,5 +30,16 @@ describe('error codes', () => {
     expect(rows.find((r) => r.code === 'invalid_input')?.statuses).toEqual([400]);
     expect(rows.find((r) => r.code === 'invalid_credentials')?.statuses).toEqual([200, 401]);
     expect(rows.find((r) => r.code === 'unsupported_media_type')?.statuses).toEqual([415]);
+  });
+
+  it('every refusal of the federation endpoints is in the table, with its status', () => {
+    const dir = join(root, 'packages', 'adapters-activitypub', 'src');
+    const used = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+      .flatMap((f) => [...readFileSync(join(dir, f), 'utf8').matchAll(/errorResponse\(\s*(\d{3}),\s*'([a-z0-9_]+)'/g)])
+      .map((m) => ({ status: Number(m[1]), code: m[2] }));
+    expect(used.length).toBeGreaterThan(5);
+    const table = new Map(errorCodeTable().map((r) => [r.code, r.statuses]));
+    expect(used.filter((u) => !table.get(u.code)?.includes(u.status))).toEqual([]);
   });
 });

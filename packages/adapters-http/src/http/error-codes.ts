@@ -30,6 +30,16 @@ const ANSWERED_BY_THE_SERVER: Record<string, { statuses: number[]; meaning: stri
     statuses: [200],
     meaning: 'Login: the password is right and a two-factor code is needed (`two_factor_required: true`)',
   },
+  // The federation endpoints' refusals to other servers (packages/adapters-activitypub/src/federation.ts).
+  not_acceptable: { statuses: [406], meaning: 'Federation: the resource is served as `application/activity+json` only' },
+  unauthorized: { statuses: [401], meaning: 'Federation: an object or collection that needs a signed request was fetched unsigned' },
+  signature_required: { statuses: [401], meaning: 'Federation: an inbox delivery without an HTTP Signature' },
+  signature_incomplete: {
+    statuses: [401],
+    meaning: 'Federation: the HTTP Signature names no keyId or does not cover the headers it must',
+  },
+  digest_required: { statuses: [401], meaning: 'Federation: an inbox delivery without a `Digest` header' },
+  invalid_page: { statuses: [400], meaning: 'Federation: a collection page that is not a positive whole number' },
 };
 
 /** Login refusals that the mobile client reads only on a 200 (docs/decisions/0002). */
