@@ -128,7 +128,6 @@ export function useCases<S extends object>(token: Token<S>, rules: InputRules<S>
 }
 
 /** A context's use cases by the name `createPlaza()` gives them (`plaza.social.follows`). */
-// biome-ignore lint/suspicious/noExplicitAny: a service of any type; `UseCases<S>` keeps each one's own.
 export type LibraryFace = { readonly [name: string]: UseCases<any> };
 
 /**
