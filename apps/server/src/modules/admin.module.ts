@@ -16,7 +16,9 @@ import { adminPanel } from '@plaza/adapters-http';
 import { PhpMediaServerSettingsFile, PhpTurnSettingsFile } from '@plaza/adapters-integrations/config-files';
 import { ADMIN_MIGRATIONS, SqlAdminRoster, SqlAdminSessionStore } from '@plaza/adapters-mysql/admin';
 import { turnEnvironment } from '../public-settings.js';
-import { featureModule, many } from '../wiring/feature-module.js';
+import { z } from 'zod';
+import { featureModule, many, useCases } from '../wiring/feature-module.js';
+import { ACTOR, arg, id, pageRequest } from '../library-input.js';
 import { AdminSections, ConfigToken, DatabaseToken, PagesToken } from '../wiring/tokens.js';
 import { Accounts } from './accounts.module.js';
 
@@ -28,9 +30,25 @@ export const Admin = {
   Accounts: token<AdminAccountService>('admin.AdminAccountService'),
 };
 
-/** What admin declares outside the container (docs/decisions/0130): the contract suites of its ports. */
+/**
+ * What admin offers outside the container (docs/decisions/0130): `createPlaza().admin.roles`, the
+ * panel's Administrators page (search, promote, withdraw), administrators alone, checked inside the
+ * service (`assertAdmin`). Not offered: `AdminAccountService` (the panel's sign-in, sessions and API
+ * tokens: it answers session token hashes and new tokens, secrets, and `listTokens`/`createToken` trust
+ * the caller to be the session's own user); the media server and TURN settings (`effective()` takes no
+ * actor and answers the relay secrets: it trusts its caller, the server); `PasswordConfirmation` (a step
+ * of those). Suspensions, the users search, registrations and invitations are bound by moderation and
+ * accounts, and domain blocks by federation (`createPlaza().federation.domains`).
+ */
 const face = {
   name: 'admin',
+  library: {
+    roles: useCases(Admin.Roles, {
+      list: [ACTOR, arg('query', z.string().trim().max(255).nullable()), pageRequest],
+      promote: [ACTOR, id('userId')],
+      withdraw: [ACTOR, id('userId')],
+    }),
+  },
   ports: {
     // admin (the settings stores' adapters are files: test/contracts/admin.test.ts runs the suite on them)
     AdminSessionStore: { suites: ['admin/testing/admin.contract.ts'], via: 'sessions' },

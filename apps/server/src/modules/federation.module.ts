@@ -5,6 +5,8 @@ import { ModerationLog } from '@plaza/domain/moderation';
 import {
   ActorKeyRepository,
   DomainBlockRepository,
+  DOMAIN_BLOCK_REASON_MAX,
+  DOMAIN_BLOCK_SEVERITIES,
   DomainPolicy,
   FederationAdminService,
   FederationKeyValues,
@@ -12,6 +14,7 @@ import {
   FederationPostListener,
   FederationQueue,
   FederationService,
+  QUEUE_STATES,
   REMOTE_DOCUMENT_MAX_BYTES,
   RemoteActorRepository,
   RemoteDirectory,
@@ -36,7 +39,7 @@ import {
   QueuedFederationOutbox,
 } from '@plaza/adapters-activitypub';
 import { federationSection } from '@plaza/adapters-http';
-import { fediverseScript } from '@plaza/adapters-http/scripts/fediverse';
+import { fediverseScript, targetBody, zTarget } from '@plaza/adapters-http/scripts/fediverse';
 import {
   FEDERATION_MIGRATIONS,
   SqlActorKeyRepository,
@@ -50,11 +53,29 @@ import {
   SqlRemotePostRepository,
 } from '@plaza/adapters-mysql/federation';
 import { RedisFederationKeyValues } from '@plaza/adapters-integrations/redis';
-import { featureModule } from '../wiring/feature-module.js';
+import { z } from 'zod';
+import { featureModule, useCases } from '../wiring/feature-module.js';
+import { ACTOR, arg, id, pageRequest } from '../library-input.js';
 import { AdminSections, ConfigToken, DatabaseToken, LoggerToken, Mounts, RedisToken } from '../wiring/tokens.js';
 import { Platform } from './platform.module.js';
 
 const SOFTWARE = { name: 'plaza', version: '0.1.0' };
+
+/**
+ * fediverse.php's use cases, the ones a user calls; the rest of `FederationService` (`remoteFollowed`,
+ * `noteReceived`…) is what the inbox does with activities whose signature it verified, and trusts its caller: not offered.
+ */
+const FEDIVERSE_USE_CASES = [
+  'profile',
+  'followers',
+  'following',
+  'feed',
+  'lookup',
+  'remoteProfile',
+  'followRemote',
+  'unfollowRemote',
+] as const satisfies readonly (keyof FederationService)[];
+export type FediverseUseCases = Pick<FederationService, (typeof FEDIVERSE_USE_CASES)[number]>;
 
 export const Federation = {
   Urls: token<FederationUrls>('federation.Urls'),
@@ -68,11 +89,49 @@ export const Federation = {
   Worker: token<FederationWorker>('federation.Worker'),
   Policy: token<DomainPolicy>('federation.Policy'),
   Admin: token<FederationAdminService>('federation.Admin'),
+  /** fediverse.php's use cases alone (FEDIVERSE_USE_CASES), for `createPlaza().federation.fediverse`. */
+  Fediverse: token<FediverseUseCases>('federation.Fediverse'),
 };
 
-/** What federation declares outside the container (docs/decisions/0130): the contract suites of its ports. */
+/**
+ * What federation offers outside the container (docs/decisions/0130): `createPlaza().federation`.
+ * `fediverse` is fediverse.php: `lookup`, `remoteProfile`, `followRemote` and `unfollowRemote` make
+ * outbound requests (WebFinger, the actor document, the queued Follow/Undo) through the SSRF-guarded
+ * client, as HTTP does. `domains` is the admin panel's Federation pages: moderators read, administrators
+ * alone decide, checked inside the service.
+ */
 const face = {
   name: 'federation',
+  library: {
+    fediverse: useCases(Federation.Fediverse, {
+      profile: [ACTOR, id('userId')],
+      followers: [ACTOR, id('userId'), pageRequest],
+      following: [ACTOR, id('userId'), pageRequest],
+      feed: [ACTOR, pageRequest, arg('refresh', z.boolean())],
+      lookup: [ACTOR, arg('q', zTarget)],
+      remoteProfile: [ACTOR, arg('q', zTarget), arg('postsLimit', z.number().int().min(0).max(40))],
+      followRemote: [ACTOR, arg('target', targetBody)],
+      unfollowRemote: [ACTOR, arg('target', targetBody)],
+    }),
+    domains: useCases(Federation.Admin, {
+      blocked: [ACTOR],
+      block: [
+        ACTOR,
+        arg(
+          'input',
+          z.object({
+            domain: z.string().trim().min(1, 'is required').max(255),
+            severity: z.enum(DOMAIN_BLOCK_SEVERITIES),
+            reason: z.string().max(DOMAIN_BLOCK_REASON_MAX),
+          }),
+        ),
+      ],
+      unblock: [ACTOR, arg('domain', z.string().trim().min(1, 'is required').max(255))],
+      deliveries: [ACTOR, arg('state', z.enum(QUEUE_STATES)), pageRequest],
+      retry: [ACTOR, id('id')],
+      discard: [ACTOR, id('id')],
+    }),
+  },
   ports: {
     // federation (RemoteDirectory and FederationOutbox are the network side: e2e tests against loopback peers)
     ActorKeyRepository: { suites: ['federation/testing/federation.contract.ts'], via: 'keys' },
@@ -154,6 +213,10 @@ export const federationModule = featureModule(face, (w) => {
     ({ users, actors, follows, posts, directory, outbox, clock, uow, policy }) =>
       new FederationService(users, actors, follows, posts, directory, outbox, clock, uow, policy),
   );
+  w.bind(Federation.Fediverse, [Federation.Service], (service) => {
+    const offered = Object.fromEntries(FEDIVERSE_USE_CASES.map((name) => [name, service[name].bind(service)]));
+    return offered as unknown as FediverseUseCases;
+  });
   // Create, Update and Delete of wall posts, queued in the post's own unit of work.
   w.bind(
     PostEventListeners,

@@ -30,7 +30,12 @@ export const Media = {
   Remuxer: token<FfmpegRemuxer>('media.Remuxer'),
 };
 
-/** What media declares outside the container (docs/decisions/0130): the contract suites of its ports. */
+/**
+ * What media declares outside the container (docs/decisions/0130): the contract suites of its ports.
+ * No use cases: `UploadService.upload` takes an `IncomingFile` the HTTP multipart parser spooled to a
+ * temporary file (its path, the client's name, its size), not a buffer or a stream, so a library user has
+ * no file to hand it; `TranslationService` is the server's call to LibreTranslate.
+ */
 const face = {
   name: 'media',
   ports: {

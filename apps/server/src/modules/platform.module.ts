@@ -30,7 +30,7 @@ export const Platform = {
   JobRunner: token<JobRunner & FailedJobRuns>('platform.JobRunner'),
 };
 
-/** What platform declares outside the container (docs/decisions/0130): the contract suites of its ports. */
+/** What platform declares outside the container (docs/decisions/0130): the contract suites of its ports; no use cases of its own (the server's plumbing). */
 const face = {
   name: 'platform',
   ports: {

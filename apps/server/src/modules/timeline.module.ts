@@ -10,7 +10,7 @@ export const Timeline = {
   HomeTimeline: token<HomeTimeline>('timeline.HomeTimeline'),
 };
 
-/** What timeline declares outside the container (docs/decisions/0130): the contract suites of its ports. */
+/** What timeline declares outside the container (docs/decisions/0130): the contract suites of its ports; no use cases of its own (content reads the feed). */
 const face = {
   name: 'timeline',
   ports: {

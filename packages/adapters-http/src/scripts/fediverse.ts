@@ -23,10 +23,10 @@ import { PageMetaWire } from '../presenters/wire.js';
 const optionalUserId = z.union([z.literal('').transform(() => undefined), zId]).optional();
 
 /** A handle (`@name@host`) or an actor URL: at most 512 characters, the width of an actor URL key. */
-const zTarget = z.string().trim().min(1, 'must not be empty').max(512, 'must be at most 512 characters');
+export const zTarget = z.string().trim().min(1, 'must not be empty').max(512, 'must be at most 512 characters');
 
 /** `handle` or `actor_url`, one of them (contract §29: POST JSON body, DELETE JSON body). */
-const targetBody = z
+export const targetBody = z
   .object({ handle: zTarget.optional(), actor_url: zTarget.optional() })
   .refine((b) => b.handle !== undefined || b.actor_url !== undefined, { message: 'send handle or actor_url', path: ['actor_url'] });
 
