@@ -8,10 +8,22 @@ import {
   GroupPostService,
   GroupRepository,
   GroupService,
+  GROUP_PRIVACIES,
 } from '@plaza/domain/groups';
 import { ReportableContents, ReportablePosts } from '@plaza/domain/moderation';
-import { groupCommentsScript, groupPostsScript, groupReactionsScript } from '@plaza/adapters-http/scripts/group-posts';
-import { groupsScript } from '@plaza/adapters-http/scripts/groups';
+import {
+  editGroupCommentBody,
+  editGroupPostBody,
+  groupCommentsScript,
+  groupPostsScript,
+  groupReactBody,
+  groupReactionsScript,
+  newGroupCommentBody,
+  newGroupPostBody,
+} from '@plaza/adapters-http/scripts/group-posts';
+import { groupBody, groupListQuery, groupsScript } from '@plaza/adapters-http/scripts/groups';
+import { zId } from '@plaza/adapters-http';
+import { z } from 'zod';
 import {
   GROUPS_MIGRATIONS,
   SqlGroupAccountData,
@@ -19,7 +31,8 @@ import {
   SqlGroupPostRepository,
   SqlGroupRepository,
 } from '@plaza/adapters-mysql/groups';
-import { featureModule } from '../wiring/feature-module.js';
+import { featureModule, useCases } from '../wiring/feature-module.js';
+import { ACTOR, arg, id, pageRequest } from '../library-input.js';
 import { DatabaseToken } from '../wiring/tokens.js';
 import { Content } from './content.module.js';
 import { Media } from './media.module.js';
@@ -31,9 +44,58 @@ export const Groups = {
   GroupPostService: token<GroupPostService>('groups.GroupPostService'),
 };
 
-/** What groups declares outside the container (docs/decisions/0130): the contract suites of its ports. */
+/** The search of the group lists, named as the services take it (`per_page` is `perPage`). */
+const groupSearch = arg(
+  'options',
+  z.object({ q: groupListQuery.shape.q, page: groupListQuery.shape.page, perPage: groupListQuery.shape.per_page }),
+);
+
+/**
+ * What groups offers outside the container (docs/decisions/0130): `createPlaza().groups`, groups and
+ * their posts, comments and reactions, each method checking its input with its HTTP operation's schema
+ * (0113); and the contract suites of its ports.
+ */
 const face = {
   name: 'groups',
+  library: {
+    groups: useCases(Groups.GroupService, {
+      visibleGroup: [ACTOR, id('groupId')],
+      contentOf: [ACTOR, id('groupId')],
+      listJoined: [ACTOR, groupSearch],
+      discover: [ACTOR, groupSearch],
+      members: [ACTOR, id('groupId'), pageRequest],
+      joinRequests: [ACTOR, id('groupId'), pageRequest],
+      create: [ACTOR, arg('input', groupBody)],
+      update: [ACTOR, id('groupId'), arg('input', groupBody)],
+      join: [ACTOR, id('groupId')],
+      invite: [ACTOR, id('groupId'), id('userId')],
+      approveRequest: [ACTOR, id('groupId'), id('userId')],
+      rejectRequest: [ACTOR, id('groupId'), id('userId')],
+      promote: [ACTOR, id('groupId'), id('userId')],
+      demote: [ACTOR, id('groupId'), id('userId')],
+      kick: [ACTOR, id('groupId'), id('userId')],
+      leave: [ACTOR, id('groupId')],
+    }),
+    posts: useCases(Groups.GroupPostService, {
+      // The notification gate: a user (not an actor) and the group's id and privacy, its other fields passing through.
+      canUserSee: [id('userId'), arg('group', z.looseObject({ id: zId, privacy: z.enum(GROUP_PRIVACIES) }))],
+      visiblePost: [ACTOR, id('postId')],
+      readablePost: [ACTOR, id('postId')],
+      list: [ACTOR, id('groupId'), pageRequest],
+      view: [ACTOR, id('postId')],
+      create: [ACTOR, arg('input', newGroupPostBody)],
+      edit: [ACTOR, id('postId'), arg('content', editGroupPostBody.shape.content)],
+      delete: [ACTOR, id('postId')],
+      removeByModerators: [ACTOR, id('postId')],
+      react: [ACTOR, id('postId'), arg('reaction', groupReactBody.shape.reaction_type)],
+      unreact: [ACTOR, id('postId')],
+      listComments: [ACTOR, id('postId'), pageRequest],
+      comment: [ACTOR, arg('input', newGroupCommentBody)],
+      editComment: [ACTOR, id('commentId'), arg('content', editGroupCommentBody.shape.content)],
+      deleteComment: [ACTOR, id('commentId')],
+      visibleComment: [ACTOR, id('commentId')],
+    }),
+  },
   ports: {
     // groups (community groups; the inbox's group cases live in the groups suite too)
     GroupRepository: { suites: ['groups/testing/groups.contract.ts'], via: 'groups' },

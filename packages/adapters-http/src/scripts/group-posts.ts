@@ -25,6 +25,22 @@ const tagList = z.union([
     .transform((s) => s.split(/[\s,]+/).filter(Boolean)),
 ]);
 
+/** The bodies of publishing, editing, commenting and reacting; also the library's checks (docs/decisions/0113). */
+export const newGroupPostBody = z.object({
+  group_id: zId,
+  content: z.string().max(GROUP_POST_MAX_LENGTH).optional().nullable(),
+  media: z
+    .union([media, z.array(media).max(10)])
+    .optional()
+    .nullable(),
+  media_type: z.enum(['image', 'video']).optional().nullable(),
+  tags: tagList.optional().nullable(),
+});
+export const editGroupPostBody = z.object({ id: zId, content: z.string().max(GROUP_POST_MAX_LENGTH) });
+export const newGroupCommentBody = newCommentBody(GROUP_COMMENT_MAX_LENGTH);
+export const editGroupCommentBody = z.object({ id: zId, content: z.string().max(5000) });
+export const groupReactBody = z.object({ post_id: zId, reaction_type: z.enum(REACTION_TYPES).default('like') });
+
 /** group_posts.php (contract §21.1): a group's posts; creating answers 201, as the client requires. */
 export function groupPostsScript(posts: GroupPostService, p: PresenterContext): Script {
   return {
@@ -64,16 +80,7 @@ export function groupPostsScript(posts: GroupPostService, p: PresenterContext): 
         auth: 'required',
         rateLimit: 'posts',
         status: 201,
-        body: z.object({
-          group_id: zId,
-          content: z.string().max(GROUP_POST_MAX_LENGTH).optional().nullable(),
-          media: z
-            .union([media, z.array(media).max(10)])
-            .optional()
-            .nullable(),
-          media_type: z.enum(['image', 'video']).optional().nullable(),
-          tags: tagList.optional().nullable(),
-        }),
+        body: newGroupPostBody,
         summary: 'Publish in a group (members; content or media: one uploaded file name, or a list)',
         response: z.object({ message: z.string(), id: zWireId, post_id: zWireId, data: GroupPostItem, post: GroupPostItem }),
         handle: async (ctx) => {
@@ -86,7 +93,7 @@ export function groupPostsScript(posts: GroupPostService, p: PresenterContext): 
         method: 'PUT',
         auth: 'required',
         rateLimit: 'posts',
-        body: z.object({ id: zId, content: z.string().max(GROUP_POST_MAX_LENGTH) }),
+        body: editGroupPostBody,
         summary: 'Edit one’s own group post ({id, content})',
         response: z.object({ message: z.string(), data: GroupPostItem }),
         handle: async (ctx) => ({
@@ -132,7 +139,7 @@ export function groupCommentsScript(posts: GroupPostService, p: PresenterContext
         auth: 'required',
         rateLimit: 'comments',
         status: 201,
-        body: newCommentBody(GROUP_COMMENT_MAX_LENGTH),
+        body: newGroupCommentBody,
         summary: 'Comment on a group post, or reply to a comment of the same post',
         response: CommentAdded,
         handle: async (ctx) => presentCommentAdded(await posts.comment(ctx.actor, ctx.body), ctx.actor, p),
@@ -141,7 +148,7 @@ export function groupCommentsScript(posts: GroupPostService, p: PresenterContext
         method: 'PUT',
         auth: 'required',
         rateLimit: 'comments',
-        body: z.object({ id: zId, content: z.string().max(5000) }),
+        body: editGroupCommentBody,
         summary: 'Edit one’s own group comment ({id, content})',
         response: z.object({ message: z.string(), data: CommentRecordItem }),
         handle: async (ctx) => ({
@@ -174,7 +181,7 @@ export function groupReactionsScript(posts: GroupPostService): Script {
         method: 'POST',
         auth: 'required',
         rateLimit: 'group_reactions',
-        body: z.object({ post_id: zId, reaction_type: z.enum(REACTION_TYPES).default('like') }),
+        body: groupReactBody,
         summary: 'React to a group post (one reaction per user; another type replaces it)',
         response: z.object({
           message: z.string(),

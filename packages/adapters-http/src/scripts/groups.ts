@@ -21,7 +21,10 @@ const groupFields = {
   avatar: text(255).optional().nullable(),
   cover_image: text(255).optional().nullable(),
 };
-const listQuery = z.object({ q: text(100).optional(), ...paginationQuery });
+/** Also the library's checks (docs/decisions/0113): a group's fields, and the search of the group lists. */
+export const groupBody = z.object(groupFields);
+export const groupListQuery = z.object({ q: text(100).optional(), ...paginationQuery });
+const listQuery = groupListQuery;
 const GroupList = z.object({ groups: z.array(GroupItem), data: z.array(GroupItem), pagination: ListPagination });
 const memberTarget = z.object({ group_id: zId, user_id: zId });
 const Done = z.object({ message: z.string(), group_id: zWireId, user_id: zWireId });
@@ -32,7 +35,7 @@ export function groupsScript(groups: GroupService, p: PresenterContext): Script 
     select: { action: 'create' },
     auth: 'required',
     status: 201,
-    body: z.object(groupFields),
+    body: groupBody,
     summary: 'Create a group ({name, description?, privacy: public|private, avatar?, cover_image?}); the creator is its first admin',
     response: z.object({ message: z.string(), id: zWireId, group_id: zWireId, data: GroupItem }),
     handle: async (ctx) => {
