@@ -2,10 +2,24 @@ import { Clock, token, UnitOfWork } from '@plaza/domain';
 import { UserRepository } from '@plaza/domain/accounts';
 import { CommentTargets } from '@plaza/domain/content';
 import { ReportableContents, ReportablePosts } from '@plaza/domain/moderation';
-import { PageCommentTarget, PagePostRepository, PagePostService, PageRepository, PageService } from '@plaza/domain/pages';
-import { pagesScript } from '@plaza/adapters-http/scripts/pages';
+import { PAGE_PERMISSIONS, PageCommentTarget, PagePostRepository, PagePostService, PageRepository, PageService } from '@plaza/domain/pages';
+import {
+  newPageBody,
+  newPagePostBody,
+  pageCommentBody,
+  pageCommentEditBody,
+  pageListQuery,
+  pagePostEditBody,
+  pageReactBody,
+  pagesScript,
+  pageTeamMemberBody,
+  pageTeamRoleBody,
+  pageUpdateBody,
+} from '@plaza/adapters-http/scripts/pages';
+import { z } from 'zod';
 import { PAGES_MIGRATIONS, SqlPageAccountData, SqlPagePostRepository, SqlPageRepository } from '@plaza/adapters-mysql/pages';
-import { featureModule } from '../wiring/feature-module.js';
+import { featureModule, useCases } from '../wiring/feature-module.js';
+import { ACTOR, arg, id, pageRequest } from '../library-input.js';
 import { DatabaseToken } from '../wiring/tokens.js';
 import { Media } from './media.module.js';
 import { Platform } from './platform.module.js';
@@ -15,9 +29,58 @@ export const Pages = {
   PagePostService: token<PagePostService>('pages.PagePostService'),
 };
 
-/** What pages declares outside the container (docs/decisions/0130): the contract suites of its ports. */
+/**
+ * Use cases no HTTP operation calls directly (the other contexts' and the script's own steps, public on
+ * their service): checked for the shape the service reads, since there is no operation's schema to share.
+ */
+const pageListKind = z.enum(['managed', 'followed', 'discover']);
+const pagePermission = z.enum(Object.keys(PAGE_PERMISSIONS) as [keyof typeof PAGE_PERMISSIONS, ...(keyof typeof PAGE_PERMISSIONS)[]]);
+const accountRecord = z.looseObject({ id: z.number().int().positive(), username: z.string() });
+
+/**
+ * What pages offers outside the container (docs/decisions/0130): `createPlaza().pages`, pages with their
+ * team and followers, and their posts, reactions and comments, each method checking its input with its
+ * HTTP operation's schema (0113).
+ */
 const face = {
   name: 'pages',
+  library: {
+    pages: useCases(Pages.PageService, {
+      list: [ACTOR, arg('kind', pageListKind), arg('q', pageListQuery.shape.q.unwrap().nullable()), pageRequest],
+      visiblePage: [ACTOR, id('pageId')],
+      canUserSee: [arg('user', accountRecord), id('pageId')],
+      pageAllowing: [ACTOR, id('pageId'), arg('permission', pagePermission), arg('refusal', z.string())],
+      teamOf: [ACTOR, id('pageId')],
+      create: [ACTOR, arg('input', newPageBody)],
+      update: [ACTOR, id('pageId'), arg('input', pageUpdateBody.omit({ page_id: true }))],
+      follow: [ACTOR, id('pageId')],
+      unfollow: [ACTOR, id('pageId')],
+      followers: [ACTOR, id('pageId'), pageRequest],
+      team: [ACTOR, id('pageId'), pageRequest],
+      addTeamMember: [
+        ACTOR,
+        id('pageId'),
+        arg('username', pageTeamMemberBody.shape.username),
+        arg('role', pageTeamMemberBody.shape.role.removeDefault()),
+      ],
+      updateTeamRole: [ACTOR, id('pageId'), id('userId'), arg('role', pageTeamRoleBody.shape.role)],
+      removeTeamMember: [ACTOR, id('pageId'), id('userId')],
+      removeFollower: [ACTOR, id('pageId'), id('userId')],
+    }),
+    posts: useCases(Pages.PagePostService, {
+      list: [ACTOR, id('pageId'), pageRequest],
+      create: [ACTOR, arg('input', newPagePostBody)],
+      update: [ACTOR, id('postId'), arg('content', pagePostEditBody.shape.content)],
+      delete: [ACTOR, id('postId')],
+      react: [ACTOR, id('postId'), arg('type', pageReactBody.shape.type.removeDefault())],
+      comments: [ACTOR, id('pageId'), id('postId'), pageRequest],
+      comment: [ACTOR, id('postId'), arg('content', pageCommentBody.shape.content)],
+      updateComment: [ACTOR, id('commentId'), arg('content', pageCommentEditBody.shape.content)],
+      deleteComment: [ACTOR, id('commentId')],
+      visibleComment: [ACTOR, id('commentId')],
+      visiblePost: [ACTOR, id('postId')],
+    }),
+  },
   ports: {
     // pages, events, albums
     PageRepository: { suites: ['pages/testing/pages.contract.ts'], via: 'pages' },

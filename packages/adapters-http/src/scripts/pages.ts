@@ -51,7 +51,31 @@ const pageFields = {
   social_facebook: short,
   social_bluesky: short,
 };
-const createBody = z.object({ name: zText(MAX_PAGE_NAME), ...pageFields });
+/** The bodies and queries below are shared with the library's `pages` use cases (docs/decisions/0130). */
+/** The body of a new page (create). */
+export const newPageBody = z.object({ name: zText(MAX_PAGE_NAME), ...pageFields });
+/** update_page: absent fields stay as they are. */
+export const pageUpdateBody = z.object({ page_id: zId, name: zText(MAX_PAGE_NAME).optional(), ...pageFields });
+/** The lists of pages (managed, discover, followed). */
+export const pageListQuery = z.object({
+  discover: zFlag.optional(),
+  followed: zFlag.optional(),
+  q: z.string().trim().max(100).optional(),
+  ...paginationQuery,
+});
+/** create_post: content or media, on a page. */
+export const newPagePostBody = z.object({
+  page_id: zId,
+  content: zText(MAX_PAGE_POST_LENGTH).nullish(),
+  media: z.string().max(512).nullish(),
+  media_type: z.enum(['image', 'video']).nullish(),
+});
+export const pagePostEditBody = z.object({ post_id: zId, content: zText(MAX_PAGE_POST_LENGTH) });
+export const pageReactBody = z.object({ post_id: zId, type: z.enum(REACTION_TYPES).default('like') });
+export const pageCommentBody = z.object({ post_id: zId, content: zText(MAX_PAGE_COMMENT_LENGTH) });
+export const pageCommentEditBody = z.object({ comment_id: zId, content: zText(MAX_PAGE_COMMENT_LENGTH) });
+export const pageTeamMemberBody = z.object({ page_id: zId, username: zText(64), role: z.enum(PAGE_ROLES).default('editor') });
+export const pageTeamRoleBody = z.object({ page_id: zId, user_id: zId, role: z.enum(PAGE_ROLES) });
 const confirmation = z.object({ message: z.string() });
 const listResponse = z.object({ data: z.array(PageListItem), meta: PageMetaWire });
 const followResponse = z.object({ message: z.string(), page_id: zWireId, is_followed: z.boolean(), followers_count: zCount });
@@ -59,7 +83,7 @@ const teamResponse = z.object({ message: z.string(), user_id: zWireId, role: z.e
 
 /** pages.php (spec "Pages", contract §22): reads by query and `path`, writes by an `action` in the body. */
 export function pagesScript(pages: PageService, posts: PagePostService, p: PresenterContext): Script {
-  const created = async (actor: Parameters<PageService['create']>[0], body: z.output<typeof createBody>) => {
+  const created = async (actor: Parameters<PageService['create']>[0], body: z.output<typeof newPageBody>) => {
     const page = await pages.create(actor, body);
     const view = await pages.visiblePage(actor, page.id);
     return { message: 'Page created', id: page.id, page_id: page.id, data: presentPageDetails(view, p) };
@@ -71,7 +95,7 @@ export function pagesScript(pages: PageService, posts: PagePostService, p: Prese
       method: 'POST',
       ...(select ? { select } : {}),
       auth: 'required',
-      body: createBody,
+      body: newPageBody,
       summary: 'Create a page; I become its admin',
       response: createResponse,
       handle: (ctx) => created(ctx.actor, ctx.body),
@@ -91,12 +115,7 @@ export function pagesScript(pages: PageService, posts: PagePostService, p: Prese
       method: 'GET',
       select: has ? { has } : {},
       auth: 'required',
-      query: z.object({
-        discover: zFlag.optional(),
-        followed: zFlag.optional(),
-        q: z.string().trim().max(100).optional(),
-        ...paginationQuery,
-      }),
+      query: pageListQuery,
       summary,
       response: listResponse,
       handle: (ctx) =>
@@ -203,7 +222,7 @@ export function pagesScript(pages: PageService, posts: PagePostService, p: Prese
         method: 'POST',
         select: { action: 'update_page' },
         auth: 'required',
-        body: z.object({ page_id: zId, name: zText(MAX_PAGE_NAME).optional(), ...pageFields }),
+        body: pageUpdateBody,
         summary: 'Update a page (its admins); absent fields stay as they are',
         response: z.object({ message: z.string(), data: PageDetailsItem }),
         handle: async (ctx) => {
@@ -245,12 +264,7 @@ export function pagesScript(pages: PageService, posts: PagePostService, p: Prese
         select: { action: 'create_post' },
         auth: 'required',
         rateLimit: 'posts',
-        body: z.object({
-          page_id: zId,
-          content: zText(MAX_PAGE_POST_LENGTH).nullish(),
-          media: z.string().max(512).nullish(),
-          media_type: z.enum(['image', 'video']).nullish(),
-        }),
+        body: newPagePostBody,
         summary: 'Publish on a page (members of page_admins); content or media required',
         response: z.object({ message: z.string(), id: zWireId, post_id: zWireId, data: PagePostItem }),
         handle: async (ctx) => {
@@ -263,7 +277,7 @@ export function pagesScript(pages: PageService, posts: PagePostService, p: Prese
         select: { action: 'update_post' },
         auth: 'required',
         rateLimit: 'posts',
-        body: z.object({ post_id: zId, content: zText(MAX_PAGE_POST_LENGTH) }),
+        body: pagePostEditBody,
         summary: 'Edit my page post',
         response: z.object({ message: z.string(), data: PagePostItem }),
         handle: async (ctx) => ({
@@ -284,7 +298,7 @@ export function pagesScript(pages: PageService, posts: PagePostService, p: Prese
         select: { action: 'react' },
         auth: 'required',
         rateLimit: 'reactions',
-        body: z.object({ post_id: zId, type: z.enum(REACTION_TYPES).default('like') }),
+        body: pageReactBody,
         summary: 'React to a page post; the same reaction again takes it back. Answers 200',
         response: z.object({
           message: z.string(),
@@ -307,7 +321,7 @@ export function pagesScript(pages: PageService, posts: PagePostService, p: Prese
         select: { action: 'comment' },
         auth: 'required',
         rateLimit: 'comments',
-        body: z.object({ post_id: zId, content: zText(MAX_PAGE_COMMENT_LENGTH) }),
+        body: pageCommentBody,
         summary: 'Comment on a page post',
         response: z.object({ message: z.string(), id: zWireId, comment_id: zWireId, data: PageCommentItem }),
         handle: async (ctx) => {
@@ -320,7 +334,7 @@ export function pagesScript(pages: PageService, posts: PagePostService, p: Prese
         select: { action: 'update_comment' },
         auth: 'required',
         rateLimit: 'comments',
-        body: z.object({ comment_id: zId, content: zText(MAX_PAGE_COMMENT_LENGTH) }),
+        body: pageCommentEditBody,
         summary: 'Edit my comment on a page post',
         response: z.object({ message: z.string(), data: PageCommentItem }),
         handle: async (ctx) => ({
@@ -340,7 +354,7 @@ export function pagesScript(pages: PageService, posts: PagePostService, p: Prese
         method: 'POST',
         select: { action: 'add_team_member' },
         auth: 'required',
-        body: z.object({ page_id: zId, username: zText(64), role: z.enum(PAGE_ROLES).default('editor') }),
+        body: pageTeamMemberBody,
         summary: 'Add an account to the team by username (admins)',
         response: teamResponse,
         handle: async (ctx) => ({
@@ -352,7 +366,7 @@ export function pagesScript(pages: PageService, posts: PagePostService, p: Prese
         method: 'POST',
         select: { action: 'update_team_role' },
         auth: 'required',
-        body: z.object({ page_id: zId, user_id: zId, role: z.enum(PAGE_ROLES) }),
+        body: pageTeamRoleBody,
         summary: 'Change a team member’s role (admins); a page keeps one admin',
         response: teamResponse,
         handle: async (ctx) => ({
