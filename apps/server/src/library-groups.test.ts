@@ -1,31 +1,20 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Forbidden, Invalid, ManualClock, NotFound } from '@plaza/domain';
 import { actorOf } from '@plaza/domain/accounts';
-import { RecordingMailer } from '@plaza/domain/accounts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, type TestDatabase } from '../../../test/support/database.js';
+import type { TestDatabase } from '../../../test/support/database.js';
+import { closeLibraryPlaza, openLibraryPlaza } from '../../../test/support/library-plaza.js';
 import type { InputRules } from './library-input.js';
-import { createPlaza, LIBRARY_INPUT_RULES, type Plaza } from './library.js';
+import { LIBRARY_INPUT_RULES, type Plaza } from './library.js';
 
 /** The groups face (docs/decisions/0130): `createPlaza().groups`, groups and their posts, through the library boundary. */
 let database: TestDatabase;
 let plaza: Plaza;
 const clock = new ManualClock('2026-06-01T09:00:00Z');
 beforeAll(async () => {
-  database = await openTestDatabase();
-  plaza = await createPlaza({
-    env: { API_DATA_DIR: mkdtempSync(join(tmpdir(), 'plaza-library-groups-')), BCRYPT_COST: '4' },
-    database,
-    mailer: new RecordingMailer(),
-    clock,
-  });
+  ({ plaza, database } = await openLibraryPlaza('library-groups', clock));
 });
-afterAll(async () => {
-  await plaza.close();
-  await database.drop();
-});
+afterAll(() => closeLibraryPlaza({ plaza, database }));
 
 const register = async (name: string) =>
   actorOf(await plaza.accounts.auth.register({ username: `${name}_grp`, email: `${name}@grp.example.test`, password: 'a long password' }));

@@ -1,30 +1,18 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Forbidden, Invalid, ManualClock } from '@plaza/domain';
 import { actorOf } from '@plaza/domain/accounts';
-import { RecordingMailer } from '@plaza/domain/accounts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, type TestDatabase } from '../../../test/support/database.js';
-import { createPlaza, LIBRARY_INPUT_RULES, type Plaza } from './library.js';
+import type { TestDatabase } from '../../../test/support/database.js';
+import { closeLibraryPlaza, openLibraryPlaza } from '../../../test/support/library-plaza.js';
+import { LIBRARY_INPUT_RULES, type Plaza } from './library.js';
 
 /** The operators' use cases of createPlaza (docs/decisions/0130): admin roles, domain blocks, the fediverse identity. */
 let database: TestDatabase;
 let plaza: Plaza;
 const clock = new ManualClock('2026-06-01T09:00:00Z');
 beforeAll(async () => {
-  database = await openTestDatabase();
-  plaza = await createPlaza({
-    env: { API_DATA_DIR: mkdtempSync(join(tmpdir(), 'plaza-operators-')), BCRYPT_COST: '4' },
-    database,
-    mailer: new RecordingMailer(),
-    clock,
-  });
+  ({ plaza, database } = await openLibraryPlaza('operators', clock));
 });
-afterAll(async () => {
-  await plaza.close();
-  await database.drop();
-});
+afterAll(() => closeLibraryPlaza({ plaza, database }));
 
 async function account(username: string) {
   return plaza.accounts.auth.register({ username, email: `${username}@example.test`, password: 'a long password' });

@@ -1,14 +1,11 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Invalid, ManualClock } from '@plaza/domain';
 import { actorOf, UserRepository } from '@plaza/domain/accounts';
-import { RecordingMailer } from '@plaza/domain/accounts/testing';
 import { OtplibTotp } from '@plaza/adapters-integrations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, type TestDatabase } from '../../../test/support/database.js';
+import type { TestDatabase } from '../../../test/support/database.js';
+import { closeLibraryPlaza, openLibraryPlaza } from '../../../test/support/library-plaza.js';
 import type { InputRules } from './library-input.js';
-import { createPlaza, LIBRARY_INPUT_RULES, type Plaza } from './library.js';
+import { LIBRARY_INPUT_RULES, type Plaza } from './library.js';
 
 /** Issue 27 item 5, docs/decisions/0113: what the library hands out, and what it accepts from plain JavaScript. */
 let database: TestDatabase;
@@ -16,18 +13,9 @@ let plaza: Plaza;
 const clock = new ManualClock('2026-06-01T09:00:00Z');
 const totp = new OtplibTotp();
 beforeAll(async () => {
-  database = await openTestDatabase();
-  plaza = await createPlaza({
-    env: { API_DATA_DIR: mkdtempSync(join(tmpdir(), 'plaza-library-')), BCRYPT_COST: '4' },
-    database,
-    mailer: new RecordingMailer(),
-    clock,
-  });
+  ({ plaza, database } = await openLibraryPlaza('library', clock));
 });
-afterAll(async () => {
-  await plaza.close();
-  await database.drop();
-});
+afterAll(() => closeLibraryPlaza({ plaza, database }));
 
 const SECRET_KEYS = /^(password_hash|totp_secret|totp_last_step|token_hash|code_hash)$/;
 /** bcrypt hashes, and the hex digests tokens and recovery codes are stored under. */
