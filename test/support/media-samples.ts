@@ -35,40 +35,13 @@ export const PRIVATE_NEEDLES = ['48.8584', '002.2945', 'SecretPhone', 'SecretTit
 const VIDEO = ['-f', 'lavfi', '-i', 'testsrc=duration=1:size=64x48:rate=10'];
 const AUDIO = ['-f', 'lavfi', '-i', 'sine=frequency=440:duration=1:sample_rate=8000'];
 
+/** H.264 video and AAC audio with metadata tags kept, as a phone records an mp4 or a mov. */
+const H264_AAC = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-movflags', 'use_metadata_tags'];
+
 /** How each kind is made: small, one second long, encoded the way phones and browsers record. */
 const RECIPES: Record<string, string[]> = {
-  mp4: [
-    ...VIDEO,
-    ...AUDIO,
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:a',
-    'aac',
-    '-movflags',
-    'use_metadata_tags',
-    '-f',
-    'mp4',
-  ],
-  mov: [
-    ...VIDEO,
-    ...AUDIO,
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:a',
-    'aac',
-    '-movflags',
-    'use_metadata_tags',
-    '-f',
-    'mov',
-  ],
+  mp4: [...VIDEO, ...AUDIO, ...H264_AAC, '-f', 'mp4'],
+  mov: [...VIDEO, ...AUDIO, ...H264_AAC, '-f', 'mov'],
   webm: [...VIDEO, ...AUDIO, '-c:v', 'libvpx', '-deadline', 'realtime', '-c:a', 'libopus', '-f', 'webm'],
   m4a: [...AUDIO, '-c:a', 'aac', '-f', 'ipod'],
   mp3: [...AUDIO, '-c:a', 'libmp3lame', '-f', 'mp3'],
