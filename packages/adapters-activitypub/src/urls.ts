@@ -45,6 +45,25 @@ export class FederationUrls {
   note(postId: number): string {
     return `${this.origin}/api/v1/posts.php?id=${postId}`;
   }
+  /**
+   * A comment's Note id. Comments federate as replies (issue 29); unlike a post's, the id is new, so it
+   * lives under /fediverse/ where unauthenticated fetches are served.
+   */
+  comment(commentId: number): string {
+    return `${this.origin}/fediverse/comment.php?id=${commentId}`;
+  }
+  /** The local post or comment a Note id names (an `inReplyTo`, a `Like`'s object); null for anything else. */
+  localObjectOf(url: string): { kind: 'post' | 'comment'; id: number } | null {
+    try {
+      const u = new URL(url);
+      if (u.origin !== this.origin) return null;
+      const kind = u.pathname === '/api/v1/posts.php' ? 'post' : u.pathname === '/fediverse/comment.php' ? 'comment' : null;
+      const id = Number(u.searchParams.get('id'));
+      return kind && Number.isSafeInteger(id) && id > 0 ? { kind, id } : null;
+    } catch {
+      return null;
+    }
+  }
   /** A new activity's id (Follow, Undo, Accept): unique, under our origin. */
   activity(uuid: string): string {
     return `${this.origin}/fediverse/activities/${uuid}`;
