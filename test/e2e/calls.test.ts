@@ -295,6 +295,32 @@ describe('calls.php: concurrent requests', () => {
     expect(t.push.sent.slice(pushedBefore).filter((p) => p.message.data.type === 'call')).toHaveLength(1);
   });
 
+  it('20 candidates sent while the callee polls reach it exactly once each, none a poll late (the clock never moves)', async () => {
+    const { id } = await aCall(t.api, alice, { recipient_id: bob.id });
+    await post(bob, 'answer', { call_id: id, answer: 'a' });
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    const drain = async () => {
+      const r = await poll(bob, id, cursor);
+      expect(r.status).toBe(200);
+      cursor = r.body.data.timestamp;
+      for (const c of r.body.data.ice_candidates) seen.push(JSON.parse(c.candidate).candidate);
+    };
+    const sends = Array.from({ length: 20 }, (_, i) =>
+      post(alice, 'ice_candidate', { call_id: id, candidate: { candidate: `c${i}`, sdpMid: '0', sdpMLineIndex: 0 } }),
+    );
+    // Polls race the sends; whatever each one sees, the union must be every candidate once.
+    await Promise.all([...sends, drain().then(drain).then(drain)]);
+    expect((await Promise.all(sends)).map((r) => r.status)).toEqual(Array(20).fill(200));
+    // A candidate sent before a poll is in that poll, within the same second.
+    await drain();
+    expect([...seen].sort()).toEqual(Array.from({ length: 20 }, (_, i) => `c${i}`).sort());
+    await post(alice, 'ice_candidate', { call_id: id, candidate: { candidate: 'late', sdpMid: '0', sdpMLineIndex: 0 } });
+    await drain();
+    expect(seen.at(-1)).toBe('late');
+    expect(seen).toHaveLength(21);
+  });
+
   it('20 identical ends at once end the call once', async () => {
     const { id } = await aCall(t.api, alice, { recipient_id: bob.id });
     await post(bob, 'answer', { call_id: id, answer: 'a' });

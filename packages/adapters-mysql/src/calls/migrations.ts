@@ -54,4 +54,10 @@ export const CALLS_MIGRATIONS: PlazaMigrations = {
       await db.schema.createIndex('call_signals_call_created').on('call_signals').columns(['call_id', 'created_at', 'id']).execute();
     },
   },
+  /** A poll resumes after the last signal id it returned (decision 0151): the call's signals in id order. */
+  '20261127_calls_signal_cursor': {
+    async up(db) {
+      await db.schema.createIndex('call_signals_call_id').on('call_signals').columns(['call_id', 'id']).execute();
+    },
+  },
 };

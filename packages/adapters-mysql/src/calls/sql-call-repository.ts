@@ -10,6 +10,7 @@ import type {
   NewCall,
   NewSignal,
   ParticipantStatus,
+  SignalCursor,
   SignalKind,
 } from '@plaza/domain/calls';
 import type { Kysely, Selectable } from 'kysely';
@@ -152,16 +153,16 @@ export class SqlCallRepository implements CallRepository {
     return { ...signal, id };
   }
 
-  async signalsFor(callId: number, userId: number, after: Timestamp | null, upTo: Timestamp, limit: number) {
+  async signalsFor(callId: number, userId: number, after: SignalCursor | null, limit: number) {
     let q = this.db
       .selectFrom('call_signals')
       .selectAll()
       .where('call_id', '=', callId)
-      .where('created_at', '<=', upTo)
       .where('from_user_id', '<>', userId)
       .where((eb) => eb.or([eb('to_user_id', 'is', null), eb('to_user_id', '=', userId)]));
-    if (after !== null) q = q.where('created_at', '>', after);
-    const rows = await q.orderBy('created_at').orderBy('id').limit(limit).execute();
+    if (after && 'afterId' in after) q = q.where('id', '>', after.afterId);
+    else if (after) q = q.where('created_at', '>', after.afterTime);
+    const rows = await q.orderBy('id').limit(limit).execute();
     return rows.map(toSignal);
   }
 

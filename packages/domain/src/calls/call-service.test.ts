@@ -10,6 +10,7 @@ import { RecordingPushSender } from '../notifications/testing/in-memory-notifica
 import { InMemoryCallRepository } from './testing/in-memory-calls.js';
 import { CallService, parseLastPoll } from './call-service.js';
 import { MAX_PUSHED_OFFER } from './call-push.js';
+import { toTimestamp } from '../shared/time.js';
 
 const actor = (u: { id: number; username: string }): Actor => ({
   userId: u.id,
@@ -108,18 +109,28 @@ describe('CallService: one-to-one calls', () => {
     await expect(service.iceCandidate(actor(a), call.id, { candidate: '{}' })).rejects.toThrow(Conflict);
   });
 
-  it('returns a signal of the current second with the next poll, not twice and not never', async () => {
+  it('returns a signal sent just before a poll in that poll, even within the same second, and never twice', async () => {
     const { service, clock, a, b } = await setup();
     const { call } = await service.initiate(actor(a), { recipient_id: b.id, call_type: 'audio', offer: 'offer' });
     clock.advance(5000);
     const p1 = await service.poll(actor(b), call.id);
     await service.iceCandidate(actor(a), call.id, { candidate: 'same second' });
-    expect((await service.poll(actor(b), call.id, p1.timestamp)).ice_candidates).toEqual([]);
-    clock.advance(1000);
     const p2 = await service.poll(actor(b), call.id, p1.timestamp);
     expect(p2.ice_candidates.map((s) => s.payload)).toEqual(['same second']);
-    clock.advance(2000);
     expect((await service.poll(actor(b), call.id, p2.timestamp)).ice_candidates).toEqual([]);
+    // A lost answer: the client polls again with the cursor it still has, and gets the signal again.
+    expect((await service.poll(actor(b), call.id, p1.timestamp)).ice_candidates.map((s) => s.payload)).toEqual(['same second']);
+    expect(p2.timestamp).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  });
+
+  it('still reads a real time as last_poll (a client of the older server): signals after that second', async () => {
+    const { service, clock, a, b } = await setup();
+    const { call } = await service.initiate(actor(a), { recipient_id: b.id, call_type: 'audio', offer: 'offer' });
+    await service.iceCandidate(actor(a), call.id, { candidate: 'old' });
+    const before = toTimestamp(clock.now());
+    clock.advance(2000);
+    await service.iceCandidate(actor(a), call.id, { candidate: 'new' });
+    expect((await service.poll(actor(b), call.id, before)).ice_candidates.map((s) => s.payload)).toEqual(['new']);
   });
 
   it('lets only the callee answer or reject, and only participants see the call', async () => {

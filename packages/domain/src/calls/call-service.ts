@@ -20,8 +20,10 @@ import {
   type CallRecord,
   type CallSignalRecord,
   type CallType,
+  type NewSignal,
 } from './model.js';
 import type { CallRepository } from './ports.js';
+import { decodeSignalCursor, encodeSignalCursor } from './signal-cursor.js';
 
 export interface InitiateInput {
   recipient_id?: number | null;
@@ -46,7 +48,7 @@ export interface PollResult extends CallView {
   ice_candidates: CallSignalRecord[];
   peer_offers: CallSignalRecord[];
   peer_answers: CallSignalRecord[];
-  /** Echoed back as `last_poll`: the next poll returns only signals created after it. */
+  /** Echoed back as `last_poll`: the next poll returns only the signals after it (an opaque cursor, signal-cursor.ts). */
   timestamp: Timestamp;
 }
 
@@ -220,7 +222,7 @@ export class CallService {
     const sdp = checkSdp(input.kind, input.sdp);
     const call = await this.openCall(actor, callId);
     await this.otherParticipant(call, actor, input.to_user_id);
-    return this.calls.addSignal({
+    return this.addSignal({
       call_id: call.id,
       from_user_id: actor.userId,
       to_user_id: input.to_user_id,
@@ -241,7 +243,7 @@ export class CallService {
     let to: number | null = input.to_user_id ?? null;
     if (to !== null) await this.otherParticipant(call, actor, to);
     else if (call.group_id === null) to = call.caller_id === actor.userId ? call.recipient_id : call.caller_id;
-    return this.calls.addSignal({
+    return this.addSignal({
       call_id: call.id,
       from_user_id: actor.userId,
       to_user_id: to,
@@ -337,27 +339,30 @@ export class CallService {
 
   /**
    * Everything a participant's client needs every 2 seconds: the call, its participants, and the
-   * signals addressed to them since `lastPoll`. Signals are returned up to the last whole second
-   * (`timestamp`), never the current one, so that with second-precision timestamps each signal is
-   * returned exactly once: one created later in the current second comes with the next poll.
+   * signals addressed to them since `lastPoll`. `timestamp` is the cursor the client echoes back: the
+   * last signal id this poll covered (signal-cursor.ts), so a signal sent just before a poll is in that
+   * poll, and none is returned twice or skipped (docs/decisions/0151).
    */
   async poll(actor: Actor, callId: number, lastPoll?: Timestamp | null): Promise<PollResult> {
     const call = await this.readable(actor, callId);
-    const upTo = toTimestamp(addSeconds(this.clock.now(), -1));
-    let timestamp = upTo;
-    let signals: CallSignalRecord[] = [];
-    if (lastPoll && lastPoll >= upTo) timestamp = lastPoll;
-    else {
-      signals = await this.calls.signalsFor(call.id, actor.userId, lastPoll ?? null, upTo, MAX_SIGNALS_PER_POLL);
-      if (signals.length === MAX_SIGNALS_PER_POLL) timestamp = signals[signals.length - 1].created_at;
-    }
+    const after = lastPoll ? decodeSignalCursor(lastPoll) : null;
+    const signals = await this.calls.signalsFor(call.id, actor.userId, after, MAX_SIGNALS_PER_POLL);
+    const lastId = signals.length ? signals[signals.length - 1].id : after && 'afterId' in after ? after.afterId : 0;
     return {
       ...(await this.view(call)),
       ice_candidates: signals.filter((s) => s.kind === 'ice'),
       peer_offers: signals.filter((s) => s.kind === 'offer'),
       peer_answers: signals.filter((s) => s.kind === 'answer'),
-      timestamp,
+      timestamp: encodeSignalCursor(lastId),
     };
+  }
+
+  /** Stores a signal under the call's lock, so that one call's signals commit in id order (see `poll`). */
+  private addSignal(signal: NewSignal): Promise<CallSignalRecord> {
+    return this.uow.run(async () => {
+      await this.calls.lockCall(signal.call_id);
+      return this.calls.addSignal(signal);
+    });
   }
 
   /** My calls, newest first; calls left ringing past the timeout are missed by then. */

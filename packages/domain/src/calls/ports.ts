@@ -1,6 +1,7 @@
 import { token } from '../shared/token.js';
 import type { PageRequest } from '../shared/pagination.js';
 import type { Timestamp } from '../shared/time.js';
+import type { SignalCursor } from './signal-cursor.js';
 import type {
   CallParticipantRecord,
   CallRecord,
@@ -36,12 +37,17 @@ export interface CallRepository {
   transition(id: number, from: readonly CallStatus[], to: CallTransition): Promise<boolean>;
   /** Replaces the offer and/or answer of a call whose status is one of `when`; false otherwise. */
   setSdp(id: number, when: readonly CallStatus[], sdp: { offer_sdp?: string; answer_sdp?: string | null }): Promise<boolean>;
+  /**
+   * Stores a signal. Callers take `lockCall` first in the same unit of work, so that one call's signals
+   * commit in id order and a poll that saw id N never later finds a smaller one (docs/decisions/0151).
+   */
   addSignal(signal: NewSignal): Promise<CallSignalRecord>;
   /**
-   * Signals of the call that others sent to `userId` or to everyone, created after `after` (all when
-   * null) and at or before `upTo`, oldest first, `limit` at most.
+   * Signals of the call that others sent to `userId` or to everyone, after the cursor (all when null),
+   * in id order, `limit` at most. An id cursor returns ids above it; a time cursor (a real time from
+   * an older client) returns signals created after that second.
    */
-  signalsFor(callId: number, userId: number, after: Timestamp | null, upTo: Timestamp, limit: number): Promise<CallSignalRecord[]>;
+  signalsFor(callId: number, userId: number, after: SignalCursor | null, limit: number): Promise<CallSignalRecord[]>;
   /** Calls `userId` takes part in, newest first. */
   history(userId: number, page: PageRequest): Promise<{ items: CallRecord[]; total: number }>;
   /** Every call still ringing that started at or before `startedBefore` becomes missed; returns how many. */

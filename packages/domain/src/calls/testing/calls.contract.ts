@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { UserRepository } from '../../accounts/ports.js';
 import { aNewUser } from '../../accounts/testing/mothers.js';
 import type { CallRepository } from '../ports.js';
+import type { SignalCursor } from '../signal-cursor.js';
 
 export interface CallPorts {
   users: UserRepository;
@@ -169,13 +170,13 @@ export function callRepositoryContract(name: string, make: () => Promise<CallPor
         payload: 'ans',
         created_at: '2026-03-01 10:00:04',
       });
-      const ids = async (after: string | null, upTo: string, limit = 50) =>
-        (await calls.signalsFor(call.id, b.id, after, upTo, limit)).map((s) => s.id);
-      expect(await ids(null, '2026-03-01 10:00:09')).toEqual([s1.id, s2.id, s5.id]);
-      expect(await ids('2026-03-01 10:00:01', '2026-03-01 10:00:09')).toEqual([s2.id, s5.id]);
-      expect(await ids(null, '2026-03-01 10:00:03')).toEqual([s1.id, s2.id]);
-      expect(await ids('2026-03-01 10:00:04', '2026-03-01 10:00:09')).toEqual([]);
-      expect(await ids(null, '2026-03-01 10:00:09', 1)).toEqual([s1.id]);
+      const ids = async (after: SignalCursor | null, limit = 50) => (await calls.signalsFor(call.id, b.id, after, limit)).map((s) => s.id);
+      expect(await ids(null)).toEqual([s1.id, s2.id, s5.id]);
+      expect(await ids({ afterId: s1.id })).toEqual([s2.id, s5.id]);
+      expect(await ids({ afterId: s5.id })).toEqual([]);
+      expect(await ids({ afterTime: '2026-03-01 10:00:01' })).toEqual([s2.id, s5.id]);
+      expect(await ids({ afterTime: '2026-03-01 10:00:04' })).toEqual([]);
+      expect(await ids(null, 1)).toEqual([s1.id]);
     });
 
     it('lists the calls a user takes part in, newest first, paged', async () => {

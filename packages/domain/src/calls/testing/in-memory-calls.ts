@@ -12,6 +12,7 @@ import type {
   ParticipantStatus,
 } from '../model.js';
 import type { CallRepository } from '../ports.js';
+import type { SignalCursor } from '../signal-cursor.js';
 
 export class InMemoryCallRepository implements CallRepository, Snapshottable {
   readonly calls: CallRecord[] = [];
@@ -90,17 +91,16 @@ export class InMemoryCallRepository implements CallRepository, Snapshottable {
     this.signals.push(record);
     return { ...record };
   }
-  async signalsFor(callId: number, userId: number, after: Timestamp | null, upTo: Timestamp, limit: number) {
+  async signalsFor(callId: number, userId: number, after: SignalCursor | null, limit: number) {
     return this.signals
       .filter(
         (s) =>
           s.call_id === callId &&
           s.from_user_id !== userId &&
           (s.to_user_id === null || s.to_user_id === userId) &&
-          (after === null || s.created_at > after) &&
-          s.created_at <= upTo,
+          (after === null || ('afterId' in after ? s.id > after.afterId : s.created_at > after.afterTime)),
       )
-      .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id - b.id))
+      .sort((a, b) => a.id - b.id)
       .slice(0, limit)
       .map((s) => ({ ...s }));
   }
