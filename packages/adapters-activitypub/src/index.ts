@@ -13,3 +13,4 @@ export * from './mapping.js';
 export * from './outbox.js';
 export * from './directory.js';
 export * from './federation.js';
+export * from './comment-note.js';
