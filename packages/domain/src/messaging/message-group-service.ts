@@ -17,7 +17,9 @@ import {
   type MessageGroupRepository,
 } from './ports.js';
 import { MessageReactions } from './message-reactions.js';
-import { checkContent, checkText, messagePreview, userMap, type SendInput } from './private-message-service.js';
+import { userMap } from '../accounts/user-map.js';
+import { messageViews, type MessageViewOf } from './message-views.js';
+import { checkContent, checkText, messagePreview, type SendInput } from './private-message-service.js';
 
 export const MAX_GROUP_NAME = 100;
 
@@ -36,14 +38,7 @@ export interface GroupDetails {
   requests: { request: GroupRequestRecord; user: UserRecord }[];
 }
 
-export interface GroupMessageView {
-  message: GroupMessageRecord;
-  sender: UserRecord | null;
-  parent: GroupMessageRecord | null;
-  parent_sender: UserRecord | null;
-  reactions: Record<string, number>;
-  user_reaction: string | null;
-}
+export type GroupMessageView = MessageViewOf<GroupMessageRecord>;
 
 export interface GroupUpdate {
   name?: string;
@@ -286,26 +281,16 @@ export class MessageGroupService {
     await this.memberOf(actor, groupId);
   }
 
-  private async views(actor: Actor, items: GroupMessageRecord[]): Promise<GroupMessageView[]> {
-    if (items.length === 0) return [];
-    const parentIds = [...new Set(items.flatMap((m) => (m.parent_id ? [m.parent_id] : [])))];
-    const parents = new Map((parentIds.length ? await this.groups.findMessages(parentIds) : []).map((m) => [m.id, m]));
-    const users = await userMap(this.users, [...items.map((m) => m.sender_id), ...[...parents.values()].map((m) => m.sender_id)]);
-    const reactions = await this.groups.reactions(
-      items.map((m) => m.id),
+  private views(actor: Actor, items: GroupMessageRecord[]): Promise<GroupMessageView[]> {
+    return messageViews(
+      {
+        users: this.users,
+        findMessages: (ids) => this.groups.findMessages(ids),
+        reactions: (ids, viewer) => this.groups.reactions(ids, viewer),
+      },
       actor.userId,
+      items,
     );
-    return items.map((m) => {
-      const parent = m.parent_id ? (parents.get(m.parent_id) ?? null) : null;
-      return {
-        message: m,
-        sender: users.get(m.sender_id) ?? null,
-        parent,
-        parent_sender: parent ? (users.get(parent.sender_id) ?? null) : null,
-        reactions: reactions.counts.get(m.id) ?? {},
-        user_reaction: reactions.mine.get(m.id) ?? null,
-      };
-    });
   }
 
   /**

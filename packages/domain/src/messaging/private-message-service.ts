@@ -11,6 +11,8 @@ import { pageMeta, type PageMeta, type PageRequest } from '../shared/pagination.
 import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { MessageReactions } from './message-reactions.js';
+import { userMap } from '../accounts/user-map.js';
+import { messageViews, type MessageViewOf } from './message-views.js';
 import { AUTO_DELETE_CHOICES, type PrivateMessageRecord, type PrivateMessageRepository, type ReactionSummaries } from './ports.js';
 
 export const MAX_MESSAGE_LENGTH = 10_000;
@@ -23,14 +25,7 @@ export interface SendInput {
   parent_id?: number | null;
 }
 
-export interface MessageView {
-  message: PrivateMessageRecord;
-  sender: UserRecord | null;
-  parent: PrivateMessageRecord | null;
-  parent_sender: UserRecord | null;
-  reactions: Record<string, number>;
-  user_reaction: string | null;
-}
+export type MessageView = MessageViewOf<PrivateMessageRecord>;
 
 export interface ThreadView {
   peer: UserRecord;
@@ -84,11 +79,6 @@ function readStateAsSeenBy(actor: Actor, peer: Pick<UserRecord, 'id' | 'read_rec
 }
 
 /** Loads a batch of users by id into a map (one query). */
-export async function userMap(users: UserRepository, ids: number[]): Promise<Map<number, UserRecord>> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return new Map();
-  return new Map((await users.findByIds(unique)).map((u) => [u.id, u]));
-}
 
 export class PrivateMessageService {
   constructor(
@@ -238,26 +228,16 @@ export class PrivateMessageService {
     return this.messages.deleteExpired(this.now());
   }
 
-  private async views(actor: Actor, items: PrivateMessageRecord[]): Promise<MessageView[]> {
-    if (items.length === 0) return [];
-    const parentIds = [...new Set(items.flatMap((m) => (m.parent_id ? [m.parent_id] : [])))];
-    const parents = new Map((parentIds.length ? await this.messages.findByIds(parentIds) : []).map((m) => [m.id, m]));
-    const users = await userMap(this.users, [...items.map((m) => m.sender_id), ...[...parents.values()].map((m) => m.sender_id)]);
-    const reactions: ReactionSummaries = await this.messages.reactions(
-      items.map((m) => m.id),
+  private views(actor: Actor, items: PrivateMessageRecord[]): Promise<MessageView[]> {
+    return messageViews(
+      {
+        users: this.users,
+        findMessages: (ids) => this.messages.findByIds(ids),
+        reactions: (ids, viewer) => this.messages.reactions(ids, viewer),
+      },
       actor.userId,
+      items,
     );
-    return items.map((m) => {
-      const parent = m.parent_id ? (parents.get(m.parent_id) ?? null) : null;
-      return {
-        message: m,
-        sender: users.get(m.sender_id) ?? null,
-        parent,
-        parent_sender: parent ? (users.get(parent.sender_id) ?? null) : null,
-        reactions: reactions.counts.get(m.id) ?? {},
-        user_reaction: reactions.mine.get(m.id) ?? null,
-      };
-    });
   }
 
   private async relationTo(recipientId: number, senderId: number) {

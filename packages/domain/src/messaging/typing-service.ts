@@ -5,7 +5,7 @@ import { NotFound } from '../shared/errors.js';
 import { toTimestamp } from '../shared/time.js';
 import type { MessageGroupService } from './message-group-service.js';
 import type { TypingRepository } from './ports.js';
-import { userMap } from './private-message-service.js';
+import { userMap } from '../accounts/user-map.js';
 
 /** A typing signal lasts this long unless renewed. */
 export const TYPING_TTL_MS = 10_000;

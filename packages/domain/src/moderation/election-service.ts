@@ -10,7 +10,7 @@ import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { CandidacyRecord, ModerationActionRecord } from './model.js';
 import type { CandidacyRepository, ModerationLog, ModeratorRoster } from './ports.js';
 import { CANDIDATE_VOTES, MOTIVATION_MAX, type CandidateVote, type ModerationRules } from './rules.js';
-import { userMap } from './users.js';
+import { userMap } from '../accounts/user-map.js';
 
 /** A candidate, or a moderator with the mandate they were elected with (none for admins and appointed moderators). */
 export interface CandidateView {

@@ -22,7 +22,7 @@ import {
   type SuggestionStatus,
   type SuggestionVote,
 } from './rules.js';
-import { userMap } from './users.js';
+import { userMap } from '../accounts/user-map.js';
 
 export interface SuggestionView {
   suggestion: SuggestionRecord;

@@ -20,7 +20,7 @@ import {
   type ReportOutcome,
 } from './rules.js';
 import type { SanctionService } from './sanction-service.js';
-import { userMap } from './users.js';
+import { userMap } from '../accounts/user-map.js';
 
 export interface ReportView {
   report: ReportRecord;

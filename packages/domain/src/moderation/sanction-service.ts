@@ -8,7 +8,7 @@ import { addSeconds, toTimestamp } from '../shared/time.js';
 import { type BanRecord, type SuspensionRecord, type WarningRecord } from './model.js';
 import type { SanctionRepository, SuspensionRepository } from './ports.js';
 import type { ModerationRules } from './rules.js';
-import { userMap } from './users.js';
+import { userMap } from '../accounts/user-map.js';
 
 export interface WarningView {
   warning: WarningRecord;
