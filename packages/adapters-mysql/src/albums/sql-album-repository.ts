@@ -1,9 +1,10 @@
-import { offsetOf, type PageRequest, type Timestamp } from '@plaza/domain';
+import { type PageRequest, type Timestamp } from '@plaza/domain';
 import type { AlbumRecord, AlbumRepository, PhotoRecord } from '@plaza/domain/albums';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../database.js';
 import { insertedId, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import type { AlbumsTable } from './schema.js';
+import { pagedWithTotal } from '../paged-list.js';
 
 function toAlbum(row: Selectable<AlbumsTable>): AlbumRecord {
   return { ...row, photos_count: Number(row.photos_count) };
@@ -30,20 +31,9 @@ export class SqlAlbumRepository implements AlbumRepository {
   }
 
   async listByUser(userId: number, req: PageRequest) {
-    const rows = await this.db
-      .selectFrom('albums')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .orderBy('id', 'desc')
-      .limit(req.perPage)
-      .offset(offsetOf(req))
-      .execute();
-    const total = await this.db
-      .selectFrom('albums')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
-    return { items: rows.map(toAlbum), total: Number(total.n) };
+    const base = this.db.selectFrom('albums').where('user_id', '=', userId);
+    const { rows, total } = await pagedWithTotal(base, req, (q) => q.selectAll().orderBy('id', 'desc'));
+    return { items: rows.map(toAlbum), total };
   }
 
   async addPhoto(photo: Omit<PhotoRecord, 'id'>) {
@@ -60,20 +50,9 @@ export class SqlAlbumRepository implements AlbumRepository {
   }
 
   async photos(albumId: number, req: PageRequest) {
-    const items = await this.db
-      .selectFrom('album_photos')
-      .selectAll()
-      .where('album_id', '=', albumId)
-      .orderBy('id')
-      .limit(req.perPage)
-      .offset(offsetOf(req))
-      .execute();
-    const total = await this.db
-      .selectFrom('album_photos')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('album_id', '=', albumId)
-      .executeTakeFirstOrThrow();
-    return { items, total: Number(total.n) };
+    const base = this.db.selectFrom('album_photos').where('album_id', '=', albumId);
+    const { rows, total } = await pagedWithTotal(base, req, (q) => q.selectAll().orderBy('id'));
+    return { items: rows, total };
   }
 
   async delete(id: number) {

@@ -1,9 +1,10 @@
-import { offsetOf, type PageRequest, type Timestamp } from '@plaza/domain';
+import { type PageRequest, type Timestamp } from '@plaza/domain';
 import type { EventRecord, EventRepository, NewEvent } from '@plaza/domain/events';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../database.js';
 import { insertedId, insertIfAbsent, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import type { EventsTable } from './schema.js';
+import { pagedWithTotal } from '../paged-list.js';
 
 function toEvent(row: Selectable<EventsTable>): EventRecord {
   return { ...row, participants_count: Number(row.participants_count) };
@@ -46,21 +47,9 @@ export class SqlEventRepository implements EventRepository {
   }
 
   async upcoming(from: string, req: PageRequest) {
-    const rows = await this.db
-      .selectFrom('events')
-      .selectAll()
-      .where('event_date', '>=', from)
-      .orderBy('event_date')
-      .orderBy('id')
-      .limit(req.perPage)
-      .offset(offsetOf(req))
-      .execute();
-    const total = await this.db
-      .selectFrom('events')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('event_date', '>=', from)
-      .executeTakeFirstOrThrow();
-    return { items: rows.map(toEvent), total: Number(total.n) };
+    const base = this.db.selectFrom('events').where('event_date', '>=', from);
+    const { rows, total } = await pagedWithTotal(base, req, (q) => q.selectAll().orderBy('event_date').orderBy('id'));
+    return { items: rows.map(toEvent), total };
   }
 
   async participatingIn(userId: number, eventIds: number[]) {

@@ -14,6 +14,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { insertedId, insertIfAbsent, insertOrUpdate, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import type { Database } from '../database.js';
 import type { LiveCommentsTable, LiveGuestsTable, LiveReportsTable, LivesTable } from './schema.js';
+import { pagedWithTotal } from '../paged-list.js';
 
 function toLive(row: Selectable<LivesTable>): LiveRecord {
   return {
@@ -115,11 +116,8 @@ export class SqlLiveRepository implements LiveRepository {
       .selectFrom('lives')
       .where('status', '=', 'active')
       .where((eb) => eb.or([eb('is_public', '=', 1), eb('user_id', '=', viewerId)]));
-    const [rows, count] = await Promise.all([
-      base.selectAll().orderBy('id', 'desc').limit(page.perPage).offset(offsetOf(page)).execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { items: rows.map(toLive), total: Number(count.n) };
+    const { rows, total } = await pagedWithTotal(base, page, (q) => q.selectAll().orderBy('id', 'desc'));
+    return { items: rows.map(toLive), total };
   }
 
   async setBackground(id: number, background: string | null) {
@@ -215,11 +213,8 @@ export class SqlLiveRepository implements LiveRepository {
   async guests(liveId: number, status: GuestStatus | null, page: PageRequest) {
     let base = this.db.selectFrom('live_guests').where('live_id', '=', liveId);
     if (status !== null) base = base.where('status', '=', status);
-    const [rows, count] = await Promise.all([
-      base.selectAll().orderBy('created_at').orderBy('user_id').limit(page.perPage).offset(offsetOf(page)).execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { items: rows.map(toGuest), total: Number(count.n) };
+    const { rows, total } = await pagedWithTotal(base, page, (q) => q.selectAll().orderBy('created_at').orderBy('user_id'));
+    return { items: rows.map(toGuest), total };
   }
 
   async countGuests(liveId: number, status: GuestStatus) {

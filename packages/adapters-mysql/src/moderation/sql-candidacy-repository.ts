@@ -1,9 +1,10 @@
-import { type PageRequest, type Timestamp, offsetOf } from '@plaza/domain';
+import { type PageRequest, type Timestamp } from '@plaza/domain';
 import type { CandidacyRecord, CandidacyRepository, CandidacyStatus, CandidateVote } from '@plaza/domain/moderation';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { insertedId, isUniqueViolation, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import type { Database } from '../database.js';
 import type { ModeratorCandidaciesTable } from './schema.js';
+import { pagedWithTotal } from '../paged-list.js';
 
 const COUNTER: Record<CandidateVote, 'votes_for' | 'votes_against'> = { for: 'votes_for', against: 'votes_against' };
 
@@ -131,8 +132,7 @@ export class SqlCandidacyRepository implements CandidacyRepository {
 
   async candidates(page: PageRequest) {
     const q = this.db.selectFrom('moderator_candidacies').where('status', '=', 'candidate');
-    const rows = await q.selectAll().orderBy('id', 'desc').limit(page.perPage).offset(offsetOf(page)).execute();
-    const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    return { items: rows.map(toRecord), total: Number(n) };
+    const { rows, total } = await pagedWithTotal(q, page, (f) => f.selectAll().orderBy('id', 'desc'));
+    return { items: rows.map(toRecord), total };
   }
 }

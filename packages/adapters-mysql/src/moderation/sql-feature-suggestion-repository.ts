@@ -1,4 +1,4 @@
-import { type PageRequest, type Timestamp, offsetOf } from '@plaza/domain';
+import { type PageRequest, type Timestamp } from '@plaza/domain';
 import {
   SUGGESTION_STATUSES,
   type FeatureSuggestionRepository,
@@ -12,6 +12,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { insertedId, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import type { Database } from '../database.js';
 import type { FeatureSuggestionsTable } from './schema.js';
+import { pagedWithTotal } from '../paged-list.js';
 
 function toRecord(row: Selectable<FeatureSuggestionsTable>): SuggestionRecord {
   return {
@@ -54,10 +55,11 @@ export class SqlFeatureSuggestionRepository implements FeatureSuggestionReposito
     let q = this.db.selectFrom('feature_suggestions');
     if (filter === 'planned') q = q.where('status', 'in', ['planned', 'in_progress']);
     if (filter === 'done') q = q.where('status', '=', 'done');
-    const ordered = filter === null || filter === 'recent' ? q.orderBy('id', 'desc') : q.orderBy('score', 'desc').orderBy('id', 'desc');
-    const rows = await ordered.selectAll().limit(page.perPage).offset(offsetOf(page)).execute();
-    const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    return { items: rows.map(toRecord), total: Number(n) };
+    const byScore = filter !== null && filter !== 'recent';
+    const { rows, total } = await pagedWithTotal(q, page, (f) =>
+      byScore ? f.selectAll().orderBy('score', 'desc').orderBy('id', 'desc') : f.selectAll().orderBy('id', 'desc'),
+    );
+    return { items: rows.map(toRecord), total };
   }
 
   async countByStatus() {
@@ -120,9 +122,8 @@ export class SqlFeatureSuggestionRepository implements FeatureSuggestionReposito
 
   async comments(suggestionId: number, page: PageRequest) {
     const q = this.db.selectFrom('feature_suggestion_comments').where('suggestion_id', '=', suggestionId);
-    const rows = await q.selectAll().orderBy('id', 'asc').limit(page.perPage).offset(offsetOf(page)).execute();
-    const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    return { items: rows.map((r) => ({ ...r, id: Number(r.id) })), total: Number(n) };
+    const { rows, total } = await pagedWithTotal(q, page, (f) => f.selectAll().orderBy('id', 'asc'));
+    return { items: rows.map((r) => ({ ...r, id: Number(r.id) })), total };
   }
 
   async setStatus(id: number, status: SuggestionStatus, adminResponse: string | null, at: Timestamp) {

@@ -1,8 +1,9 @@
-import { type PageRequest, offsetOf } from '@plaza/domain';
+import { type PageRequest } from '@plaza/domain';
 import type { ModerationActionRecord, ModerationActionType, ModerationLog, NewModerationAction } from '@plaza/domain/moderation';
 import type { Kysely } from 'kysely';
 import { insertedId } from '../dialect.js';
 import type { Database } from '../database.js';
+import { pagedWithTotal } from '../paged-list.js';
 
 export class SqlModerationLog implements ModerationLog {
   constructor(private readonly db: Kysely<Database>) {}
@@ -18,20 +19,12 @@ export class SqlModerationLog implements ModerationLog {
   }
 
   async list(page: PageRequest) {
-    const rows = await this.db
-      .selectFrom('moderation_actions')
-      .selectAll()
-      .orderBy('id', 'desc')
-      .limit(page.perPage)
-      .offset(offsetOf(page))
-      .execute();
-    const { n } = await this.db
-      .selectFrom('moderation_actions')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
+    const { rows, total } = await pagedWithTotal(this.db.selectFrom('moderation_actions'), page, (q) =>
+      q.selectAll().orderBy('id', 'desc'),
+    );
     return {
       items: rows.map((r) => ({ ...r, id: Number(r.id), action_type: r.action_type as ModerationActionType, by_vote: Boolean(r.by_vote) })),
-      total: Number(n),
+      total,
     };
   }
 }

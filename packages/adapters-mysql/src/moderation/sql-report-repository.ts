@@ -1,4 +1,4 @@
-import { type PageRequest, type Timestamp, offsetOf } from '@plaza/domain';
+import { type PageRequest, type Timestamp } from '@plaza/domain';
 import type {
   NewReport,
   ReportDecision,
@@ -13,6 +13,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { insertedId, isUniqueViolation, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import type { Database } from '../database.js';
 import type { ReportsTable } from './schema.js';
+import { pagedWithTotal } from '../paged-list.js';
 
 const COUNTER: Record<ReportOutcome, 'votes_remove' | 'votes_warn' | 'votes_keep'> = {
   remove: 'votes_remove',
@@ -81,17 +82,15 @@ export class SqlReportRepository implements ReportRepository {
   async list(status: 'pending' | 'resolved', reporterId: number | null, page: PageRequest) {
     let q = this.db.selectFrom('reports').where('status', '=', status);
     if (reporterId !== null) q = q.where('reporter_id', '=', reporterId);
-    const rows = await q.selectAll().orderBy('id', 'desc').limit(page.perPage).offset(offsetOf(page)).execute();
-    const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    return { items: rows.map(toRecord), total: Number(n) };
+    const { rows, total } = await pagedWithTotal(q, page, (f) => f.selectAll().orderBy('id', 'desc'));
+    return { items: rows.map(toRecord), total };
   }
 
   async aboutUser(userId: number, page: PageRequest) {
     // reports_target (target_user_id, id) serves the filter and the order.
     const q = this.db.selectFrom('reports').where('target_user_id', '=', userId);
-    const rows = await q.selectAll().orderBy('id', 'desc').limit(page.perPage).offset(offsetOf(page)).execute();
-    const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    return { items: rows.map(toRecord), total: Number(n) };
+    const { rows, total } = await pagedWithTotal(q, page, (f) => f.selectAll().orderBy('id', 'desc'));
+    return { items: rows.map(toRecord), total };
   }
 
   /** Under the report's lock (the caller's unit of work): read the vote, then move it and the counters. */

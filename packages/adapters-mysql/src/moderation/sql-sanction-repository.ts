@@ -1,11 +1,12 @@
 import type { AuthChangePublisher } from '@plaza/domain/accounts';
-import { type PageRequest, type Timestamp, offsetOf } from '@plaza/domain';
+import { type PageRequest, type Timestamp } from '@plaza/domain';
 import type { BanRecord, SanctionRepository, WarningRecord } from '@plaza/domain/moderation';
 import type { Kysely, Selectable } from 'kysely';
 import { insertedId, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import type { Database } from '../database.js';
 import type { UserBansTable, UserWarningsTable } from './schema.js';
 import { banInForce } from './ban-in-force.js';
+import { pagedWithTotal } from '../paged-list.js';
 
 function toWarning(row: Selectable<UserWarningsTable>): WarningRecord {
   return { ...row, id: Number(row.id) };
@@ -77,23 +78,12 @@ export class SqlSanctionRepository implements SanctionRepository {
   async warnings(userId: number | null, page: PageRequest) {
     let q = this.db.selectFrom('user_warnings');
     if (userId !== null) q = q.where('user_id', '=', userId);
-    const rows = await q.selectAll().orderBy('id', 'desc').limit(page.perPage).offset(offsetOf(page)).execute();
-    const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    return { items: rows.map(toWarning), total: Number(n) };
+    const { rows, total } = await pagedWithTotal(q, page, (f) => f.selectAll().orderBy('id', 'desc'));
+    return { items: rows.map(toWarning), total };
   }
 
   async bans(page: PageRequest) {
-    const rows = await this.db
-      .selectFrom('user_bans')
-      .selectAll()
-      .orderBy('id', 'desc')
-      .limit(page.perPage)
-      .offset(offsetOf(page))
-      .execute();
-    const { n } = await this.db
-      .selectFrom('user_bans')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return { items: rows.map(toBan), total: Number(n) };
+    const { rows, total } = await pagedWithTotal(this.db.selectFrom('user_bans'), page, (q) => q.selectAll().orderBy('id', 'desc'));
+    return { items: rows.map(toBan), total };
   }
 }
