@@ -236,6 +236,8 @@ const envSchema = z
     LIVE_REPORT_SUSPEND_THRESHOLD: int(1, 100_000).default(5),
     // Federation's guarded client reaches loopback and private addresses only when this is set (tests, closed networks).
     API_FEDERATION_ALLOW_PRIVATE: bool.default(false),
+    // Authorized fetch, as Mastodon's secure mode (docs/decisions/0201).
+    API_FEDERATION_SECURE_MODE: bool.default(false),
     // Community moderation (docs/decisions/0012): vote thresholds and the warnings-to-ban ladder.
     MODERATION_REPORT_VOTES: int(1, 1000).default(DEFAULT_MODERATION_RULES.reportVotes),
     MODERATION_ELECTION_VOTES: int(1, 100_000).default(DEFAULT_MODERATION_RULES.electionVotes),
@@ -353,7 +355,13 @@ export interface Config {
   talkServerUrl: string | null;
   moderation: ModerationRules;
   /** ActivityPub federation (docs/decisions/0051). */
-  federation: { allowPrivateAddresses: boolean };
+  federation: {
+    allowPrivateAddresses: boolean;
+    /** Unsigned fetches of objects and collections refused (401); Plaza signs its own fetches (docs/decisions/0201). */
+    secureMode: boolean;
+    /** MAIN_APP_HOST without a trailing slash: where a browser at a Note or actor id is sent; null: a minimal page. */
+    mainAppHost: string | null;
+  };
   homeTimeline: { length: number; inRequestTimelines: number };
   /** Processes serving requests; more than 1 runs a node:cluster primary with that many workers. */
   workers: number;
@@ -469,7 +477,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     liveSuspendThreshold: e.LIVE_REPORT_SUSPEND_THRESHOLD,
     talkServerUrl: e.TALK_SERVER_URL ?? null,
-    federation: { allowPrivateAddresses: e.API_FEDERATION_ALLOW_PRIVATE },
+    federation: {
+      allowPrivateAddresses: e.API_FEDERATION_ALLOW_PRIVATE,
+      secureMode: e.API_FEDERATION_SECURE_MODE,
+      mainAppHost: e.MAIN_APP_HOST ? e.MAIN_APP_HOST.replace(/\/+$/, '') : null,
+    },
     moderation: {
       reportVotes: e.MODERATION_REPORT_VOTES,
       electionVotes: e.MODERATION_ELECTION_VOTES,

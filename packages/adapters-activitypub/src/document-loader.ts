@@ -48,8 +48,9 @@ export interface FederationLoaders {
   guarded: DocumentLoader;
 }
 
-export function federationLoaders(client: GuardedClient, kv: KvStore): FederationLoaders {
-  const guarded = guardedDocumentLoader(client);
+/** `base`: the loader under the cache instead of the plain guarded one (the instance actor's signed one, in secure mode). */
+export function federationLoaders(client: GuardedClient, kv: KvStore, base?: DocumentLoader): FederationLoaders {
+  const guarded = base ?? guardedDocumentLoader(client);
   const documentLoader = kvCache({ loader: guarded, kv, prefix: ['_fedify', 'remoteDocument'] });
   return { documentLoader, contextLoader: documentLoader, guarded };
 }

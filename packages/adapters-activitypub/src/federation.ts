@@ -26,6 +26,7 @@ import type { UserRecord } from '@plaza/domain/accounts';
 import type { PostRecord } from '@plaza/domain/content';
 import type { FederationQueue, FederationService, RemoteFollowRepository } from '@plaza/domain/federation';
 import type { FederationLoaders } from './document-loader.js';
+import type { FetchableObjects } from './fetchable.js';
 import { DatabaseMessageQueue } from './fedify-store.js';
 import type { ActorKeys } from './keys.js';
 import { type Loaders, toRemoteActor, toRemotePost } from './mapping.js';
@@ -65,6 +66,8 @@ export interface PlazaFederationOptions {
   software: { name: string; version: string };
   /** Suspended domains (docs/decisions/0106): their signed deliveries are refused before verification. */
   suspended?: { isSuspended(url: string): Promise<boolean> };
+  /** Notes at their ids, browser pages, secure mode (fetchable.ts, docs/decisions/0201). */
+  fetchable?: FetchableObjects;
 }
 
 /** Collections are paged by 20 (followers.php?page=N). */
@@ -235,13 +238,15 @@ export class PlazaFederation {
   }
 
   /** Whether the HTTP app should hand this path to `fetch` (before reading any body). */
-  matches(path: string): boolean {
-    return FEDERATION_PATHS.some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p));
+  matches(path: string, request?: { method: string; headers: Record<string, string | string[] | undefined> }): boolean {
+    return FEDERATION_PATHS.some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p)) || !!this.o.fetchable?.claims(path, request);
   }
 
   /** Answers one federation request (the Koa mount converts to and from Fetch API objects). */
   async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
+    const answered = await this.o.fetchable?.handle(request);
+    if (answered) return answered;
     const documents: Record<string, (url: URL) => Promise<Response>> = {
       '/fediverse/actor.php': (u) => this.actorDocument(u),
       '/fediverse/outbox.php': (u) => this.outboxDocument(u),

@@ -14,3 +14,7 @@ export * from './outbox.js';
 export * from './directory.js';
 export * from './federation.js';
 export * from './comment-note.js';
+export * from './instance-actor.js';
+export * from './mentions.js';
+export * from './negotiation.js';
+export * from './fetchable.js';

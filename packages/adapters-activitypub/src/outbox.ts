@@ -28,12 +28,14 @@ import {
   type QueuedMessage,
   type RemoteActor,
   type RemoteFollowRepository,
+  remoteMentionsOf,
   retryDelaySeconds,
 } from '@plaza/domain/federation';
 import type { DocumentLoader } from '@fedify/fedify';
 import { ACTIVITY_ACCEPT } from './document-loader.js';
 import { DatabaseMessageQueue, FEDIFY_CHANNEL } from './fedify-store.js';
 import type { ActorKeys } from './keys.js';
+import { linkHashtags, type MentionResolver, withMentions } from './mentions.js';
 import { GuardRefusal, type GuardedClient } from './ssrf.js';
 import type { FederationUrls } from './urls.js';
 
@@ -50,6 +52,8 @@ interface FanOut {
   user_id: number;
   username: string;
   activity: unknown;
+  /** Remote handles the post mentions (a public post's): resolved, linked and delivered to by the worker (mentions.ts). */
+  mentions?: string[];
 }
 
 export const DELIVER_CHANNEL = 'deliver';
@@ -102,7 +106,7 @@ export class ActivityBuilder {
     return new Note({
       id: new URL(this.urls.note(post.id)),
       attribution: new URL(this.urls.actor(author.username)),
-      content: noteHtml(post.content),
+      content: linkHashtags(noteHtml(post.content), post.tags, (t) => this.urls.tag(t)),
       published: instant(post.created_at),
       updated: post.updated_at ? instant(post.updated_at) : null,
       url: new URL(this.urls.note(post.id)),
@@ -117,9 +121,7 @@ export class ActivityBuilder {
           mediaType.startsWith('image/') ? new Image(values) : mediaType.startsWith('video/') ? new Video(values) : new Document(values),
         ];
       }),
-      tags: post.tags.map(
-        (t) => new Hashtag({ name: `#${t}`, href: new URL(`${this.urls.origin}/api/v1/posts.php?tag=${encodeURIComponent(t)}`) }),
-      ),
+      tags: post.tags.map((t) => new Hashtag({ name: `#${t}`, href: new URL(this.urls.tag(t)) })),
     });
   }
 
@@ -198,7 +200,14 @@ export class QueuedFederationOutbox implements FederationOutbox {
 
   async post(kind: 'create' | 'update' | 'delete', post: PostRecord, author: UserRecord, audience: FederationAudience): Promise<void> {
     const activity = this.activities.postActivity(kind, post, author, audience, this.clock.now());
-    const payload: FanOut = { user_id: author.id, username: author.username, activity: await this.activities.json(activity) };
+    // Mentions are resolved by the worker, after the commit: a slow or absent server never holds up the post.
+    const mentions = audience === 'public' ? remoteMentionsOf(post.content) : [];
+    const payload: FanOut = {
+      user_id: author.id,
+      username: author.username,
+      activity: await this.activities.json(activity),
+      ...(mentions.length > 0 ? { mentions } : {}),
+    };
     await this.queue.enqueue([{ channel: FANOUT_CHANNEL, payload, due_at: toTimestamp(this.clock.now()) }]);
   }
 }
@@ -246,6 +255,8 @@ export class FederationWorker {
     private readonly clock: Clock,
     private readonly log: WorkerLog,
     private readonly suspended: SuspendedDomains = { isSuspended: async () => false },
+    /** Resolves a post's remote mentions at fan-out (none: mentions stay plain text). */
+    private readonly mentions: Pick<MentionResolver, 'resolve'> | null = null,
   ) {}
 
   /** Works due messages until none is left (or `max` were handled); returns how many were handled. */
@@ -301,14 +312,16 @@ export class FederationWorker {
   }
 
   private async fanOut(fan: FanOut): Promise<void> {
-    const all = await this.follows.followerInboxes(fan.user_id);
+    const mentioned = fan.mentions?.length && this.mentions ? await this.mentions.resolve(fan.mentions) : [];
+    const activity = withMentions(fan.activity, mentioned);
+    const all = [...new Set([...(await this.follows.followerInboxes(fan.user_id)), ...mentioned.map((m) => m.inbox)])];
     const suspended = await Promise.all(all.map((inbox) => this.suspended.isSuspended(inbox)));
     const inboxes = all.filter((_, i) => !suspended[i]);
     const due = toTimestamp(this.clock.now());
     await this.queue.enqueue(
       inboxes.map((inbox) => ({
         channel: DELIVER_CHANNEL,
-        payload: { user_id: fan.user_id, username: fan.username, inbox, activity: fan.activity } satisfies Delivery,
+        payload: { user_id: fan.user_id, username: fan.username, inbox, activity } satisfies Delivery,
         due_at: due,
       })),
     );

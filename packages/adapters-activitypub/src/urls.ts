@@ -64,6 +64,14 @@ export class FederationUrls {
       return null;
     }
   }
+  /** A hashtag's page (a `Hashtag` tag's href and the link in a Note's content). */
+  tag(name: string): string {
+    return `${this.origin}/fediverse/tag.php?tag=${encodeURIComponent(name)}`;
+  }
+  /** The instance's own actor, which signs Plaza's fetches in secure mode (instance-actor.ts). */
+  instanceActor(): string {
+    return `${this.origin}/fediverse/instance-actor.php`;
+  }
   /** A new activity's id (Follow, Undo, Accept): unique, under our origin. */
   activity(uuid: string): string {
     return `${this.origin}/fediverse/activities/${uuid}`;

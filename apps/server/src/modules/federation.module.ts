@@ -1,6 +1,6 @@
 import { Clock, token, toTimestamp, UnitOfWork } from '@plaza/domain';
 import { UserRepository } from '@plaza/domain/accounts';
-import { PostEventListeners, PostRepository } from '@plaza/domain/content';
+import { CommentRepository, PostEventListeners, PostRepository } from '@plaza/domain/content';
 import { ModerationLog } from '@plaza/domain/moderation';
 import {
   ActorKeyRepository,
@@ -32,7 +32,10 @@ import {
   DELIVER_CHANNEL,
   FANOUT_CHANNEL,
   FediverseDirectory,
+  FetchableObjects,
   federationLoaders,
+  InstanceActor,
+  MentionResolver,
   GuardedClient,
   guardedDocumentLoader,
   PlazaFederation,
@@ -89,6 +92,10 @@ export const Federation = {
   Worker: token<FederationWorker>('federation.Worker'),
   Policy: token<DomainPolicy>('federation.Policy'),
   Admin: token<FederationAdminService>('federation.Admin'),
+  /** The instance's Application actor, signer of Plaza's fetches in secure mode (docs/decisions/0201). */
+  InstanceActor: token<InstanceActor>('federation.InstanceActor'),
+  /** Remote mentions of federated posts, resolved by WebFinger and cached (mentions.ts). */
+  Mentions: token<MentionResolver>('federation.Mentions'),
   /** fediverse.php's use cases alone (FEDIVERSE_USE_CASES), for `createPlaza().federation.fediverse`. */
   Fediverse: token<FediverseUseCases>('federation.Fediverse'),
 };
@@ -178,7 +185,14 @@ export const federationModule = featureModule(face, (w) => {
       }),
   );
   w.bind(Federation.KvStore, { kv: FederationKeyValues, clock: Clock }, ({ kv, clock }) => new DatabaseKvStore(kv, clock));
-  w.bind(Federation.Loaders, { client: Federation.Client, kv: Federation.KvStore }, ({ client, kv }) => federationLoaders(client, kv));
+  w.bind(Federation.InstanceActor, { urls: Federation.Urls, kv: Federation.KvStore }, ({ urls, kv }) => new InstanceActor(urls, kv));
+  // In secure mode every document Plaza fetches is fetched signed by the instance actor (authorized fetch both ways).
+  w.bind(
+    Federation.Loaders,
+    { client: Federation.Client, kv: Federation.KvStore, instance: Federation.InstanceActor, config: ConfigToken },
+    ({ client, kv, instance, config }) =>
+      federationLoaders(client, kv, config.federation.secureMode ? instance.signedLoader(client) : undefined),
+  );
   w.bind(Federation.Keys, { keys: ActorKeyRepository, clock: Clock }, ({ keys, clock }) => new ActorKeys(keys, clock));
   // Serializing our own activities needs only the preloaded contexts (no request).
   w.bind(
@@ -213,6 +227,17 @@ export const federationModule = featureModule(face, (w) => {
     ({ users, actors, follows, posts, directory, outbox, clock, uow, policy }) =>
       new FederationService(users, actors, follows, posts, directory, outbox, clock, uow, policy),
   );
+  w.bind(
+    Federation.Mentions,
+    { directory: RemoteDirectory, policy: Federation.Policy, kv: Federation.KvStore, logger: LoggerToken },
+    ({ directory, policy, kv, logger }) =>
+      new MentionResolver({
+        resolve: (handle) => directory.resolve(handle),
+        suspended: policy,
+        kv,
+        log: { warn: (details, message) => logger.warn(details, message) },
+      }),
+  );
   w.bind(Federation.Fediverse, [Federation.Service], (service) => {
     const offered = Object.fromEntries(FEDIVERSE_USE_CASES.map((name) => [name, service[name].bind(service)]));
     return offered as unknown as FediverseUseCases;
@@ -240,8 +265,32 @@ export const federationModule = featureModule(face, (w) => {
       Clock,
       LoggerToken,
       Federation.Policy,
+      CommentRepository,
+      UserRepository,
+      Federation.InstanceActor,
+      Federation.Mentions,
+      ConfigToken,
     ],
-    (urls, service, keys, follows, posts, { db }, kvStore, loaders, queue, activities, clock, logger, policy) =>
+    (
+      urls,
+      service,
+      keys,
+      follows,
+      posts,
+      { db },
+      kvStore,
+      loaders,
+      queue,
+      activities,
+      clock,
+      logger,
+      policy,
+      comments,
+      users,
+      instanceActor,
+      mentions,
+      config,
+    ) =>
       new PlazaFederation({
         urls,
         service,
@@ -266,10 +315,27 @@ export const federationModule = featureModule(face, (w) => {
         log: { warn: (details, message) => logger.warn(details, message) },
         software: SOFTWARE,
         suspended: policy,
+        fetchable: new FetchableObjects({
+          urls,
+          sources: {
+            post: (id) => posts.findById(id),
+            comment: (id) => comments.findById(id),
+            user: (id) => users.findById(id),
+            localUser: (username) => service.localUser(username),
+            followerInboxes: (userId) => follows.followerInboxes(userId),
+          },
+          activities,
+          loaders,
+          secureMode: config.federation.secureMode,
+          mainAppHost: config.federation.mainAppHost,
+          instanceActor,
+          suspended: policy,
+          mentions,
+        }),
       }),
   );
   w.bind(Mounts, [Federation.App], (app) => ({
-    matches: (path) => app.matches(path),
+    matches: (path, request) => app.matches(path, request),
     fetch: (request) => app.fetch(request),
     maxBodyBytes: REMOTE_DOCUMENT_MAX_BYTES,
     publicPaths: FEDERATION_PUBLIC_PATHS,
@@ -287,8 +353,9 @@ export const federationModule = featureModule(face, (w) => {
       clock: Clock,
       logger: LoggerToken,
       policy: Federation.Policy,
+      mentions: Federation.Mentions,
     },
-    ({ queue, app, follows, keys, urls, client, clock, logger, policy }) =>
+    ({ queue, app, follows, keys, urls, client, clock, logger, policy, mentions }) =>
       new FederationWorker(
         queue,
         { queue: app.fedifyQueue, start: () => app.startQueue() },
@@ -307,6 +374,7 @@ export const federationModule = featureModule(face, (w) => {
           dropped: (inbox) => logger.info({ inbox }, 'delivery to a suspended domain dropped'),
         },
         policy,
+        mentions,
       ),
   );
   // Deliveries and inbound activities: every 2 s in every instance (leases keep them from running twice).

@@ -9,8 +9,11 @@ import { readRawBody } from './raw-body.js';
  * (signatures are computed over them).
  */
 export interface HttpMount {
-  /** Whether the mount answers this path (no query string). */
-  matches(path: string): boolean;
+  /**
+   * Whether the mount answers this path (no query string); given the method and headers too, since
+   * one URL may be the API's for the app and the mount's for a remote server (a Note id, by `Accept`).
+   */
+  matches(path: string, request?: { method: string; headers: Record<string, string | string[] | undefined> }): boolean;
   fetch(request: Request): Promise<Response>;
   /** Largest body it reads; a longer one is a 413. */
   maxBodyBytes: number;
@@ -27,7 +30,7 @@ const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function mountsMiddleware(mounts: HttpMount[], count: (ctx: Context, group: RateLimitGroup) => Promise<void>) {
   return async (ctx: Context, next: Next) => {
-    const mount = mounts.find((m) => m.matches(ctx.path));
+    const mount = mounts.find((m) => m.matches(ctx.path, { method: ctx.method, headers: ctx.headers }));
     if (!mount) return next();
     if (BODYLESS.has(ctx.method)) await count(ctx, 'reads');
     const body = BODYLESS.has(ctx.method) ? undefined : await readRawBody(ctx.req, mount.maxBodyBytes);

@@ -18,6 +18,7 @@ import type {
   RemotePostRepository,
 } from './ports.js';
 import { federationAudienceOf } from './rules.js';
+import { remoteMentionsOf } from './mentions.js';
 import type { DomainBlock, DomainPolicy } from './domain-blocks.js';
 
 export interface FederationProfile {
@@ -284,12 +285,15 @@ export class FederationPostListener implements PostEventListener {
   ) {}
 
   private async send(kind: 'create' | 'update' | 'delete', post: PostRecord): Promise<void> {
-    // Most accounts have no remote follower: nothing to build or queue (one index entry read at most).
-    if (!(await this.follows.hasFollowers(post.user_id))) return;
+    // Most accounts have no remote follower: nothing to build or queue (one index entry read at most),
+    // unless the post mentions a remote account, which it then reaches (a public post only: mentions.ts).
+    const mentions = remoteMentionsOf(post.content).length > 0;
+    if (!mentions && !(await this.follows.hasFollowers(post.user_id))) return;
     const author = await this.users.findById(post.user_id);
     if (!author || author.deleted_at) return;
     const audience = federationAudienceOf({ kind: 'account', authorId: author.id, isPrivate: author.is_private });
     if (!audience) return;
+    if (audience !== 'public' && !(await this.follows.hasFollowers(post.user_id))) return;
     await this.outbox.post(kind, post, author, audience);
   }
 
