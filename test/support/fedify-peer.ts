@@ -11,6 +11,7 @@ import {
   type Federation,
   Follow,
   generateCryptoKeyPair,
+  signRequest,
   isActor,
   MemoryKvStore,
   Note,
@@ -34,6 +35,10 @@ export interface FedifyPeer {
   follow(actorUrl: string): Promise<string>;
   /** Publishes a public note: kept in the outbox and sent as Create(Note) to the peer's followers. */
   post(content: string): Promise<string>;
+  /** A GET of `url` signed by the peer's key with Fedify's `signRequest` (as a Fedify server fetches). */
+  signedGet(url: string, accept?: string): Promise<Response>;
+  /** Fedify's `lookupObject` of a URL, with the peer's signed document loader or none; null when it fails. */
+  lookup(url: string, signed: boolean): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -169,6 +174,15 @@ export async function startFedifyPeer(): Promise<FedifyPeer> {
         );
       }
       return id;
+    },
+    async signedGet(url, accept = 'application/activity+json') {
+      const signed = await signRequest(new Request(url, { headers: { Accept: accept } }), keys.privateKey, new URL(`${actorUrl}#main-key`));
+      return fetch(signed);
+    },
+    async lookup(url, signed) {
+      const ctx = context();
+      const documentLoader = signed ? await ctx.getDocumentLoader({ identifier: 'peer' }) : ctx.documentLoader;
+      return ctx.lookupObject(url, { documentLoader }).catch(() => null);
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

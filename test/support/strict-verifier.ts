@@ -98,6 +98,10 @@ export interface StrictServer {
   deliveries: { verdict: Verdict; activity: any }[];
   /** Notes listed by the outbox. */
   notes: { id: string; content: string; published: string }[];
+  /** Each GET of the actor document with the verdict on its signature (unsigned: not ok). */
+  actorFetches: Verdict[];
+  /** A GET signed as this actor (draft-cavage, `(request-target) host date`), as Mastodon signs its fetches. */
+  signedGet(url: string, accept?: string): Promise<Response>;
   /** Signs a POST as this actor (draft-cavage, `(request-target) host date digest`). */
   signedPost(
     url: string,
@@ -114,6 +118,7 @@ export async function startStrictServer(): Promise<StrictServer> {
   const privateKeyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const deliveries: StrictServer['deliveries'] = [];
   const notes: StrictServer['notes'] = [];
+  const actorFetches: Verdict[] = [];
   let origin = '';
   const server: Server = createServer((req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
@@ -126,6 +131,11 @@ export async function startStrictServer(): Promise<StrictServer> {
       };
       const path = req.url ?? '/';
       if (req.method === 'GET' && path === '/actor') {
+        // Who fetched it, signed or not (recorded after the answer: verifying may fetch the signer's key).
+        if (req.headers.signature) {
+          const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]));
+          setImmediate(() => void verifyStrictly('GET', path, headers, body).then((v) => actorFetches.push(v)));
+        } else actorFetches.push({ ok: false, reason: 'unsigned' });
         return json(200, {
           '@context': ['https://www.w3.org/ns/activitystreams', 'https://w3id.org/security/v1'],
           id: `${origin}/actor`,
@@ -187,6 +197,23 @@ export async function startStrictServer(): Promise<StrictServer> {
     keyId,
     deliveries,
     notes,
+    actorFetches,
+    async signedGet(url, accept = 'application/activity+json') {
+      const u = new URL(url);
+      const date = new Date().toUTCString();
+      const names = ['(request-target)', 'host', 'date'];
+      const values: Record<string, string> = { '(request-target)': `get ${u.pathname}${u.search}`, host: u.host, date };
+      const signer = createSign('RSA-SHA256');
+      signer.update(names.map((n) => `${n}: ${values[n]}`).join('\n'));
+      const signature = signer.sign(privateKeyPem, 'base64');
+      return fetch(url, {
+        headers: {
+          Accept: accept,
+          Date: date,
+          Signature: `keyId="${keyId}",algorithm="rsa-sha256",headers="${names.join(' ')}",signature="${signature}"`,
+        },
+      });
+    },
     async signedPost(url, activity, options = {}) {
       const body = JSON.stringify(activity);
       const u = new URL(url);

@@ -1,4 +1,4 @@
-import { type DocumentLoader, verifyRequest } from '@fedify/fedify';
+import type { DocumentLoader } from '@fedify/fedify';
 import type { UserRecord } from '@plaza/domain/accounts';
 import type { CommentRecord, PostRecord } from '@plaza/domain/content';
 import { type FederationAudience, federationAudienceOf, remoteMentionsOf } from '@plaza/domain/federation';
@@ -8,6 +8,7 @@ import type { Loaders } from './mapping.js';
 import { type MentionResolver, withMentions } from './mentions.js';
 import { htmlPage, redirectTo, wantsActivity, wantsHtml } from './negotiation.js';
 import type { ActivityBuilder } from './outbox.js';
+import { verifySignedFetch } from './signed-fetch.js';
 import type { FederationUrls } from './urls.js';
 
 /** What a fetch of a Note reads (the content and accounts contexts, and the remote followers). */
@@ -121,19 +122,15 @@ export class FetchableObjects {
 
   /** In secure mode, or for any signed fetch: unsigned is 401, a suspended server 403; null to go on. */
   private async refusal(signer: Signer): Promise<Response | null> {
-    if (!signer) return this.o.secureMode ? error(401, 'signature_required', 'This server requires signed fetches (authorized fetch)') : null;
+    if (!signer)
+      return this.o.secureMode ? error(401, 'signature_required', 'This server requires signed fetches (authorized fetch)') : null;
     if (await this.o.suspended?.isSuspended(signer.host))
       return error(403, 'domain_blocked', 'This server is blocked by the administrators of this instance');
     return null;
   }
 
   private async signer(request: Request): Promise<Signer> {
-    if (!request.headers.get('signature')) return null;
-    const key = await verifyRequest(request, {
-      documentLoader: this.o.loaders.documentLoader,
-      contextLoader: this.o.loaders.contextLoader,
-      timeWindow: { hours: 1 },
-    }).catch(() => null);
+    const key = await verifySignedFetch(request, this.o.loaders);
     const host = key?.id ? key.id.host.toLowerCase() : null;
     return host ? { host } : null;
   }
@@ -150,7 +147,12 @@ export class FetchableObjects {
   private async load(
     kind: 'post' | 'comment',
     id: number,
-  ): Promise<{ note: { toJsonLd: ActivityBuilderNote['toJsonLd'] }; audience: FederationAudience; owner: UserRecord; postId: number } | null> {
+  ): Promise<{
+    note: { toJsonLd: ActivityBuilderNote['toJsonLd'] };
+    audience: FederationAudience;
+    owner: UserRecord;
+    postId: number;
+  } | null> {
     const { sources } = this.o;
     const comment = kind === 'comment' ? await sources.comment(id) : null;
     if (kind === 'comment' && !comment) return null;
@@ -199,10 +201,15 @@ export class FetchableObjects {
     const author = comment ? await this.o.sources.user(comment.user_id) : owner;
     if (!author || author.deleted_at) return htmlPage(404, 'Not found', ['There is nothing here.']);
     const by = author.display_name || author.username;
-    return htmlPage(200, `${kind === 'post' ? 'A post' : 'A comment'} by ${by}`, [(comment ?? post).content, (comment ?? post).created_at], {
-      href: this.o.urls.actor(author.username),
-      text: `@${author.username}@${this.o.urls.domain}`,
-    });
+    return htmlPage(
+      200,
+      `${kind === 'post' ? 'A post' : 'A comment'} by ${by}`,
+      [(comment ?? post).content, (comment ?? post).created_at],
+      {
+        href: this.o.urls.actor(author.username),
+        text: `@${author.username}@${this.o.urls.domain}`,
+      },
+    );
   }
 
   private async profilePage(url: URL): Promise<Response> {

@@ -18,3 +18,4 @@ export * from './instance-actor.js';
 export * from './mentions.js';
 export * from './negotiation.js';
 export * from './fetchable.js';
+export * from './signed-fetch.js';

@@ -22,7 +22,10 @@ export interface MentionResolverOptions {
   log?: { warn(details: Record<string, unknown>, message: string): void };
 }
 
-/** A resolved handle is kept a day, one that did not resolve an hour (a typo is not looked up with every post). */
+/**
+ * A resolved handle is kept a day, one that did not resolve (no such account, or its server failed or
+ * is refused) an hour: a typo or a server that is down is not looked up again with every post.
+ */
 const FOUND_TTL = Temporal.Duration.from({ hours: 24 });
 const MISSING_TTL = Temporal.Duration.from({ hours: 1 });
 const cacheKey = (handle: string): KvKey => ['plaza', 'mention', handle];
@@ -79,7 +82,8 @@ export class MentionResolver {
   }
 }
 
-const escapeAttribute = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeAttribute = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**

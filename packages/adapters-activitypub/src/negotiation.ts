@@ -29,7 +29,8 @@ export function wantsActivity(accept: string | null | undefined): boolean {
     (r) =>
       r.q > 0 &&
       (r.type === 'application/activity+json' ||
-        (r.type === 'application/ld+json' && (!r.params.includes('profile=') || r.params.includes('https://www.w3.org/ns/activitystreams')))),
+        (r.type === 'application/ld+json' &&
+          (!r.params.includes('profile=') || r.params.includes('https://www.w3.org/ns/activitystreams')))),
   );
 }
 

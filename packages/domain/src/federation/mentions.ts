@@ -10,7 +10,8 @@ export const MAX_REMOTE_MENTIONS = 10;
  * `@name@host[:port]` not preceded by a word character, `@`, `/` or `.` (not part of an e-mail
  * address or a URL); a trailing dot (end of a sentence) is not part of the host.
  */
-const REMOTE_MENTION = /(?<![\w@/.])@([a-z0-9_][a-z0-9_.-]{0,63})@([a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*(?::\d{1,5})?)/gi;
+const REMOTE_MENTION =
+  /(?<![\w@/.])@([a-z0-9_][a-z0-9_.-]{0,63})@([a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*(?::\d{1,5})?)/gi;
 
 /** The remote handles a text mentions, as `@name@host` lowercased, unique, in order, at most `MAX_REMOTE_MENTIONS`. */
 export function remoteMentionsOf(text: string): string[] {
