@@ -49,7 +49,8 @@ beforeAll(async () => {
   });
   peer = await startFedifyPeer();
   strict = await startStrictServer();
-});
+  // Two servers with their migrations: on a loaded MariaDB, more than the default hook timeout.
+}, 120_000);
 
 afterAll(async () => {
   await peer?.close();
