@@ -194,6 +194,13 @@ describe('monitoring and login limits', () => {
 });
 
 describe('federation settings', () => {
+  it('secure mode is off unless API_FEDERATION_SECURE_MODE is true; MAIN_APP_HOST loses its trailing slash', () => {
+    expect(loadConfig({}).federation).toMatchObject({ secureMode: false, mainAppHost: null });
+    expect(loadConfig({ API_FEDERATION_SECURE_MODE: 'true' }).federation.secureMode).toBe(true);
+    expect(() => loadConfig({ API_FEDERATION_SECURE_MODE: 'maybe' })).toThrow(/API_FEDERATION_SECURE_MODE/);
+    expect(loadConfig({ MAIN_APP_HOST: 'https://main.example/' }).federation.mainAppHost).toBe('https://main.example');
+  });
+
   it('keeps private addresses out of reach unless API_FEDERATION_ALLOW_PRIVATE is true', () => {
     expect(loadConfig({}).federation.allowPrivateAddresses).toBe(false);
     expect(loadConfig({ API_FEDERATION_ALLOW_PRIVATE: 'true' }).federation.allowPrivateAddresses).toBe(true);
