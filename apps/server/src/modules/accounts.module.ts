@@ -15,7 +15,9 @@ import {
   ExportService,
   MailDeliveryLog,
   MailDeliveryService,
+  MAIL_JOB,
   Mailer,
+  MailOutboxLane,
   MailOutbox,
   NotificationPreferenceRepository,
   PasswordHasher,
@@ -229,8 +231,9 @@ export const accountsModule = featureModule(face, (w) => {
   }));
   w.bind(
     Accounts.MailDelivery,
-    { outbox: MailOutbox, mailer: Mailer, clock: Clock, log: MailDeliveryLog },
-    ({ outbox, mailer, clock, log }) => new MailDeliveryService(outbox, mailer, clock, log),
+    { outbox: MailOutbox, mailer: Mailer, clock: Clock, log: MailDeliveryLog, signal: Platform.OutboxSignal },
+    // With BullMQ relaying (REDIS_URL), a committed mail is handed to the relay instead of sent from the request's process.
+    ({ outbox, mailer, clock, log, signal }) => new MailDeliveryService(outbox, mailer, clock, log, signal),
   );
   w.bind(
     Accounts.SecondFactor,
@@ -418,7 +421,15 @@ export const accountsModule = featureModule(face, (w) => {
     exportScript(exports, { publicUrl: config.publicUrl, uploadsPath: config.uploadsPath }),
   );
   // Mail the request could not deliver at once (SMTP down, refused): retried with backoff (docs/decisions/0091).
-  w.job({ name: 'deliver-mail', everyMs: 30_000 }, [Accounts.MailDelivery], (delivery) => () => delivery.deliverDue());
+  // Timers send what is due every 30 s; BullMQ gets each committed mail relayed as one job (docs/decisions/0215).
+  w.outboxJob(
+    { name: MAIL_JOB, everyMs: 30_000 },
+    [Accounts.MailDelivery, MailOutbox, Mailer, Clock, MailDeliveryLog],
+    (delivery, outbox, mailer, clock, log) => ({
+      run: () => delivery.deliverDue(),
+      outbox: new MailOutboxLane(outbox, mailer, clock, log),
+    }),
+  );
   w.script({ profiles: Accounts.ProfileService, config: ConfigToken, p: Platform.Presenters }, ({ profiles, config, p }) =>
     usersScript(profiles, { publicUrl: config.publicUrl, domain: config.domain }, p),
   );

@@ -10,6 +10,8 @@ import {
   PreferenceGatedPushSender,
   PushDeliveryService,
   PushOutbox,
+  PushOutboxLane,
+  PUSH_JOB,
   PushProviders,
   PushSender,
   SocialNotices,
@@ -152,5 +154,13 @@ export const notificationsModule = featureModule(face, (w) => {
 
   w.script([Notifications.NotificationInboxService, Platform.Presenters], notificationsScript);
   // Pushes a provider refused or could not take: retried with backoff (docs/decisions/0022).
-  w.job({ name: 'push-retry', everyMs: 30_000 }, [Notifications.PushDelivery], (delivery) => () => delivery.retryDue());
+  // Timers retry the due pushes every 30 s; BullMQ gets each due push relayed as one job (docs/decisions/0215).
+  w.outboxJob(
+    { name: PUSH_JOB, everyMs: 30_000 },
+    [Notifications.PushDelivery, PushProviders, PushOutbox, Clock, LoggerToken],
+    (delivery, providers, outbox, clock, logger) => ({
+      run: () => delivery.retryDue(),
+      outbox: new PushOutboxLane(providers, outbox, clock, logger),
+    }),
+  );
 });

@@ -3,6 +3,7 @@ import {
   type FailedJobRuns,
   InMemoryRateLimitStore,
   type JobRunner,
+  OutboxSignal,
   RateLimiter,
   RateLimitStore,
   RATE_LIMIT_WINDOW_SECONDS,
@@ -28,6 +29,8 @@ export const Platform = {
   PublicSettings: token<PublicSettingsSource>('platform.PublicSettings'),
   /** What runs every module's periodic jobs, and keeps their failed runs (docs/decisions/0160). */
   JobRunner: token<JobRunner & FailedJobRuns>('platform.JobRunner'),
+  /** Where services say they committed outbox rows; the BullMQ runner listens and relays them (docs/decisions/0215). */
+  OutboxSignal: token<OutboxSignal>('platform.OutboxSignal'),
 };
 
 /** What platform declares outside the container (docs/decisions/0130): the contract suites of its ports; no use cases of its own (the server's plumbing). */
@@ -82,14 +85,19 @@ export const platformModule = featureModule(face, (w) => {
   );
   w.script([Platform.PublicSettings], settingsScript);
   // BullMQ's one worker pool when Redis is configured, timers in this process otherwise; each failed run is one JSON line.
+  w.bind(Platform.OutboxSignal, [], () => new OutboxSignal());
   w.bind(
     Platform.JobRunner,
-    { jobs: many(Jobs), config: ConfigToken, redis: RedisToken, logger: LoggerToken },
-    ({ jobs, config, redis, logger }) =>
+    { jobs: many(Jobs), config: ConfigToken, redis: RedisToken, logger: LoggerToken, signal: Platform.OutboxSignal },
+    ({ jobs, config, redis, logger, signal }) =>
       redis && config.redis
-        ? new BullJobRunner(redis, jobs, config.redis.jobs, {
-            failed: (details) => logger.error({ job_run: details }, 'periodic job failed'),
-          })
+        ? new BullJobRunner(
+            redis,
+            jobs,
+            config.redis.jobs,
+            { failed: (details) => logger.error({ job_run: details }, 'periodic job failed') },
+            signal,
+          )
         : new TimerJobRunner(jobs, (job, err) => logger.error({ err, job }, 'periodic job failed')),
   );
   w.bind(AdminSections, { runs: Platform.JobRunner }, ({ runs }) => jobsSection(runs));

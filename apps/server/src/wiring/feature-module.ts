@@ -1,4 +1,4 @@
-import type { Token, TokenType } from '@plaza/domain';
+import type { OutboxLane, Token, TokenType } from '@plaza/domain';
 import { AccountDataParts, type AccountDataPart } from '@plaza/domain/accounts';
 import { type Container, ContainerModule, type ContainerModuleLoadOptions } from 'inversify';
 import { Jobs, Migrations, Scripts, type JobRun, type PeriodicJob } from './tokens.js';
@@ -101,6 +101,18 @@ export class Wiring {
     // Bound through the positional form: `builder` already hands `run` its dependencies in their own form.
     const requests = Array.isArray(deps) ? (deps as readonly Dependency[]) : Object.values(deps);
     this.bind(Jobs, requests, (...resolved: unknown[]) => ({ ...job, run: builder(resolved) }));
+  }
+
+  /**
+   * Adds a job that drains an outbox table (docs/decisions/0215): timers run `run` every period, as
+   * a periodic job; BullMQ relays the lane's committed rows, one job each, and delivers them.
+   */
+  outboxJob<const D extends readonly Dependency[]>(
+    job: Omit<PeriodicJob, 'run' | 'outbox'>,
+    deps: D,
+    build: (...deps: Resolved<D>) => { run: JobRun; outbox: OutboxLane },
+  ): void {
+    this.bind(Jobs, deps, (...resolved: Resolved<D>) => ({ ...job, ...build(...resolved) }));
   }
 
   /** Contributes this context's share of an account's data to deletion and export (docs/decisions/0093). */

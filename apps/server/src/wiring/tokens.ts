@@ -1,4 +1,4 @@
-import { token } from '@plaza/domain';
+import { token, type OutboxLane } from '@plaza/domain';
 import type { AdminSection, HttpMount, Pages, Script } from '@plaza/adapters-http';
 import type { DatabaseHandle, PlazaMigrations } from '@plaza/adapters-mysql';
 import type { RedisConnections } from '@plaza/adapters-integrations/redis';
@@ -19,6 +19,8 @@ export interface PeriodicJob {
   name: string;
   everyMs: number;
   run: JobRun;
+  /** The outbox the job drains: BullMQ relays its rows instead of running `run` (docs/decisions/0215). */
+  outbox?: OutboxLane;
 }
 
 /** Multi-bound: each module adds its own, and the app, the job runner and the migrator collect them. */

@@ -1,5 +1,5 @@
 import { type Job, Queue, Worker } from 'bullmq';
-import type { FailedJobRun, FailedJobRuns, JobRunner, RunnableJob } from '@plaza/domain';
+import { type FailedJobRun, type FailedJobRuns, type JobRunner, type OutboxSignal, type QueueCounts, type RunnableJob, repeat } from '@plaza/domain';
 import type { Redis } from 'ioredis';
 import type { RedisConnections } from './connection.js';
 
@@ -9,7 +9,12 @@ export interface BullJobOptions {
   /** Attempts of a run that throws, `backoffMs` doubling between them, before it is kept as failed. */
   attempts: number;
   backoffMs: number;
+  /** How often this instance relays committed outbox rows to BullMQ (besides at once after a commit it is told of). */
+  relayEveryMs?: number;
 }
+
+/** The rows relayed per outbox per pass; a fuller outbox is relayed again at once. */
+const RELAY_BATCH = 100;
 
 /** Where run failures are reported: one JSON line each. */
 export interface JobRunLog {
@@ -38,12 +43,18 @@ export class BullJobRunner implements JobRunner, FailedJobRuns {
   private readonly queueConnection: Redis;
   private worker: Worker | null = null;
   private readonly jobs: Map<string, RunnableJob>;
+  private stopRelay: (() => Promise<void>) | null = null;
+  private unlisten: (() => void) | null = null;
+  private relaying: Promise<void> | null = null;
+  private relayAgain = false;
 
   constructor(
     private readonly redis: RedisConnections,
     jobs: readonly RunnableJob[],
     private readonly options: BullJobOptions,
     private readonly log: JobRunLog,
+    /** Where the services say they committed outbox rows, so they are relayed at once. */
+    private readonly signal?: OutboxSignal,
   ) {
     this.jobs = new Map(jobs.map((j) => [j.name, j]));
     this.queueConnection = redis.blocking('jobs-queue');
@@ -67,12 +78,20 @@ export class BullJobRunner implements JobRunner, FailedJobRuns {
     this.queueConnection.on('ready', () => {
       this.declare().catch(() => {});
     });
-    if (work) this.startWorker();
+    if (work) {
+      this.startWorker();
+      this.startRelay();
+    }
     if (this.queueConnection.status === 'ready') await declared;
   }
 
   private async declare(): Promise<void> {
     for (const job of this.jobs.values()) {
+      // An outbox is relayed row by row, not polled: drop the schedule an older version declared for it.
+      if (job.outbox) {
+        await this.queue.removeJobScheduler(job.name);
+        continue;
+      }
       await this.queue.upsertJobScheduler(
         job.name,
         { every: job.everyMs },
@@ -107,8 +126,65 @@ export class BullJobRunner implements JobRunner, FailedJobRuns {
     const job = this.jobs.get(run.name);
     // A schedule of a job this version no longer has (an older instance's): nothing to run.
     if (!job) return null;
+    const row = (run.data as { row?: unknown } | undefined)?.row;
+    if (typeof row === 'string' && job.outbox) {
+      // attemptsMade counts the attempts that failed before this one.
+      await job.outbox.deliver(row, run.attemptsMade + 1 >= (run.opts.attempts ?? 1));
+      return null;
+    }
     await job.run();
     return null;
+  }
+
+  /**
+   * The relay (docs/decisions/0215): every committed, due outbox row nobody holds is claimed with its
+   * table's lease and added as one job whose id is the row's, so a row relayed twice (two instances,
+   * a lease run out while its job waits) is one job. Rows stay in their table until delivered: with
+   * Redis away nothing is claimed, and a row claimed whose job was not added is due again after its lease.
+   */
+  private startRelay(): void {
+    const lanes = [...this.jobs.values()].filter((j) => j.outbox);
+    if (lanes.length === 0) return;
+    this.stopRelay = repeat(this.options.relayEveryMs ?? 1_000, () => this.relay());
+    this.unlisten = this.signal?.listen(() => void this.relay()) ?? null;
+    void this.relay();
+  }
+
+  /** One relay pass at a time per instance; a request for one during a pass makes one more after it. */
+  private relay(): Promise<void> {
+    if (this.relaying) {
+      this.relayAgain = true;
+      return this.relaying;
+    }
+    this.relaying = (async () => {
+      do {
+        this.relayAgain = false;
+        for (const job of this.jobs.values()) {
+          if (!job.outbox || !this.redis.ready) continue;
+          try {
+            const ids = await job.outbox.claimDue(RELAY_BATCH);
+            if (ids.length === RELAY_BATCH) this.relayAgain = true;
+            if (ids.length > 0) await this.queue.addBulk(ids.map((id) => ({ name: job.name, data: { row: id }, opts: this.rowOptions(job.name, id) })));
+          } catch {
+            // The database or Redis failed: what was claimed is due again once its lease runs out.
+          }
+        }
+      } while (this.relayAgain && this.stopRelay);
+    })().finally(() => {
+      this.relaying = null;
+    });
+    return this.relaying;
+  }
+
+  private rowOptions(name: string, id: string) {
+    return {
+      jobId: `${name}-${id}`,
+      attempts: this.options.attempts,
+      backoff: { type: 'exponential', delay: this.options.backoffMs },
+      // Removed once done, so its id is free should the row ever be relayed again; failures kept.
+      removeOnComplete: true,
+      removeOnFail: { count: 1000 },
+    };
   }
 
   /** Runs whose every attempt failed, most recent first. */
@@ -142,9 +218,10 @@ export class BullJobRunner implements JobRunner, FailedJobRuns {
     return true;
   }
 
-  /** How many runs wait, run and failed (for tests and metrics). */
-  counts(): Promise<Record<string, number>> {
-    return this.queue.getJobCounts('wait', 'delayed', 'active', 'failed', 'completed');
+  /** How many runs and relayed rows wait, run, wait for a retry and failed (tests, /metrics, the Jobs page). */
+  async counts(): Promise<QueueCounts> {
+    const c = await this.queue.getJobCounts('wait', 'delayed', 'active', 'failed');
+    return { waiting: c.wait ?? 0, active: c.active ?? 0, delayed: c.delayed ?? 0, failed: c.failed ?? 0 };
   }
 
   /**
@@ -152,6 +229,11 @@ export class BullJobRunner implements JobRunner, FailedJobRuns {
    * crash instead is taken again by another worker once its lock expires (BullMQ's stalled check).
    */
   async stop(): Promise<void> {
+    this.unlisten?.();
+    const stopRelay = this.stopRelay;
+    this.stopRelay = null;
+    await stopRelay?.();
+    await this.relaying;
     if (this.redis.ready) {
       await this.worker?.close();
       await this.queue.close();

@@ -31,6 +31,11 @@ export class SqlPushOutbox implements PushOutbox {
     );
   }
 
+  async find(id: number) {
+    const row = await this.db.selectFrom('push_outbox').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toEntry(row) : null;
+  }
+
   async due(now: Timestamp, limit: number) {
     const rows = await this.db
       .selectFrom('push_outbox')

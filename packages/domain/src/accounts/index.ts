@@ -4,6 +4,7 @@ export * from './auth-invalidation.js';
 export * from './auth-service.js';
 export * from './profile-service.js';
 export * from './mail-outbox.js';
+export * from './mail-outbox-lane.js';
 export * from './mail-templates.js';
 export * from './two-factor.js';
 export * from './reauthentication.js';

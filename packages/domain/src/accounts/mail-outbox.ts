@@ -1,4 +1,5 @@
 import type { Clock } from '../shared/clock.js';
+import type { OutboxSignal } from '../shared/outbox-lane.js';
 import { addSeconds, toTimestamp, type Timestamp } from '../shared/time.js';
 import { token } from '../shared/token.js';
 import type { Mailer, MailMessage } from './ports.js';
@@ -50,7 +51,7 @@ export const MailDeliveryLog = token<MailDeliveryLog>('MailDeliveryLog');
 /** Waits before the attempts after the first; after the last one the entry is given up (about two days in all). */
 export const MAIL_RETRY_DELAYS_SECONDS = [60, 300, 900, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 24 * 3600] as const;
 /** Longer than the SMTP adapter's own timeouts, so a lease never runs out under a live attempt. */
-const LEASE_SECONDS = 180;
+export const MAIL_LEASE_SECONDS = 180;
 
 /** Delivers outbox entries through the `Mailer`, retrying with backoff. */
 export class MailDeliveryService {
@@ -61,6 +62,8 @@ export class MailDeliveryService {
     private readonly mailer: Mailer,
     private readonly clock: Clock,
     private readonly log: MailDeliveryLog,
+    /** With a relaying runner (BullMQ), committed entries are handed to it instead of sent from here. */
+    private readonly signal?: OutboxSignal,
   ) {}
 
   /** Queues a message inside the caller's unit of work; returns its outbox id for `sendSoon`. */
@@ -73,6 +76,11 @@ export class MailDeliveryService {
    * failure is recorded on the entry and the periodic job tries again.
    */
   sendSoon(ids: number[]): void {
+    if (this.signal?.relaying) {
+      // 'deliver-mail' (MAIL_JOB): the relay moves them to BullMQ now; its workers send them once.
+      if (ids.length > 0) this.signal.committed('deliver-mail');
+      return;
+    }
     const attempt = this.deliver(ids).catch((error) => {
       // The database itself failed (the entry stays pending and the job will find it).
       for (const id of ids) this.log.failed(placeholder(id), errorText(error), null);
@@ -96,7 +104,7 @@ export class MailDeliveryService {
     const outcome = { sent: 0, failed: 0 };
     for (const id of ids) {
       const now = this.clock.now();
-      const entry = await this.outbox.claim(id, toTimestamp(now), toTimestamp(addSeconds(now, LEASE_SECONDS)));
+      const entry = await this.outbox.claim(id, toTimestamp(now), toTimestamp(addSeconds(now, MAIL_LEASE_SECONDS)));
       if (!entry) continue;
       try {
         await this.mailer.send(entry.message);

@@ -5,5 +5,6 @@ export * from './inbox.js';
 export * from './preference-gated-push.js';
 export * from './after-commit-push.js';
 export * from './push-delivery.js';
+export * from './push-outbox-lane.js';
 export * from './engagement-notices.js';
 export * from './social-notices.js';

@@ -31,6 +31,7 @@ export type NewPushOutboxEntry = Omit<PushOutboxEntry, 'id'>;
 /** Pushes a provider failed to deliver, waiting for the retry job. */
 export interface PushOutbox {
   add(entry: NewPushOutboxEntry): Promise<number>;
+  find(id: number): Promise<PushOutboxEntry | null>;
   /** Entries whose next attempt is at or before `now`, oldest first. */
   due(now: Timestamp, limit: number): Promise<PushOutboxEntry[]>;
   /**
@@ -52,9 +53,9 @@ export interface PushFailureLog {
 export const PUSH_MAX_ATTEMPTS = 8;
 export const PUSH_RETRY_BASE_SECONDS = 30;
 /** How long a claimed entry is left to its worker before another may take it. */
-const CLAIM_LEASE_SECONDS = 120;
+export const PUSH_CLAIM_LEASE_SECONDS = 120;
 
-function retryDelay(attempts: number): number {
+export function pushRetryDelay(attempts: number): number {
   return PUSH_RETRY_BASE_SECONDS * 2 ** (attempts - 1);
 }
 
@@ -81,7 +82,7 @@ export class PushDeliveryService implements PushSender {
       try {
         await provider.deliver(userId, message);
       } catch (error) {
-        const reason = describe(error);
+        const reason = pushErrorText(error);
         this.log.warn(
           { push_to: userId, provider: provider.name, push_type: message.data.type ?? null, err: reason },
           'push failed; queued for retry',
@@ -93,13 +94,13 @@ export class PushDeliveryService implements PushSender {
             provider: provider.name,
             message: { title: message.title, body: message.body, data: message.data },
             attempts: 1,
-            next_attempt_at: toTimestamp(addSeconds(now, retryDelay(1))),
+            next_attempt_at: toTimestamp(addSeconds(now, pushRetryDelay(1))),
             last_error: reason,
             created_at: toTimestamp(now),
           });
         } catch (queueError) {
           // Even the outbox failing must not fail the request that raised the push.
-          this.log.warn({ push_to: userId, provider: provider.name, err: describe(queueError) }, 'push could not be queued for retry');
+          this.log.warn({ push_to: userId, provider: provider.name, err: pushErrorText(queueError) }, 'push could not be queued for retry');
         }
       }
     }
@@ -110,7 +111,7 @@ export class PushDeliveryService implements PushSender {
     const now = this.clock.now();
     const result = { delivered: 0, failed: 0, dropped: 0 };
     for (const entry of await this.outbox.due(toTimestamp(now), limit)) {
-      if (!(await this.outbox.claim(entry.id, entry.next_attempt_at, toTimestamp(addSeconds(now, CLAIM_LEASE_SECONDS))))) continue;
+      if (!(await this.outbox.claim(entry.id, entry.next_attempt_at, toTimestamp(addSeconds(now, PUSH_CLAIM_LEASE_SECONDS))))) continue;
       const provider = this.providers.find((p) => p.name === entry.provider);
       if (!provider) {
         // The provider was unconfigured since: nothing can deliver it any more.
@@ -124,14 +125,14 @@ export class PushDeliveryService implements PushSender {
         result.delivered++;
       } catch (error) {
         const attempts = entry.attempts + 1;
-        const reason = describe(error);
+        const reason = pushErrorText(error);
         if (attempts >= PUSH_MAX_ATTEMPTS) {
           this.log.warn({ push_to: entry.user_id, provider: entry.provider, attempts, err: reason }, 'push dropped after its last retry');
           await this.outbox.remove(entry.id);
           result.dropped++;
         } else {
           this.log.warn({ push_to: entry.user_id, provider: entry.provider, attempts, err: reason }, 'push retry failed');
-          await this.outbox.reschedule(entry.id, attempts, toTimestamp(addSeconds(now, retryDelay(attempts))), reason);
+          await this.outbox.reschedule(entry.id, attempts, toTimestamp(addSeconds(now, pushRetryDelay(attempts))), reason);
           result.failed++;
         }
       }
@@ -140,6 +141,6 @@ export class PushDeliveryService implements PushSender {
   }
 }
 
-function describe(error: unknown): string {
+export function pushErrorText(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).slice(0, 500);
 }

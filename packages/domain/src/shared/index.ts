@@ -7,3 +7,4 @@ export * from './token.js';
 export * from './unit-of-work.js';
 export * from './reaction-rule.js';
 export * from './job-runner.js';
+export * from './outbox-lane.js';

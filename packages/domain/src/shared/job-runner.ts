@@ -1,8 +1,16 @@
+import type { OutboxLane } from './outbox-lane.js';
+
 /** A periodic housekeeping job (mail and push retries, federation deliveries, timeline fan-out, purges…). */
 export interface RunnableJob {
   name: string;
   everyMs: number;
+  /** One pass over the job's work: what the timers run (and BullMQ, for a job without `outbox`). */
   run: () => Promise<unknown>;
+  /**
+   * The job drains an outbox table (docs/decisions/0215): BullMQ relays its rows, one job each,
+   * instead of running `run` on a schedule; timers keep running `run`.
+   */
+  outbox?: OutboxLane;
 }
 
 /**
@@ -28,9 +36,21 @@ export interface FailedJobRun {
   failed_at: string;
 }
 
+/** What a BullMQ queue holds now (/metrics, the Jobs page). */
+export interface QueueCounts {
+  waiting: number;
+  active: number;
+  /** Waiting for a retry's backoff (or a later start). */
+  delayed: number;
+  /** Kept after their last attempt failed: the dead letters. */
+  failed: number;
+}
+
 /** The failed runs, for the admin panel's Jobs page: BullMQ keeps them; timers keep none (their failures are only logged). */
 export interface FailedJobRuns {
   readonly engine: 'timers' | 'bullmq';
+  /** The queue's counts; null for timers, which hold no queue (the tables are the queue). */
+  counts(): Promise<QueueCounts | null>;
   /** Most recent first. */
   failed(offset: number, limit: number): Promise<{ items: FailedJobRun[]; total: number }>;
   /** Runs a failed run again now; false when it is no longer failed. */
@@ -90,6 +110,10 @@ export class TimerJobRunner implements JobRunner, FailedJobRuns {
 
   async failed(): Promise<{ items: FailedJobRun[]; total: number }> {
     return { items: [], total: 0 };
+  }
+
+  async counts(): Promise<null> {
+    return null;
   }
 
   async retry(): Promise<boolean> {

@@ -19,6 +19,10 @@ export class InMemoryPushOutbox implements PushOutbox, Snapshottable {
     this.rows.push(structuredClone({ ...entry, id }));
     return id;
   }
+  async find(id: number) {
+    const r = this.rows.find((x) => x.id === id);
+    return r ? structuredClone(r) : null;
+  }
   async due(now: Timestamp, limit: number) {
     return this.rows
       .filter((r) => r.next_attempt_at <= now)

@@ -46,6 +46,10 @@ export function pushOutboxContract(name: string, make: () => Promise<{ users: Us
       await outbox.reschedule(id, 2, '2026-03-01 10:02:00', 'timeout');
       const [row] = (await outbox.due('2026-03-01 10:02:00', 100)).filter((e) => e.id === id);
       expect(row).toMatchObject({ attempts: 2, next_attempt_at: '2026-03-01 10:02:00', last_error: 'timeout' });
+      // find reads one entry whatever its due time (the BullMQ lane's worker, docs/decisions/0215).
+      expect(await outbox.find(id)).toMatchObject({ id, attempts: 2, provider: 'ntfy' });
+      await outbox.remove(id);
+      expect(await outbox.find(id)).toBeNull();
     });
   });
 }
