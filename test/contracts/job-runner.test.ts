@@ -1,5 +1,5 @@
-import { type RunnableJob, TimerJobRunner } from '@plaza/domain';
-import { jobRunnerContract } from '@plaza/domain/shared/testing';
+import { OutboxSignal, type RunnableJob, TimerJobRunner } from '@plaza/domain';
+import { InMemoryOutbox, jobRunnerContract } from '@plaza/domain/shared/testing';
 import { BullJobRunner, RedisConnections } from '@plaza/adapters-integrations/redis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_REDIS_URL, useTestRedis } from '../support/redis.js';
@@ -12,11 +12,15 @@ afterAll(async () => {
 });
 
 jobRunnerContract('timers', async (jobs) => new TimerJobRunner(jobs, () => {}));
-jobRunnerContract('bullmq', async (jobs) => {
-  // Each runner on keys of its own, under the file's prefix that useTestRedis deletes afterwards.
-  const connections = new RedisConnections(TEST_REDIS_URL, redis.fresh(), { down: () => {}, up: () => {} });
+const stores = new Map<string, string>();
+jobRunnerContract('bullmq', async (jobs, shared) => {
+  // Each runner on keys of its own (or of its `shared` store), under the file's prefix that useTestRedis deletes afterwards.
+  let prefix = shared ? stores.get(shared) : undefined;
+  if (!prefix) prefix = redis.fresh();
+  if (shared) stores.set(shared, prefix);
+  const connections = new RedisConnections(TEST_REDIS_URL, prefix, { down: () => {}, up: () => {} });
   opened.push(connections);
-  return new BullJobRunner(connections, jobs, { concurrency: 2, attempts: 3, backoffMs: 20 }, { failed: () => {} });
+  return new BullJobRunner(connections, jobs, { concurrency: 2, attempts: 3, backoffMs: 20, relayEveryMs: 50 }, { failed: () => {} });
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -78,5 +82,53 @@ describe('bullmq: what only the Redis runner does', () => {
     expect(await r.retry(failed.items[0].id)).toBe(false);
     expect(await r.discard(failed.items[0].id)).toBe(false);
     await r.stop();
+  });
+
+  it('keeps an outbox row given up as a failed job, counts it, and delivers it when an administrator retries it', async () => {
+    const outbox = new InMemoryOutbox(3);
+    outbox.add('12');
+    outbox.failing.add('12');
+    const r = runner(redis.fresh(), [{ name: 'deliver-mail', everyMs: 60_000, run: () => outbox.drain(), outbox: outbox.lane }]);
+    await r.start();
+    const deadline = Date.now() + 10_000;
+    while ((await r.failed(0, 10)).total === 0 && Date.now() < deadline) await sleep(50);
+    const failed = await r.failed(0, 10);
+    // The job's id is the row's: what the admin panel shows names the table row.
+    expect(failed.items).toEqual([expect.objectContaining({ id: 'deliver-mail-12', name: 'deliver-mail', attempts: 3, error: 'refused 12' })]);
+    expect(outbox.status('12')).toBe('failed');
+    expect(await r.counts()).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 1 });
+    outbox.failing.delete('12');
+    expect(await r.retry('deliver-mail-12')).toBe(true);
+    while (outbox.deliveries.length === 0 && Date.now() < deadline) await sleep(20);
+    expect(outbox.deliveries).toEqual(['12']);
+    expect(outbox.tries.get('12')).toBe(4);
+    await r.stop();
+  });
+
+  it('relays a row as soon as a service says it committed one, long before the next pass', async () => {
+    const outbox = new InMemoryOutbox(3);
+    const signal = new OutboxSignal();
+    const connections = new RedisConnections(TEST_REDIS_URL, redis.fresh(), { down: () => {}, up: () => {} });
+    opened.push(connections);
+    const r = new BullJobRunner(
+      connections,
+      [{ name: 'deliver-mail', everyMs: 60_000, run: () => outbox.drain(), outbox: outbox.lane }],
+      { concurrency: 2, attempts: 3, backoffMs: 20, relayEveryMs: 60_000 },
+      { failed: () => {} },
+      signal,
+    );
+    expect(signal.relaying).toBe(false);
+    await r.start();
+    expect(signal.relaying).toBe(true);
+    await sleep(200);
+    outbox.add('7');
+    const before = Date.now();
+    signal.committed('deliver-mail');
+    while (outbox.deliveries.length === 0 && Date.now() - before < 5_000) await sleep(10);
+    expect(outbox.deliveries).toEqual(['7']);
+    expect(Date.now() - before).toBeLessThan(2_000);
+    await r.stop();
+    // Stopped: the services deliver by themselves again.
+    expect(signal.relaying).toBe(false);
   });
 });
