@@ -89,6 +89,9 @@ describe('with Redis', () => {
     const seen = await moderator.get('/admin/jobs.php');
     expect(seen.status).toBe(200);
     expect(seen.html).toContain(`data-run="${run.id}"`);
+    // BullMQ's counts of the queue (docs/decisions/0215): the one failed run, nothing waiting.
+    expect(seen.html).toContain('<dd data-state="failed">1</dd>');
+    expect(seen.html).toContain('<dd data-state="waiting">0</dd>');
     // Escaped, as every value the page shows.
     expect(seen.html).toContain('SMTP answered 421 &lt;try later&gt;');
     expect(seen.html).not.toContain('value="retry"');

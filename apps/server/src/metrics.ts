@@ -3,7 +3,8 @@ import type { DatabaseHandle } from '@plaza/adapters-mysql';
 import { SqlQueueDepths } from '@plaza/adapters-mysql/monitoring';
 import type { Container } from 'inversify';
 import type { Config } from './config.js';
-import { resolveAll } from './wiring/feature-module.js';
+import { resolve, resolveAll } from './wiring/feature-module.js';
+import { Platform } from './modules/platform.module.js';
 import { Jobs } from './wiring/tokens.js';
 
 /**
@@ -24,9 +25,16 @@ export function watchMetrics(
   metrics.watch({
     pool: () => database.poolUse(),
     statementErrors: () => database.queries.failed,
-    ...(instanceFigures ? { queueDepths: () => queues.depths() } : {}),
+    ...(instanceFigures
+      ? { queueDepths: () => queues.depths(), bullmqCounts: () => resolve(container, Platform.JobRunner).counts() }
+      : {}),
   });
-  // The jobs are singletons: wrapping their run here counts every run, the runner's and a test's.
-  for (const job of resolveAll(container, Jobs)) job.run = metrics.jobs.observe(job.name, job.run);
+  // The jobs are singletons: wrapping their run here counts every run, the runner's and a test's, and
+  // every delivery of a row BullMQ relayed (docs/decisions/0215).
+  for (const job of resolveAll(container, Jobs)) {
+    job.run = metrics.jobs.observe(job.name, job.run);
+    const lane = job.outbox;
+    if (lane) job.outbox = { claimDue: (limit) => lane.claimDue(limit), deliver: (id, last) => metrics.jobs.observe(job.name, () => lane.deliver(id, last))() };
+  }
   return { metrics, token: config.metrics.token };
 }

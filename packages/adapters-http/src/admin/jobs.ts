@@ -33,7 +33,11 @@ export function jobsSection(runs: FailedJobRuns): AdminSection {
             status = 400;
           }
         }
-        const view = await runs.failed((pageNo - 1) * PER_PAGE, PER_PAGE);
+        const [view, counts] = await Promise.all([
+          runs.failed((pageNo - 1) * PER_PAGE, PER_PAGE),
+          // The counts only inform: Redis failing them still shows the page.
+          runs.counts().catch(() => null),
+        ]);
         const done = kit.queryOf(ctx, 'done');
         const doneId = kit.queryOf(ctx, 'id').slice(0, 100);
         const notice = done === 'retry' ? `Run ${doneId} runs again now.` : done === 'discard' ? `Run ${doneId} is discarded.` : null;
@@ -43,6 +47,7 @@ export function jobsSection(runs: FailedJobRuns): AdminSection {
           {
             title: 'Jobs',
             engine: runs.engine,
+            counts,
             runs: view.items,
             total: view.total,
             pageNo,

@@ -24,6 +24,11 @@ export interface MetricsSources {
    * API_WORKERS only the worker that runs the jobs gives them (docs/decisions/0103).
    */
   queueDepths?(): Promise<Record<string, number>>;
+  /**
+   * BullMQ's jobs by state (waiting, active, delayed, failed), with REDIS_URL (docs/decisions/0215);
+   * null on timers, which hold no queue. Instance-wide, as the depths.
+   */
+  bullmqCounts?(): Promise<Record<string, number> | null>;
 }
 
 type StatusCounter = ReturnType<Counter<'script' | 'operation' | 'status'>['labels']>;
@@ -212,6 +217,25 @@ export class PlazaMetrics {
         this.inc(sources.statementErrors());
       },
     });
+    const bull = sources.bullmqCounts;
+    if (bull) {
+      new Gauge({
+        name: 'plaza_bullmq_jobs',
+        help: "BullMQ's jobs by state (waiting, active, delayed, failed): periodic runs and relayed outbox rows; absent without REDIS_URL",
+        labelNames: ['queue', 'state'],
+        aggregator: 'max',
+        registers,
+        async collect() {
+          this.reset();
+          try {
+            const counts = await bull();
+            if (counts) for (const [state, n] of Object.entries(counts)) this.set({ queue: 'jobs', state }, n);
+          } catch {
+            // Redis does not answer: no counts this scrape (its connection logged the outage).
+          }
+        },
+      });
+    }
     const depths = sources.queueDepths;
     if (!depths) return;
     new Gauge({

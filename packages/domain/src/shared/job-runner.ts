@@ -36,15 +36,15 @@ export interface FailedJobRun {
   failed_at: string;
 }
 
-/** What a BullMQ queue holds now (/metrics, the Jobs page). */
-export interface QueueCounts {
+/** What a BullMQ queue holds now (/metrics, the Jobs page). A type, not an interface: a record of numbers. */
+export type QueueCounts = {
   waiting: number;
   active: number;
   /** Waiting for a retry's backoff (or a later start). */
   delayed: number;
   /** Kept after their last attempt failed: the dead letters. */
   failed: number;
-}
+};
 
 /** The failed runs, for the admin panel's Jobs page: BullMQ keeps them; timers keep none (their failures are only logged). */
 export interface FailedJobRuns {
