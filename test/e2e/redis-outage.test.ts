@@ -26,6 +26,7 @@ let redisServer: ChildProcess | null = null;
 let database: TestDatabase;
 let plaza: RunningPlaza;
 let api: ApiClient;
+const mailer = new RecordingMailer();
 const dirs: string[] = [];
 const lines: { msg: string; level: number; redis?: { connection: string } }[] = [];
 
@@ -86,7 +87,7 @@ beforeAll(async () => {
     HOME_TIMELINE_FANOUT_IN_REQUEST: '1',
   });
   const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line)) } });
-  plaza = await startPlaza(config, { database, logger, jobs: true, mailer: new RecordingMailer(), push: new RecordingPushSender() });
+  plaza = await startPlaza(config, { database, logger, jobs: true, mailer, push: new RecordingPushSender() });
   api = new ApiClient(plaza.url);
 }, 180_000);
 
@@ -120,15 +121,24 @@ describe('a Redis that goes away', () => {
     expect((await api.get('posts.php', { token: a.token })).status).toBe(200);
     const ready = await fetch(`${plaza.url}/health/ready`);
     expect(ready.status).toBe(200);
+    // A mail committed meanwhile stays in mail_outbox: nothing can relay it to BullMQ (docs/decisions/0215).
+    expect((await api.post('auth.php?action=forgot_password', { email: a.email })).status).toBe(200);
 
     // The jobs wait: the request wrote two timelines, nothing writes the third.
     await sleep(5_000);
     for (const post of during) expect(await holding(post.id)).toBe(2);
+    expect(mailer.sent.filter((m) => m.to === a.email)).toHaveLength(0);
 
     // Redis comes back empty (no persistence): the schedules are declared again and the jobs resume.
     await startRedis();
     await until(async () => (await Promise.all(during.map((p) => holding(p.id)))).every((n) => n === 3), 30_000);
     expect(lines.some((l) => l.msg.startsWith('Redis reachable again'))).toBe(true);
+    // The relay resumes: the mail goes out once, and its row says so.
+    await until(() => mailer.sent.some((m) => m.to === a.email), 30_000);
+    await sleep(1_500);
+    expect(mailer.sent.filter((m) => m.to === a.email)).toHaveLength(1);
+    const mail = await sql<{ status: string }>`select status from mail_outbox where recipient = ${a.email}`.execute(database.db);
+    expect(mail.rows.map((r) => r.status)).toEqual(['sent']);
 
     // Each post is in each timeline once: no fan-out was lost or done twice.
     const ids = [before, ...during].map((p) => p.id);
