@@ -29,6 +29,29 @@ describe('metrics', () => {
     expect(text).toContain('plaza_job_duration_seconds_count{job="sweep"} 2');
   });
 
+  it("show BullMQ's counts by state when there is a queue, and none on timers or with Redis away (docs/decisions/0215)", async () => {
+    const pool = () => ({ inUse: 0, free: 1, queued: 0 });
+    let counts: Record<string, number> | null | 'down' = { waiting: 2, active: 1, delayed: 4, failed: 3 };
+    const metrics = new PlazaMetrics();
+    metrics.watch({
+      pool,
+      statementErrors: () => 0,
+      bullmqCounts: async () => {
+        if (counts === 'down') throw new Error('Redis unreachable');
+        return counts;
+      },
+    });
+    const text = await metrics.render();
+    for (const [state, n] of Object.entries({ waiting: 2, active: 1, delayed: 4, failed: 3 }))
+      expect(text).toContain(`plaza_bullmq_jobs{queue="jobs",state="${state}"} ${n}`);
+    counts = null;
+    expect(await metrics.render()).not.toContain('plaza_bullmq_jobs{');
+    counts = 'down';
+    const down = await metrics.render();
+    expect(down).not.toContain('plaza_bullmq_jobs{');
+    expect(down).toContain('plaza_db_pool_connections');
+  });
+
   it('bind one series per operation, counting each status apart', async () => {
     const metrics = new PlazaMetrics();
     const declared = operation({ action: 'react' }, 'POST');
