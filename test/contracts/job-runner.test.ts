@@ -94,7 +94,9 @@ describe('bullmq: what only the Redis runner does', () => {
     while ((await r.failed(0, 10)).total === 0 && Date.now() < deadline) await sleep(50);
     const failed = await r.failed(0, 10);
     // The job's id is the row's: what the admin panel shows names the table row.
-    expect(failed.items).toEqual([expect.objectContaining({ id: 'deliver-mail-12', name: 'deliver-mail', attempts: 3, error: 'refused 12' })]);
+    expect(failed.items).toEqual([
+      expect.objectContaining({ id: 'deliver-mail-12', name: 'deliver-mail', attempts: 3, error: 'refused 12' }),
+    ]);
     expect(outbox.status('12')).toBe('failed');
     expect(await r.counts()).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 1 });
     outbox.failing.delete('12');

@@ -95,9 +95,11 @@ const forgot = async (via: ApiClient, u: TestUser) => {
 };
 const rowsTo = async (email: string) =>
   (
-    await sql<{ id: number; status: string; attempts: number }>`select id, status, attempts from mail_outbox where recipient = ${email}`.execute(
-      database.db,
-    )
+    await sql<{
+      id: number;
+      status: string;
+      attempts: number;
+    }>`select id, status, attempts from mail_outbox where recipient = ${email}`.execute(database.db)
   ).rows.map((r) => ({ id: Number(r.id), status: r.status, attempts: Number(r.attempts) }));
 
 describe('the mail outbox on BullMQ, two instances', () => {

@@ -25,16 +25,18 @@ export function watchMetrics(
   metrics.watch({
     pool: () => database.poolUse(),
     statementErrors: () => database.queries.failed,
-    ...(instanceFigures
-      ? { queueDepths: () => queues.depths(), bullmqCounts: () => resolve(container, Platform.JobRunner).counts() }
-      : {}),
+    ...(instanceFigures ? { queueDepths: () => queues.depths(), bullmqCounts: () => resolve(container, Platform.JobRunner).counts() } : {}),
   });
   // The jobs are singletons: wrapping their run here counts every run, the runner's and a test's, and
   // every delivery of a row BullMQ relayed (docs/decisions/0215).
   for (const job of resolveAll(container, Jobs)) {
     job.run = metrics.jobs.observe(job.name, job.run);
     const lane = job.outbox;
-    if (lane) job.outbox = { claimDue: (limit) => lane.claimDue(limit), deliver: (id, last) => metrics.jobs.observe(job.name, () => lane.deliver(id, last))() };
+    if (lane)
+      job.outbox = {
+        claimDue: (limit) => lane.claimDue(limit),
+        deliver: (id, last) => metrics.jobs.observe(job.name, () => lane.deliver(id, last))(),
+      };
   }
   return { metrics, token: config.metrics.token };
 }

@@ -1,5 +1,13 @@
 import { type Job, Queue, Worker } from 'bullmq';
-import { type FailedJobRun, type FailedJobRuns, type JobRunner, type OutboxSignal, type QueueCounts, type RunnableJob, repeat } from '@plaza/domain';
+import {
+  type FailedJobRun,
+  type FailedJobRuns,
+  type JobRunner,
+  type OutboxSignal,
+  type QueueCounts,
+  type RunnableJob,
+  repeat,
+} from '@plaza/domain';
 import type { Redis } from 'ioredis';
 import type { RedisConnections } from './connection.js';
 
@@ -164,7 +172,8 @@ export class BullJobRunner implements JobRunner, FailedJobRuns {
           try {
             const ids = await job.outbox.claimDue(RELAY_BATCH);
             if (ids.length === RELAY_BATCH) this.relayAgain = true;
-            if (ids.length > 0) await this.queue.addBulk(ids.map((id) => ({ name: job.name, data: { row: id }, opts: this.rowOptions(job.name, id) })));
+            if (ids.length > 0)
+              await this.queue.addBulk(ids.map((id) => ({ name: job.name, data: { row: id }, opts: this.rowOptions(job.name, id) })));
           } catch {
             // The database or Redis failed: what was claimed is due again once its lease runs out.
           }
