@@ -17,7 +17,7 @@ import {
   signRequest,
 } from '@fedify/fedify';
 import { Temporal } from '@js-temporal/polyfill';
-import { type Clock, fromTimestamp, toTimestamp } from '@plaza/domain';
+import { type Clock, fromTimestamp, type OutboxLane, toTimestamp } from '@plaza/domain';
 import type { UserRecord } from '@plaza/domain/accounts';
 import type { PostRecord } from '@plaza/domain/content';
 import {
@@ -259,17 +259,25 @@ export class FederationWorker {
     private readonly mentions: Pick<MentionResolver, 'resolve'> | null = null,
   ) {}
 
-  /** Works due messages until none is left (or `max` were handled); returns how many were handled. */
-  async drain(max = 500): Promise<number> {
+  private startFedify(): void {
     if (!this.started) {
       this.fedify.start();
       this.started = true;
     }
+  }
+
+  /** Claims up to `limit` due messages. The lease outlives the 10 s timeout of a request by far: a message is not claimed twice while it runs. */
+  private claim(limit: number): Promise<QueuedMessage[]> {
+    const now = this.clock.now();
+    return this.queue.claim(toTimestamp(now), limit, toTimestamp(new Date(now.getTime() + 5 * 60_000)));
+  }
+
+  /** Works due messages until none is left (or `max` were handled); returns how many were handled. */
+  async drain(max = 500): Promise<number> {
+    this.startFedify();
     let handled = 0;
     while (handled < max) {
-      const now = this.clock.now();
-      // The lease outlives the 10 s timeout of a request by far: a message is not claimed twice while it runs.
-      const batch = await this.queue.claim(toTimestamp(now), 20, toTimestamp(new Date(now.getTime() + 5 * 60_000)));
+      const batch = await this.claim(20);
       if (batch.length === 0) break;
       for (const message of batch) await this.handle(message);
       handled += batch.length;
@@ -277,7 +285,28 @@ export class FederationWorker {
     return handled;
   }
 
-  private async handle(message: QueuedMessage): Promise<void> {
+  /**
+   * The queue as a BullMQ lane (REDIS_URL; docs/decisions/0215): the relay claims due messages with the
+   * same lease and each becomes one BullMQ job. A failure is rescheduled in the table as by `drain` and
+   * thrown for BullMQ's retry; on BullMQ's last attempt, or a refusal a retry cannot change, the message
+   * is buried (dead, on the Deliveries page) or completed and the job ends without error, so a retry from
+   * the Deliveries page relays it again under the same job id.
+   */
+  readonly lane: OutboxLane = {
+    claimDue: async (limit) => {
+      this.startFedify();
+      return (await this.claim(limit)).map((m) => String(m.id));
+    },
+    deliver: async (id, last) => {
+      this.startFedify();
+      const message = Number.isSafeInteger(Number(id)) ? await this.queue.find(Number(id)) : null;
+      // Worked already (completed) or dead: nothing to do.
+      if (message) await this.handle(message, last ? 'last' : 'rethrow');
+    },
+  };
+
+  /** `drain`'s mode keeps the table's own retries; a lane's mode throws a retryable failure for BullMQ, or gives up on its last attempt. */
+  private async handle(message: QueuedMessage, lane?: 'rethrow' | 'last'): Promise<void> {
     try {
       if (message.channel === FANOUT_CHANNEL) await this.fanOut(message.payload as FanOut);
       else if (message.channel === DELIVER_CHANNEL) await this.deliver(message.payload as Delivery);
@@ -289,7 +318,7 @@ export class FederationWorker {
       await this.queue.complete(message.id);
     } catch (error) {
       const attempts = message.attempts + 1;
-      const retry = !(error instanceof DeliveryFailure && !error.retry) && attempts < DELIVERY_MAX_ATTEMPTS;
+      const retry = !(error instanceof DeliveryFailure && !error.retry) && attempts < DELIVERY_MAX_ATTEMPTS && lane !== 'last';
       if (!retry) {
         // An outbound delivery given up on stays, dead, for the admin panel's queue (retry or discard);
         // Fedify's inbox tasks have their own retries and leave.
@@ -308,6 +337,7 @@ export class FederationWorker {
       const due = toTimestamp(new Date(this.clock.now().getTime() + retryDelaySeconds(attempts) * 1000));
       await this.queue.reschedule(message.id, attempts, due, error instanceof Error ? error.message : String(error));
       this.log.failed(message, error, due);
+      if (lane === 'rethrow') throw error;
     }
   }
 

@@ -57,6 +57,32 @@ function setup(statuses: number[], suspended: string[] = []) {
 }
 
 describe('FederationWorker', () => {
+  it("as BullMQ's lane: claims with the lease, throws a retryable failure after rescheduling it, buries on the last attempt without throwing (docs/decisions/0215)", async () => {
+    const { queue, client, worker, deliver } = setup([503, 503, 202]);
+    await deliver();
+    const [id] = await worker.lane.claimDue(10);
+    expect(id).toEqual(expect.any(String));
+    // Leased: a second relay pass takes nothing.
+    expect(await worker.lane.claimDue(10)).toEqual([]);
+    await expect(worker.lane.deliver(id, false)).rejects.toThrow('HTTP 503');
+    expect(await queue.find(Number(id))).toMatchObject({ attempts: 1 });
+    // BullMQ's last attempt: given up, dead on the Deliveries page, and the job ends without error.
+    await expect(worker.lane.deliver(id, true)).resolves.toBeUndefined();
+    expect(await queue.find(Number(id))).toBeNull();
+    expect((await queue.list('dead', [DELIVER_CHANNEL], { page: 1, perPage: 20 })).items).toEqual([
+      expect.objectContaining({ attempts: 2, last_error: 'HTTP 503 from https://remote.example/inbox' }),
+    ]);
+    // A stale job of a dead message sends nothing.
+    await worker.lane.deliver(id, false);
+    expect(client.sent).toHaveLength(2);
+    // A delivery that succeeds completes its row.
+    await deliver();
+    const [next] = await worker.lane.claimDue(10);
+    await worker.lane.deliver(next, false);
+    expect(client.sent).toHaveLength(3);
+    expect(await queue.pending()).toBe(0);
+  });
+
   it('signs each delivery, and retries a failing one with exponential backoff until it succeeds', async () => {
     const { clock, queue, client, worker, deliver } = setup([503, 503, 429, 202]);
     await deliver();

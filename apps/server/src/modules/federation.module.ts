@@ -378,7 +378,8 @@ export const federationModule = featureModule(face, (w) => {
       ),
   );
   // Deliveries and inbound activities: every 2 s in every instance (leases keep them from running twice).
-  w.job({ name: 'federation-queue', everyMs: 2_000 }, [Federation.Worker], (worker) => () => worker.drain());
+  // Timers drain the queue every 2 s; BullMQ gets each due message relayed as one job (docs/decisions/0215).
+  w.outboxJob({ name: 'federation-queue', everyMs: 2_000 }, [Federation.Worker], (worker) => ({ run: () => worker.drain(), outbox: worker.lane }));
   w.job(
     { name: 'federation-cache-purge', everyMs: 60 * 60_000 },
     { kv: FederationKeyValues, clock: Clock },

@@ -413,6 +413,16 @@ export class SqlFederationQueue implements FederationQueue {
     await this.db.deleteFrom('federation_queue').where('id', '=', id).execute();
   }
 
+  async find(id: number): Promise<QueuedMessage | null> {
+    const row = await this.db
+      .selectFrom('federation_queue')
+      .select(['id', 'channel', 'payload', 'attempts', 'due_at'])
+      .where('id', '=', id)
+      .where('dead_at', 'is', null)
+      .executeTakeFirst();
+    return row ? { ...row, payload: JSON.parse(row.payload) as unknown } : null;
+  }
+
   async reschedule(id: number, attempts: number, dueAt: Timestamp, error: string): Promise<void> {
     await this.db
       .updateTable('federation_queue')

@@ -111,6 +111,8 @@ export interface FederationQueue {
   /** Up to `limit` messages due at `now` and not leased, leased to the caller until `leaseUntil`. */
   claim(now: Timestamp, limit: number, leaseUntil: Timestamp): Promise<QueuedMessage[]>;
   complete(id: number): Promise<void>;
+  /** One message still to work (not dead), whatever its due time and lease: the BullMQ lane's worker (docs/decisions/0215). */
+  find(id: number): Promise<QueuedMessage | null>;
   /** Gives the message back, due at `dueAt`, with its attempt count and last error. */
   reschedule(id: number, attempts: number, dueAt: Timestamp, error: string): Promise<void>;
   /** Gives up on the message: it stays, dead (never claimed), for an administrator to retry or discard. */

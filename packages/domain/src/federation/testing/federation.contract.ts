@@ -359,6 +359,10 @@ export function federationContract(name: string, make: () => Promise<FederationP
         items: [{ id: two.id, attempts: 10, last_error: 'HTTP 500', dead_at: '2026-02-01 00:00:20', leased_until: null }],
       });
       expect(await queue.pending(channel)).toBe(2);
+      // find reads a live message whatever its lease (BullMQ's worker, docs/decisions/0215), never a dead one.
+      expect(await queue.find(three.id)).toMatchObject({ id: three.id, channel, payload: { n: 3 }, attempts: 0 });
+      expect(await queue.find(one.id)).toMatchObject({ id: one.id, attempts: 1 });
+      expect(await queue.find(two.id)).toBeNull();
       // Dead is never claimed; three is still held by its worker.
       expect(
         (await queue.claim('2026-02-01 00:01:00', 100, '2026-02-01 00:06:00')).filter((m) => m.channel === channel).map((m) => m.id),

@@ -276,6 +276,12 @@ export class InMemoryFederationQueue implements FederationQueue {
     const i = this.rows.findIndex((r) => r.id === id);
     if (i >= 0) this.rows.splice(i, 1);
   }
+  async find(id: number) {
+    const row = this.rows.find((r) => r.id === id && r.dead_at === null);
+    if (!row) return null;
+    const { leased_until: _l, last_error: _e, dead_at: _d, ...m } = row;
+    return clone(m) as QueuedMessage;
+  }
   async reschedule(id: number, attempts: number, dueAt: Timestamp, error: string) {
     const row = this.rows.find((r) => r.id === id);
     if (row) Object.assign(row, { attempts, due_at: dueAt, leased_until: null, last_error: error });
