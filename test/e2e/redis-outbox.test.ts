@@ -10,14 +10,17 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../support/client.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
-import { aUser, type TestUser } from '../support/mothers.js';
+import { freePort } from '../support/free-port.js';
+import { aPost, aUser, type TestUser } from '../support/mothers.js';
 import { TEST_REDIS_URL } from '../support/redis.js';
+import { newActivityId, startStrictServer, type StrictServer } from '../support/strict-verifier.js';
 
 /**
- * The mail outbox on BullMQ (issue 31, docs/decisions/0215): two instances on one database and one
- * Redis (the shared one, under a key prefix of this file's own). A committed mail is relayed from
- * `mail_outbox` to BullMQ and sent once by one of the two worker pools; a refused one is retried with
- * growing pauses, then kept failed in BullMQ and in the table; closing an instance (SIGTERM's path)
+ * The outboxes on BullMQ (issue 31, docs/decisions/0215): two instances on one database and one
+ * Redis (the shared one, under a key prefix of this file's own), behind one public URL (the first's).
+ * A committed mail is relayed from `mail_outbox` to BullMQ and sent once by one of the two worker
+ * pools; a refused one is retried with growing pauses, then kept failed in BullMQ and in the table; a
+ * post's federation delivery reaches the remote inbox once; closing an instance (SIGTERM's path)
  * waits for the mail its worker is sending.
  */
 class ScriptedMailer implements Mailer {
@@ -34,21 +37,27 @@ class ScriptedMailer implements Mailer {
 }
 
 let database: TestDatabase;
+let strict: StrictServer;
+let origin: string;
 const instances: { plaza: RunningPlaza; mailer: ScriptedMailer; api: ApiClient; closed: boolean }[] = [];
 const dirs: string[] = [];
 const prefix = `plaza_t_outbox_${randomBytes(4).toString('hex')}:`;
 
 beforeAll(async () => {
   database = await openTestDatabase();
+  strict = await startStrictServer();
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 2; i++) {
     const [uploads, tmp] = [mkdtempSync('/tmp/plaza-test-uploads-'), mkdtempSync('/tmp/plaza-test-upload-tmp-')];
     dirs.push(uploads, tmp);
     const config = loadConfig({
-      PORT: '0',
+      PORT: i === 0 ? String(port) : '0',
       HOST: '127.0.0.1',
+      API_FEDERATION_ALLOW_PRIVATE: 'true',
       BCRYPT_COST: '4',
       API_DATA_DIR: '/tmp/plaza-test-data',
-      API_PUBLIC_URL: 'http://plaza.test',
+      API_PUBLIC_URL: origin,
       API_RATE_LIMITS: RATE_LIMIT_GROUPS.map((g) => `${g}=100000`).join(','),
       API_LOGIN_ACCOUNT_LIMIT: '100000',
       API_UPLOADS_PATH: uploads,
@@ -66,6 +75,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  await strict?.close();
   for (const i of instances) if (!i.closed) await i.plaza.close();
   // The file's keys, under its own prefix.
   const redis = new Redis(TEST_REDIS_URL);
@@ -155,6 +165,39 @@ describe('the mail outbox on BullMQ, two instances', () => {
     expect(allSent().filter((m) => m.to === u.email)).toHaveLength(1);
     expect((await runner.failed(0, 50)).items.some((r) => r.id === jobId)).toBe(false);
   }, 60_000);
+
+  it("delivers a follow and a post's Create to the remote inbox exactly once, through BullMQ", async () => {
+    const u = await aUser(instances[0].api);
+    const actor = `${origin}/fediverse/actor.php?username=${u.username}`;
+    const sent = (type: string) => strict.deliveries.filter((d) => d.activity?.type === type && d.activity.actor === actor);
+    const follow = await instances[1].api.post('fediverse.php?action=follow_remote', { actor_url: strict.actorUrl }, { token: u.token });
+    expect(follow.status).toBe(200);
+    await until(() => sent('Follow').length >= 1, 20_000);
+    // The remote server follows back: the post then goes to its inbox.
+    const back = await strict.signedPost(`${origin}/fediverse/inbox/${u.username}`, {
+      '@context': 'https://www.w3.org/ns/activitystreams',
+      id: newActivityId(strict.origin),
+      type: 'Follow',
+      actor: strict.actorUrl,
+      object: actor,
+    });
+    expect(back.status).toBe(202);
+    await until(
+      async () => (await database.db.selectFrom('remote_followers').select('actor_url').where('user_id', '=', u.id).execute()).length === 1,
+      20_000,
+    );
+    await aPost(instances[0].api, u, { content: 'through BullMQ' });
+    await until(() => sent('Create').length >= 1, 20_000);
+    await sleep(2_500);
+    expect(sent('Follow')).toHaveLength(1);
+    expect(sent('Create')).toHaveLength(1);
+    expect(sent('Create')[0].verdict).toMatchObject({ ok: true });
+    // Nothing left in the table: every message was worked once and completed.
+    await until(
+      async () => Number((await sql<{ n: number }>`select count(*) as n from federation_queue`.execute(database.db)).rows[0].n) === 0,
+      10_000,
+    );
+  }, 90_000);
 
   it('closing an instance (SIGTERM) waits for the mail its worker is sending', async () => {
     const u = await aUser(instances[0].api);
