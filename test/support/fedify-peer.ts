@@ -39,6 +39,8 @@ export interface FedifyPeer {
   signedGet(url: string, accept?: string): Promise<Response>;
   /** Fedify's `lookupObject` of a URL, with the peer's signed document loader or none; null when it fails. */
   lookup(url: string, signed: boolean): Promise<unknown>;
+  /** Signs and sends the activity `build` makes (from the peer's actor id and origin) to a Plaza actor's inbox. */
+  deliver(recipientActorUrl: string, build: (actor: URL, origin: string) => Activity): Promise<Activity>;
   close(): Promise<void>;
 }
 
@@ -183,6 +185,14 @@ export async function startFedifyPeer(): Promise<FedifyPeer> {
       const ctx = context();
       const documentLoader = signed ? await ctx.getDocumentLoader({ identifier: 'peer' }) : ctx.documentLoader;
       return ctx.lookupObject(url, { documentLoader }).catch(() => null);
+    },
+    async deliver(recipientActorUrl, build) {
+      const ctx = context();
+      const recipient = await ctx.lookupObject(recipientActorUrl);
+      if (!isActor(recipient)) throw new Error(`${recipientActorUrl} is not an actor`);
+      const activity = build(ctx.getActorUri('peer'), origin);
+      await ctx.sendActivity({ identifier: 'peer' }, recipient, activity);
+      return activity;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

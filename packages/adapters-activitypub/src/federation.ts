@@ -1,13 +1,17 @@
 import {
   Accept,
+  Activity,
+  Announce,
   Create,
   createFederation,
   CryptographicKey,
   Delete,
+  EmojiReact,
   Endpoints,
   type Federation,
   Follow,
   Image,
+  Like,
   type KvStore,
   Note,
   OrderedCollection,
@@ -30,6 +34,7 @@ import type { FetchableObjects } from './fetchable.js';
 import { DatabaseMessageQueue } from './fedify-store.js';
 import type { ActorKeys } from './keys.js';
 import { type Loaders, toRemoteActor, toRemotePost } from './mapping.js';
+import type { InboundActivities } from './inbound.js';
 import { type ActivityBuilder, noteHtml } from './outbox.js';
 import { FEDERATION_PATHS, type FederationUrls, INBOX_PREFIX, SHARED_INBOX_PATH } from './urls.js';
 
@@ -48,6 +53,7 @@ export interface InstanceUsage {
 
 export interface FederationLog {
   warn(details: Record<string, unknown>, message: string): void;
+  debug?(details: Record<string, unknown>, message: string): void;
 }
 
 export interface PlazaFederationOptions {
@@ -68,6 +74,8 @@ export interface PlazaFederationOptions {
   suspended?: { isSuspended(url: string): Promise<boolean> };
   /** Notes at their ids, browser pages, secure mode (fetchable.ts, docs/decisions/0201). */
   fetchable?: FetchableObjects;
+  /** Remote replies, likes, boosts and account lifecycle on local content (inbound.ts); without it they are dropped. */
+  inbound?: InboundActivities;
 }
 
 /** Collections are paged by 20 (followers.php?page=N). */
@@ -207,6 +215,8 @@ export class PlazaFederation {
           if (object.actorId?.href !== undo.actorId.href || !object.objectId) return;
           const username = this.urls.usernameOf(object.objectId.href);
           if (username) await service.remoteUnfollowed(username, undo.actorId.href);
+        } else if (await this.o.inbound?.undone(undo, object)) {
+          // A Like, EmojiReact or Announce of the Undo's own actor: taken back (inbound.ts).
         } else if (object === null) {
           // The Follow named by its id only (and not dereferenceable): the follower row remembers it.
           await service.followUndone(undo.actorId.href, undo.objectId.href);
@@ -219,6 +229,15 @@ export class PlazaFederation {
       .on(Update, async (ctx, update) => this.storeNote(ctx, update))
       .on(Delete, async (_ctx, del) => {
         if (del.actorId && del.objectId) await service.noteDeleted(del.objectId.href, del.actorId.href);
+        await this.o.inbound?.deleted(del);
+      })
+      .on(Like, async (_ctx, like) => this.o.inbound?.reacted(like))
+      .on(EmojiReact, async (_ctx, react) => this.o.inbound?.reacted(react))
+      .on(Announce, async (_ctx, announce) => this.o.inbound?.announced(announce))
+      // Every other type: accepted (202) and dropped, told at debug level.
+      .on(Activity, async (_ctx, activity) => {
+        if (this.o.inbound) this.o.inbound.unhandled(activity);
+        else this.o.log.debug?.({ activity_id: activity.id?.href ?? null, type: activity.constructor.name }, 'inbound activity dropped');
       })
       .onError((_ctx, error) => this.o.log.warn({ err: error }, 'federation inbox listener failed'));
   }
@@ -230,6 +249,9 @@ export class PlazaFederation {
   private async storeNote(ctx: InboxContext<void>, activity: Create | Update): Promise<void> {
     if (!activity.actorId) return;
     const object = await activity.getObject(ctx).catch(() => null);
+    // Replies to local content, edits of them, Update(Person): inbound.ts's; other notes go on to the feed's store.
+    const kind = activity instanceof Create ? 'create' : 'update';
+    if (this.o.inbound && (await this.o.inbound.noteOrActor(ctx, activity, kind, object))) return;
     if (!(object instanceof Note)) return;
     const post = await toRemotePost(object, activity.actorId.href, this.loadersOf(ctx), this.o.clock.now());
     // Only an actor's own notes: the author must be the one who signed the activity.

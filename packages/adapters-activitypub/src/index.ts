@@ -19,3 +19,4 @@ export * from './mentions.js';
 export * from './negotiation.js';
 export * from './fetchable.js';
 export * from './signed-fetch.js';
+export * from './inbound.js';

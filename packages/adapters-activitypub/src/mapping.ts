@@ -1,6 +1,6 @@
 import { Create, type DocumentLoader, isActor, Link, Note, type Actor, type Object as ApObject } from '@fedify/fedify';
 import { type Timestamp, toTimestamp } from '@plaza/domain';
-import type { RemoteActor, RemotePostInput } from '@plaza/domain/federation';
+import { type RemoteActor, type RemotePostInput, sanitizeRemoteHtml } from '@plaza/domain/federation';
 
 export interface Loaders {
   documentLoader: DocumentLoader;
@@ -45,7 +45,8 @@ export async function toRemoteActor(actor: Actor, loaders: Loaders, at: Date): P
     display_name: (text(actor.name) || username).slice(0, 255),
     domain: actor.id.host,
     avatar: avatar && avatar.length <= 2048 ? avatar : null,
-    summary: text(actor.summary),
+    // Remote HTML is kept only through the allowlist (no script, style, event handler: remote-html.ts).
+    summary: sanitizeRemoteHtml(text(actor.summary)),
     profile_url: page && page.length <= 2048 ? page : actor.id.href,
     fetched_at: toTimestamp(at),
   };
@@ -81,7 +82,7 @@ export async function toRemotePost(note: Note, actorUrl: string | null, loaders:
     object_id: note.id.href,
     actor_url: author,
     url: page && page.length <= 2048 ? page : note.id.href,
-    content: text(note.content),
+    content: sanitizeRemoteHtml(text(note.content)),
     media_url: media_url && media_url.length <= 2048 ? media_url : null,
     media_type: media_url && media_url.length <= 2048 ? media_type : null,
     published_at: timestampOf(note.published, at),

@@ -4,6 +4,7 @@ import {
   CommentRepository,
   CommentService,
   CommentTargets,
+  RemoteCommentAuthors,
   EngagementEvents,
   EngagementListeners,
   EngagementService,
@@ -92,6 +93,7 @@ const face = {
   ports: {
     ExportedPosts: { suites: ['accounts/testing/account-settings.contract.ts'], via: 'reader' },
     // content
+    RemoteCommentAuthors: 'no SQL adapter',
     PostRepository: { suites: ['content/testing/content.contract.ts'], via: 'posts' },
     PostEngagementRepository: { suites: ['content/testing/content.contract.ts'], via: 'engagement' },
     CommentRepository: { suites: ['content/testing/content.contract.ts'], via: 'comments' },
@@ -143,9 +145,10 @@ export const contentModule = featureModule(face, (w) => {
       Clock,
       UnitOfWork,
       many(CommentTargets),
+      many(RemoteCommentAuthors),
     ],
-    (posts, postRepo, comments, users, events, clock, uow, targets) =>
-      new CommentService(posts, postRepo, comments, users, events, clock, uow, targets),
+    (posts, postRepo, comments, users, events, clock, uow, targets, remoteAuthors) =>
+      new CommentService(posts, postRepo, comments, users, events, clock, uow, targets, remoteAuthors),
   );
   w.bind(
     Content.StoryService,

@@ -1,6 +1,6 @@
 import { Clock, token, toTimestamp, UnitOfWork } from '@plaza/domain';
 import { UserRepository } from '@plaza/domain/accounts';
-import { CommentRepository, PostEventListeners, PostRepository } from '@plaza/domain/content';
+import { CommentRepository, PostEventListeners, PostRepository, RemoteCommentAuthors } from '@plaza/domain/content';
 import { ModerationLog } from '@plaza/domain/moderation';
 import {
   ActorKeyRepository,
@@ -14,7 +14,10 @@ import {
   FederationPostListener,
   FederationQueue,
   FederationService,
+  CachedRemoteCommentAuthors,
+  InboundInteractions,
   QUEUE_STATES,
+  RemoteInteractionRepository,
   REMOTE_DOCUMENT_MAX_BYTES,
   RemoteActorRepository,
   RemoteDirectory,
@@ -38,6 +41,7 @@ import {
   MentionResolver,
   GuardedClient,
   guardedDocumentLoader,
+  InboundActivities,
   PlazaFederation,
   QueuedFederationOutbox,
 } from '@plaza/adapters-activitypub';
@@ -54,6 +58,7 @@ import {
   SqlRemoteActorRepository,
   SqlRemoteFollowRepository,
   SqlRemotePostRepository,
+  SqlRemoteInteractionRepository,
 } from '@plaza/adapters-mysql/federation';
 import { RedisFederationKeyValues } from '@plaza/adapters-integrations/redis';
 import { z } from 'zod';
@@ -96,6 +101,7 @@ export const Federation = {
   InstanceActor: token<InstanceActor>('federation.InstanceActor'),
   /** Remote mentions of federated posts, resolved by WebFinger and cached (mentions.ts). */
   Mentions: token<MentionResolver>('federation.Mentions'),
+  Inbound: token<InboundInteractions>('federation.Inbound'),
   /** fediverse.php's use cases alone (FEDIVERSE_USE_CASES), for `createPlaza().federation.fediverse`. */
   Fediverse: token<FediverseUseCases>('federation.Fediverse'),
 };
@@ -145,6 +151,7 @@ const face = {
     RemoteActorRepository: { suites: ['federation/testing/federation.contract.ts'], via: 'actors' },
     RemoteFollowRepository: { suites: ['federation/testing/federation.contract.ts'], via: 'follows' },
     RemotePostRepository: { suites: ['federation/testing/federation.contract.ts'], via: 'posts' },
+    RemoteInteractionRepository: { suites: ['federation/testing/remote-interactions.contract.ts'], via: 'remote' },
     FederationKeyValues: { suites: ['federation/testing/federation.contract.ts'], via: 'kv' },
     FederationQueue: { suites: ['federation/testing/federation.contract.ts'], via: 'queue' },
     DomainBlockRepository: { suites: ['federation/testing/federation.contract.ts'], via: 'blocks' },
@@ -163,6 +170,24 @@ export const federationModule = featureModule(face, (w) => {
   w.bind(RemoteActorRepository, [DatabaseToken], ({ db, dialect }) => new SqlRemoteActorRepository(db, dialect));
   w.bind(RemoteFollowRepository, [DatabaseToken], ({ db }) => new SqlRemoteFollowRepository(db));
   w.bind(RemotePostRepository, [DatabaseToken], ({ db }) => new SqlRemotePostRepository(db));
+  w.bind(RemoteInteractionRepository, [DatabaseToken], ({ db, dialect }) => new SqlRemoteInteractionRepository(db, dialect));
+  // Replies from other servers are listed in comments.php with their remote authors (docs/decisions/0205).
+  w.bind(RemoteCommentAuthors, { actors: RemoteActorRepository }, ({ actors }) => new CachedRemoteCommentAuthors(actors));
+  w.bind(
+    Federation.Inbound,
+    {
+      users: UserRepository,
+      posts: PostRepository,
+      comments: CommentRepository,
+      actors: RemoteActorRepository,
+      remote: RemoteInteractionRepository,
+      clock: Clock,
+      uow: UnitOfWork,
+      policy: Federation.Policy,
+    },
+    ({ users, posts, comments, actors, remote, clock, uow, policy }) =>
+      new InboundInteractions(users, posts, comments, actors, remote, clock, uow, policy),
+  );
   // Fedify's caches and inbox idempotence keys: on Redis when it is configured (docs/decisions/0160).
   w.bind(FederationKeyValues, [DatabaseToken, RedisToken], ({ db, dialect }, redis) =>
     redis ? new RedisFederationKeyValues(redis.commands, redis.prefix) : new SqlFederationKeyValues(db, dialect),
@@ -270,6 +295,7 @@ export const federationModule = featureModule(face, (w) => {
       Federation.InstanceActor,
       Federation.Mentions,
       ConfigToken,
+      Federation.Inbound,
     ],
     (
       urls,
@@ -290,6 +316,7 @@ export const federationModule = featureModule(face, (w) => {
       instanceActor,
       mentions,
       config,
+      inbound,
     ) =>
       new PlazaFederation({
         urls,
@@ -312,7 +339,7 @@ export const federationModule = featureModule(face, (w) => {
         queue,
         activities,
         clock,
-        log: { warn: (details, message) => logger.warn(details, message) },
+        log: { warn: (details, message) => logger.warn(details, message), debug: (details, message) => logger.debug(details, message) },
         software: SOFTWARE,
         suspended: policy,
         fetchable: new FetchableObjects({
@@ -332,6 +359,7 @@ export const federationModule = featureModule(face, (w) => {
           suspended: policy,
           mentions,
         }),
+        inbound: new InboundActivities(urls, inbound, { debug: (details, message) => logger.debug(details, message) }, () => clock.now()),
       }),
   );
   w.bind(Mounts, [Federation.App], (app) => ({

@@ -115,7 +115,8 @@ export function presentPostList(page: ListPage<PostView>, p: PresenterContext): 
 export const CommentRecordItem = z.object({
   id: zWireId,
   post_id: zWireId,
-  user_id: zWireId,
+  /** 0 for a reply from another server: never anyone's id, so no client offers to edit it (docs/decisions/0205). */
+  user_id: z.union([zWireId, z.literal(0)]),
   parent_id: zWireId.nullable(),
   content: z.string(),
   reactions_count: zCount,
@@ -139,6 +140,11 @@ export function presentCommentRecord(c: CommentRecord, p: PresenterContext): z.i
 /** A comment per contract §35.2, with its replies nested (recursively, same shape). */
 export const CommentItem = CommentRecordItem.extend(AuthorFields).extend({
   has_reacted: z.boolean(),
+  /** Present on replies from other servers only: the remote author (additive to contract §35.2). */
+  is_remote: z.literal(true).optional(),
+  handle: z.string().optional(),
+  display_name: z.string().optional(),
+  actor_url: z.string().optional(),
   get replies() {
     return z.array(CommentItem);
   },
@@ -151,6 +157,9 @@ export function presentComment(v: CommentView, p: PresenterContext): CommentItem
     ...presentCommentRecord(v.comment, p),
     ...presentAuthorFields(v.author, p),
     has_reacted: v.has_reacted,
+    ...(v.author.remote
+      ? { is_remote: true as const, handle: v.author.remote.handle, display_name: v.author.remote.display_name, actor_url: v.author.remote.actor_url }
+      : {}),
     replies: v.replies.map((r) => presentComment(r, p)),
   };
 }

@@ -47,7 +47,10 @@ export interface BookmarksTable {
 export interface CommentsTable {
   id: Generated<number>;
   post_id: number;
-  user_id: number;
+  /** Null for a remote actor's reply (docs/decisions/0205). */
+  user_id: number | null;
+  remote_actor_url: Generated<string | null>;
+  remote_object_id: Generated<string | null>;
   parent_id: number | null;
   content: string;
   reactions_count: Generated<number>;

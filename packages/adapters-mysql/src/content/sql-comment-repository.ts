@@ -7,8 +7,10 @@ import type { Database } from '../database.js';
 import { putReactionRow, removeReactionRow } from '../reaction-rows.js';
 import type { CommentsTable } from './schema.js';
 
+/** A row as the domain's record: a remote actor's reply has no local author (user_id 0, docs/decisions/0205). */
 function toComment(row: Selectable<CommentsTable>): CommentRecord {
-  return { ...row, reactions_count: Number(row.reactions_count) };
+  const { remote_object_id: _objectId, ...rest } = row;
+  return { ...rest, user_id: row.user_id ?? 0, reactions_count: Number(row.reactions_count) };
 }
 
 export class SqlCommentRepository implements CommentRepository {

@@ -39,14 +39,15 @@ export class SqlPostEngagementRepository implements PostEngagementRepository {
     });
   }
 
+  /** Local users' reactions and remote actors' (remote_post_reactions, docs/decisions/0205), as likes_count counts both. */
   async reactionCounts(postId: number) {
-    const rows = await this.db
-      .selectFrom('post_reactions')
-      .select(['reaction_type', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('post_id', '=', postId)
-      .groupBy('reaction_type')
-      .execute();
-    return Object.fromEntries(rows.map((r) => [r.reaction_type, Number(r.n)]));
+    const rows = await sql<{ reaction_type: string; n: number }>`
+      select reaction_type, count(*) as n from (
+        select reaction_type from post_reactions where post_id = ${postId}
+        union all
+        select reaction_type from remote_post_reactions where post_id = ${postId}
+      ) r group by reaction_type`.execute(this.db);
+    return Object.fromEntries(rows.rows.map((r) => [r.reaction_type, Number(r.n)]));
   }
 
   async share(postId: number, userId: number, at: Timestamp) {

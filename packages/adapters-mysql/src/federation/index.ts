@@ -3,3 +3,4 @@ export * from './migrations.js';
 export * from './sql-federation.js';
 export * from './sql-federation-account-data.js';
 export * from './sql-domain-blocks.js';
+export * from './sql-remote-interactions.js';

@@ -1,4 +1,4 @@
-import { sql, type ColumnDefinitionBuilder } from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
 import type { SqlDialect } from '../dialect.js';
 import type { PlazaMigration } from '../migrations/helpers.js';
 import { flag, tableOptions, TIMESTAMP, withId } from '../migrations/helpers.js';
@@ -112,8 +112,73 @@ const domainBlocks: PlazaMigration = {
   },
 };
 
+/**
+ * Remote authors on local posts (docs/decisions/0205): a comment may be a remote actor's reply
+ * (`user_id` null, `remote_actor_url` and the Note's `remote_object_id` set, unique so one Note is one
+ * comment however often it is delivered); likes and boosts of remote actors have rows of their own,
+ * one per post and actor, named by the activity id an Undo names.
+ */
+const remoteInteractions: PlazaMigration = {
+  async up(db, dialect) {
+    if (dialect === 'mysql') {
+      await sql`alter table comments modify user_id integer null`.execute(db);
+    } else {
+      await nullableCommentAuthorOnSqlite(db);
+    }
+    await db.schema.alterTable('comments').addColumn('remote_actor_url', URL_KEY).execute();
+    await db.schema.alterTable('comments').addColumn('remote_object_id', URL_KEY).execute();
+    await db.schema.createIndex('comments_remote_object').on('comments').columns(['remote_object_id']).unique().execute();
+    // Delete(Person) removes an actor's comments.
+    await db.schema.createIndex('comments_remote_actor').on('comments').columns(['remote_actor_url']).execute();
+
+    const post = (c: ColumnDefinitionBuilder) => c.notNull().references('posts.id').onDelete('cascade');
+    await tableOptions(db.schema.createTable('remote_post_reactions'), dialect)
+      .addColumn('post_id', 'integer', post)
+      .addColumn('actor_url', URL_KEY, (c) => c.notNull())
+      .addColumn('activity_id', URL_KEY, (c) => c.notNull().unique())
+      .addColumn('reaction_type', 'varchar(16)', (c) => c.notNull())
+      .addColumn('created_at', TIMESTAMP, (c) => c.notNull())
+      .addPrimaryKeyConstraint('remote_post_reactions_pk', ['post_id', 'actor_url'])
+      .execute();
+    await db.schema.createIndex('remote_post_reactions_actor').on('remote_post_reactions').columns(['actor_url']).execute();
+
+    await tableOptions(db.schema.createTable('remote_shares'), dialect)
+      .addColumn('post_id', 'integer', post)
+      .addColumn('actor_url', URL_KEY, (c) => c.notNull())
+      .addColumn('activity_id', URL_KEY, (c) => c.notNull().unique())
+      .addColumn('created_at', TIMESTAMP, (c) => c.notNull())
+      .addPrimaryKeyConstraint('remote_shares_pk', ['post_id', 'actor_url'])
+      .execute();
+    await db.schema.createIndex('remote_shares_actor').on('remote_shares').columns(['actor_url']).execute();
+  },
+};
+
+/**
+ * SQLite cannot drop a NOT NULL: the table is rebuilt from its own stored definition (whatever
+ * columns later migrations added), with `user_id` nullable, its rows and its indexes. The copy's
+ * self-reference (parent_id) names the copy, so dropping the old table cascades into nothing.
+ */
+async function nullableCommentAuthorOnSqlite(db: Kysely<any>): Promise<void> {
+  const rows = await sql<{ type: string; name: string; sql: string | null }>`
+    select type, name, sql from sqlite_master where tbl_name = 'comments'`.execute(db);
+  const table = rows.rows.find((r) => r.type === 'table')?.sql;
+  if (!table) throw new Error('comments table not found');
+  const indexes = rows.rows.filter((r) => r.type === 'index' && r.sql).map((r) => r.sql as string);
+  const nullable = table.replace(/("user_id"\s+integer)\s+not null/i, '$1');
+  if (nullable === table) throw new Error('comments.user_id definition not recognised');
+  const copy = nullable
+    .replace(/^create table\s+"?comments"?/i, 'create table "comments_rebuilt"')
+    .replace(/references\s+"comments"/gi, 'references "comments_rebuilt"');
+  await sql.raw(copy).execute(db);
+  await sql`insert into comments_rebuilt select * from comments`.execute(db);
+  await sql`drop table comments`.execute(db);
+  await sql`alter table comments_rebuilt rename to comments`.execute(db);
+  for (const index of indexes) await sql.raw(index).execute(db);
+}
+
 /** The federation context's migrations, contributed by its feature module (docs/decisions/0008). */
 export const FEDERATION_MIGRATIONS: PlazaMigrations = {
   '20261122_federation_tables': federationTables,
   '20261127_federation_domain_blocks': domainBlocks,
+  '20261127_inbound_remote_interactions': remoteInteractions,
 };

@@ -75,6 +75,23 @@ export interface DomainBlocksTable {
   created_at: string;
 }
 
+/** A remote actor's reaction on a local post (docs/decisions/0205). */
+export interface RemotePostReactionsTable {
+  post_id: number;
+  actor_url: string;
+  activity_id: string;
+  reaction_type: string;
+  created_at: string;
+}
+
+/** A remote actor's boost of a local post. */
+export interface RemoteSharesTable {
+  post_id: number;
+  actor_url: string;
+  activity_id: string;
+  created_at: string;
+}
+
 export interface FederationTables {
   federation_keys: FederationKeysTable;
   remote_actors: RemoteActorsTable;
@@ -84,6 +101,8 @@ export interface FederationTables {
   federation_kv: FederationKvTable;
   federation_queue: FederationQueueTable;
   domain_blocks: DomainBlocksTable;
+  remote_post_reactions: RemotePostReactionsTable;
+  remote_shares: RemoteSharesTable;
 }
 
 declare module '../database.js' {

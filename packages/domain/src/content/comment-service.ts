@@ -8,10 +8,10 @@ import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { putReaction, removeReaction, type ReactionSlots } from '../shared/reaction-rule.js';
 import type { EngagementEvents, NoticePlace } from './engagement-events.js';
-import type { CommentRecord, CommentType, CommentView, ListPage, PostRecord, ReactionType } from './model.js';
+import type { AuthorInfo, CommentRecord, CommentType, CommentView, ListPage, PostRecord, ReactionType } from './model.js';
 import { COMMENT_MAX_LENGTH } from './model.js';
 import type { CommentTarget, TargetComment } from './comment-targets.js';
-import type { CommentRepository, PostRepository } from './ports.js';
+import type { CommentRepository, PostRepository, RemoteCommentAuthors } from './ports.js';
 import { commentTrees, readThreadPage } from './comment-tree.js';
 import { announceMentions, type PostService } from './post-service.js';
 import { viewerOfUser } from './visibility.js';
@@ -29,6 +29,8 @@ export class CommentService {
     private readonly uow: UnitOfWork,
     /** The other kinds of comments (group, page…) reactions reach: every binding of `CommentTargets`. */
     private readonly targets: readonly CommentTarget[] = [],
+    /** Who wrote the replies that came from other servers (bound by federation; none without it). */
+    private readonly remoteAuthors: readonly RemoteCommentAuthors[] = [],
   ) {}
 
   /** Root comments, page by page, each with its whole reply tree. Constant number of queries. */
@@ -37,13 +39,16 @@ export class CommentService {
     const req = pageRequest(page, perPage);
     const { page: p, replies } = await readThreadPage(this.comments, postId, req);
     const all = [...p.items, ...replies];
-    const authors = await this.postRepo.authors([...new Set(all.map((c) => c.user_id))]);
+    const authors = await this.postRepo.authors([...new Set(all.filter((c) => !c.remote_actor_url).map((c) => c.user_id))]);
+    const remoteUrls = [...new Set(all.flatMap((c) => (c.remote_actor_url ? [c.remote_actor_url] : [])))];
+    const remoteAuthors = new Map<string, AuthorInfo>();
+    if (remoteUrls.length > 0) for (const source of this.remoteAuthors) for (const [k, v] of await source.of(remoteUrls)) remoteAuthors.set(k, v);
     const reacted = await this.comments.reactedBy(
       'post',
       all.map((c) => c.id),
       actor.userId,
     );
-    return commentTrees(p, replies, { authors, reacted, record: (c) => c });
+    return commentTrees(p, replies, { authors, remoteAuthors, reacted, record: (c) => c });
   }
 
   /** The comment and the notifications it raises (post author, parent's author, mentions) are stored together. */

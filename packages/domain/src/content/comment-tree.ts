@@ -12,6 +12,8 @@ interface ThreadComment {
   id: number;
   parent_id: number | null;
   user_id: number;
+  /** A remote actor's reply: its author is found by this URL in `remoteAuthors`. */
+  remote_actor_url?: string | null;
 }
 
 /** The reads of a post's thread (posts' and group posts' comment repositories both offer them). */
@@ -43,6 +45,8 @@ export async function readThreadPage<C extends ThreadComment>(
 /** What the tree needs of each comment beyond the rows: its authors, the viewer's reactions, and the comment as the client sees it. */
 export interface ThreadViewParts<C extends ThreadComment> {
   authors: ReadonlyMap<number, AuthorInfo>;
+  /** Remote authors by actor URL (comments of posts only). */
+  remoteAuthors?: ReadonlyMap<string, AuthorInfo>;
   reacted: ReadonlySet<number>;
   record(comment: C): CommentRecord;
 }
@@ -60,7 +64,7 @@ export function commentTrees<C extends ThreadComment>(page: ListPage<C>, replies
     else childrenOf.set(r.parent_id!, [r]);
   }
   const build = (c: C): CommentView | null => {
-    const author = parts.authors.get(c.user_id);
+    const author = c.remote_actor_url ? parts.remoteAuthors?.get(c.remote_actor_url) : parts.authors.get(c.user_id);
     if (!author) return null;
     return { comment: parts.record(c), author, has_reacted: parts.reacted.has(c.id), replies: views(childrenOf.get(c.id) ?? []) };
   };

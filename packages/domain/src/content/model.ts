@@ -37,6 +37,16 @@ export interface CreatedPost extends PostRecord {
 export interface AuthorInfo extends Omit<ActorCard, 'is_private'> {
   id: number;
   username: string;
+  /** Set when the author is a remote actor (a reply from another server; docs/decisions/0205). */
+  remote?: RemoteAuthor;
+}
+
+/** A remote actor as a comment's author: who they are on their server. */
+export interface RemoteAuthor {
+  actor_url: string;
+  /** `@name@domain`. */
+  handle: string;
+  display_name: string;
 }
 
 /** One line of a feed or wall: a post, or a share of one by `shared_by`. */
@@ -62,7 +72,9 @@ export type { ListPage } from '../shared/pagination.js';
 export interface CommentRecord {
   id: number;
   post_id: number;
+  /** The local author; 0 for a remote actor's reply, whose author is `remote_actor_url` (docs/decisions/0205). */
   user_id: number;
+  remote_actor_url?: string | null;
   parent_id: number | null;
   content: string;
   reactions_count: number;

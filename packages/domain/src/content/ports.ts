@@ -99,6 +99,15 @@ export interface CommentRepository {
 }
 export const CommentRepository = token<CommentRepository>('CommentRepository');
 
+/**
+ * Authors of comments written elsewhere (replies from other servers, docs/decisions/0205), by the
+ * actor URL a comment names: the federation context binds it; without it such comments are not listed.
+ */
+export interface RemoteCommentAuthors {
+  of(actorUrls: string[]): Promise<Map<string, AuthorInfo>>;
+}
+export const RemoteCommentAuthors = token<RemoteCommentAuthors>('content.RemoteCommentAuthors');
+
 export interface StoryRepository {
   create(story: Omit<StoryRecord, 'id'>): Promise<StoryRecord>;
   findById(id: number): Promise<StoryRecord | null>;

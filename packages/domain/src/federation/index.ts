@@ -5,3 +5,8 @@ export * from './federation-service.js';
 export * from './domain-blocks.js';
 export * from './federation-admin.js';
 export * from './mentions.js';
+export * from './inbound-ports.js';
+export * from './inbound-interactions.js';
+export * from './remote-html.js';
+export * from './remote-reactions.js';
+export * from './remote-comment-authors.js';
