@@ -67,7 +67,7 @@ describe('replies become comments by their remote author', () => {
 
   beforeAll(async () => {
     alice = await aUser(server.api);
-    postId = (await aPost(server.api, alice, 'A post from Plaza')).id;
+    postId = (await aPost(server.api, alice, { content: 'A post from Plaza' })).id;
     noteId = `${peer.origin}/notes/${randomUUID()}`;
     await peer.deliver(actorOf(alice), peerReply(noteOf(postId), '<p>Hello <b>Plaza</b><script>alert(1)</script></p>', noteId));
     await drain();
@@ -175,8 +175,8 @@ describe('replies become comments by their remote author', () => {
 describe("a private account's posts take replies from its followers only", () => {
   it('a reply from a non-follower is dropped; from a follower it is stored', async () => {
     const carol = await aUser(server.api);
-    expect((await server.api.put('users.php', { is_private: true }, { token: carol.token })).status).toBe(200);
-    const postId = (await aPost(server.api, carol, 'followers only')).id;
+    await server.database.db.updateTable('users').set({ is_private: 1 }).where('id', '=', carol.id).execute();
+    const postId = (await aPost(server.api, carol, { content: 'followers only' })).id;
     const reply = (content: string) =>
       fromStrict(carol, {
         type: 'Create',
@@ -201,7 +201,7 @@ describe('likes, emoji reactions and boosts', () => {
 
   beforeAll(async () => {
     dave = await aUser(server.api);
-    postId = (await aPost(server.api, dave, 'like me')).id;
+    postId = (await aPost(server.api, dave, { content: 'like me' })).id;
   });
 
   it('Like counts as a like reaction; a repeated Like counts once', async () => {
@@ -274,7 +274,7 @@ describe('likes, emoji reactions and boosts', () => {
 describe('account lifecycle of remote actors', () => {
   it('Update(Person) refreshes the cached actor; an Update of someone else\'s actor changes nothing', async () => {
     const erin = await aUser(server.api);
-    const postId = (await aPost(server.api, erin, 'lifecycle')).id;
+    const postId = (await aPost(server.api, erin, { content: 'lifecycle' })).id;
     await fromStrict(erin, {
       type: 'Create',
       object: { id: `${strict.origin}/notes/${randomUUID()}`, type: 'Note', attributedTo: strict.actorUrl, content: 'hi', inReplyTo: noteOf(postId) },
@@ -293,7 +293,7 @@ describe('account lifecycle of remote actors', () => {
 
   it("Delete(Person) signed by someone else changes nothing; signed by the actor, removes its follows, comments and reactions", async () => {
     const fay = await aUser(server.api);
-    const postId = (await aPost(server.api, fay, 'to be answered')).id;
+    const postId = (await aPost(server.api, fay, { content: 'to be answered' })).id;
     await peer.deliver(actorOf(fay), peerReply(noteOf(postId), '<p>peer was here</p>'));
     await peer.deliver(actorOf(fay), (actor, o) => new Like({ id: new URL(`${o}/likes/${randomUUID()}`), actor, object: new URL(noteOf(postId)) }));
     await fromStrict(fay, { type: 'Follow', object: actorOf(fay) });
