@@ -92,6 +92,16 @@ describe('replies become comments by their remote author', () => {
     });
     expect(typeof list[0].id).toBe('number');
     expect((await postOf(alice, postId)).comments_count).toBe(1);
+    // The post's author is told, as for a local comment; the notice names the remote handle.
+    const notices = (await server.api.get('notifications.php', { token: alice.token })).body.notifications as any[];
+    expect(notices).toEqual([
+      expect.objectContaining({
+        type: 'comment',
+        post_id: postId,
+        from_user_id: expect.any(Number),
+        content: `@peer@${new URL(peer.origin).host} commented on your post`,
+      }),
+    ]);
   });
 
   it('a local comment keeps its shape (no remote fields); a local reply to the remote comment nests under it', async () => {
@@ -212,6 +222,8 @@ describe('likes, emoji reactions and boosts', () => {
     expect((await postOf(dave, postId)).likes_count).toBe(1);
     const counts = await server.api.get(`reactions.php?post_id=${postId}`, { token: dave.token });
     expect(counts.body.reactions).toMatchObject({ like: 1 });
+    const notices = (await server.api.get('notifications.php', { token: dave.token })).body.notifications as any[];
+    expect(notices.map((n) => [n.type, n.post_id, n.content])).toEqual([['like', postId, `@peer@${new URL(peer.origin).host} liked your post`]]);
   });
 
   it("Misskey's emoji Like and EmojiReact map to the matching reaction, or like", async () => {
@@ -254,8 +266,11 @@ describe('likes, emoji reactions and boosts', () => {
     const announceId = `${peer.origin}/announces/${randomUUID()}`;
     const announce = (actor: URL) => new Announce({ id: new URL(announceId), actor, object: new URL(noteOf(postId)), tos: [PUBLIC_COLLECTION] });
     await peer.deliver(actorOf(dave), announce);
+    await peer.deliver(actorOf(dave), announce);
     await drain();
     expect((await postOf(dave, postId)).shares_count).toBe(1);
+    const notices = (await server.api.get('notifications.php', { token: dave.token })).body.notifications as any[];
+    expect(notices.filter((n) => n.type === 'share').map((n) => n.content)).toEqual([`@peer@${new URL(peer.origin).host} shared your post`]);
     expect((await fromStrict(dave, { type: 'Undo', object: { id: announceId, type: 'Announce', actor: peer.actorUrl, object: noteOf(postId) } })).status).toBe(202);
     await drain();
     expect((await postOf(dave, postId)).shares_count).toBe(1);

@@ -2,6 +2,7 @@ import { Clock, token, toTimestamp, UnitOfWork } from '@plaza/domain';
 import { UserRepository } from '@plaza/domain/accounts';
 import { CommentRepository, PostEventListeners, PostRepository, RemoteCommentAuthors } from '@plaza/domain/content';
 import { ModerationLog } from '@plaza/domain/moderation';
+import type { NotificationService } from '@plaza/domain/notifications';
 import {
   ActorKeyRepository,
   DomainBlockRepository,
@@ -16,6 +17,7 @@ import {
   FederationService,
   CachedRemoteCommentAuthors,
   InboundInteractions,
+  type InboundNotices,
   QUEUE_STATES,
   RemoteInteractionRepository,
   REMOTE_DOCUMENT_MAX_BYTES,
@@ -66,8 +68,41 @@ import { featureModule, useCases } from '../wiring/feature-module.js';
 import { ACTOR, arg, id, pageRequest } from '../library-input.js';
 import { AdminSections, ConfigToken, DatabaseToken, LoggerToken, Mounts, RedisToken } from '../wiring/tokens.js';
 import { Platform } from './platform.module.js';
+import { Notifications } from './notifications.module.js';
 
 const SOFTWARE = { name: 'plaza', version: '0.1.0' };
+
+/**
+ * Notices of remote actors' replies, reactions and boosts, with the types and texts of the local ones
+ * (notifications/engagement-notices.ts). They name no local sender (`from_user_id` null, shown as the
+ * system notices are): the text names the remote handle (docs/decisions/0205).
+ */
+function remoteEngagementNotices(notifications: NotificationService): InboundNotices {
+  return {
+    async commented({ handle, recipientId, postId, commentId, reply }) {
+      const text = reply ? `${handle} replied to your comment` : `${handle} commented on your post`;
+      await notifications.raise(
+        { user_id: recipientId, from_user_id: null, type: reply ? 'reply' : 'comment', post_id: postId, comment_id: commentId, content: text },
+        { title: reply ? 'Reply' : 'Comment', body: text },
+      );
+    },
+    async reacted({ handle, recipientId, postId, reaction }) {
+      const like = reaction === 'like';
+      const text = `${handle} ${like ? 'liked' : 'reacted to'} your post`;
+      await notifications.raise(
+        { user_id: recipientId, from_user_id: null, type: like ? 'like' : 'reaction', reaction_type: reaction, post_id: postId, content: text },
+        { title: like ? 'Like' : 'Reaction', body: text },
+      );
+    },
+    async shared({ handle, recipientId, postId }) {
+      const text = `${handle} shared your post`;
+      await notifications.raise(
+        { user_id: recipientId, from_user_id: null, type: 'share', post_id: postId, content: text },
+        { title: 'Share', body: text },
+      );
+    },
+  };
+}
 
 /**
  * fediverse.php's use cases, the ones a user calls; the rest of `FederationService` (`remoteFollowed`,
@@ -184,9 +219,10 @@ export const federationModule = featureModule(face, (w) => {
       clock: Clock,
       uow: UnitOfWork,
       policy: Federation.Policy,
+      notifications: Notifications.NotificationService,
     },
-    ({ users, posts, comments, actors, remote, clock, uow, policy }) =>
-      new InboundInteractions(users, posts, comments, actors, remote, clock, uow, policy),
+    ({ users, posts, comments, actors, remote, clock, uow, policy, notifications }) =>
+      new InboundInteractions(users, posts, comments, actors, remote, clock, uow, policy, remoteEngagementNotices(notifications)),
   );
   // Fedify's caches and inbox idempotence keys: on Redis when it is configured (docs/decisions/0160).
   w.bind(FederationKeyValues, [DatabaseToken, RedisToken], ({ db, dialect }, redis) =>

@@ -7,7 +7,7 @@ import { toTimestamp, type Timestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { DomainPolicy } from './domain-blocks.js';
 import type { RemoteInteractionRepository } from './inbound-ports.js';
-import type { RemoteActor } from './model.js';
+import { handleOf, type RemoteActor } from './model.js';
 import type { RemoteActorRepository } from './ports.js';
 import { remoteHtmlToText } from './remote-html.js';
 import { reactionOfEmoji } from './remote-reactions.js';
@@ -25,6 +25,16 @@ export interface RemoteReply {
   /** HTML as the remote server wrote it: reduced to text here (comments are text). */
   content: string;
   published_at: Timestamp;
+}
+
+/**
+ * Notices to local authors of what remote actors did (docs/decisions/0205): raised in the write's
+ * unit of work, as the local engagement events are. `handle` is the remote actor's `@name@domain`.
+ */
+export interface InboundNotices {
+  commented(e: { handle: string; recipientId: number; postId: number; commentId: number; reply: boolean }): Promise<void>;
+  reacted(e: { handle: string; recipientId: number; postId: number; reaction: ReactionType }): Promise<void>;
+  shared(e: { handle: string; recipientId: number; postId: number }): Promise<void>;
 }
 
 /** Why an inbound interaction changed nothing (the inbox logs it at debug level). */
@@ -49,7 +59,16 @@ export class InboundInteractions {
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
     private readonly policy?: DomainPolicy,
+    private readonly notices?: InboundNotices,
   ) {}
+
+  /** The actor's handle as notices show it: from the cache, else from its URL. */
+  private async handleOf(actorUrl: string, known?: RemoteActor | null): Promise<string> {
+    const actor = known ?? (await this.actors.find(actorUrl));
+    if (actor) return handleOf(actor);
+    const u = new URL(actorUrl);
+    return `@${u.pathname.split('/').filter(Boolean).pop() ?? u.host}@${u.host}`;
+  }
 
   private now(): Timestamp {
     return toTimestamp(this.clock.now());
@@ -60,21 +79,26 @@ export class InboundInteractions {
   }
 
   /** The post an object is or belongs to, when the actor may see it; with the comment replied to. */
-  private async visibleTarget(target: LocalObject, actorUrl: string): Promise<{ post: PostRecord; parentId: number | null } | Dropped> {
+  private async visibleTarget(
+    target: LocalObject,
+    actorUrl: string,
+  ): Promise<{ post: PostRecord; parentId: number | null; parentAuthorId: number } | Dropped> {
     let postId = target.id;
     let parentId: number | null = null;
+    let parentAuthorId = 0;
     if (target.kind === 'comment') {
       const comment = await this.comments.findById(target.id);
       if (!comment) return 'unknown_object';
       postId = comment.post_id;
       parentId = comment.id;
+      parentAuthorId = comment.user_id;
     }
     const post = await this.posts.findById(postId);
     if (!post) return 'unknown_object';
     const author = await this.users.findById(post.user_id);
     if (!author || author.deleted_at) return 'unknown_object';
     if (author.is_private && !(await this.remote.isFollower(author.id, actorUrl))) return 'not_visible';
-    return { post, parentId };
+    return { post, parentId, parentAuthorId };
   }
 
   /** A reply to a local post or comment: stored once as a comment by the remote author. */
@@ -86,7 +110,7 @@ export class InboundInteractions {
     if (!content) return 'empty';
     const id = await this.uow.run(async () => {
       if (actor) await this.actors.upsert(actor);
-      return this.remote.addComment({
+      const stored = await this.remote.addComment({
         post_id: found.post.id,
         parent_id: found.parentId,
         actor_url: reply.actor_url,
@@ -94,6 +118,15 @@ export class InboundInteractions {
         content,
         created_at: reply.published_at > this.now() ? this.now() : reply.published_at,
       });
+      if (stored !== null && this.notices) {
+        const handle = await this.handleOf(reply.actor_url, actor);
+        const notice = { handle, postId: found.post.id, commentId: stored };
+        await this.notices.commented({ ...notice, recipientId: found.post.user_id, reply: false });
+        // The local author of the comment answered is told too, unless that is the post's author.
+        if (found.parentAuthorId > 0 && found.parentAuthorId !== found.post.user_id)
+          await this.notices.commented({ ...notice, recipientId: found.parentAuthorId, reply: true });
+      }
+      return stored;
     });
     return id ?? 'duplicate';
   }
@@ -122,7 +155,12 @@ export class InboundInteractions {
     const found = await this.visibleTarget(target, actorUrl);
     if (typeof found === 'string') return found;
     const type = emoji === null ? 'like' : reactionOfEmoji(emoji);
-    const change = await this.remote.react(found.post.id, actorUrl, activityId, type, this.now());
+    const change = await this.uow.run(async () => {
+      const done = await this.remote.react(found.post.id, actorUrl, activityId, type, this.now());
+      if (done !== 'unchanged')
+        await this.notices?.reacted({ handle: await this.handleOf(actorUrl), recipientId: found.post.user_id, postId: found.post.id, reaction: type });
+      return done;
+    });
     return change === 'unchanged' ? 'duplicate' : type;
   }
 
@@ -137,7 +175,11 @@ export class InboundInteractions {
     if (target.kind !== 'post') return 'unknown_object';
     const found = await this.visibleTarget(target, actorUrl);
     if (typeof found === 'string') return found;
-    return this.remote.share(found.post.id, actorUrl, activityId, this.now());
+    return this.uow.run(async () => {
+      const counted = await this.remote.share(found.post.id, actorUrl, activityId, this.now());
+      if (counted) await this.notices?.shared({ handle: await this.handleOf(actorUrl), recipientId: found.post.user_id, postId: found.post.id });
+      return counted;
+    });
   }
 
   announceUndone(actorUrl: string, activityId: string): Promise<boolean> {
