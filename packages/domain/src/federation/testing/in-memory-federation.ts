@@ -43,6 +43,10 @@ export class InMemoryActorKeyRepository implements ActorKeyRepository {
 
 export class InMemoryRemoteActorRepository implements RemoteActorRepository {
   private readonly rows = new Map<string, RemoteActor>();
+  /** Drops the cached document (Delete(Person), in-memory-remote-interactions.ts). */
+  forget(actorUrl: string): void {
+    this.rows.delete(actorUrl);
+  }
   async upsert(actor: RemoteActor) {
     this.rows.set(actor.actor_url, clone(actor));
   }
@@ -73,6 +77,12 @@ export class InMemoryRemoteFollowRepository implements RemoteFollowRepository {
   private readonly followerRows: (RemoteFollower & { seq: number })[] = [];
   private readonly followingRows: (RemoteFollowing & { seq: number })[] = [];
   constructor(private readonly actors: InMemoryRemoteActorRepository) {}
+
+  /** Drops every follow of the actor, both ways (Delete(Person)). */
+  forget(actorUrl: string): void {
+    for (const rows of [this.followerRows, this.followingRows] as { actor_url: string }[][])
+      for (let i = rows.length - 1; i >= 0; i--) if (rows[i].actor_url === actorUrl) rows.splice(i, 1);
+  }
 
   async addFollower(follower: RemoteFollower) {
     const existing = this.followerRows.find((r) => r.user_id === follower.user_id && r.actor_url === follower.actor_url);
@@ -179,6 +189,11 @@ export class InMemoryRemotePostRepository implements RemotePostRepository {
   private nextId = 1;
   private readonly rows: RemotePost[] = [];
   constructor(private readonly follows: InMemoryRemoteFollowRepository) {}
+
+  /** Drops the actor's stored notes (Delete(Person)). */
+  forget(actorUrl: string): void {
+    for (let i = this.rows.length - 1; i >= 0; i--) if (this.rows[i].actor_url === actorUrl) this.rows.splice(i, 1);
+  }
 
   async upsert(post: RemotePostInput, at: Timestamp) {
     const existing = this.rows.find((r) => r.object_id === post.object_id);

@@ -1,2 +1,4 @@
 export * from './in-memory-federation.js';
 export * from './federation.contract.js';
+export * from './in-memory-remote-interactions.js';
+export * from './remote-interactions.contract.js';
