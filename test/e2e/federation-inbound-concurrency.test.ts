@@ -37,7 +37,13 @@ const drainInParallel = async () => {
 it('the same Create(Note) delivered 20 times at once, and 20 Creates of one Note, store one comment', async () => {
   const u = await aUser(server.api);
   const postId = (await aPost(server.api, u, { content: 'answer me' })).id;
-  const note = { id: `${strict.origin}/notes/${randomUUID()}`, type: 'Note', attributedTo: strict.actorUrl, content: '<p>once</p>', inReplyTo: `${origin}/api/v1/posts.php?id=${postId}` };
+  const note = {
+    id: `${strict.origin}/notes/${randomUUID()}`,
+    type: 'Note',
+    attributedTo: strict.actorUrl,
+    content: '<p>once</p>',
+    inReplyTo: `${origin}/api/v1/posts.php?id=${postId}`,
+  };
   const create = { '@context': AS, id: newActivityId(strict.origin), type: 'Create', actor: strict.actorUrl, object: note };
   const same = await Promise.all(Array.from({ length: N }, () => strict.signedPost(`${origin}/fediverse/inbox/${u.username}`, create)));
   expect(same.filter((r) => r.status >= 500)).toEqual([]);
@@ -71,6 +77,10 @@ it('20 concurrent writes of one Note, Like and Announce at the repository store 
   expect(shares.filter(Boolean)).toHaveLength(1);
   const undos = await Promise.all(Array.from({ length: N }, () => repo.unreact(likeId, strict.actorUrl)));
   expect(undos.filter(Boolean)).toHaveLength(1);
-  const post = await server.database.db.selectFrom('posts').select(['likes_count', 'comments_count', 'shares_count']).where('id', '=', postId).executeTakeFirstOrThrow();
+  const post = await server.database.db
+    .selectFrom('posts')
+    .select(['likes_count', 'comments_count', 'shares_count'])
+    .where('id', '=', postId)
+    .executeTakeFirstOrThrow();
   expect({ ...post }).toEqual({ likes_count: 0, comments_count: 1, shares_count: 1 });
 });

@@ -48,13 +48,21 @@ const comments = async (u: TestUser, postId: number) => {
 const postOf = async (u: TestUser, postId: number) => (await server.api.get(`posts.php?id=${postId}`, { token: u.token })).body.data;
 
 /** A reply Note from the peer, as Create. */
-const peerReply = (inReplyTo: string, html: string, noteId = `${peer.origin}/notes/${randomUUID()}`) => (actor: URL) =>
-  new Create({
-    id: new URL(`${noteId}#create-${randomUUID()}`),
-    actor,
-    tos: [PUBLIC_COLLECTION],
-    object: new Note({ id: new URL(noteId), attribution: actor, content: html, replyTarget: new URL(inReplyTo), tos: [PUBLIC_COLLECTION] }),
-  });
+const peerReply =
+  (inReplyTo: string, html: string, noteId = `${peer.origin}/notes/${randomUUID()}`) =>
+  (actor: URL) =>
+    new Create({
+      id: new URL(`${noteId}#create-${randomUUID()}`),
+      actor,
+      tos: [PUBLIC_COLLECTION],
+      object: new Note({
+        id: new URL(noteId),
+        attribution: actor,
+        content: html,
+        replyTarget: new URL(inReplyTo),
+        tos: [PUBLIC_COLLECTION],
+      }),
+    });
 
 /** An activity from the strict verifier's actor. */
 const fromStrict = (target: TestUser, activity: Record<string, unknown>) =>
@@ -107,7 +115,10 @@ describe('replies become comments by their remote author', () => {
   it('a local comment keeps its shape (no remote fields); a local reply to the remote comment nests under it', async () => {
     const [remote] = await comments(alice, postId);
     const bob = await aUser(server.api);
-    expect((await server.api.post('comments.php', { post_id: postId, content: 'local answer', parent_id: remote.id }, { token: bob.token })).status).toBeLessThan(300);
+    expect(
+      (await server.api.post('comments.php', { post_id: postId, content: 'local answer', parent_id: remote.id }, { token: bob.token }))
+        .status,
+    ).toBeLessThan(300);
     const [again] = await comments(alice, postId);
     expect(again.replies).toHaveLength(1);
     expect(again.replies[0]).toMatchObject({ user_id: bob.id, content: 'local answer' });
@@ -152,7 +163,12 @@ describe('replies become comments by their remote author', () => {
         new Update({
           id: new URL(`${noteId}#update-${randomUUID()}`),
           actor,
-          object: new Note({ id: new URL(noteId), attribution: actor, content: '<p>Edited <i>text</i></p>', replyTarget: new URL(noteOf(postId)) }),
+          object: new Note({
+            id: new URL(noteId),
+            attribution: actor,
+            content: '<p>Edited <i>text</i></p>',
+            replyTarget: new URL(noteOf(postId)),
+          }),
         }),
     );
     await drain();
@@ -173,7 +189,13 @@ describe('replies become comments by their remote author', () => {
     await peer.deliver(actorOf(alice), peerReply(`${origin}/fediverse/comment.php?id=987654321`, '<p>to nothing</p>'));
     const res = await fromStrict(alice, {
       type: 'Create',
-      object: { id: `${strict.origin}/notes/${randomUUID()}`, type: 'Note', attributedTo: strict.actorUrl, content: 'x', inReplyTo: `${origin}/api/v1/posts.php?id=987654322` },
+      object: {
+        id: `${strict.origin}/notes/${randomUUID()}`,
+        type: 'Note',
+        attributedTo: strict.actorUrl,
+        content: 'x',
+        inReplyTo: `${origin}/api/v1/posts.php?id=987654322`,
+      },
     });
     expect(res.status).toBe(202);
     await drain();
@@ -190,7 +212,13 @@ describe("a private account's posts take replies from its followers only", () =>
     const reply = (content: string) =>
       fromStrict(carol, {
         type: 'Create',
-        object: { id: `${strict.origin}/notes/${randomUUID()}`, type: 'Note', attributedTo: strict.actorUrl, content, inReplyTo: noteOf(postId) },
+        object: {
+          id: `${strict.origin}/notes/${randomUUID()}`,
+          type: 'Note',
+          attributedTo: strict.actorUrl,
+          content,
+          inReplyTo: noteOf(postId),
+        },
       });
     expect((await reply('<p>not a follower</p>')).status).toBe(202);
     await drain();
@@ -200,7 +228,9 @@ describe("a private account's posts take replies from its followers only", () =>
     await drain();
     expect((await reply('<p>a follower</p>')).status).toBe(202);
     await drain();
-    expect((await comments(carol, postId)).map((c) => [c.content, c.username])).toEqual([['a follower', `strict@${new URL(strict.origin).host}`]]);
+    expect((await comments(carol, postId)).map((c) => [c.content, c.username])).toEqual([
+      ['a follower', `strict@${new URL(strict.origin).host}`],
+    ]);
   });
 });
 
@@ -215,7 +245,10 @@ describe('likes, emoji reactions and boosts', () => {
   });
 
   it('Like counts as a like reaction; a repeated Like counts once', async () => {
-    const like = await peer.deliver(actorOf(dave), (actor, o) => new Like({ id: new URL(`${o}/likes/${randomUUID()}`), actor, object: new URL(noteOf(postId)) }));
+    const like = await peer.deliver(
+      actorOf(dave),
+      (actor, o) => new Like({ id: new URL(`${o}/likes/${randomUUID()}`), actor, object: new URL(noteOf(postId)) }),
+    );
     likeId = like.id!.href;
     await peer.deliver(actorOf(dave), (actor) => new Like({ id: new URL(likeId), actor, object: new URL(noteOf(postId)) }));
     await drain();
@@ -223,7 +256,9 @@ describe('likes, emoji reactions and boosts', () => {
     const counts = await server.api.get(`reactions.php?post_id=${postId}`, { token: dave.token });
     expect(counts.body.reactions).toMatchObject({ like: 1 });
     const notices = (await server.api.get('notifications.php', { token: dave.token })).body.notifications as any[];
-    expect(notices.map((n) => [n.type, n.post_id, n.content])).toEqual([['like', postId, `@peer@${new URL(peer.origin).host} liked your post`]]);
+    expect(notices.map((n) => [n.type, n.post_id, n.content])).toEqual([
+      ['like', postId, `@peer@${new URL(peer.origin).host} liked your post`],
+    ]);
   });
 
   it("Misskey's emoji Like and EmojiReact map to the matching reaction, or like", async () => {
@@ -233,8 +268,14 @@ describe('likes, emoji reactions and boosts', () => {
     expect(counts).toMatchObject({ like: 1, love: 1 });
     // The same actor's next reaction replaces the first.
     expect(
-      (await fromStrict(dave, { '@context': [AS, { litepub: 'http://litepub.social/ns#', EmojiReact: 'litepub:EmojiReact' }], type: 'EmojiReact', object: noteOf(postId), content: '😂' }))
-        .status,
+      (
+        await fromStrict(dave, {
+          '@context': [AS, { litepub: 'http://litepub.social/ns#', EmojiReact: 'litepub:EmojiReact' }],
+          type: 'EmojiReact',
+          object: noteOf(postId),
+          content: '😂',
+        })
+      ).status,
     ).toBe(202);
     await drain();
     counts = (await server.api.get(`reactions.php?post_id=${postId}`, { token: dave.token })).body.reactions;
@@ -243,7 +284,7 @@ describe('likes, emoji reactions and boosts', () => {
     expect((await postOf(dave, postId)).likes_count).toBe(2);
   });
 
-  it('a forged Undo of the peer\'s Like (signed by another actor), embedded or by id, changes nothing', async () => {
+  it("a forged Undo of the peer's Like (signed by another actor), embedded or by id, changes nothing", async () => {
     expect(
       (await fromStrict(dave, { type: 'Undo', object: { id: likeId, type: 'Like', actor: peer.actorUrl, object: noteOf(postId) } })).status,
     ).toBe(202);
@@ -255,7 +296,12 @@ describe('likes, emoji reactions and boosts', () => {
   it('Undo(Like) by its actor removes exactly that reaction', async () => {
     await peer.deliver(
       actorOf(dave),
-      (actor, o) => new Undo({ id: new URL(`${o}/undos/${randomUUID()}`), actor, object: new Like({ id: new URL(likeId), actor, object: new URL(noteOf(postId)) }) }),
+      (actor, o) =>
+        new Undo({
+          id: new URL(`${o}/undos/${randomUUID()}`),
+          actor,
+          object: new Like({ id: new URL(likeId), actor, object: new URL(noteOf(postId)) }),
+        }),
     );
     await drain();
     expect((await postOf(dave, postId)).likes_count).toBe(1);
@@ -264,17 +310,26 @@ describe('likes, emoji reactions and boosts', () => {
 
   it('Announce counts as a share once; a forged Undo changes nothing; Undo(Announce) by its actor removes it', async () => {
     const announceId = `${peer.origin}/announces/${randomUUID()}`;
-    const announce = (actor: URL) => new Announce({ id: new URL(announceId), actor, object: new URL(noteOf(postId)), tos: [PUBLIC_COLLECTION] });
+    const announce = (actor: URL) =>
+      new Announce({ id: new URL(announceId), actor, object: new URL(noteOf(postId)), tos: [PUBLIC_COLLECTION] });
     await peer.deliver(actorOf(dave), announce);
     await peer.deliver(actorOf(dave), announce);
     await drain();
     expect((await postOf(dave, postId)).shares_count).toBe(1);
     const notices = (await server.api.get('notifications.php', { token: dave.token })).body.notifications as any[];
-    expect(notices.filter((n) => n.type === 'share').map((n) => n.content)).toEqual([`@peer@${new URL(peer.origin).host} shared your post`]);
-    expect((await fromStrict(dave, { type: 'Undo', object: { id: announceId, type: 'Announce', actor: peer.actorUrl, object: noteOf(postId) } })).status).toBe(202);
+    expect(notices.filter((n) => n.type === 'share').map((n) => n.content)).toEqual([
+      `@peer@${new URL(peer.origin).host} shared your post`,
+    ]);
+    expect(
+      (await fromStrict(dave, { type: 'Undo', object: { id: announceId, type: 'Announce', actor: peer.actorUrl, object: noteOf(postId) } }))
+        .status,
+    ).toBe(202);
     await drain();
     expect((await postOf(dave, postId)).shares_count).toBe(1);
-    await peer.deliver(actorOf(dave), (actor, o) => new Undo({ id: new URL(`${o}/undos/${randomUUID()}`), actor, object: announce(actor) }));
+    await peer.deliver(
+      actorOf(dave),
+      (actor, o) => new Undo({ id: new URL(`${o}/undos/${randomUUID()}`), actor, object: announce(actor) }),
+    );
     await drain();
     expect((await postOf(dave, postId)).shares_count).toBe(0);
   });
@@ -287,50 +342,79 @@ describe('likes, emoji reactions and boosts', () => {
 });
 
 describe('account lifecycle of remote actors', () => {
-  it('Update(Person) refreshes the cached actor; an Update of someone else\'s actor changes nothing', async () => {
+  it("Update(Person) refreshes the cached actor; an Update of someone else's actor changes nothing", async () => {
     const erin = await aUser(server.api);
     const postId = (await aPost(server.api, erin, { content: 'lifecycle' })).id;
     await fromStrict(erin, {
       type: 'Create',
-      object: { id: `${strict.origin}/notes/${randomUUID()}`, type: 'Note', attributedTo: strict.actorUrl, content: 'hi', inReplyTo: noteOf(postId) },
+      object: {
+        id: `${strict.origin}/notes/${randomUUID()}`,
+        type: 'Note',
+        attributedTo: strict.actorUrl,
+        content: 'hi',
+        inReplyTo: noteOf(postId),
+      },
     });
     await drain();
     expect((await comments(erin, postId))[0].display_name).toBe('Strict Verifier');
 
-    const person = (id: string, name: string) => ({ id, type: 'Person', preferredUsername: 'strict', name, inbox: `${strict.origin}/inbox` });
+    const person = (id: string, name: string) => ({
+      id,
+      type: 'Person',
+      preferredUsername: 'strict',
+      name,
+      inbox: `${strict.origin}/inbox`,
+    });
     expect((await fromStrict(erin, { type: 'Update', object: person(peer.actorUrl, 'Hijacked') })).status).toBe(202);
     expect((await fromStrict(erin, { type: 'Update', object: person(strict.actorUrl, 'Renamed <script>x</script>') })).status).toBe(202);
     await drain();
     expect((await comments(erin, postId))[0].display_name).toBe('Renamed <script>x</script>');
-    const peerActor = await server.database.db.selectFrom('remote_actors').select('display_name').where('actor_url', '=', peer.actorUrl).executeTakeFirst();
+    const peerActor = await server.database.db
+      .selectFrom('remote_actors')
+      .select('display_name')
+      .where('actor_url', '=', peer.actorUrl)
+      .executeTakeFirst();
     expect(peerActor?.display_name).toBe('Fedify Peer');
   });
 
-  it("Delete(Person) signed by someone else changes nothing; signed by the actor, removes its follows, comments and reactions", async () => {
+  it('Delete(Person) signed by someone else changes nothing; signed by the actor, removes its follows, comments and reactions', async () => {
     const fay = await aUser(server.api);
     const postId = (await aPost(server.api, fay, { content: 'to be answered' })).id;
     await peer.deliver(actorOf(fay), peerReply(noteOf(postId), '<p>peer was here</p>'));
-    await peer.deliver(actorOf(fay), (actor, o) => new Like({ id: new URL(`${o}/likes/${randomUUID()}`), actor, object: new URL(noteOf(postId)) }));
+    await peer.deliver(
+      actorOf(fay),
+      (actor, o) => new Like({ id: new URL(`${o}/likes/${randomUUID()}`), actor, object: new URL(noteOf(postId)) }),
+    );
     await fromStrict(fay, { type: 'Follow', object: actorOf(fay) });
     await fromStrict(fay, { type: 'Like', object: noteOf(postId) });
     await fromStrict(fay, { type: 'Announce', object: noteOf(postId) });
     await fromStrict(fay, {
       type: 'Create',
-      object: { id: `${strict.origin}/notes/${randomUUID()}`, type: 'Note', attributedTo: strict.actorUrl, content: 'strict was here', inReplyTo: noteOf(postId) },
+      object: {
+        id: `${strict.origin}/notes/${randomUUID()}`,
+        type: 'Note',
+        attributedTo: strict.actorUrl,
+        content: 'strict was here',
+        inReplyTo: noteOf(postId),
+      },
     });
     await drain();
-    expect((await postOf(fay, postId))).toMatchObject({ likes_count: 2, shares_count: 1, comments_count: 2 });
+    expect(await postOf(fay, postId)).toMatchObject({ likes_count: 2, shares_count: 1, comments_count: 2 });
 
     // The strict actor signs a Delete of the peer's account: not its own, nothing happens.
     expect((await fromStrict(fay, { type: 'Delete', object: peer.actorUrl })).status).toBe(202);
     await drain();
-    expect((await postOf(fay, postId))).toMatchObject({ likes_count: 2, comments_count: 2 });
+    expect(await postOf(fay, postId)).toMatchObject({ likes_count: 2, comments_count: 2 });
 
     expect((await fromStrict(fay, { type: 'Delete', object: strict.actorUrl })).status).toBe(202);
     await drain();
-    expect((await postOf(fay, postId))).toMatchObject({ likes_count: 1, shares_count: 0, comments_count: 1 });
+    expect(await postOf(fay, postId)).toMatchObject({ likes_count: 1, shares_count: 0, comments_count: 1 });
     expect((await comments(fay, postId)).map((c) => c.content)).toEqual(['peer was here']);
-    const follows = await server.database.db.selectFrom('remote_followers').select('user_id').where('actor_url', '=', strict.actorUrl).execute();
+    const follows = await server.database.db
+      .selectFrom('remote_followers')
+      .select('user_id')
+      .where('actor_url', '=', strict.actorUrl)
+      .execute();
     expect(follows).toEqual([]);
   });
 });

@@ -26,7 +26,10 @@ export class InboundActivities {
   ) {}
 
   private dropped(activity: Activity, reason: string): void {
-    this.log.debug({ activity_id: activity.id?.href ?? null, type: activity.constructor.name, actor: activity.actorId?.href ?? null, reason }, 'inbound activity dropped');
+    this.log.debug(
+      { activity_id: activity.id?.href ?? null, type: activity.constructor.name, actor: activity.actorId?.href ?? null, reason },
+      'inbound activity dropped',
+    );
   }
 
   /** Whether the URL names something under our origin (a local object that may not exist). */
@@ -139,7 +142,10 @@ export class InboundActivities {
         this.dropped(undo, 'actor_mismatch');
         return true;
       }
-      const removed = object instanceof Announce ? await this.interactions.announceUndone(actorUrl, id) : await this.interactions.reactionUndone(actorUrl, id);
+      const removed =
+        object instanceof Announce
+          ? await this.interactions.announceUndone(actorUrl, id)
+          : await this.interactions.reactionUndone(actorUrl, id);
       if (!removed) this.dropped(undo, 'nothing_to_undo');
       return true;
     }

@@ -82,7 +82,14 @@ function remoteEngagementNotices(notifications: NotificationService): InboundNot
     async commented({ handle, recipientId, postId, commentId, reply }) {
       const text = reply ? `${handle} replied to your comment` : `${handle} commented on your post`;
       await notifications.raise(
-        { user_id: recipientId, from_user_id: null, type: reply ? 'reply' : 'comment', post_id: postId, comment_id: commentId, content: text },
+        {
+          user_id: recipientId,
+          from_user_id: null,
+          type: reply ? 'reply' : 'comment',
+          post_id: postId,
+          comment_id: commentId,
+          content: text,
+        },
         { title: reply ? 'Reply' : 'Comment', body: text },
       );
     },
@@ -90,7 +97,14 @@ function remoteEngagementNotices(notifications: NotificationService): InboundNot
       const like = reaction === 'like';
       const text = `${handle} ${like ? 'liked' : 'reacted to'} your post`;
       await notifications.raise(
-        { user_id: recipientId, from_user_id: null, type: like ? 'like' : 'reaction', reaction_type: reaction, post_id: postId, content: text },
+        {
+          user_id: recipientId,
+          from_user_id: null,
+          type: like ? 'like' : 'reaction',
+          reaction_type: reaction,
+          post_id: postId,
+          content: text,
+        },
         { title: like ? 'Like' : 'Reaction', body: text },
       );
     },

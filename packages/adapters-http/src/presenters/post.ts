@@ -158,7 +158,12 @@ export function presentComment(v: CommentView, p: PresenterContext): CommentItem
     ...presentAuthorFields(v.author, p),
     has_reacted: v.has_reacted,
     ...(v.author.remote
-      ? { is_remote: true as const, handle: v.author.remote.handle, display_name: v.author.remote.display_name, actor_url: v.author.remote.actor_url }
+      ? {
+          is_remote: true as const,
+          handle: v.author.remote.handle,
+          display_name: v.author.remote.display_name,
+          actor_url: v.author.remote.actor_url,
+        }
       : {}),
     replies: v.replies.map((r) => presentComment(r, p)),
   };

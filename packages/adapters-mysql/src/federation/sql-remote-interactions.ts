@@ -112,7 +112,10 @@ export class SqlRemoteInteractionRepository implements RemoteInteractionReposito
     return this.db.transaction().execute(async (trx) => {
       await lockRowForUpdate(trx, this.dialect, 'posts', postId);
       try {
-        await trx.insertInto('remote_shares').values({ post_id: postId, actor_url: actorUrl, activity_id: activityId, created_at: at }).execute();
+        await trx
+          .insertInto('remote_shares')
+          .values({ post_id: postId, actor_url: actorUrl, activity_id: activityId, created_at: at })
+          .execute();
       } catch (error) {
         if (isUniqueViolation(error)) return false;
         throw error;

@@ -42,7 +42,8 @@ export class CommentService {
     const authors = await this.postRepo.authors([...new Set(all.filter((c) => !c.remote_actor_url).map((c) => c.user_id))]);
     const remoteUrls = [...new Set(all.flatMap((c) => (c.remote_actor_url ? [c.remote_actor_url] : [])))];
     const remoteAuthors = new Map<string, AuthorInfo>();
-    if (remoteUrls.length > 0) for (const source of this.remoteAuthors) for (const [k, v] of await source.of(remoteUrls)) remoteAuthors.set(k, v);
+    if (remoteUrls.length > 0)
+      for (const source of this.remoteAuthors) for (const [k, v] of await source.of(remoteUrls)) remoteAuthors.set(k, v);
     const reacted = await this.comments.reactedBy(
       'post',
       all.map((c) => c.id),

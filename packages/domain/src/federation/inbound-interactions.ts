@@ -158,7 +158,12 @@ export class InboundInteractions {
     const change = await this.uow.run(async () => {
       const done = await this.remote.react(found.post.id, actorUrl, activityId, type, this.now());
       if (done !== 'unchanged')
-        await this.notices?.reacted({ handle: await this.handleOf(actorUrl), recipientId: found.post.user_id, postId: found.post.id, reaction: type });
+        await this.notices?.reacted({
+          handle: await this.handleOf(actorUrl),
+          recipientId: found.post.user_id,
+          postId: found.post.id,
+          reaction: type,
+        });
       return done;
     });
     return change === 'unchanged' ? 'duplicate' : type;
@@ -177,7 +182,8 @@ export class InboundInteractions {
     if (typeof found === 'string') return found;
     return this.uow.run(async () => {
       const counted = await this.remote.share(found.post.id, actorUrl, activityId, this.now());
-      if (counted) await this.notices?.shared({ handle: await this.handleOf(actorUrl), recipientId: found.post.user_id, postId: found.post.id });
+      if (counted)
+        await this.notices?.shared({ handle: await this.handleOf(actorUrl), recipientId: found.post.user_id, postId: found.post.id });
       return counted;
     });
   }

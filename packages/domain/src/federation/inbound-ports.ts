@@ -34,7 +34,13 @@ export interface RemoteInteractionRepository {
   /** The ids of the actor's comments (Delete(Person)). */
   commentsOf(actorUrl: string): Promise<number[]>;
   /** Adds or replaces the actor's reaction on the post (named by the activity's id); `added` moves likes_count. */
-  react(postId: number, actorUrl: string, activityId: string, type: ReactionType, at: Timestamp): Promise<'added' | 'changed' | 'unchanged'>;
+  react(
+    postId: number,
+    actorUrl: string,
+    activityId: string,
+    type: ReactionType,
+    at: Timestamp,
+  ): Promise<'added' | 'changed' | 'unchanged'>;
   /** Removes the reaction the activity added, only when `actorUrl` is the one who reacted. */
   unreact(activityId: string, actorUrl: string): Promise<boolean>;
   /** Counts the actor's boost of the post once; false when it was counted already. */

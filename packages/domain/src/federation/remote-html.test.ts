@@ -49,9 +49,9 @@ describe('remoteHtmlToText', () => {
     expect(remoteHtmlToText('<p>Hello <b>you</b></p><p>line<br>two &amp; more</p><script>x</script>')).toBe(
       'Hello you\n\nline\ntwo & more',
     );
-    expect(
-      remoteHtmlToText('<a href="https://a.example/x"><span class="invisible">https://</span><span>a.example/x</span></a>'),
-    ).toBe('a.example/x');
+    expect(remoteHtmlToText('<a href="https://a.example/x"><span class="invisible">https://</span><span>a.example/x</span></a>')).toBe(
+      'a.example/x',
+    );
     expect(remoteHtmlToText('&lt;script&gt;')).toBe('<script>');
   });
 });

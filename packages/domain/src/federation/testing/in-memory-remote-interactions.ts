@@ -2,13 +2,23 @@ import type { ReactionType } from '../../content/model.js';
 import type { InMemoryContentStore } from '../../content/testing/in-memory-content.js';
 import type { Timestamp } from '../../shared/time.js';
 import type { RemoteCommentInput, RemoteInteractionRepository } from '../inbound-ports.js';
-import type { InMemoryRemoteActorRepository, InMemoryRemoteFollowRepository, InMemoryRemotePostRepository } from './in-memory-federation.js';
+import type {
+  InMemoryRemoteActorRepository,
+  InMemoryRemoteFollowRepository,
+  InMemoryRemotePostRepository,
+} from './in-memory-federation.js';
 
 /** Remote replies, reactions and boosts over the in-memory content store, as the SQL adapter keeps them in the content tables. */
 export class InMemoryRemoteInteractionRepository implements RemoteInteractionRepository {
   /** Note id → comment id (comments.remote_object_id). */
   private readonly notes = new Map<string, number>();
-  private readonly reactions: { post_id: number; actor_url: string; activity_id: string; reaction_type: ReactionType; created_at: Timestamp }[] = [];
+  private readonly reactions: {
+    post_id: number;
+    actor_url: string;
+    activity_id: string;
+    reaction_type: ReactionType;
+    created_at: Timestamp;
+  }[] = [];
   private readonly boosts: { post_id: number; actor_url: string; activity_id: string; created_at: Timestamp }[] = [];
 
   constructor(
@@ -55,7 +65,10 @@ export class InMemoryRemoteInteractionRepository implements RemoteInteractionRep
   }
 
   async commentsOf(actorUrl: string) {
-    return [...this.content.comments.values()].filter((c) => c.remote_actor_url === actorUrl).map((c) => c.id).sort((a, b) => a - b);
+    return [...this.content.comments.values()]
+      .filter((c) => c.remote_actor_url === actorUrl)
+      .map((c) => c.id)
+      .sort((a, b) => a - b);
   }
 
   async react(postId: number, actorUrl: string, activityId: string, type: ReactionType, at: Timestamp) {
@@ -88,7 +101,12 @@ export class InMemoryRemoteInteractionRepository implements RemoteInteractionRep
     return this.undo(this.boosts, 'shares_count', activityId, actorUrl);
   }
 
-  private undo(rows: { post_id: number; actor_url: string; activity_id: string }[], counter: 'likes_count' | 'shares_count', activityId: string, actorUrl: string) {
+  private undo(
+    rows: { post_id: number; actor_url: string; activity_id: string }[],
+    counter: 'likes_count' | 'shares_count',
+    activityId: string,
+    actorUrl: string,
+  ) {
     const i = rows.findIndex((r) => r.activity_id === activityId && r.actor_url === actorUrl);
     if (i < 0) return false;
     const [row] = rows.splice(i, 1);
