@@ -1,4 +1,5 @@
 import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
+import { sanitizeRemoteHtml } from '@plaza/domain/federation';
 import type { SqlDialect } from '../dialect.js';
 import type { PlazaMigration } from '../migrations/helpers.js';
 import { flag, tableOptions, TIMESTAMP, withId } from '../migrations/helpers.js';
@@ -150,6 +151,22 @@ const remoteInteractions: PlazaMigration = {
       .addPrimaryKeyConstraint('remote_shares_pk', ['post_id', 'actor_url'])
       .execute();
     await db.schema.createIndex('remote_shares_actor').on('remote_shares').columns(['actor_url']).execute();
+
+    // Remote HTML stored before the allowlist existed goes through it once (new rows are sanitised as they arrive).
+    for (let after = 0; ; ) {
+      const rows = await db.selectFrom('remote_posts').select(['id', 'content']).where('id', '>', after).orderBy('id').limit(500).execute();
+      if (rows.length === 0) break;
+      for (const r of rows) {
+        const clean = sanitizeRemoteHtml(r.content);
+        if (clean !== r.content) await db.updateTable('remote_posts').set({ content: clean }).where('id', '=', r.id).execute();
+      }
+      after = rows[rows.length - 1].id;
+    }
+    const actors = await db.selectFrom('remote_actors').select(['actor_url', 'summary']).execute();
+    for (const a of actors) {
+      const clean = sanitizeRemoteHtml(a.summary);
+      if (clean !== a.summary) await db.updateTable('remote_actors').set({ summary: clean }).where('actor_url', '=', a.actor_url).execute();
+    }
   },
 };
 
