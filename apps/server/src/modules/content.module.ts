@@ -15,6 +15,10 @@ import {
   PostService,
   StoryRepository,
   StoryService,
+  SurfaceEngagementRepository,
+  SurfaceEngagementService,
+  SurfacePostLookups,
+  POST_TYPES,
   COMMENT_MAX_LENGTH,
 } from '@plaza/domain/content';
 import { FollowRepository } from '@plaza/domain/social';
@@ -26,12 +30,15 @@ import { likesScript, reactionsScript, reactBody } from '@plaza/adapters-http/sc
 import { sharesScript } from '@plaza/adapters-http/scripts/shares';
 import { storiesScript, storyBody } from '@plaza/adapters-http/scripts/stories';
 import {
+  CONTENT_MIGRATIONS,
   SqlCommentRepository,
+  SqlSurfaceEngagementRepository,
   SqlContentAccountData,
   SqlPostEngagementRepository,
   SqlPostRepository,
   SqlStoryRepository,
 } from '@plaza/adapters-mysql/content';
+import { z } from 'zod';
 import { featureModule, useCases, many } from '../wiring/feature-module.js';
 import { DatabaseToken } from '../wiring/tokens.js';
 import { Media } from './media.module.js';
@@ -46,6 +53,8 @@ export const Content = {
   EngagementService: token<EngagementService>('content.EngagementService'),
   CommentService: token<CommentService>('content.CommentService'),
   StoryService: token<StoryService>('content.StoryService'),
+  /** Bookmarks and shares of every surface's posts (docs/decisions/0195). */
+  SurfaceEngagementService: token<SurfaceEngagementService>('content.SurfaceEngagementService'),
 };
 
 /**
@@ -73,6 +82,12 @@ const face = {
       bookmark: [ACTOR, id('postId')],
       unbookmark: [ACTOR, id('postId')],
     }),
+    bookmarks: useCases(Content.SurfaceEngagementService, {
+      bookmarks: [ACTOR, ...page],
+      bookmark: [ACTOR, id('postId'), arg('type', z.enum(POST_TYPES))],
+      unbookmark: [ACTOR, id('postId'), arg('type', z.enum(POST_TYPES))],
+      share: [ACTOR, id('postId'), arg('type', z.enum(POST_TYPES))],
+    }),
     comments: useCases(Content.CommentService, {
       list: [ACTOR, id('postId'), ...page],
       create: [ACTOR, arg('input', newCommentBody(COMMENT_MAX_LENGTH))],
@@ -98,17 +113,21 @@ const face = {
     PostEngagementRepository: { suites: ['content/testing/content.contract.ts'], via: 'engagement' },
     CommentRepository: { suites: ['content/testing/content.contract.ts'], via: 'comments' },
     StoryRepository: { suites: ['content/testing/content.contract.ts'], via: 'stories' },
+    SurfaceEngagementRepository: { suites: ['content/testing/surface-engagement.contract.ts'], via: 'surfaces' },
+    SurfacePostLookup: 'no SQL adapter',
   },
 } as const;
 
 /** Posts and shares, reactions, likes, bookmarks, comments and stories. */
 export const contentModule = featureModule(face, (w) => {
+  w.migrations(CONTENT_MIGRATIONS);
   w.accountData([DatabaseToken], ({ db }) => new SqlContentAccountData(db));
   w.bind(ExportedPosts, [DatabaseToken], ({ db }) => new SqlContentAccountData(db));
   w.bind(PostRepository, [DatabaseToken], ({ db }) => new SqlPostRepository(db));
   w.bind(PostEngagementRepository, [DatabaseToken], ({ db, dialect }) => new SqlPostEngagementRepository(db, dialect));
   w.bind(CommentRepository, [DatabaseToken], ({ db, dialect }) => new SqlCommentRepository(db, dialect));
   w.bind(StoryRepository, [DatabaseToken], ({ db }) => new SqlStoryRepository(db));
+  w.bind(SurfaceEngagementRepository, [DatabaseToken], ({ db }) => new SqlSurfaceEngagementRepository(db));
   w.bind(Content.EngagementEvents, [many(EngagementListeners)], (listeners) => new EngagementEvents(listeners));
 
   w.bind(
@@ -133,6 +152,11 @@ export const contentModule = featureModule(face, (w) => {
     Content.EngagementService,
     [Content.PostService, PostEngagementRepository, Content.EngagementEvents, Clock, UnitOfWork],
     (posts, engagement, events, clock, uow) => new EngagementService(posts, engagement, events, clock, uow),
+  );
+  w.bind(
+    Content.SurfaceEngagementService,
+    [Content.EngagementService, PostRepository, SurfaceEngagementRepository, many(SurfacePostLookups), Clock],
+    (wall, posts, engagement, lookups, clock) => new SurfaceEngagementService(wall, posts, engagement, lookups, clock),
   );
   w.bind(
     Content.CommentService,
@@ -161,8 +185,8 @@ export const contentModule = featureModule(face, (w) => {
   w.script([Content.CommentService, Platform.Presenters], commentReactionsScript);
   w.script([Content.EngagementService], reactionsScript);
   w.script([Content.EngagementService], likesScript);
-  w.script([Content.PostService, Content.EngagementService, Platform.Presenters], bookmarksScript);
-  w.script([Content.EngagementService], sharesScript);
+  w.script([Content.SurfaceEngagementService, Platform.Presenters], bookmarksScript);
+  w.script([Content.SurfaceEngagementService], sharesScript);
   w.script([Content.StoryService, Platform.Presenters], storiesScript);
   w.job({ name: 'purge-expired-stories', everyMs: 10 * 60_000 }, [Content.StoryService], (stories) => () => stories.purgeExpired());
 });

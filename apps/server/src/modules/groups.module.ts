@@ -1,11 +1,12 @@
 import { Clock, token, UnitOfWork } from '@plaza/domain';
 import { UserRepository } from '@plaza/domain/accounts';
-import { CommentRepository, CommentTargets, PostRepository } from '@plaza/domain/content';
+import { CommentRepository, CommentTargets, PostRepository, SurfacePostLookups } from '@plaza/domain/content';
 import {
   GroupCommentRepository,
   GroupCommentTarget,
   GroupPostRepository,
   GroupPostService,
+  GroupSurfacePosts,
   GroupRepository,
   GroupService,
   GROUP_PRIVACIES,
@@ -140,6 +141,8 @@ export const groupsModule = featureModule(face, (w) => {
       new GroupPostService(service, groups, posts, comments, commentReactions, people, users, events, clock, uow, media),
   );
   w.bind(ReportableContents, [Groups.GroupPostService], (posts) => new ReportablePosts('group', posts.reported));
+  // bookmarks.php and shares.php reach group posts through this lookup (post_type `group`).
+  w.bind(SurfacePostLookups, [Groups.GroupPostService], (posts) => new GroupSurfacePosts(posts));
   w.bind(
     CommentTargets,
     [Groups.GroupPostService, GroupRepository, GroupCommentRepository],

@@ -1,8 +1,8 @@
 import { Clock, token, UnitOfWork } from '@plaza/domain';
 import { UserRepository } from '@plaza/domain/accounts';
-import { CommentTargets } from '@plaza/domain/content';
+import { CommentTargets, SurfacePostLookups } from '@plaza/domain/content';
 import { ReportableContents, ReportablePosts } from '@plaza/domain/moderation';
-import { PAGE_PERMISSIONS, PageCommentTarget, PagePostRepository, PagePostService, PageRepository, PageService } from '@plaza/domain/pages';
+import { PAGE_PERMISSIONS, PageCommentTarget, PagePostRepository, PageSurfacePosts, PagePostService, PageRepository, PageService } from '@plaza/domain/pages';
 import {
   newPageBody,
   newPagePostBody,
@@ -106,6 +106,8 @@ export const pagesModule = featureModule(face, (w) => {
   );
   // comment_reactions.php reaches page comments through this target (comment_type `page`).
   w.bind(ReportableContents, [Pages.PagePostService], (posts) => new ReportablePosts('page', posts.reported));
+  // bookmarks.php and shares.php reach page posts through this lookup (post_type `page`).
+  w.bind(SurfacePostLookups, [Pages.PagePostService], (posts) => new PageSurfacePosts(posts));
   w.bind(
     CommentTargets,
     [Pages.PageService, Pages.PagePostService, PagePostRepository, UserRepository],

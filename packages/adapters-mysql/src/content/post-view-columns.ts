@@ -45,7 +45,7 @@ export function withPostView<Selected = object>(qb: SelectQueryBuilder<any, any,
   return (qb as SelectQueryBuilder<Database & { p: PostsTable }, 'p', Selected>)
     .leftJoin('users as u', 'u.id', 'p.user_id')
     .leftJoin('post_reactions as r', (j) => j.onRef('r.post_id', '=', 'p.id').on('r.user_id', '=', viewerId))
-    .leftJoin('bookmarks as b', (j) => j.onRef('b.post_id', '=', 'p.id').on('b.user_id', '=', viewerId))
+    .leftJoin('bookmarks as b', (j) => j.onRef('b.post_id', '=', 'p.id').on('b.user_id', '=', viewerId).on('b.post_type', '=', 'post'))
     .selectAll('p')
     .select([
       'u.username as author_username',

@@ -32,7 +32,9 @@ export interface PostReactionsTable {
   created_at: string;
 }
 
+/** `post_type`: `post` (a wall post), `group` or `page` (docs/decisions/0195); the same for bookmarks. */
 export interface SharesTable {
+  post_type: Generated<string>;
   post_id: number;
   user_id: number;
   created_at: string;
@@ -40,6 +42,7 @@ export interface SharesTable {
 
 export interface BookmarksTable {
   user_id: number;
+  post_type: Generated<string>;
   post_id: number;
   created_at: string;
 }

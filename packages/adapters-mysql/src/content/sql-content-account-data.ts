@@ -81,7 +81,7 @@ export class SqlContentAccountData implements AccountDataPart, ExportedPosts {
     const touchedPosts = new Set<number>();
     for (const q of [
       db.selectFrom('post_reactions').select('post_id').where('user_id', '=', userId),
-      db.selectFrom('shares').select('post_id').where('user_id', '=', userId),
+      db.selectFrom('shares').select('post_id').where('user_id', '=', userId).where('post_type', '=', 'post'),
       db.selectFrom('comments').select('post_id').where('user_id', '=', userId),
     ]) {
       for (const r of await q.execute()) touchedPosts.add(r.post_id);
@@ -103,6 +103,10 @@ export class SqlContentAccountData implements AccountDataPart, ExportedPosts {
       .where('comment_id', 'in', db.selectFrom('comments').select('id').where('post_id', 'in', ownPosts))
       .execute();
     await db.deleteFrom('comment_reactions').where('comment_type', '=', 'post').where('user_id', '=', userId).execute();
+    // Others' bookmarks and shares of the own posts: post_id references no table (docs/decisions/0195).
+    for (const table of ['shares', 'bookmarks'] as const) {
+      await db.deleteFrom(table).where('post_type', '=', 'post').where('post_id', 'in', ownPosts).execute();
+    }
     for (const table of ['post_reactions', 'shares', 'bookmarks', 'wall_entries', 'stories'] as const) {
       await db.deleteFrom(table).where('user_id', '=', userId).execute();
     }
@@ -117,7 +121,7 @@ export class SqlContentAccountData implements AccountDataPart, ExportedPosts {
         .set({
           likes_count: sql`(select count(*) from post_reactions where post_reactions.post_id = posts.id)`,
           comments_count: sql`(select count(*) from comments where comments.post_id = posts.id)`,
-          shares_count: sql`(select count(*) from shares where shares.post_id = posts.id)`,
+          shares_count: sql`(select count(*) from shares where shares.post_type = 'post' and shares.post_id = posts.id)`,
         })
         .where('id', 'in', ids)
         .execute();

@@ -68,6 +68,13 @@ export class SqlPostEngagementRepository implements PostEngagementRepository {
   }
 
   async unbookmark(postId: number, userId: number) {
-    return changed(await this.db.deleteFrom('bookmarks').where('post_id', '=', postId).where('user_id', '=', userId).executeTakeFirst());
+    return changed(
+      await this.db
+        .deleteFrom('bookmarks')
+        .where('post_type', '=', 'post')
+        .where('post_id', '=', postId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst(),
+    );
   }
 }

@@ -55,8 +55,14 @@ export class SqlPostRepository implements PostRepository {
   }
 
   async delete(id: number) {
-    // Children go by ON DELETE CASCADE on both dialects (SQLite runs with foreign_keys on).
-    await this.db.deleteFrom('posts').where('id', '=', id).execute();
+    // Children go by ON DELETE CASCADE on both dialects (SQLite runs with foreign_keys on), but for
+    // bookmarks and shares, whose post_id names a post of any surface (docs/decisions/0195).
+    await this.db.transaction().execute(async (trx) => {
+      for (const table of ['bookmarks', 'shares'] as const) {
+        await trx.deleteFrom(table).where('post_type', '=', 'post').where('post_id', '=', id).execute();
+      }
+      await trx.deleteFrom('posts').where('id', '=', id).execute();
+    });
   }
 
   /** The moderation context's reports, read as `postVisibleTo` reads them (index reports_post). */
@@ -125,6 +131,7 @@ export class SqlPostRepository implements PostRepository {
       .selectFrom('bookmarks')
       .select(['post_id', 'created_at'])
       .where('user_id', '=', viewer.userId)
+      .where('post_type', '=', 'post')
       // A bookmark is the reader's row, but the post is not: it is listed while the rule lets them see it.
       .where((eb) => postVisibleTo(viewer, eb.ref('bookmarks.post_id')))
       .orderBy('created_at', 'desc')

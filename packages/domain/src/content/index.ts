@@ -6,6 +6,8 @@ export * from './engagement-events.js';
 export * from './surfaces.js';
 export * from './stored-home-feed.js';
 export * from './engagement-service.js';
+export * from './surface-posts.js';
+export * from './surface-engagement-service.js';
 export * from './comment-service.js';
 export * from './comment-targets.js';
 export * from './story-service.js';

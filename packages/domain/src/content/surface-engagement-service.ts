@@ -1,0 +1,120 @@
+import type { Actor } from '../shared/actor.js';
+import type { Clock } from '../shared/clock.js';
+import { Forbidden, NotFound } from '../shared/errors.js';
+import { listPage, pageRequest } from '../shared/pagination.js';
+import { toTimestamp } from '../shared/time.js';
+import type { EngagementService } from './engagement-service.js';
+import type { AuthorInfo, ListPage, PostView } from './model.js';
+import type { PostRepository } from './ports.js';
+import type {
+  BookmarkEntry,
+  PostType,
+  SurfaceEngagementRepository,
+  SurfacePostLookup,
+  SurfacePostRecord,
+  SurfacePostRef,
+  SurfacePostType,
+} from './surface-posts.js';
+import { viewerOf } from './visibility.js';
+
+/** A group or page post in a list, with its author. */
+export interface SurfacePostView {
+  post: SurfacePostRecord;
+  author: AuthorInfo;
+  is_bookmarked: boolean;
+  feed_date: string;
+}
+
+/** One item of the bookmark list: a wall post's view as every wall list shows it, or a group or page post's. */
+export type BookmarkedView = { post_type: 'post'; view: PostView } | { post_type: SurfacePostType; view: SurfacePostView };
+
+/**
+ * Bookmarks and shares of posts of every surface (docs/decisions/0195, 0196). A wall post (`post`, the
+ * default) goes through `EngagementService` exactly as before; a group or page post is looked up by
+ * its context's `SurfacePostLookup`, so its surface's visibility rule decides: one it may not see is as
+ * unknown as a missing one (404 `post_not_found`).
+ */
+export class SurfaceEngagementService {
+  private readonly lookups: ReadonlyMap<SurfacePostType, SurfacePostLookup>;
+
+  constructor(
+    private readonly wall: EngagementService,
+    private readonly posts: PostRepository,
+    private readonly engagement: SurfaceEngagementRepository,
+    lookups: readonly SurfacePostLookup[],
+    private readonly clock: Clock,
+  ) {
+    this.lookups = new Map(lookups.map((l) => [l.type, l]));
+  }
+
+  private async visible(actor: Actor, type: SurfacePostType, postId: number): Promise<SurfacePostRef> {
+    const lookup = this.lookups.get(type);
+    // A surface whose context is not loaded has no posts to find.
+    if (!lookup) throw new NotFound('Post not found', 'post_not_found');
+    return lookup.visiblePost(actor, postId);
+  }
+
+  async bookmark(actor: Actor, postId: number, type: PostType = 'post'): Promise<boolean> {
+    if (type === 'post') return this.wall.bookmark(actor, postId);
+    await this.visible(actor, type, postId);
+    return this.engagement.bookmark(type, postId, actor.userId, toTimestamp(this.clock.now()));
+  }
+
+  async unbookmark(actor: Actor, postId: number, type: PostType = 'post'): Promise<boolean> {
+    if (type === 'post') return this.wall.unbookmark(actor, postId);
+    await this.visible(actor, type, postId);
+    return this.engagement.unbookmark(type, postId, actor.userId);
+  }
+
+  /**
+   * Shares a post. A group or page post's share is recorded and counted, and shows on no wall
+   * (docs/decisions/0196); a private group's or private page's post cannot be shared (403
+   * `post_not_shareable`, nothing stored).
+   */
+  async share(actor: Actor, postId: number, type: PostType = 'post'): Promise<{ post_id: number; shared: boolean; shares_count: number }> {
+    if (type === 'post') return this.wall.share(actor, postId);
+    const post = await this.visible(actor, type, postId);
+    if (!post.shareable) throw new Forbidden('This post stays with its audience: it cannot be shared', 'post_not_shareable');
+    const shared = await this.engagement.share(type, postId, actor.userId, toTimestamp(this.clock.now()));
+    return { post_id: postId, shared, shares_count: await this.engagement.sharesCount(type, postId) };
+  }
+
+  /**
+   * The actor's bookmarks of every surface they may still see, newest bookmark first: one query for the
+   * page of bookmarks, then one per kind present and one for the authors, whatever the page size.
+   */
+  async bookmarks(actor: Actor, page?: number, perPage?: number): Promise<ListPage<BookmarkedView>> {
+    const req = pageRequest(page, perPage);
+    const p = listPage(await this.engagement.bookmarked(viewerOf(actor), req), req);
+    const walls = p.items.filter((e) => e.post_type === 'post');
+    const [wallViews, groupPosts, pagePosts] = await Promise.all([
+      walls.length ? this.posts.views(walls.map(asFeedEntry), actor.userId) : [],
+      this.surfacePosts(p.items, 'group', actor.userId),
+      this.surfacePosts(p.items, 'page', actor.userId),
+    ]);
+    const surface = [...groupPosts, ...pagePosts];
+    const authors = surface.length ? await this.posts.authors([...new Set(surface.map((s) => s.user_id))]) : new Map();
+    const byKey = new Map<string, BookmarkedView>();
+    for (const view of wallViews) byKey.set(`post:${view.post.id}`, { post_type: 'post', view });
+    for (const post of surface) {
+      const author = authors.get(post.user_id);
+      if (!author) continue; // An erased author's posts are gone with them; a row left behind is not shown.
+      byKey.set(`${post.post_type}:${post.id}`, { post_type: post.post_type, view: { post, author, is_bookmarked: true, feed_date: '' } });
+    }
+    const items = p.items.flatMap((e): BookmarkedView[] => {
+      const item = byKey.get(`${e.post_type}:${e.post_id}`);
+      if (!item) return [];
+      return item.post_type === 'post' ? [item] : [{ post_type: item.post_type, view: { ...item.view, feed_date: e.created_at } }];
+    });
+    return { ...p, items };
+  }
+
+  private async surfacePosts(entries: BookmarkEntry[], type: SurfacePostType, viewerId: number): Promise<SurfacePostRecord[]> {
+    const ids = entries.filter((e) => e.post_type === type).map((e) => e.post_id);
+    return ids.length ? this.engagement.surfacePosts(type, ids, viewerId) : [];
+  }
+}
+
+function asFeedEntry(e: BookmarkEntry) {
+  return { post_id: e.post_id, shared_by: null, feed_date: e.created_at };
+}
