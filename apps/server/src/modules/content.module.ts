@@ -114,7 +114,6 @@ const face = {
     CommentRepository: { suites: ['content/testing/content.contract.ts'], via: 'comments' },
     StoryRepository: { suites: ['content/testing/content.contract.ts'], via: 'stories' },
     SurfaceEngagementRepository: { suites: ['content/testing/surface-engagement.contract.ts'], via: 'surfaces' },
-    SurfacePostLookup: 'no SQL adapter',
   },
 } as const;
 
