@@ -48,7 +48,11 @@ describe('bookmarks.php with post_type', () => {
     expect((await t.api.post('bookmarks.php', { post_id: pp.id, post_type: 'page' }, as(reader))).status).toBe(200);
 
     // Bookmarked in that order, a second apart (the list's order is the bookmarks' time).
-    for (const [type, id, second] of [['post', wall.id, 1], ['group', gp.id, 2], ['page', pp.id, 3]] as const) {
+    for (const [type, id, second] of [
+      ['post', wall.id, 1],
+      ['group', gp.id, 2],
+      ['page', pp.id, 3],
+    ] as const) {
       await t.database.db
         .updateTable('bookmarks')
         .set({ created_at: `2026-01-01 10:00:0${second}` })
@@ -59,8 +63,22 @@ describe('bookmarks.php with post_type', () => {
     }
     const list = await bookmarks(reader);
     expect(keys(list)).toEqual([`page:${pp.id}`, `group:${gp.id}`, `post:${wall.id}`]);
-    expect(list[0]).toMatchObject({ type: 'page', group_id: null, page_id: page.id, content: 'page words', is_bookmarked: true, user_id: author.id });
-    expect(list[1]).toMatchObject({ type: 'group', group_id: g.id, content: 'group words', is_bookmarked: true, likes_count: 0, shares_count: 0 });
+    expect(list[0]).toMatchObject({
+      type: 'page',
+      group_id: null,
+      page_id: page.id,
+      content: 'page words',
+      is_bookmarked: true,
+      user_id: author.id,
+    });
+    expect(list[1]).toMatchObject({
+      type: 'group',
+      group_id: g.id,
+      content: 'group words',
+      is_bookmarked: true,
+      likes_count: 0,
+      shares_count: 0,
+    });
     expect(list[1]).not.toHaveProperty('page_id');
     // The wall post's item is the feeds' item, unchanged.
     expect(list[2]).toMatchObject({ type: 'post', group_id: null, content: 'wall words', is_bookmarked: true });
@@ -70,7 +88,9 @@ describe('bookmarks.php with post_type', () => {
     const removed = await t.api.delete(`bookmarks.php?post_id=${gp.id}&post_type=group`, undefined, as(reader));
     expect(removed.body).toMatchObject({ success: true, message: 'Bookmark removed', is_bookmarked: false });
     expect(keys(await bookmarks(reader))).toEqual([`page:${pp.id}`, `post:${wall.id}`]);
-    expect((await t.api.delete(`bookmarks.php?post_id=${gp.id}&post_type=group`, undefined, as(reader))).body.message).toBe('Not bookmarked');
+    expect((await t.api.delete(`bookmarks.php?post_id=${gp.id}&post_type=group`, undefined, as(reader))).body.message).toBe(
+      'Not bookmarked',
+    );
   });
 
   it("lists a private group's post only while the reader is a member (decided at read time)", async () => {
@@ -171,5 +191,44 @@ describe('under concurrent identical requests', () => {
     expect(shares.filter((a) => a.body.shared === true)).toHaveLength(1);
     expect(await rows('bookmarks', 'group', gp.id)).toHaveLength(1);
     expect(await rows('shares', 'group', gp.id)).toHaveLength(1);
+  });
+});
+
+describe('search.php finds group and page posts', () => {
+  it("under their surface's rule, under group_posts and page_posts, never in items", async () => {
+    const word = `zq${Date.now().toString(36)}`;
+    const admin = await aUser(t.api);
+    const member = await aUser(t.api);
+    const stranger = await aUser(t.api);
+    const open = await aCommunityGroup(t.api, admin);
+    const closed = await aCommunityGroup(t.api, admin, { privacy: 'private' });
+    await aGroupMembership(t.api, closed, [member], admin);
+    const openPost = await aGroupPost(t.api, admin, open, { content: `${word} in the open` });
+    const closedPost = await aGroupPost(t.api, admin, closed, { content: `${word} among members` });
+    const page = await aPage(t.api, admin);
+    const pagePost = await aPagePost(t.api, admin, page, { content: `${word} on the page` });
+    const hiddenPage = await aPage(t.api, admin, { privacy: 'private' });
+    await aPagePost(t.api, admin, hiddenPage, { content: `${word} not yet published` });
+
+    const asStranger = await t.api.get(`search.php?q=${word}&type=posts`, as(stranger));
+    expect(asStranger.status).toBe(200);
+    expect(asStranger.body.group_posts.map((p: Item) => p.id)).toEqual([openPost.id]);
+    expect(asStranger.body.group_posts[0]).toMatchObject({
+      type: 'group',
+      group_id: open.id,
+      user_avatar: expect.any(String),
+      is_bookmarked: false,
+    });
+    expect(asStranger.body.page_posts.map((p: Item) => [p.id, p.type, p.page_id])).toEqual([[pagePost.id, 'page', page.id]]);
+    expect(asStranger.body.items).toEqual([]);
+    expect(asStranger.body.posts).toEqual([]);
+
+    await t.api.post('bookmarks.php', { post_id: closedPost.id, post_type: 'group' }, as(member));
+    const asMember = await t.api.get(`search.php?q=${word}`, as(member));
+    expect(asMember.body.group_posts.map((p: Item) => p.id).sort()).toEqual([openPost.id, closedPost.id].sort());
+    expect(asMember.body.group_posts.find((p: Item) => p.id === closedPost.id).is_bookmarked).toBe(true);
+    // type=users searches no posts of any kind.
+    const users = await t.api.get(`search.php?q=${word}&type=users`, as(member));
+    expect([users.body.group_posts, users.body.page_posts]).toEqual([[], []]);
   });
 });

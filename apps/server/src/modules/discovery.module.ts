@@ -1,6 +1,6 @@
 import { token } from '@plaza/domain';
 import { UserRepository } from '@plaza/domain/accounts';
-import { PostRepository } from '@plaza/domain/content';
+import { PostRepository, SurfaceEngagementRepository } from '@plaza/domain/content';
 import { DiscoverService, SearchIndex, SearchService, UserSuggestions } from '@plaza/domain/discovery';
 import { discoverScript, discoverType } from '@plaza/adapters-http/scripts/discover';
 import { searchQuery, searchScript } from '@plaza/adapters-http/scripts/search';
@@ -41,8 +41,8 @@ export const discoveryModule = featureModule(face, (w) => {
   w.bind(SearchIndex, [DatabaseToken], ({ db, dialect }) => new SqlSearchIndex(db, dialect));
   w.bind(
     Discovery.SearchService,
-    { index: SearchIndex, users: UserRepository, posts: PostRepository },
-    ({ index, users, posts }) => new SearchService(index, users, posts),
+    { index: SearchIndex, users: UserRepository, posts: PostRepository, surfaces: SurfaceEngagementRepository },
+    ({ index, users, posts, surfaces }) => new SearchService(index, users, posts, surfaces),
   );
   w.script([Discovery.SearchService, Platform.Presenters], searchScript);
 

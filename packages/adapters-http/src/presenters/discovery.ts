@@ -1,7 +1,8 @@
 import type { UserResult } from '@plaza/domain/discovery';
-import type { PostView } from '@plaza/domain/content';
+import type { PostView, SurfacePostView } from '@plaza/domain/content';
 import { z } from 'zod';
 import { isOnline, type PresenterContext } from './context.js';
+import { BookmarkItem, presentSurfacePost } from './bookmark.js';
 import { PostItem, presentPost } from './post.js';
 import { zAvatar } from './user.js';
 
@@ -62,4 +63,22 @@ export function presentSearchPost(v: PostView, p: PresenterContext): z.input<typ
   const post = presentPost(v, p);
   const first = post.media[0] ?? null;
   return { ...post, type: 'post', user_avatar: post.avatar, media_url: first, image: post.media_type === 'image' ? first : null };
+}
+
+/**
+ * A group or page post found by search.php (docs/decisions/0197): the bookmark list's item (the Post
+ * of §35.1 with `type` `group` or `page`) with the search screen's keys. They are answered under
+ * `group_posts` and `page_posts` only, not in `items`/`data`/`posts`: the app opens every post result
+ * through posts.php?id=, where a group or page post's id names another post.
+ */
+export const SearchSurfacePostItem = BookmarkItem.extend({
+  user_avatar: zAvatar,
+  media_url: z.string().nullable(),
+  image: z.string().nullable(),
+});
+
+export function presentSearchSurfacePost(v: SurfacePostView, p: PresenterContext): z.input<typeof SearchSurfacePostItem> {
+  const post = presentSurfacePost(v, p);
+  const first = post.media[0] ?? null;
+  return { ...post, user_avatar: post.avatar, media_url: first, image: post.media_type === 'image' ? first : null };
 }

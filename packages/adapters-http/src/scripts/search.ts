@@ -4,7 +4,14 @@ import { z } from 'zod';
 import { paginationQuery } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
-import { presentSearchPost, presentSearchUser, SearchPostItem, SearchUserItem } from '../presenters/discovery.js';
+import {
+  presentSearchPost,
+  presentSearchSurfacePost,
+  presentSearchUser,
+  SearchPostItem,
+  SearchSurfacePostItem,
+  SearchUserItem,
+} from '../presenters/discovery.js';
 
 /** `q` and `type` of a search, shared with the library's `discovery.search` (docs/decisions/0130). */
 export const searchQuery = z.object({
@@ -16,7 +23,8 @@ const Item = z.union([SearchUserItem, SearchPostItem]);
 /**
  * search.php (contract §15): `q`, `type` all (default), users or posts, `page`. The results are one
  * array under both `items` and `data` (users first, then posts), and each kind under `users` and
- * `posts` too (the group-invite screen reads `users`). Pages apply to each kind.
+ * `posts` too (the group-invite screen reads `users`). Pages apply to each kind. Group and page posts
+ * the reader may see come under `group_posts` and `page_posts` only (docs/decisions/0197).
  */
 export function searchScript(search: SearchService, p: PresenterContext): Script {
   return {
@@ -33,6 +41,8 @@ export function searchScript(search: SearchService, p: PresenterContext): Script
           data: z.array(Item),
           users: z.array(SearchUserItem),
           posts: z.array(SearchPostItem),
+          group_posts: z.array(SearchSurfacePostItem),
+          page_posts: z.array(SearchSurfacePostItem),
           query: z.string(),
           type: z.enum(SEARCH_TYPES),
           pagination: z.object({ current_page: z.number().int().positive(), per_page: z.number().int().positive(), has_more: z.boolean() }),
@@ -43,18 +53,22 @@ export function searchScript(search: SearchService, p: PresenterContext): Script
           const found = await search.search(ctx.actor, { q: ctx.query.q, type, page });
           const users = found.users.map((u) => presentSearchUser(u, p));
           const posts = found.posts.map((v) => presentSearchPost(v, p));
+          const group_posts = found.group_posts.map((v) => presentSearchSurfacePost(v, p));
+          const page_posts = found.page_posts.map((v) => presentSearchSurfacePost(v, p));
           const items = [...users, ...posts];
           return {
             items,
             data: items,
             users,
             posts,
+            group_posts,
+            page_posts,
             query: ctx.query.q,
             type,
             pagination: {
               current_page: page.page,
               per_page: page.perPage,
-              has_more: users.length === page.perPage || posts.length === page.perPage,
+              has_more: [users, posts, group_posts, page_posts].some((list) => list.length === page.perPage),
             },
           };
         },

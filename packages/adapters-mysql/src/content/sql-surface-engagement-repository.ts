@@ -8,47 +8,12 @@ import type {
   SurfacePostType,
   Viewer,
 } from '@plaza/domain/content';
-import { type Expression, expressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
+import { expressionBuilder, type Kysely, sql } from 'kysely';
 import type { Database } from '../database.js';
 import { insertIfAbsent } from '../dialect.js';
-import { groupContentVisibleTo } from '../groups/group-visibility.js';
 import { parseList } from '../json-list.js';
 import { postVisibleTo } from './post-visibility.js';
-
-/**
- * The domain's page rule (`canSeePage` in @plaza/domain/pages, rules.ts) as a SQL predicate on a page
- * post's id: its page is public, or the viewer is on its team (page_admins).
- */
-function pagePostVisibleTo(userId: number, postId: Expression<number>): Expression<SqlBool> {
-  const eb = expressionBuilder<Database>();
-  return eb.exists(
-    eb
-      .selectFrom('page_posts as vpp')
-      .innerJoin('pages as vpg', 'vpg.id', 'vpp.page_id')
-      .select('vpp.id')
-      .where('vpp.id', '=', postId)
-      .where((e) =>
-        e.or([
-          e('vpg.privacy', '=', 'public'),
-          e.exists(
-            e.selectFrom('page_admins as vpa').select('vpa.page_id').whereRef('vpa.page_id', '=', 'vpg.id').where('vpa.user_id', '=', userId),
-          ),
-        ]),
-      ),
-  );
-}
-
-/** A group post's group rule (`canSeeGroupContent`) on the post's id; false when the post is gone. */
-function groupPostVisibleTo(userId: number, postId: Expression<number>): Expression<SqlBool> {
-  const eb = expressionBuilder<Database>();
-  return eb.exists(
-    eb
-      .selectFrom('group_posts as vgp')
-      .select('vgp.id')
-      .where('vgp.id', '=', postId)
-      .where((e) => groupContentVisibleTo(userId, e.ref('vgp.group_id'))),
-  );
-}
+import { groupPostVisibleTo, pagePostVisibleTo } from './surface-post-visibility.js';
 
 /**
  * Bookmarks and shares of group and page posts in the `bookmarks` and `shares` tables, keyed with their
@@ -106,6 +71,18 @@ export class SqlSurfaceEngagementRepository implements SurfaceEngagementReposito
       .offset(offsetOf(page))
       .execute();
     return rows.map((r) => ({ post_type: r.post_type as PostType, post_id: r.post_id, created_at: r.created_at }));
+  }
+
+  async bookmarkedAmong(type: SurfacePostType, ids: number[], userId: number) {
+    if (ids.length === 0) return new Set<number>();
+    const rows = await this.db
+      .selectFrom('bookmarks')
+      .select('post_id')
+      .where('user_id', '=', userId)
+      .where('post_type', '=', type)
+      .where('post_id', 'in', [...new Set(ids)])
+      .execute();
+    return new Set(rows.map((r) => r.post_id));
   }
 
   async surfacePosts(type: SurfacePostType, ids: number[], viewerId: number): Promise<SurfacePostRecord[]> {

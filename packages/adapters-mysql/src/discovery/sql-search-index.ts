@@ -1,8 +1,9 @@
 import { offsetOf, type PageRequest } from '@plaza/domain';
-import type { FeedEntry, Viewer } from '@plaza/domain/content';
+import type { FeedEntry, SurfacePostType, Viewer } from '@plaza/domain/content';
 import type { SearchIndex, UserHit } from '@plaza/domain/discovery';
 import { type Kysely, sql } from 'kysely';
 import { postVisibleTo } from '../content/post-visibility.js';
+import { groupPostVisibleTo, pagePostVisibleTo } from '../content/surface-post-visibility.js';
 import type { Database } from '../database.js';
 import type { SqlDialect } from '../dialect.js';
 import { charLength, likePrefix, postTextQuery } from './full-text.js';
@@ -62,5 +63,32 @@ export class SqlSearchIndex implements SearchIndex {
             order by bm25(posts_fts), p.created_at desc, p.id desc
             limit ${page.perPage} offset ${offsetOf(page)}`.execute(this.db);
     return rows.rows.map((r) => ({ post_id: Number(r.id), shared_by: null, feed_date: String(r.created_at) }));
+  }
+
+  /** As `posts`, on a group's or a page's posts and their own index, under their surface's rule. */
+  async surfacePosts(viewer: Viewer, type: SurfacePostType, words: string[], page: PageRequest): Promise<number[]> {
+    if (words.length === 0) return [];
+    const query = postTextQuery(this.dialect, words);
+    const table = sql.raw(type === 'group' ? 'group_posts' : 'page_posts');
+    const fts = sql.raw(type === 'group' ? 'group_posts_fts' : 'page_posts_fts');
+    const visible =
+      type === 'group'
+        ? groupPostVisibleTo(viewer.userId, sql.ref<number>('p.id'))
+        : pagePostVisibleTo(viewer.userId, sql.ref<number>('p.id'));
+    const rows =
+      this.dialect === 'mysql'
+        ? await sql<{ id: number }>`
+            select p.id, p.created_at, match (p.content) against (${query} in boolean mode) as score
+            from ${table} p
+            where match (p.content) against (${query} in boolean mode) and ${visible}
+            order by score desc, p.created_at desc, p.id desc
+            limit ${page.perPage} offset ${offsetOf(page)}`.execute(this.db)
+        : await sql<{ id: number }>`
+            select p.id
+            from ${fts} f join ${table} p on p.id = f.rowid
+            where ${fts} match ${query} and ${visible}
+            order by bm25(${fts}), p.created_at desc, p.id desc
+            limit ${page.perPage} offset ${offsetOf(page)}`.execute(this.db);
+    return rows.rows.map((r) => Number(r.id));
   }
 }

@@ -25,6 +25,33 @@ export interface SurfacePostView {
   feed_date: string;
 }
 
+/**
+ * Group and page posts as a list shows them: their records, authors and whether the viewer bookmarked
+ * them, with one query per kind plus one for the authors and one for the bookmarks, whatever their number.
+ */
+export class SurfacePostViews {
+  constructor(
+    private readonly posts: PostRepository,
+    private readonly engagement: SurfaceEngagementRepository,
+  ) {}
+
+  /** These posts of one kind in the order given, those gone (or whose author is) left out; `bookmarked` when known. */
+  async views(type: SurfacePostType, ids: number[], viewerId: number, bookmarked?: ReadonlySet<number>): Promise<SurfacePostView[]> {
+    if (ids.length === 0) return [];
+    const [records, marks] = await Promise.all([
+      this.engagement.surfacePosts(type, ids, viewerId),
+      bookmarked ?? this.engagement.bookmarkedAmong(type, ids, viewerId),
+    ]);
+    const authors = records.length ? await this.posts.authors([...new Set(records.map((r) => r.user_id))]) : new Map();
+    const byId = new Map(records.map((r) => [r.id, r]));
+    return ids.flatMap((id) => {
+      const post = byId.get(id);
+      const author = post && authors.get(post.user_id);
+      return post && author ? [{ post, author, is_bookmarked: marks.has(id), feed_date: post.created_at }] : [];
+    });
+  }
+}
+
 /** One item of the bookmark list: a wall post's view as every wall list shows it, or a group or page post's. */
 export type BookmarkedView = { post_type: 'post'; view: PostView } | { post_type: SurfacePostType; view: SurfacePostView };
 
@@ -36,6 +63,7 @@ export type BookmarkedView = { post_type: 'post'; view: PostView } | { post_type
  */
 export class SurfaceEngagementService {
   private readonly lookups: ReadonlyMap<SurfacePostType, SurfacePostLookup>;
+  private readonly surfaceViews: SurfacePostViews;
 
   constructor(
     private readonly wall: EngagementService,
@@ -45,6 +73,7 @@ export class SurfaceEngagementService {
     private readonly clock: Clock,
   ) {
     this.lookups = new Map(lookups.map((l) => [l.type, l]));
+    this.surfaceViews = new SurfacePostViews(posts, engagement);
   }
 
   private async visible(actor: Actor, type: SurfacePostType, postId: number): Promise<SurfacePostRef> {
@@ -86,32 +115,23 @@ export class SurfaceEngagementService {
   async bookmarks(actor: Actor, page?: number, perPage?: number): Promise<ListPage<BookmarkedView>> {
     const req = pageRequest(page, perPage);
     const p = listPage(await this.engagement.bookmarked(viewerOf(actor), req), req);
-    const walls = p.items.filter((e) => e.post_type === 'post');
-    const [wallViews, groupPosts, pagePosts] = await Promise.all([
-      walls.length ? this.posts.views(walls.map(asFeedEntry), actor.userId) : [],
-      this.surfacePosts(p.items, 'group', actor.userId),
-      this.surfacePosts(p.items, 'page', actor.userId),
+    const idsOf = (type: PostType) => p.items.filter((e) => e.post_type === type).map((e) => e.post_id);
+    const [wallViews, groupViews, pageViews] = await Promise.all([
+      idsOf('post').length ? this.posts.views(p.items.filter((e) => e.post_type === 'post').map(asFeedEntry), actor.userId) : [],
+      this.surfaceViews.views('group', idsOf('group'), actor.userId, new Set(idsOf('group'))),
+      this.surfaceViews.views('page', idsOf('page'), actor.userId, new Set(idsOf('page'))),
     ]);
-    const surface = [...groupPosts, ...pagePosts];
-    const authors = surface.length ? await this.posts.authors([...new Set(surface.map((s) => s.user_id))]) : new Map();
     const byKey = new Map<string, BookmarkedView>();
     for (const view of wallViews) byKey.set(`post:${view.post.id}`, { post_type: 'post', view });
-    for (const post of surface) {
-      const author = authors.get(post.user_id);
-      if (!author) continue; // An erased author's posts are gone with them; a row left behind is not shown.
-      byKey.set(`${post.post_type}:${post.id}`, { post_type: post.post_type, view: { post, author, is_bookmarked: true, feed_date: '' } });
-    }
+    for (const view of [...groupViews, ...pageViews])
+      byKey.set(`${view.post.post_type}:${view.post.id}`, { post_type: view.post.post_type, view });
     const items = p.items.flatMap((e): BookmarkedView[] => {
       const item = byKey.get(`${e.post_type}:${e.post_id}`);
       if (!item) return [];
+      // A bookmark's date is the list's date, as for the wall's (feed_date).
       return item.post_type === 'post' ? [item] : [{ post_type: item.post_type, view: { ...item.view, feed_date: e.created_at } }];
     });
     return { ...p, items };
-  }
-
-  private async surfacePosts(entries: BookmarkEntry[], type: SurfacePostType, viewerId: number): Promise<SurfacePostRecord[]> {
-    const ids = entries.filter((e) => e.post_type === type).map((e) => e.post_id);
-    return ids.length ? this.engagement.surfacePosts(type, ids, viewerId) : [];
   }
 }
 

@@ -86,6 +86,8 @@ export interface SurfaceEngagementRepository {
    * in the query so pages are full; newest bookmark first, `perPage + 1` at most.
    */
   bookmarked(viewer: Viewer, page: PageRequest): Promise<BookmarkEntry[]>;
+  /** Which of these posts of one kind the user bookmarked. */
+  bookmarkedAmong(type: SurfacePostType, ids: number[], userId: number): Promise<Set<number>>;
   /** These group or page posts as `viewerId` sees them (reaction), in one query per type; unknown ids absent. */
   surfacePosts(type: SurfacePostType, ids: number[], viewerId: number): Promise<SurfacePostRecord[]>;
 }

@@ -1,4 +1,4 @@
-import type { FeedEntry, Viewer } from '../content/index.js';
+import type { FeedEntry, SurfacePostType, Viewer } from '../content/index.js';
 import type { PageRequest } from '../shared/pagination.js';
 import { token } from '../shared/token.js';
 
@@ -23,5 +23,11 @@ export interface SearchIndex {
    * may see (the one visibility rule), most relevant first and newest among equals.
    */
   posts(viewer: Viewer, words: string[], page: PageRequest): Promise<FeedEntry[]>;
+  /**
+   * The ids of group or page posts holding every one of `words`, among those `viewer` may see by the
+   * rule of their surface (a private group's posts for its members, a private page's for its team),
+   * most relevant first and newest among equals (docs/decisions/0197).
+   */
+  surfacePosts(viewer: Viewer, type: SurfacePostType, words: string[], page: PageRequest): Promise<number[]>;
 }
 export const SearchIndex = token<SearchIndex>('discovery.SearchIndex');

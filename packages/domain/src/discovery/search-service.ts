@@ -1,7 +1,8 @@
 import { asSeenBy } from '../accounts/preferences.js';
 import type { UserRecord } from '../accounts/user.js';
 import type { UserRepository } from '../accounts/ports.js';
-import type { PostRepository, PostView } from '../content/index.js';
+import type { PostRepository, PostView, SurfaceEngagementRepository, SurfacePostType } from '../content/index.js';
+import { SurfacePostViews, type SurfacePostView } from '../content/surface-engagement-service.js';
 import { viewerOf } from '../content/visibility.js';
 import type { Actor } from '../shared/actor.js';
 import { Invalid } from '../shared/errors.js';
@@ -37,6 +38,9 @@ export interface UserResult {
 export interface SearchResults {
   users: UserResult[];
   posts: PostView[];
+  /** Group and page posts, each kind paged as the others (docs/decisions/0197). */
+  group_posts: SurfacePostView[];
+  page_posts: SurfacePostView[];
 }
 
 /**
@@ -45,21 +49,29 @@ export interface SearchResults {
  * followers, and moderators while a report names them), so pages are full. Each list costs a constant number of queries.
  */
 export class SearchService {
+  private readonly surfaceViews: SurfacePostViews;
+
   constructor(
     private readonly index: SearchIndex,
     private readonly users: UserRepository,
     private readonly posts: PostRepository,
-  ) {}
+    surfaces: SurfaceEngagementRepository,
+  ) {
+    this.surfaceViews = new SurfacePostViews(posts, surfaces);
+  }
 
   async search(actor: Actor, input: { q: string; type: SearchType; page: PageRequest }): Promise<SearchResults> {
     const q = input.q.trim();
     if (q === '') throw Invalid.field('q', 'must not be empty');
     if ([...q].length > SEARCH_QUERY_MAX) throw Invalid.field('q', `must be at most ${SEARCH_QUERY_MAX} characters`);
-    const [users, posts] = await Promise.all([
+    const words = input.type === 'users' ? [] : searchWords(q);
+    const [users, posts, group_posts, page_posts] = await Promise.all([
       input.type === 'posts' ? [] : this.findUsers(actor, q.replace(/^@/, ''), input.page),
-      input.type === 'users' ? [] : this.findPosts(actor, searchWords(q), input.page),
+      this.findPosts(actor, words, input.page),
+      this.findSurfacePosts(actor, 'group', words, input.page),
+      this.findSurfacePosts(actor, 'page', words, input.page),
     ]);
-    return { users, posts };
+    return { users, posts, group_posts, page_posts };
   }
 
   private async findUsers(actor: Actor, prefix: string, page: PageRequest): Promise<UserResult[]> {
@@ -77,5 +89,12 @@ export class SearchService {
     if (words.length === 0) return [];
     const entries = await this.index.posts(viewerOf(actor), words, page);
     return entries.length ? this.posts.views(entries, actor.userId) : [];
+  }
+
+  /** Group or page posts by their words under their surface's rule: one query for the ids, then the views'. */
+  private async findSurfacePosts(actor: Actor, type: SurfacePostType, words: string[], page: PageRequest): Promise<SurfacePostView[]> {
+    if (words.length === 0) return [];
+    const ids = await this.index.surfacePosts(viewerOf(actor), type, words, page);
+    return this.surfaceViews.views(type, ids, actor.userId);
   }
 }

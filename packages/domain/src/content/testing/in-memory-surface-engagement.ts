@@ -1,12 +1,7 @@
 import { offsetOf, type PageRequest } from '../../shared/pagination.js';
 import type { Timestamp } from '../../shared/time.js';
 import type { ReactionType } from '../model.js';
-import type {
-  BookmarkEntry,
-  SurfaceEngagementRepository,
-  SurfacePostRecord,
-  SurfacePostType,
-} from '../surface-posts.js';
+import type { BookmarkEntry, SurfaceEngagementRepository, SurfacePostRecord, SurfacePostType } from '../surface-posts.js';
 import type { Viewer } from '../visibility.js';
 import type { InMemoryContentStore } from './in-memory-content.js';
 
@@ -68,6 +63,10 @@ export class InMemorySurfaceEngagementRepository implements SurfaceEngagementRep
           : b.post_id - a.post_id,
     );
     return rows.slice(offsetOf(page), offsetOf(page) + page.perPage + 1);
+  }
+
+  async bookmarkedAmong(type: SurfacePostType, ids: number[], userId: number) {
+    return new Set(ids.filter((id) => this.bookmarks.has(`${userId}:${type}:${id}`)));
   }
 
   async surfacePosts(type: SurfacePostType, ids: number[], viewerId: number): Promise<SurfacePostRecord[]> {

@@ -29,6 +29,8 @@ export function surfaceEngagementContract(name: string, make: () => Promise<Surf
       const g = await publish('group', u.id, { content: 'group' });
       expect(await surfaces.bookmark('group', g, u.id, at(1))).toBe(true);
       expect(await surfaces.bookmark('group', g, u.id, at(2))).toBe(false);
+      expect(await surfaces.bookmarkedAmong('group', [g, 99_999_999], u.id)).toEqual(new Set([g]));
+      expect(await surfaces.bookmarkedAmong('page', [g], u.id)).toEqual(new Set());
       // The same number as a page post's id is another post.
       expect(await surfaces.unbookmark('page', g, u.id)).toBe(false);
       expect(await surfaces.unbookmark('group', g, u.id)).toBe(true);
@@ -98,7 +100,9 @@ export function surfaceEngagementContract(name: string, make: () => Promise<Surf
       ]);
       expect(groupPosts[0].group_id).toEqual(expect.any(Number));
       const pagePosts = await surfaces.surfacePosts('page', [p], author.id);
-      expect(pagePosts).toEqual([expect.objectContaining({ post_type: 'page', id: p, group_id: null, content: 'on the page', shares_count: 0 })]);
+      expect(pagePosts).toEqual([
+        expect.objectContaining({ post_type: 'page', id: p, group_id: null, content: 'on the page', shares_count: 0 }),
+      ]);
       expect(pagePosts[0].page_id).toEqual(expect.any(Number));
       expect(await surfaces.surfacePosts('page', [], author.id)).toEqual([]);
     });

@@ -1,6 +1,7 @@
 import type { InMemoryUserRepository } from '../../accounts/testing/in-memory-accounts.js';
 import type { InMemoryContentStore } from '../../content/testing/in-memory-content.js';
-import { canSeePost, type FeedEntry, type Viewer } from '../../content/index.js';
+import { canSeePost, type FeedEntry, type SurfacePostType, type Viewer } from '../../content/index.js';
+import type { InMemorySurfacePost } from '../../content/testing/in-memory-surface-engagement.js';
 import type { PageRequest } from '../../shared/pagination.js';
 import { offsetOf } from '../../shared/pagination.js';
 import type { InMemoryFollowRepository, InMemoryFriendRequestRepository } from '../../social/testing/in-memory-social.js';
@@ -15,6 +16,8 @@ export class InMemorySearchIndex implements SearchIndex {
     private readonly content: InMemoryContentStore,
     private readonly follows: InMemoryFollowRepository,
     private readonly friends: InMemoryFriendRequestRepository,
+    /** Group and page posts by `type:id`, as the test publishes them (the surface engagement fake's map). */
+    private readonly surfaces: ReadonlyMap<string, InMemorySurfacePost> = new Map(),
   ) {}
 
   async users(viewerId: number, prefix: string, page: PageRequest): Promise<UserHit[]> {
@@ -64,5 +67,22 @@ export class InMemorySearchIndex implements SearchIndex {
     return scored
       .slice(offsetOf(page), offsetOf(page) + page.perPage)
       .map(({ post }) => ({ post_id: post.id, shared_by: null, feed_date: post.created_at }));
+  }
+
+  async surfacePosts(viewer: Viewer, type: SurfacePostType, words: string[], page: PageRequest): Promise<number[]> {
+    if (words.length === 0) return [];
+    const scored = [...this.surfaces.values()].flatMap(({ record, visibleTo }) => {
+      if (record.post_type !== type || !visibleTo(viewer.userId)) return [];
+      const tokens = wordsOf(record.content);
+      if (!words.every((w) => tokens.some((t) => t.startsWith(w)))) return [];
+      const hits = tokens.filter((t) => words.some((w) => t.startsWith(w))).length;
+      return [{ post: record, score: hits / Math.sqrt(tokens.length) }];
+    });
+    scored.sort(
+      (a, b) =>
+        b.score - a.score ||
+        (a.post.created_at < b.post.created_at ? 1 : a.post.created_at > b.post.created_at ? -1 : b.post.id - a.post.id),
+    );
+    return scored.slice(offsetOf(page), offsetOf(page) + page.perPage).map(({ post }) => post.id);
   }
 }

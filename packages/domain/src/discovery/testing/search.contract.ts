@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { UserRepository } from '../../accounts/ports.js';
 import { aNewUser } from '../../accounts/testing/mothers.js';
 import type { PostRepository } from '../../content/ports.js';
+import type { SurfacePostType } from '../../content/surface-posts.js';
 import type { FollowRepository, FriendRequestRepository } from '../../social/ports.js';
 import { pageRequest } from '../../shared/pagination.js';
 import type { SearchIndex } from '../ports.js';
@@ -12,6 +13,8 @@ export interface SearchPorts {
   posts: PostRepository;
   follows: FollowRepository;
   friends: FriendRequestRepository;
+  /** Publishes a group or page post: public, or private to `insiders` (members, team); returns its id. */
+  publish(type: SurfacePostType, authorId: number, options: { content: string; isPrivate?: boolean; insiders?: number[] }): Promise<number>;
 }
 
 const AT = '2026-05-01 10:00:00';
@@ -131,6 +134,26 @@ export function searchIndexContract(name: string, make: () => Promise<SearchPort
       expect((await search.posts(viewer, [`${t}text`], pageRequest(1, 20))).map((e) => e.post_id)).toEqual([p.id]);
       await posts.delete(p.id);
       expect(await search.posts(viewer, [`${t}text`], pageRequest(1, 20))).toEqual([]);
+    });
+
+    it("finds group and page posts by their words under their surface's rule, best first", async () => {
+      const { search, users, publish } = await make();
+      const t = tag();
+      const author = await users.create(aNewUser());
+      const outsider = await users.create(aNewUser());
+      const insider = await users.create(aNewUser());
+      const dense = await publish('group', author.id, { content: `${t} ${t} assembly` });
+      const sparse = await publish('group', author.id, { content: `${t} assembly on friday with many other words here` });
+      const closed = await publish('group', author.id, { content: `${t} assembly`, isPrivate: true, insiders: [insider.id] });
+      const onPage = await publish('page', author.id, { content: `${t} assembly news` });
+      const hiddenPage = await publish('page', author.id, { content: `${t} draft`, isPrivate: true, insiders: [insider.id] });
+      const v = (u: { id: number }) => ({ userId: u.id, moderator: false });
+      expect(await search.surfacePosts(v(outsider), 'group', [t, 'assem'], pageRequest(1, 20))).toEqual([dense, sparse]);
+      expect((await search.surfacePosts(v(insider), 'group', [t], pageRequest(1, 20))).sort()).toEqual([dense, sparse, closed].sort());
+      expect(await search.surfacePosts(v(insider), 'group', [t], pageRequest(1, 1))).toHaveLength(1);
+      expect(await search.surfacePosts(v(outsider), 'page', [t], pageRequest(1, 20))).toEqual([onPage]);
+      expect((await search.surfacePosts(v(insider), 'page', [t], pageRequest(1, 20))).sort()).toEqual([onPage, hiddenPage].sort());
+      expect(await search.surfacePosts(v(outsider), 'page', [], pageRequest(1, 20))).toEqual([]);
     });
   });
 }
