@@ -104,7 +104,7 @@ export const ERROR_CODES = {
     meaning: 'A media field names no upload of the caller’s of the right type, or a video or audio file could not be processed (415)',
   },
   invalid_parent: { kinds: ['invalid'], meaning: 'A reply’s parent is not a comment of the same post' },
-  invalid_post_type: { kinds: ['invalid'], meaning: 'A report, bookmark or share names a post type other than post, group or page' },
+  invalid_post_type: { kinds: ['invalid'], meaning: 'A report names a post type other than post, group or page' },
   invalid_reason: { kinds: ['invalid'], meaning: 'A report reason not in the list' },
   invalid_recipient: { kinds: ['invalid'], meaning: 'One cannot call oneself' },
   invalid_reset_token: { kinds: ['invalid'], meaning: 'The password-reset code is unknown, expired or already used' },
