@@ -10,3 +10,6 @@ export * from './comment-service.js';
 export * from './comment-targets.js';
 export * from './story-service.js';
 export * from './visibility.js';
+export * from './post-composition.js';
+export * from './surface.js';
+export * from './surface-posts.js';

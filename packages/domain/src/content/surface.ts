@@ -3,12 +3,10 @@ import type { Actor } from '../shared/actor.js';
 import type { Forbidden } from '../shared/errors.js';
 import type { ReactionSlots } from '../shared/reaction-rule.js';
 import type { Timestamp } from '../shared/time.js';
-import type { NoticePlace } from './engagement-events.js';
+import type { NoticePlace, SurfaceKind } from './engagement-events.js';
 import type { ReactionType } from './model.js';
 import type { ComposedPost, CompositionRules } from './post-composition.js';
 
-/** The surfaces a post is published on (issue 28): a user's wall, a community group, a page. */
-export type SurfaceKind = 'wall' | 'group' | 'page';
 
 /**
  * What the publishing core asks of a surface (docs/decisions/0190): where a post lives (`Place`: a group

@@ -3,3 +3,4 @@ export * from './ports.js';
 export * from './visibility.js';
 export * from './group-service.js';
 export * from './group-post-service.js';
+export * from './group-surface.js';

@@ -4,3 +4,4 @@ export * from './rules.js';
 export * from './page-service.js';
 export * from './page-post-service.js';
 export * from './page-comment-target.js';
+export * from './page-surface.js';

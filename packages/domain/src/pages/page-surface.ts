@@ -93,8 +93,9 @@ export function pagePostStore(posts: PagePostRepository, clock: Clock): SurfaceP
         created_at: at,
       }),
     updatePost: (id, content, at) => posts.update(id, content, at),
-    // The page repository deletes without telling whether the row was there; the core found it just before.
+    // The page repository deletes without telling whether the row was there: it is read first.
     deletePost: async (id) => {
+      if (!(await posts.findById(id))) return false;
       await posts.delete(id);
       return true;
     },
