@@ -5,7 +5,7 @@ import { Invalid, NotFound } from '../shared/errors.js';
 import { putReaction, type ReactionChange, removeReaction } from '../shared/reaction-rule.js';
 import { type Timestamp, toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
-import type { EngagementEvents } from './engagement-events.js';
+import type { EngagementEvents, NoticePlace } from './engagement-events.js';
 import type { ReactionType } from './model.js';
 import { composeComment, composeEdit, composePost, type PostDraft } from './post-composition.js';
 import type { Surface, SurfacePostStore } from './surface.js';
@@ -94,29 +94,42 @@ export class SurfacePosts<Place, P, C> {
     actor: Actor,
     postId: number,
     type: ReactionType,
-    decide: (current: ReactionType | null) => 'put' | 'remove' = () => 'put',
+    decide?: (current: ReactionType | null) => 'put' | 'remove',
   ): Promise<{ post: P; change: ReactionChange | 'removed' | 'none' }> {
     const { post, place } = await this.visiblePost(actor, postId);
     const author = this.store.postRef(post).user_id;
     const noticePlace = this.surface.noticePlace(place, postId);
     const notify = noticePlace !== null && author !== actor.userId && (await this.surface.canUserSee(author, place));
-    const change = await this.deps.uow.run(async () => {
+    // Called outside any unit of work: the lock is the unit's first statement, so what is read after it
+    // (the current reaction, the counter) is read under it, not from a snapshot taken before.
+    return this.deps.uow.run(async () => {
       await this.store.lockPost(postId);
-      if (decide(await this.reactionOf(actor, postId)) === 'remove') {
-        return (await removeReaction(this.store.reactions, postId, actor.userId)) ? ('removed' as const) : ('none' as const);
-      }
-      return putReaction(
-        this.store.reactions,
-        postId,
-        actor.userId,
-        type,
-        this.now(),
-        notify && noticePlace
-          ? { notify: (c) => this.deps.events.postReacted({ actor, recipientId: author, reaction: type, change: c, place: noticePlace }) }
-          : undefined,
-      );
+      const change = await this.putOrTakeBack(actor, postId, type, decide, notify && noticePlace ? noticePlace : null, author);
+      return { post: (await this.store.findPost(postId)) ?? post, change };
     });
-    return { post, change };
+  }
+
+  private async putOrTakeBack(
+    actor: Actor,
+    postId: number,
+    type: ReactionType,
+    decide: ((current: ReactionType | null) => 'put' | 'remove') | undefined,
+    noticePlace: NoticePlace | null,
+    author: number,
+  ): Promise<ReactionChange | 'removed' | 'none'> {
+    if (decide && decide(await this.reactionOf(actor, postId)) === 'remove') {
+      return (await removeReaction(this.store.reactions, postId, actor.userId)) ? 'removed' : 'none';
+    }
+    return putReaction(
+      this.store.reactions,
+      postId,
+      actor.userId,
+      type,
+      this.now(),
+      noticePlace
+        ? { notify: (c) => this.deps.events.postReacted({ actor, recipientId: author, reaction: type, change: c, place: noticePlace }) }
+        : undefined,
+    );
   }
 
   /** Takes the actor's reaction back; never announced. */

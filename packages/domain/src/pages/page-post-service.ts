@@ -47,7 +47,7 @@ export class PagePostService {
     private readonly posts: PagePostRepository,
     private readonly users: UserRepository,
     clock: Clock,
-    private readonly uow: UnitOfWork,
+    uow: UnitOfWork,
     media: MediaReferences,
     /** Page posts tell no one (0120); the listeners are the core's all the same. */
     events: EngagementEvents = new EngagementEvents(),
@@ -114,12 +114,9 @@ export class PagePostService {
     postId: number,
     type: ReactionType,
   ): Promise<{ post_id: number; like_count: number; user_reaction: ReactionType | null }> {
-    return this.uow.run(async () => {
-      const { change } = await this.core.react(actor, postId, type, (current) => (current === type ? 'remove' : 'put'));
-      const after = await this.posts.findById(postId);
-      const takenBack = change === 'removed' || change === 'none';
-      return { post_id: postId, like_count: after?.like_count ?? 0, user_reaction: takenBack ? null : type };
-    });
+    const { post, change } = await this.core.react(actor, postId, type, (current) => (current === type ? 'remove' : 'put'));
+    const takenBack = change === 'removed' || change === 'none';
+    return { post_id: postId, like_count: post.like_count, user_reaction: takenBack ? null : type };
   }
 
   async comments(actor: Actor, pageId: number, postId: number, req: PageRequest): Promise<Paged<PageCommentView>> {
