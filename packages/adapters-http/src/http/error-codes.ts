@@ -33,7 +33,10 @@ const ANSWERED_BY_THE_SERVER: Record<string, { statuses: number[]; meaning: stri
   // The federation endpoints' refusals to other servers (packages/adapters-activitypub/src/federation.ts).
   not_acceptable: { statuses: [406], meaning: 'Federation: the resource is served as `application/activity+json` only' },
   unauthorized: { statuses: [401], meaning: 'Federation: an object or collection that needs a signed request was fetched unsigned' },
-  signature_required: { statuses: [401], meaning: 'Federation: an inbox delivery without an HTTP Signature' },
+  signature_required: {
+    statuses: [401],
+    meaning: 'Federation: an inbox delivery without an HTTP Signature, or (secure mode) an unsigned fetch of a Note or collection',
+  },
   signature_incomplete: {
     statuses: [401],
     meaning: 'Federation: the HTTP Signature names no keyId or does not cover the headers it must',

@@ -10,6 +10,7 @@ import { putReaction, removeReaction, type ReactionSlots } from '../shared/react
 import type { EngagementEvents, NoticePlace } from './engagement-events.js';
 import type { AuthorInfo, CommentRecord, CommentType, CommentView, ListPage, PostRecord, ReactionType } from './model.js';
 import { COMMENT_MAX_LENGTH } from './model.js';
+import { composeComment } from './post-composition.js';
 import type { CommentTarget, TargetComment } from './comment-targets.js';
 import type { CommentRepository, PostRepository, RemoteCommentAuthors } from './ports.js';
 import { commentTrees, readThreadPage } from './comment-tree.js';
@@ -54,11 +55,9 @@ export class CommentService {
 
   /** The comment and the notifications it raises (post author, parent's author, mentions) are stored together. */
   async create(actor: Actor, input: { post_id: number; content: string; parent_id?: number | null }): Promise<CommentRecord> {
-    const content = input.content.trim();
     return this.uow.run(async () => {
       const post = await this.posts.visiblePost(actor, input.post_id);
-      if (!content) throw Invalid.field('content', 'must not be empty');
-      if (content.length > COMMENT_MAX_LENGTH) throw Invalid.field('content', `must be at most ${COMMENT_MAX_LENGTH} characters`);
+      const content = composeComment(input.content, COMMENT_MAX_LENGTH);
       let parent: CommentRecord | null = null;
       if (input.parent_id) {
         parent = await this.comments.findById(input.parent_id);
@@ -89,9 +88,7 @@ export class CommentService {
   async edit(actor: Actor, commentId: number, content: string): Promise<CommentRecord> {
     const { comment } = await this.findComment(actor, 'post', commentId);
     if (comment.user_id !== actor.userId) throw new Forbidden('Only the author can edit this comment');
-    const text = content.trim();
-    if (!text) throw Invalid.field('content', 'must not be empty');
-    if (text.length > COMMENT_MAX_LENGTH) throw Invalid.field('content', `must be at most ${COMMENT_MAX_LENGTH} characters`);
+    const text = composeComment(content, COMMENT_MAX_LENGTH);
     const at = toTimestamp(this.clock.now());
     await this.comments.update(commentId, text, at);
     return { ...comment, content: text, updated_at: at };

@@ -3,7 +3,7 @@ import type { MediaReferences } from '../media/references.js';
 import type { Actor } from '../shared/actor.js';
 import { canModerate } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
-import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
+import { Forbidden, NotFound } from '../shared/errors.js';
 import { listPage, pageRequest } from '../shared/pagination.js';
 import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
@@ -11,6 +11,7 @@ import type { FollowRepository } from '../social/ports.js';
 import type { ListPage, PostRecord, PostView } from './model.js';
 import { extractHashtags, extractMentions, normalizeTags, POST_MAX_LENGTH } from './model.js';
 import type { EngagementEvents } from './engagement-events.js';
+import { type CompositionRules, composeEdit, composePost, emptyPostOnField } from './post-composition.js';
 import type { PostRepository } from './ports.js';
 import { PostEvents } from './post-events.js';
 import type { StoredHomeFeed as HomeTimeline } from './stored-home-feed.js';
@@ -43,6 +44,9 @@ export async function announceMentions(
     await events.mentioned({ actor, recipientId: user.id, postId: post.id, commentId: commentId ?? null });
   }
 }
+
+/** A wall post's composition limits (post-composition.ts). */
+const WALL_POST_RULES: CompositionRules = { maxLength: POST_MAX_LENGTH, emptyPost: emptyPostOnField };
 
 /**
  * Posts and the lists of them. Every read applies the one visibility rule (`canSeePost`): lists through
@@ -115,22 +119,8 @@ export class PostService {
   }
 
   async create(actor: Actor, input: CreatePostInput): Promise<PostView> {
-    const content = (input.content ?? '').trim();
     // Stored as bare names, which the display resolves to uploads/posts/ (contract §36.6).
-    const media = (
-      await this.media.requireAll(
-        actor,
-        'media',
-        (input.media ?? []).filter((m) => m.trim() !== ''),
-        ['posts'],
-      )
-    ).map((m) => m.name);
-    if (!content && media.length === 0) throw Invalid.field('content', 'a post needs content or media', 'empty_post');
-    if (content.length > POST_MAX_LENGTH) throw Invalid.field('content', `must be at most ${POST_MAX_LENGTH} characters`);
-    if (media.length > 10) throw Invalid.field('media', 'at most 10 files');
-    const mediaType = media.length ? (input.media_type ?? (/\.(mp4|webm|mov|m4v|avi|mkv)$/i.test(media[0]) ? 'video' : 'image')) : null;
-    if (mediaType !== null && mediaType !== 'image' && mediaType !== 'video') throw Invalid.field('media_type', 'must be image or video');
-    const tags = normalizeTags([...(input.tags ?? []), ...extractHashtags(content)]);
+    const { content, media, media_type: mediaType, tags } = await composePost(this.media, actor, input, WALL_POST_RULES);
     // The post and the announcements of the users it mentions are stored together.
     const post = await this.uow.run(async () => {
       const created = await this.posts.create({
@@ -165,9 +155,7 @@ export class PostService {
   async edit(actor: Actor, postId: number, input: { content: string; tags?: string[] }): Promise<PostView> {
     const post = await this.visiblePost(actor, postId);
     if (post.user_id !== actor.userId) throw new Forbidden('Only the author can edit this post');
-    const content = input.content.trim();
-    if (!content && post.media.length === 0) throw Invalid.field('content', 'a post needs content or media', 'empty_post');
-    if (content.length > POST_MAX_LENGTH) throw Invalid.field('content', `must be at most ${POST_MAX_LENGTH} characters`);
+    const content = composeEdit(input.content, post.media.length > 0, WALL_POST_RULES);
     const tags = normalizeTags([...(input.tags ?? []), ...extractHashtags(content)]);
     await this.uow.run(async () => {
       await this.posts.update(postId, { content, tags, updated_at: toTimestamp(this.clock.now()) });

@@ -12,9 +12,9 @@ import type {
   SurfaceEngagementRepository,
   SurfacePostLookup,
   SurfacePostRecord,
-  SurfacePostRef,
+  ShareablePostRef,
   SurfacePostType,
-} from './surface-posts.js';
+} from './surface-engagement-ports.js';
 import { viewerOf } from './visibility.js';
 
 /** A group or page post in a list, with its author. */
@@ -76,7 +76,7 @@ export class SurfaceEngagementService {
     this.surfaceViews = new SurfacePostViews(posts, engagement);
   }
 
-  private async visible(actor: Actor, type: SurfacePostType, postId: number): Promise<SurfacePostRef> {
+  private async visible(actor: Actor, type: SurfacePostType, postId: number): Promise<ShareablePostRef> {
     const lookup = this.lookups.get(type);
     // A surface whose context is not loaded has no posts to find.
     if (!lookup) throw new NotFound('Post not found', 'post_not_found');

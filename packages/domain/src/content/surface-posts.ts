@@ -1,94 +1,206 @@
 import type { Actor } from '../shared/actor.js';
-import type { PageRequest } from '../shared/pagination.js';
-import type { Timestamp } from '../shared/time.js';
-import { token } from '../shared/token.js';
+import type { Clock } from '../shared/clock.js';
+import type { MediaReferences } from '../media/references.js';
+import { Invalid, NotFound } from '../shared/errors.js';
+import { putReaction, type ReactionChange, removeReaction } from '../shared/reaction-rule.js';
+import { type Timestamp, toTimestamp } from '../shared/time.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
+import type { EngagementEvents, NoticePlace } from './engagement-events.js';
 import type { ReactionType } from './model.js';
-import type { Viewer } from './visibility.js';
+import { composeComment, composeEdit, composePost, type PostDraft } from './post-composition.js';
+import type { Surface, SurfacePostStore } from './surface.js';
+
+export interface SurfacePostsDeps {
+  /** The engagement listeners (notifications among them), called inside each write's unit of work. */
+  events: EngagementEvents;
+  clock: Clock;
+  uow: UnitOfWork;
+  /** Checks that media name uploaded files (docs/decisions/0043). */
+  media: MediaReferences;
+}
 
 /**
- * Which posts a bookmark or a share names (docs/decisions/0195): `post` a wall post (content's own),
- * `group` a community group's, `page` a page's: the vocabulary of the Post model's `type` (contract
- * §35.1) and of reports.post_type. Each kind has its own id space.
+ * The one publishing core of surface posts (issue 28, docs/decisions/0190): publishing, editing,
+ * deleting, reacting and commenting, the same steps for every surface; the `Surface` answers who may
+ * see, post, moderate and comment, whom to tell and where the notice links. Seeing a post is seeing its
+ * place: a post or comment of a place the actor may not see is a 404, like a missing one. Listing and
+ * presenting stay the surface's (their wire shapes differ).
  */
-export const POST_TYPES = ['post', 'group', 'page'] as const;
-export type PostType = (typeof POST_TYPES)[number];
-export type SurfacePostType = Exclude<PostType, 'post'>;
+export class SurfacePosts<Place, P, C> {
+  constructor(
+    readonly surface: Surface<Place>,
+    readonly store: SurfacePostStore<P, C>,
+    private readonly deps: SurfacePostsDeps,
+  ) {}
 
-/** What engagement needs of a group or page post the actor may see. */
-export interface SurfacePostRef {
-  id: number;
-  user_id: number;
+  private now(): Timestamp {
+    return toTimestamp(this.deps.clock.now());
+  }
+
+  /** The post and its place if the actor may see them; 404 otherwise. */
+  async visiblePost(actor: Actor, postId: number): Promise<{ post: P; place: Place }> {
+    const post = await this.store.findPost(postId);
+    const place = post ? await this.surface.seenBy(actor, this.store.postRef(post).place_id) : null;
+    if (!post || place === null) throw new NotFound('Post not found', 'post_not_found');
+    return { post, place };
+  }
+
+  /** The comment, its post and place if the actor may see them; 404 otherwise. */
+  async visibleComment(actor: Actor, commentId: number): Promise<{ comment: C; post: P; place: Place }> {
+    const comment = await this.store.findComment(commentId);
+    const post = comment ? await this.store.findPost(this.store.commentRef(comment).post_id) : null;
+    const place = post ? await this.surface.seenBy(actor, this.store.postRef(post).place_id) : null;
+    if (!comment || !post || place === null) throw new NotFound('Comment not found', 'comment_not_found');
+    return { comment, post, place };
+  }
+
+  /** Who may post publishes; the post is composed by the one rule of every surface (post-composition.ts). */
+  async publish(actor: Actor, placeId: number, draft: PostDraft): Promise<{ post: P; place: Place }> {
+    const place = await this.surface.publishingPlace(actor, placeId);
+    const composed = await composePost(this.deps.media, this.surface.uploader(actor, placeId), draft, this.surface.limits.post);
+    return { post: await this.store.createPost(placeId, actor.userId, composed, this.now()), place };
+  }
+
+  /** Its author edits a post (while the surface lets them keep it); the text follows the publishing rule. */
+  async edit(actor: Actor, postId: number, contentRaw: string): Promise<{ post: P; place: Place; content: string; at: Timestamp }> {
+    const { post, place } = await this.visiblePost(actor, postId);
+    const ref = this.store.postRef(post);
+    if (ref.user_id !== actor.userId || !this.surface.authorMayKeep(place)) throw this.surface.refusals.editPost();
+    const content = composeEdit(contentRaw, ref.has_media, this.surface.limits.post);
+    const at = this.now();
+    await this.store.updatePost(postId, content, at);
+    return { post, place, content, at };
+  }
+
+  /** The author or the place's moderators delete a post, with its comments and every reaction. */
+  async delete(actor: Actor, postId: number): Promise<void> {
+    const { post, place } = await this.visiblePost(actor, postId);
+    const own = this.store.postRef(post).user_id === actor.userId && this.surface.authorMayKeep(place);
+    if (!own && !(await this.surface.mayModerate(actor, place, 'post'))) throw this.surface.refusals.deletePost();
+    if (!(await this.store.deletePost(postId))) throw new NotFound('Post not found', 'post_not_found');
+  }
+
+  /** The actor's reaction on a post they see, or null. */
+  async reactionOf(actor: Actor, postId: number): Promise<ReactionType | null> {
+    return (await this.store.reactionsBy(actor.userId, [postId])).get(postId) ?? null;
+  }
+
   /**
-   * Whether the post may leave its surface as a share: false for a private group's post (its
-   * members' only) and a private page's (its team's only), docs/decisions/0196.
+   * The one reaction rule (shared/reaction-rule.ts) under the post's lock: the author is told of a new or
+   * changed reaction if the surface tells anyone and they still see the place. `decide` may turn the put
+   * into taking back (a surface's wire difference, decided under the lock from the current reaction).
    */
-  shareable: boolean;
-}
+  async react(
+    actor: Actor,
+    postId: number,
+    type: ReactionType,
+    decide?: (current: ReactionType | null) => 'put' | 'remove',
+  ): Promise<{ post: P; change: ReactionChange | 'removed' | 'none' }> {
+    const { post, place } = await this.visiblePost(actor, postId);
+    const author = this.store.postRef(post).user_id;
+    const noticePlace = this.surface.noticePlace(place, postId);
+    const notify = noticePlace !== null && author !== actor.userId && (await this.surface.canUserSee(author, place));
+    // Called outside any unit of work: the lock is the unit's first statement, so what is read after it
+    // (the current reaction, the counter) is read under it, not from a snapshot taken before.
+    return this.deps.uow.run(async () => {
+      await this.store.lockPost(postId);
+      const change = await this.putOrTakeBack(actor, postId, type, decide, notify && noticePlace ? noticePlace : null, author);
+      return { post: (await this.store.findPost(postId)) ?? post, change };
+    });
+  }
 
-/**
- * Extension point of bookmarks and shares: every context whose posts can be bookmarked or shared binds
- * one lookup to the multi-bound token `SurfacePostLookups` from its module, built on its own
- * `visiblePost` (the visibility rule of its surface), the way comment targets are (comment-targets.ts).
- */
-export interface SurfacePostLookup {
-  readonly type: SurfacePostType;
-  /** The post if it exists and the actor may see it; `NotFound` `post_not_found` otherwise (both alike). */
-  visiblePost(actor: Actor, postId: number): Promise<SurfacePostRef>;
-}
+  private async putOrTakeBack(
+    actor: Actor,
+    postId: number,
+    type: ReactionType,
+    decide: ((current: ReactionType | null) => 'put' | 'remove') | undefined,
+    noticePlace: NoticePlace | null,
+    author: number,
+  ): Promise<ReactionChange | 'removed' | 'none'> {
+    if (decide && decide(await this.reactionOf(actor, postId)) === 'remove') {
+      return (await removeReaction(this.store.reactions, postId, actor.userId)) ? 'removed' : 'none';
+    }
+    return putReaction(
+      this.store.reactions,
+      postId,
+      actor.userId,
+      type,
+      this.now(),
+      noticePlace
+        ? { notify: (c) => this.deps.events.postReacted({ actor, recipientId: author, reaction: type, change: c, place: noticePlace }) }
+        : undefined,
+    );
+  }
 
-/** Multi-bound: groups and pages add theirs. */
-export const SurfacePostLookups = token<SurfacePostLookup>('content.SurfacePostLookups');
+  /** Takes the actor's reaction back; never announced. */
+  async unreact(actor: Actor, postId: number): Promise<boolean> {
+    await this.visiblePost(actor, postId);
+    return this.deps.uow.run(async () => {
+      await this.store.lockPost(postId);
+      return removeReaction(this.store.reactions, postId, actor.userId);
+    });
+  }
 
-/** One bookmark of a reader's list. */
-export interface BookmarkEntry {
-  post_type: PostType;
-  post_id: number;
-  created_at: Timestamp;
-}
+  /** A comment or reply by anyone who sees the post; the post's and the parent's authors are told, if they still see it. */
+  async comment(actor: Actor, input: { post_id: number; content: string; parent_id?: number | null }): Promise<{ comment: C; post: P }> {
+    const { post, place } = await this.visiblePost(actor, input.post_id);
+    const content = composeComment(input.content, this.surface.limits.comment);
+    let parent: C | null = null;
+    if (input.parent_id) {
+      parent = await this.store.findComment(input.parent_id);
+      if (!parent || this.store.commentRef(parent).post_id !== postIdOf(this.store, post)) {
+        throw Invalid.field('parent_id', 'must be a comment of the same post', 'invalid_parent');
+      }
+    }
+    const author = this.store.postRef(post).user_id;
+    const parentAuthor = parent === null ? null : this.store.commentRef(parent).user_id;
+    const noticePlace = this.surface.noticePlace(place, input.post_id);
+    const tell = async (userId: number | null) =>
+      noticePlace !== null && userId !== null && userId !== actor.userId && (await this.surface.canUserSee(userId, place));
+    const notifyAuthor = await tell(author);
+    const notifyParent = parentAuthor !== author && (await tell(parentAuthor));
+    const comment = await this.deps.uow.run(async () => {
+      const created = await this.store.createComment(post, actor.userId, parent, content, this.now());
+      if (noticePlace) {
+        await this.deps.events.commented({
+          actor,
+          commentId: this.store.commentRef(created).id,
+          postAuthorId: notifyAuthor ? author : null,
+          parentAuthorId: notifyParent ? parentAuthor : null,
+          place: noticePlace,
+        });
+      }
+      return created;
+    });
+    return { comment, post };
+  }
 
-/** A group or page post as a bookmark list or a search shows it, before its author is attached. */
-export interface SurfacePostRecord {
-  post_type: SurfacePostType;
-  id: number;
-  user_id: number;
-  /** The group of a group post, the page of a page post. */
-  group_id: number | null;
-  page_id: number | null;
-  content: string;
-  media: string[];
-  media_type: string | null;
-  tags: string[];
-  likes_count: number;
-  comments_count: number;
-  /** Counted from the shares rows: group and page posts keep no stored counter. */
-  shares_count: number;
-  /** The reader's reaction, if any. */
-  reaction_type: ReactionType | null;
-  created_at: Timestamp;
-  updated_at: Timestamp | null;
-}
+  /** Its author edits a comment of a post they still see. */
+  async editComment(actor: Actor, commentId: number, contentRaw: string): Promise<{ comment: C; content: string; at: Timestamp }> {
+    const { comment } = await this.visibleComment(actor, commentId);
+    if (this.store.commentRef(comment).user_id !== actor.userId) throw this.surface.refusals.editComment();
+    const content = composeComment(contentRaw, this.surface.limits.comment);
+    const at = this.now();
+    await this.store.updateComment(commentId, content, at);
+    return { comment, content, at };
+  }
 
-/**
- * Bookmarks and shares of group and page posts, and the bookmark list of every surface. Rows are keyed
- * by (post_type, post_id, user_id): a second identical write is a no-op that answers false, whatever
- * the concurrency (the key decides, not a read before the write).
- */
-export interface SurfaceEngagementRepository {
-  /** Adding twice is not an error: returns false the second time. */
-  bookmark(type: SurfacePostType, postId: number, userId: number, at: Timestamp): Promise<boolean>;
-  unbookmark(type: SurfacePostType, postId: number, userId: number): Promise<boolean>;
-  /** Records the share; false when the user already shared this post. */
-  share(type: SurfacePostType, postId: number, userId: number, at: Timestamp): Promise<boolean>;
-  sharesCount(type: SurfacePostType, postId: number): Promise<number>;
   /**
-   * The viewer's bookmarks of every surface whose post still exists and the viewer may still see by
-   * its surface's rule (wall: `canSeePost`; group: `canSeeGroupContent`; page: `canSeePage`), decided
-   * in the query so pages are full; newest bookmark first, `perPage + 1` at most.
+   * The author deletes their comment, even where they no longer see the place (one may always take back
+   * what one wrote); the place's moderators delete anyone's comment of a post they see. Replies and
+   * reactions go with it.
    */
-  bookmarked(viewer: Viewer, page: PageRequest): Promise<BookmarkEntry[]>;
-  /** Which of these posts of one kind the user bookmarked. */
-  bookmarkedAmong(type: SurfacePostType, ids: number[], userId: number): Promise<Set<number>>;
-  /** These group or page posts as `viewerId` sees them (reaction), in one query per type; unknown ids absent. */
-  surfacePosts(type: SurfacePostType, ids: number[], viewerId: number): Promise<SurfacePostRecord[]>;
+  async deleteComment(actor: Actor, commentId: number): Promise<void> {
+    const comment = await this.store.findComment(commentId);
+    if (!comment) throw new NotFound('Comment not found', 'comment_not_found');
+    if (this.store.commentRef(comment).user_id !== actor.userId) {
+      const { place } = await this.visibleComment(actor, commentId);
+      if (!(await this.surface.mayModerate(actor, place, 'comment'))) throw this.surface.refusals.deleteComment();
+    }
+    if (!(await this.store.deleteComment(commentId))) throw new NotFound('Comment not found', 'comment_not_found');
+  }
 }
-export const SurfaceEngagementRepository = token<SurfaceEngagementRepository>('content.SurfaceEngagementRepository');
+
+function postIdOf<P, C>(store: SurfacePostStore<P, C>, post: P): number {
+  return store.postRef(post).id;
+}

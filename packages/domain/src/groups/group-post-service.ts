@@ -1,39 +1,22 @@
 import type { UserRepository } from '../accounts/ports.js';
 import type { CommentTarget, TargetComment } from '../content/comment-targets.js';
-import type { EngagementEvents, NoticePlace } from '../content/engagement-events.js';
+import type { EngagementEvents } from '../content/engagement-events.js';
 import { commentTrees, readThreadPage } from '../content/comment-tree.js';
-import {
-  type CommentRecord,
-  type CommentView,
-  extractHashtags,
-  type ListPage,
-  normalizeTags,
-  type ReactionType,
-} from '../content/model.js';
+import { type CommentRecord, type CommentView, type ListPage, type ReactionType } from '../content/model.js';
 import type { CommentRepository, PostRepository } from '../content/ports.js';
 import type { MediaReferences } from '../media/references.js';
 import type { ReportedSurface } from '../moderation/reportable-posts.js';
 import { canModerate, type Actor } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
-import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
+import { Forbidden, NotFound } from '../shared/errors.js';
 import { listPage, pageRequest } from '../shared/pagination.js';
-import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
-import { putReaction, reactionSlotsOf, removeReaction } from '../shared/reaction-rule.js';
+import { SurfacePosts } from '../content/surface-posts.js';
 import type { GroupService } from './group-service.js';
-import {
-  GROUP_COMMENT_MAX_LENGTH,
-  GROUP_POST_MAX_LENGTH,
-  type GroupCommentRecord,
-  type GroupPostRecord,
-  type GroupPostView,
-  type GroupRecord,
-  NO_RELATION,
-} from './model.js';
+import { type GroupPlace, GroupSurface, groupPostStore } from './group-surface.js';
+import { type GroupCommentRecord, type GroupPostRecord, type GroupPostView, type GroupRecord } from './model.js';
 import type { GroupCommentRepository, GroupPostRepository, GroupRepository } from './ports.js';
-import { canSeeGroupContent, groupLink } from './visibility.js';
-
-const MAX_MEDIA = 10;
+import { groupLink } from './visibility.js';
 
 export interface CreateGroupPostInput {
   group_id: number;
@@ -52,6 +35,10 @@ export interface CreateGroupPostInput {
  * a private group's posts answers 403 to a non-member who may know the group (the client expects it).
  */
 export class GroupPostService {
+  /** The publishing core with the group surface (docs/decisions/0190). */
+  readonly core: SurfacePosts<GroupPlace, GroupPostRecord, GroupCommentRecord>;
+  private readonly surface: GroupSurface;
+
   constructor(
     private readonly groupService: GroupService,
     private readonly groups: GroupRepository,
@@ -59,44 +46,32 @@ export class GroupPostService {
     private readonly comments: GroupCommentRepository,
     private readonly commentReactions: Pick<CommentRepository, 'reactedBy' | 'countReactions'>,
     private readonly people: Pick<PostRepository, 'authors'>,
-    private readonly users: UserRepository,
+    users: UserRepository,
     /** The engagement listeners (notifications among them), called inside each write's unit of work. */
-    private readonly events: EngagementEvents,
-    private readonly clock: Clock,
-    private readonly uow: UnitOfWork,
+    events: EngagementEvents,
+    clock: Clock,
+    uow: UnitOfWork,
     /** Checks that media name uploaded files (docs/decisions/0043). */
-    private readonly media: MediaReferences,
-  ) {}
-
-  /** A group post's reactions, as the one reaction rule (shared/reaction-rule.ts) puts and removes them. */
-  private get slots() {
-    return reactionSlotsOf<ReactionType>(this.posts);
-  }
-
-  /** Where the notices of a group's posts point: the group and the post's web link, the texts naming the group. */
-  private place(group: GroupRecord, postId: number): NoticePlace {
-    return { surface: 'group', group_id: group.id, link: groupLink(group.id, postId), in: group.name };
+    media: MediaReferences,
+  ) {
+    this.surface = new GroupSurface(groupService, groups, users);
+    this.core = new SurfacePosts<GroupPlace, GroupPostRecord, GroupCommentRecord>(this.surface, groupPostStore(posts, comments), {
+      events,
+      clock,
+      uow,
+      media,
+    });
   }
 
   /** Whether `userId` may see the content of `group`: the notification gate. */
-  async canUserSee(userId: number, group: Pick<GroupRecord, 'id' | 'privacy'>): Promise<boolean> {
-    if (group.privacy === 'public') return true;
-    const user = await this.users.findById(userId);
-    return !!user && !user.deleted_at && canSeeGroupContent(group, await this.groups.relation(group.id, userId));
+  canUserSee(userId: number, group: GroupRecord): Promise<boolean> {
+    return this.surface.canUserSee(userId, { group });
   }
 
   /** The post and its group if the actor may see them; 404 otherwise. */
   async visiblePost(actor: Actor, postId: number): Promise<{ post: GroupPostRecord; group: GroupRecord }> {
-    const post = await this.posts.findById(postId);
-    const group = post ? await this.groups.findById(post.group_id) : null;
-    if (
-      !post ||
-      !group ||
-      !canSeeGroupContent(group, group.privacy === 'public' ? NO_RELATION : await this.groups.relation(group.id, actor.userId))
-    ) {
-      throw new NotFound('Post not found', 'post_not_found');
-    }
-    return { post, group };
+    const { post, place } = await this.core.visiblePost(actor, postId);
+    return { post, group: place.group };
   }
 
   async list(actor: Actor, groupId: number, options: { page?: number; perPage?: number }): Promise<ListPage<GroupPostView>> {
@@ -162,84 +137,29 @@ export class GroupPostService {
 
   /** Members publish; content or media is required; media are uploads of type posts (`media_…`, `group_post_…`). */
   async create(actor: Actor, input: CreateGroupPostInput): Promise<GroupPostView> {
-    const { group, relation } = await this.groupService.visibleGroup(actor, input.group_id);
-    if (!relation.role) throw new Forbidden('Only members publish in this group', 'not_a_member');
-    const content = (input.content ?? '').trim();
-    const rawMedia = input.media === undefined || input.media === null ? [] : Array.isArray(input.media) ? input.media : [input.media];
-    const media = (
-      await this.media.requireAll(
-        actor,
-        'media',
-        rawMedia.filter((m) => m.trim() !== '').map((m) => m.trim()),
-        ['posts'],
-      )
-    ).map((m) => m.name);
-    if (!content && media.length === 0) throw Invalid.field('content', 'a post needs content or media', 'empty_post');
-    if (content.length > GROUP_POST_MAX_LENGTH) throw Invalid.field('content', `must be at most ${GROUP_POST_MAX_LENGTH} characters`);
-    if (media.length > MAX_MEDIA) throw Invalid.field('media', `at most ${MAX_MEDIA} files`);
-    const mediaType = media.length
-      ? input.media_type || (/\.(mp4|webm|mov|m4v|avi|mkv|ogg|ogv)$/i.test(media[0]) ? 'video' : 'image')
-      : null;
-    if (mediaType !== null && mediaType !== 'image' && mediaType !== 'video') throw Invalid.field('media_type', 'must be image or video');
-    const given = typeof input.tags === 'string' ? input.tags.split(/[\s,]+/) : (input.tags ?? []);
-    const tags = normalizeTags([...given, ...extractHashtags(content)]);
-    const post = await this.posts.create({
-      group_id: group.id,
-      user_id: actor.userId,
-      content,
-      media,
-      media_type: mediaType,
-      tags,
-      created_at: toTimestamp(this.clock.now()),
-    });
+    const { post } = await this.core.publish(actor, input.group_id, input);
     return this.view(actor, post.id);
   }
 
   async edit(actor: Actor, postId: number, contentRaw: string): Promise<GroupPostView> {
-    const { post } = await this.visiblePost(actor, postId);
-    if (post.user_id !== actor.userId) throw new Forbidden('Only the author can edit this post');
-    const content = contentRaw.trim();
-    if (!content && post.media.length === 0) throw Invalid.field('content', 'a post needs content or media', 'empty_post');
-    if (content.length > GROUP_POST_MAX_LENGTH) throw Invalid.field('content', `must be at most ${GROUP_POST_MAX_LENGTH} characters`);
-    await this.posts.update(postId, { content, updated_at: toTimestamp(this.clock.now()) });
+    await this.core.edit(actor, postId, contentRaw);
     return this.view(actor, postId);
   }
 
   /** The author or a group admin deletes a post, with its comments and every reaction (one unit of work). */
-  async delete(actor: Actor, postId: number): Promise<void> {
-    const { post } = await this.visiblePost(actor, postId);
-    if (post.user_id !== actor.userId && (await this.groups.relation(post.group_id, actor.userId)).role !== 'admin') {
-      throw new Forbidden('Only the author or a group admin can delete this post');
-    }
-    if (!(await this.posts.delete(postId))) throw new NotFound('Post not found', 'post_not_found');
+  delete(actor: Actor, postId: number): Promise<void> {
+    return this.core.delete(actor, postId);
   }
 
   /** One reaction per user per post; the author is told of a new or changed one (if they still see the group). */
   async react(actor: Actor, postId: number, reaction: ReactionType) {
-    const { post, group } = await this.visiblePost(actor, postId);
-    const notify = post.user_id !== actor.userId && (await this.canUserSee(post.user_id, group));
-    const outcome = await this.uow.run(() =>
-      putReaction(
-        this.slots,
-        postId,
-        actor.userId,
-        reaction,
-        toTimestamp(this.clock.now()),
-        notify
-          ? {
-              notify: (change) =>
-                this.events.postReacted({ actor, recipientId: post.user_id, reaction, change, place: this.place(group, post.id) }),
-            }
-          : undefined,
-      ),
-    );
+    const { change } = await this.core.react(actor, postId, reaction);
     const after = await this.posts.findById(postId);
-    return { post_id: postId, reaction_type: reaction, outcome, likes_count: after?.likes_count ?? 0 };
+    return { post_id: postId, reaction_type: reaction, outcome: change, likes_count: after?.likes_count ?? 0 };
   }
 
   async unreact(actor: Actor, postId: number) {
-    await this.visiblePost(actor, postId);
-    const removed = await removeReaction(this.slots, postId, actor.userId);
+    const removed = await this.core.unreact(actor, postId);
     const after = await this.posts.findById(postId);
     return { post_id: postId, removed, likes_count: after?.likes_count ?? 0 };
   }
@@ -261,75 +181,23 @@ export class GroupPostService {
 
   /** A comment or reply; the post's author and the parent's author are told, if they still see the group. */
   async comment(actor: Actor, input: { post_id: number; content: string; parent_id?: number | null }): Promise<CommentRecord> {
-    const { post, group } = await this.visiblePost(actor, input.post_id);
-    const content = input.content.trim();
-    if (!content) throw Invalid.field('content', 'must not be empty');
-    if (content.length > GROUP_COMMENT_MAX_LENGTH) throw Invalid.field('content', `must be at most ${GROUP_COMMENT_MAX_LENGTH} characters`);
-    let parent: GroupCommentRecord | null = null;
-    if (input.parent_id) {
-      parent = await this.comments.findById(input.parent_id);
-      if (!parent || parent.post_id !== post.id) throw Invalid.field('parent_id', 'must be a comment of the same post', 'invalid_parent');
-    }
-    const notifyAuthor = post.user_id !== actor.userId && (await this.canUserSee(post.user_id, group));
-    const notifyParent =
-      parent !== null &&
-      parent.user_id !== post.user_id &&
-      parent.user_id !== actor.userId &&
-      (await this.canUserSee(parent.user_id, group));
-    const created = await this.uow.run(async () => {
-      const comment = await this.comments.create({
-        post_id: post.id,
-        group_id: group.id,
-        user_id: actor.userId,
-        parent_id: parent?.id ?? null,
-        content,
-        created_at: toTimestamp(this.clock.now()),
-      });
-      await this.events.commented({
-        actor,
-        commentId: comment.id,
-        postAuthorId: notifyAuthor ? post.user_id : null,
-        parentAuthorId: notifyParent ? parent!.user_id : null,
-        place: this.place(group, post.id),
-      });
-      return comment;
-    });
-    return asCommentRecord(created, 0);
+    return asCommentRecord((await this.core.comment(actor, input)).comment, 0);
   }
 
   async editComment(actor: Actor, commentId: number, contentRaw: string): Promise<CommentRecord> {
-    const comment = await this.visibleComment(actor, commentId);
-    if (comment.user_id !== actor.userId) throw new Forbidden('Only the author can edit this comment');
-    const content = contentRaw.trim();
-    if (!content) throw Invalid.field('content', 'must not be empty');
-    if (content.length > GROUP_COMMENT_MAX_LENGTH) throw Invalid.field('content', `must be at most ${GROUP_COMMENT_MAX_LENGTH} characters`);
-    const at = toTimestamp(this.clock.now());
-    await this.comments.update(commentId, content, at);
+    const { comment, content, at } = await this.core.editComment(actor, commentId, contentRaw);
     const counts = await this.commentReactions.countReactions('group', [commentId]);
     return asCommentRecord({ ...comment, content, updated_at: at }, counts.get(commentId) ?? 0);
   }
 
   /** The author or a group admin deletes a comment, with its replies and their reactions. */
-  async deleteComment(actor: Actor, commentId: number): Promise<void> {
-    const comment = await this.visibleComment(actor, commentId);
-    if (comment.user_id !== actor.userId && (await this.groups.relation(comment.group_id, actor.userId)).role !== 'admin') {
-      throw new Forbidden('Only the author or a group admin can delete this comment');
-    }
-    if (!(await this.comments.delete(commentId))) throw new NotFound('Comment not found', 'comment_not_found');
+  deleteComment(actor: Actor, commentId: number): Promise<void> {
+    return this.core.deleteComment(actor, commentId);
   }
 
   /** The comment if the actor may see its group's content; 404 otherwise. */
   async visibleComment(actor: Actor, commentId: number): Promise<GroupCommentRecord> {
-    const comment = await this.comments.findById(commentId);
-    const group = comment ? await this.groups.findById(comment.group_id) : null;
-    if (
-      !comment ||
-      !group ||
-      !canSeeGroupContent(group, group.privacy === 'public' ? NO_RELATION : await this.groups.relation(group.id, actor.userId))
-    ) {
-      throw new NotFound('Comment not found', 'comment_not_found');
-    }
-    return comment;
+    return (await this.core.visibleComment(actor, commentId)).comment;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { SurfacePostLookup, SurfacePostRef } from '../content/surface-posts.js';
+import type { SurfacePostLookup, ShareablePostRef } from '../content/surface-engagement-ports.js';
 import type { Actor } from '../shared/actor.js';
 import type { GroupPostRecord, GroupRecord } from './model.js';
 
@@ -10,9 +10,11 @@ import type { GroupPostRecord, GroupRecord } from './model.js';
 export class GroupSurfacePosts implements SurfacePostLookup {
   readonly type = 'group' as const;
 
-  constructor(private readonly posts: { visiblePost(actor: Actor, postId: number): Promise<{ post: GroupPostRecord; group: GroupRecord }> }) {}
+  constructor(
+    private readonly posts: { visiblePost(actor: Actor, postId: number): Promise<{ post: GroupPostRecord; group: GroupRecord }> },
+  ) {}
 
-  async visiblePost(actor: Actor, postId: number): Promise<SurfacePostRef> {
+  async visiblePost(actor: Actor, postId: number): Promise<ShareablePostRef> {
     const { post, group } = await this.posts.visiblePost(actor, postId);
     return { id: post.id, user_id: post.user_id, shareable: group.privacy === 'public' };
   }

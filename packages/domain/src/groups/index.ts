@@ -4,3 +4,4 @@ export * from './visibility.js';
 export * from './group-service.js';
 export * from './group-post-service.js';
 export * from './group-surface-posts.js';
+export * from './group-surface.js';

@@ -1,21 +1,19 @@
 import type { UserRepository } from '../accounts/ports.js';
 import type { UserRecord } from '../accounts/user.js';
 import type { ReactionType } from '../content/model.js';
-import { VIDEO_EXTENSIONS } from '../media/reference.js';
+import { EngagementEvents } from '../content/engagement-events.js';
+import { SurfacePosts } from '../content/surface-posts.js';
 import type { MediaReferences } from '../media/references.js';
 import type { ReportedSurface } from '../moderation/reportable-posts.js';
 import type { Actor } from '../shared/actor.js';
-import { canModerate } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
-import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
+import { NotFound } from '../shared/errors.js';
 import type { PageRequest } from '../shared/pagination.js';
-import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
-import { putReaction, removeReaction, type ReactionChange, type ReactionSlots } from '../shared/reaction-rule.js';
-import { MAX_PAGE_COMMENT_LENGTH, MAX_PAGE_POST_LENGTH, type PageCommentRecord, type PagePostRecord } from './model.js';
+import type { PageCommentRecord, PagePostRecord } from './model.js';
+import { pagePostStore, PageSurface } from './page-surface.js';
 import type { PageService, PageView } from './page-service.js';
 import type { PagePostRepository, Paged } from './ports.js';
-import { pageAllows } from './rules.js';
 
 export interface PagePostView {
   post: PagePostRecord;
@@ -41,14 +39,21 @@ export interface PagePostInput {
  * visibility (`PageService.visiblePage`): a private page's posts are a 404 to everyone outside its team.
  */
 export class PagePostService {
+  /** The publishing core with the page surface (docs/decisions/0190). */
+  readonly core: SurfacePosts<PageView, PagePostRecord, PageCommentRecord>;
+
   constructor(
     private readonly pages: PageService,
     private readonly posts: PagePostRepository,
     private readonly users: UserRepository,
-    private readonly clock: Clock,
-    private readonly uow: UnitOfWork,
-    private readonly media: MediaReferences,
-  ) {}
+    clock: Clock,
+    uow: UnitOfWork,
+    media: MediaReferences,
+    /** Page posts tell no one (0120); the listeners are the core's all the same. */
+    events: EngagementEvents = new EngagementEvents(),
+  ) {
+    this.core = new SurfacePosts(new PageSurface(pages, users), pagePostStore(posts, clock), { events, clock, uow, media });
+  }
 
   async list(actor: Actor, pageId: number, req: PageRequest): Promise<Paged<PagePostView>> {
     await this.pages.visiblePage(actor, pageId);
@@ -70,51 +75,17 @@ export class PagePostService {
 
   /** Spec "Page post (create)" and Errors 3–4: content or media, by a member of page_admins. */
   async create(actor: Actor, input: PagePostInput): Promise<PagePostView> {
-    await this.pages.pageAllowing(actor, input.page_id, 'publish', 'Only the page’s team can publish on it');
-    const content = (input.content ?? '').trim();
-    const rawMedia = (input.media ?? '').trim();
-    if (!content && !rawMedia)
-      throw new Invalid('A page post needs content or media', 'empty_post', [
-        { field: 'content', problem: 'content or media is required' },
-      ]);
-    if (content.length > MAX_PAGE_POST_LENGTH) throw Invalid.field('content', `must be at most ${MAX_PAGE_POST_LENGTH} characters`);
-    let media: string | null = null;
-    let mediaType: string | null = null;
-    if (rawMedia) {
-      const ref = await this.media.require(this.pages.teamOf(actor, input.page_id), 'media', rawMedia, ['posts']);
-      media = ref.name;
-      const ext = ref.name.split('.').pop()!.toLowerCase();
-      mediaType = input.media_type?.trim() || ((VIDEO_EXTENSIONS as readonly string[]).includes(ext) ? 'video' : 'image');
-    }
-    const post = await this.posts.create({
-      page_id: input.page_id,
-      user_id: actor.userId,
-      content,
-      media,
-      media_type: mediaType,
-      created_at: toTimestamp(this.clock.now()),
-    });
+    const { post } = await this.core.publish(actor, input.page_id, input);
     return { post, author: await this.users.findById(actor.userId), user_reaction: null };
   }
 
   /** Its author edits a post, while still on the team. */
   async update(actor: Actor, postId: number, content: string): Promise<PagePostView> {
-    const { post, page } = await this.visiblePost(actor, postId);
-    if (post.user_id !== actor.userId || !pageAllows(page.role, 'publish'))
-      throw new Forbidden('Only the post’s author on the page’s team can edit it', 'not_post_author');
-    const text = content.trim();
-    if (!text && !post.media)
-      throw new Invalid('A page post needs content or media', 'empty_post', [
-        { field: 'content', problem: 'content or media is required' },
-      ]);
-    if (text.length > MAX_PAGE_POST_LENGTH) throw Invalid.field('content', `must be at most ${MAX_PAGE_POST_LENGTH} characters`);
-    const at = toTimestamp(this.clock.now());
-    await this.posts.update(postId, text, at);
-    const reactions = await this.posts.reactionsOf(actor.userId, [postId]);
+    const { post, content: text, at } = await this.core.edit(actor, postId, content);
     return {
       post: { ...post, content: text, updated_at: at },
       author: await this.users.findById(actor.userId),
-      user_reaction: reactions.get(postId) ?? null,
+      user_reaction: await this.core.reactionOf(actor, postId),
     };
   }
 
@@ -129,52 +100,23 @@ export class PagePostService {
   };
 
   /** The author, the page's admins and site moderators; the post goes with its comments and reactions. */
-  async delete(actor: Actor, postId: number): Promise<void> {
-    const { post, page } = await this.visiblePost(actor, postId);
-    const own = post.user_id === actor.userId && pageAllows(page.role, 'publish');
-    if (!own && !pageAllows(page.role, 'deleteAnyPost') && !canModerate(actor))
-      throw new Forbidden('Only the author, the page’s admins or a moderator can delete this post', 'not_post_author');
-    await this.posts.delete(postId);
+  delete(actor: Actor, postId: number): Promise<void> {
+    return this.core.delete(actor, postId);
   }
 
   /**
-   * A page post's reactions, as the one reaction rule (shared/reaction-rule.ts) puts and removes them;
-   * call under the post's lock (`like_count` counts reacting users, read then written).
-   */
-  private readonly slots: ReactionSlots<number, ReactionType> = {
-    put: async (postId, userId, type, at): Promise<ReactionChange> => {
-      const current = (await this.posts.reactionsOf(userId, [postId])).get(postId) ?? null;
-      if (current === type) return 'unchanged';
-      await this.posts.setReaction(postId, userId, type, at);
-      return current === null ? 'added' : 'changed';
-    },
-    remove: async (postId, userId) => {
-      if (!(await this.posts.reactionsOf(userId, [postId])).has(postId)) return false;
-      await this.posts.setReaction(postId, userId, null, toTimestamp(this.clock.now()));
-      return true;
-    },
-  };
-
-  /**
    * pages.php `react`: the one reaction rule, with the page's wire difference on top (docs/decisions/0036,
-   * 0120): the app sends the reaction it shows again to take it back, so the same type again removes it.
-   * A page post's reactions tell no one (a page's notices have nowhere the app opens them).
+   * 0120, 0190): the app sends the reaction it shows again to take it back, so the same type again
+   * removes it, decided under the post's lock. A page post's reactions tell no one.
    */
   async react(
     actor: Actor,
     postId: number,
     type: ReactionType,
   ): Promise<{ post_id: number; like_count: number; user_reaction: ReactionType | null }> {
-    await this.visiblePost(actor, postId);
-    return this.uow.run(async () => {
-      await this.posts.lock(postId);
-      const current = (await this.posts.reactionsOf(actor.userId, [postId])).get(postId) ?? null;
-      const takesBack = current === type;
-      if (takesBack) await removeReaction(this.slots, postId, actor.userId);
-      else await putReaction(this.slots, postId, actor.userId, type, toTimestamp(this.clock.now()));
-      const after = await this.posts.findById(postId);
-      return { post_id: postId, like_count: after?.like_count ?? 0, user_reaction: takesBack ? null : type };
-    });
+    const { post, change } = await this.core.react(actor, postId, type, (current) => (current === type ? 'remove' : 'put'));
+    const takenBack = change === 'removed' || change === 'none';
+    return { post_id: postId, like_count: post.like_count, user_reaction: takenBack ? null : type };
   }
 
   async comments(actor: Actor, pageId: number, postId: number, req: PageRequest): Promise<Paged<PageCommentView>> {
@@ -199,23 +141,12 @@ export class PagePostService {
 
   /** Anyone who sees the page comments on its posts. */
   async comment(actor: Actor, postId: number, content: string): Promise<PageCommentView> {
-    await this.visiblePost(actor, postId);
-    const text = checkedComment(content);
-    const comment = await this.posts.createComment({
-      post_id: postId,
-      user_id: actor.userId,
-      content: text,
-      created_at: toTimestamp(this.clock.now()),
-    });
+    const { comment } = await this.core.comment(actor, { post_id: postId, content });
     return { comment, author: (await this.users.findById(actor.userId))!, has_reacted: false };
   }
 
   async updateComment(actor: Actor, commentId: number, content: string): Promise<PageCommentView> {
-    const { comment } = await this.visibleComment(actor, commentId);
-    if (comment.user_id !== actor.userId) throw new Forbidden('Only the author can edit this comment', 'not_comment_author');
-    const text = checkedComment(content);
-    const at = toTimestamp(this.clock.now());
-    await this.posts.updateComment(commentId, text, at);
+    const { comment, content: text, at } = await this.core.editComment(actor, commentId, content);
     const reacted = await this.posts.commentsReactedBy(actor.userId, [commentId]);
     return {
       comment: { ...comment, content: text, updated_at: at },
@@ -225,49 +156,23 @@ export class PagePostService {
   }
 
   /** The author, the page's team and site moderators. One's own comment goes even when the page is hidden now. */
-  async deleteComment(actor: Actor, commentId: number): Promise<void> {
-    const comment = await this.posts.findComment(commentId);
-    if (!comment) throw new NotFound('Comment not found', 'comment_not_found');
-    if (comment.user_id !== actor.userId) {
-      const { page } = await this.visibleComment(actor, commentId);
-      if (!pageAllows(page.role, 'deleteAnyComment') && !canModerate(actor))
-        throw new Forbidden('Only the author, the page’s team or a moderator can delete this comment', 'not_comment_author');
-    }
-    await this.posts.deleteComment(commentId);
+  deleteComment(actor: Actor, commentId: number): Promise<void> {
+    return this.core.deleteComment(actor, commentId);
   }
 
   /** A comment of a post the caller may see (404 otherwise), for comment_reactions.php too. */
   async visibleComment(actor: Actor, commentId: number): Promise<{ comment: PageCommentRecord; post: PagePostRecord; page: PageView }> {
-    const comment = await this.posts.findComment(commentId);
-    if (!comment) throw new NotFound('Comment not found', 'comment_not_found');
-    try {
-      return { comment, ...(await this.visiblePost(actor, comment.post_id)) };
-    } catch (e) {
-      if (e instanceof NotFound) throw new NotFound('Comment not found', 'comment_not_found');
-      throw e;
-    }
+    const { comment, post, place } = await this.core.visibleComment(actor, commentId);
+    return { comment, post, page: place };
   }
 
   async visiblePost(actor: Actor, postId: number): Promise<{ post: PagePostRecord; page: PageView }> {
-    const post = await this.posts.findById(postId);
-    if (!post) throw new NotFound('Post not found', 'post_not_found');
-    try {
-      return { post, page: await this.pages.visiblePage(actor, post.page_id) };
-    } catch (e) {
-      if (e instanceof NotFound) throw new NotFound('Post not found', 'post_not_found');
-      throw e;
-    }
+    const { post, place } = await this.core.visiblePost(actor, postId);
+    return { post, page: place };
   }
 
   private async usersById(ids: number[]): Promise<Map<number, UserRecord>> {
     const found = await this.users.findByIds([...new Set(ids)]);
     return new Map(found.map((u) => [u.id, u]));
   }
-}
-
-function checkedComment(content: string): string {
-  const text = content.trim();
-  if (!text) throw Invalid.field('content', 'must not be empty');
-  if (text.length > MAX_PAGE_COMMENT_LENGTH) throw Invalid.field('content', `must be at most ${MAX_PAGE_COMMENT_LENGTH} characters`);
-  return text;
 }

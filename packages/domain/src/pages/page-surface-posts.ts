@@ -1,4 +1,4 @@
-import type { SurfacePostLookup, SurfacePostRef } from '../content/surface-posts.js';
+import type { SurfacePostLookup, ShareablePostRef } from '../content/surface-engagement-ports.js';
 import type { Actor } from '../shared/actor.js';
 import type { PagePostRecord } from './model.js';
 import type { PageView } from './page-service.js';
@@ -13,7 +13,7 @@ export class PageSurfacePosts implements SurfacePostLookup {
 
   constructor(private readonly posts: { visiblePost(actor: Actor, postId: number): Promise<{ post: PagePostRecord; page: PageView }> }) {}
 
-  async visiblePost(actor: Actor, postId: number): Promise<SurfacePostRef> {
+  async visiblePost(actor: Actor, postId: number): Promise<ShareablePostRef> {
     const { post, page } = await this.posts.visiblePost(actor, postId);
     return { id: post.id, user_id: post.user_id, shareable: page.page.privacy === 'public' };
   }

@@ -1,7 +1,7 @@
 import { offsetOf, type PageRequest } from '../../shared/pagination.js';
 import type { Timestamp } from '../../shared/time.js';
 import type { ReactionType } from '../model.js';
-import type { BookmarkEntry, SurfaceEngagementRepository, SurfacePostRecord, SurfacePostType } from '../surface-posts.js';
+import type { BookmarkEntry, SurfaceEngagementRepository, SurfacePostRecord, SurfacePostType } from '../surface-engagement-ports.js';
 import type { Viewer } from '../visibility.js';
 import type { InMemoryContentStore } from './in-memory-content.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { UserRepository } from '../../accounts/ports.js';
 import { aNewUser } from '../../accounts/testing/mothers.js';
 import type { PostEngagementRepository, PostRepository } from '../ports.js';
-import type { SurfaceEngagementRepository, SurfacePostType } from '../surface-posts.js';
+import type { SurfaceEngagementRepository, SurfacePostType } from '../surface-engagement-ports.js';
 
 export interface SurfaceEngagementPorts {
   users: UserRepository;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { UserRepository } from '../../accounts/ports.js';
 import { aNewUser } from '../../accounts/testing/mothers.js';
 import type { PostRepository } from '../../content/ports.js';
-import type { SurfacePostType } from '../../content/surface-posts.js';
+import type { SurfacePostType } from '../../content/surface-engagement-ports.js';
 import type { FollowRepository, FriendRequestRepository } from '../../social/ports.js';
 import { pageRequest } from '../../shared/pagination.js';
 import type { SearchIndex } from '../ports.js';

@@ -1,0 +1,100 @@
+import type { UserRepository } from '@plaza/domain/accounts';
+import { InMemoryUserRepository } from '@plaza/domain/accounts/testing';
+import { aNewUser } from '@plaza/domain/accounts/testing';
+import { surfacePostStoreContract } from '@plaza/domain/content/testing';
+import { type GroupPostRecord, type GroupRepository, groupPostStore } from '@plaza/domain/groups';
+import {
+  InMemoryGroupCommentRepository,
+  InMemoryGroupPostRepository,
+  InMemoryGroupRepository,
+  InMemoryGroupStore,
+} from '@plaza/domain/groups/testing';
+import { type PagePostRecord, type PageRepository, pagePostStore } from '@plaza/domain/pages';
+import { aNewPage, InMemoryPagePostRepository, InMemoryPageRepository } from '@plaza/domain/pages/testing';
+import { ManualClock } from '@plaza/domain';
+import { SqlUserRepository } from '@plaza/adapters-mysql/accounts';
+import { SqlGroupCommentRepository, SqlGroupPostRepository, SqlGroupRepository } from '@plaza/adapters-mysql/groups';
+import { SqlPagePostRepository, SqlPageRepository } from '@plaza/adapters-mysql/pages';
+import { TEST_DIALECT, useTestDatabase } from '../support/database.js';
+
+const database = useTestDatabase();
+const at = '2026-03-01 00:00:00';
+const clock = new ManualClock('2026-03-01T00:00:00Z');
+
+async function threeUsers(users: UserRepository): Promise<[number, number, number]> {
+  const ids: number[] = [];
+  for (let i = 0; i < 3; i++) ids.push((await users.create(aNewUser())).id);
+  return ids as [number, number, number];
+}
+
+async function aGroup(groups: GroupRepository, creatorId: number): Promise<number> {
+  const g = await groups.create({
+    name: 'G',
+    description: '',
+    avatar: null,
+    cover_image: null,
+    privacy: 'public',
+    creator_id: creatorId,
+    created_at: at,
+  });
+  return g.id;
+}
+
+const groupViews = {
+  counters: (p: GroupPostRecord) => ({ reactions: p.likes_count, comments: p.comments_count }),
+  stored: (p: GroupPostRecord) => ({ content: p.content, media: p.media, media_type: p.media_type, updated_at: p.updated_at }),
+  nests: true,
+};
+
+const pageViews = {
+  counters: (p: PagePostRecord) => ({ reactions: p.like_count, comments: p.comment_count }),
+  stored: (p: PagePostRecord) => ({
+    content: p.content,
+    media: p.media === null ? [] : [p.media],
+    media_type: p.media_type,
+    updated_at: p.updated_at,
+  }),
+  nests: false,
+};
+
+async function aPage(pages: PageRepository, creatorId: number): Promise<number> {
+  return (await pages.create({ ...aNewPage(), created_by: creatorId, created_at: at })).id;
+}
+
+surfacePostStoreContract('groups, in-memory', async () => {
+  const users = new InMemoryUserRepository();
+  const store = new InMemoryGroupStore();
+  const userIds = await threeUsers(users);
+  const placeId = await aGroup(new InMemoryGroupRepository(store), userIds[0]);
+  return {
+    store: groupPostStore(new InMemoryGroupPostRepository(store), new InMemoryGroupCommentRepository(store)),
+    placeId,
+    userIds,
+    ...groupViews,
+  };
+});
+
+surfacePostStoreContract(`groups, sql (${TEST_DIALECT})`, async () => {
+  const { db, dialect } = database();
+  const userIds = await threeUsers(new SqlUserRepository(db));
+  const placeId = await aGroup(new SqlGroupRepository(db, dialect), userIds[0]);
+  return {
+    store: groupPostStore(new SqlGroupPostRepository(db, dialect), new SqlGroupCommentRepository(db, dialect)),
+    placeId,
+    userIds,
+    ...groupViews,
+  };
+});
+
+surfacePostStoreContract('pages, in-memory', async () => {
+  const userIds = await threeUsers(new InMemoryUserRepository());
+  const placeId = await aPage(new InMemoryPageRepository(), userIds[0]);
+  return { store: pagePostStore(new InMemoryPagePostRepository(), clock), placeId, userIds, ...pageViews };
+});
+
+surfacePostStoreContract(`pages, sql (${TEST_DIALECT})`, async () => {
+  const { db, dialect } = database();
+  const userIds = await threeUsers(new SqlUserRepository(db));
+  const placeId = await aPage(new SqlPageRepository(db, dialect), userIds[0]);
+  return { store: pagePostStore(new SqlPagePostRepository(db, dialect), clock), placeId, userIds, ...pageViews };
+});
