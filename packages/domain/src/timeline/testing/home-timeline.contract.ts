@@ -107,12 +107,15 @@ export function homeTimelineContract(name: string, make: () => Promise<HomeTimel
       for (const u of readers) await w.timelines.build(u.id, 100);
       const crowded = await w.post(w.followed, 7);
       expect(await w.timelines.fanOut(wallEntryOfPost(crowded), 0)).toBe('queued');
-      const [first, second] = await Promise.all([w.timelines.claimQueued(10), w.timelines.claimQueued(10)]);
-      expect([...first, ...second]).toEqual([crowded.wall_entry_id]);
+      // Twenty claims at once (relays of several instances): one takes it.
+      const claims = await Promise.all(Array.from({ length: 20 }, () => w.timelines.claimQueued(10)));
+      expect(claims.flat()).toEqual([crowded.wall_entry_id]);
       // Held: neither another claim nor the periodic job takes it while its lease runs.
       expect(await w.timelines.claimQueued(10)).toEqual([]);
       expect(await w.timelines.fanOutQueued(10)).toBe(0);
-      expect(await w.timelines.fanOutEntry(crowded.wall_entry_id)).toBe(true);
+      // Twenty deliveries at once (a job run again, a lease run out): one writes and dequeues it.
+      const writes = await Promise.all(Array.from({ length: 20 }, () => w.timelines.fanOutEntry(crowded.wall_entry_id)));
+      expect(writes.filter(Boolean)).toHaveLength(1);
       expect(await w.timelines.fanOutEntry(crowded.wall_entry_id)).toBe(false);
       for (const u of readers) expect(ids(await w.timelines.page(viewer(u), page(1)))).toEqual([`${crowded.id}`]);
       expect(await w.timelines.claimQueued(10)).toEqual([]);
