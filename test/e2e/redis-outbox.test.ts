@@ -4,14 +4,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '@plaza/adapters-http';
 import { RATE_LIMIT_GROUPS } from '@plaza/domain';
 import type { Mailer, MailMessage } from '@plaza/domain/accounts';
-import { loadConfig, Platform, resolve, type RunningPlaza, startPlaza } from '@plaza/server';
+import { loadConfig, Platform, resolve, type RunningPlaza, startPlaza, Timeline } from '@plaza/server';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../support/client.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 import { freePort } from '../support/free-port.js';
-import { aPost, aUser, type TestUser } from '../support/mothers.js';
+import { aFollow, aPost, aUser, type TestUser } from '../support/mothers.js';
 import { TEST_REDIS_URL } from '../support/redis.js';
 import { newActivityId, startStrictServer, type StrictServer } from '../support/strict-verifier.js';
 
@@ -20,7 +20,8 @@ import { newActivityId, startStrictServer, type StrictServer } from '../support/
  * Redis (the shared one, under a key prefix of this file's own), behind one public URL (the first's).
  * A committed mail is relayed from `mail_outbox` to BullMQ and sent once by one of the two worker
  * pools; a refused one is retried with growing pauses, then kept failed in BullMQ and in the table; a
- * post's federation delivery reaches the remote inbox once; closing an instance (SIGTERM's path)
+ * post's federation delivery reaches the remote inbox once, and its home-timeline fan-out a follower's
+ * stored timeline once; closing an instance (SIGTERM's path)
  * waits for the mail its worker is sending.
  */
 class ScriptedMailer implements Mailer {
@@ -66,6 +67,8 @@ beforeAll(async () => {
       REDIS_PREFIX: prefix,
       JOB_ATTEMPTS: '3',
       JOB_BACKOFF_MS: '300',
+      // Every fan-out beyond one timeline is queued for the job: the queue's lane is then exercised.
+      HOME_TIMELINE_FANOUT_IN_REQUEST: '0',
     });
     const mailer = new ScriptedMailer();
     const logger = createLogger({ level: 'silent' });
@@ -198,6 +201,45 @@ describe('the mail outbox on BullMQ, two instances', () => {
       10_000,
     );
   }, 90_000);
+
+  it("fans a post out to a follower's stored timeline exactly once, through BullMQ", async () => {
+    // Every delivery of the fan-out lane, on both instances (the runner calls the lane's deliver).
+    const delivered: string[] = [];
+    for (const { plaza } of instances) {
+      const lane = resolve(plaza.container, Timeline.HomeTimeline).lane;
+      const deliver = lane.deliver.bind(lane);
+      lane.deliver = (id, last) => {
+        delivered.push(id);
+        return deliver(id, last);
+      };
+    }
+    const [author, follower] = [await aUser(instances[0].api), await aUser(instances[1].api)];
+    await aFollow(instances[1].api, follower, author);
+    // Both timelines built (first feed read): the request writes the author's, the queue the follower's.
+    for (const u of [author, follower]) expect((await instances[0].api.get('posts.php', { token: u.token })).status).toBe(200);
+    const post = await aPost(instances[0].api, author, { content: 'fanned out through BullMQ' });
+    const entry = await database.db
+      .selectFrom('wall_entries')
+      .select('id')
+      .where('post_id', '=', post.id)
+      .where('is_share', '=', 0)
+      .executeTakeFirstOrThrow();
+    const stored = async () =>
+      (await database.db.selectFrom('home_timeline').select('entry_id').where('user_id', '=', follower.id).execute()).map(
+        (r) => r.entry_id,
+      );
+    await until(async () => (await stored()).includes(entry.id), 20_000);
+    // Long enough for a second relay pass to deliver it again, were it possible.
+    await sleep(2_500);
+    expect(delivered.filter((id) => id === String(entry.id))).toEqual([String(entry.id)]);
+    expect((await stored()).filter((id) => id === entry.id)).toHaveLength(1);
+    expect(await database.db.selectFrom('home_timeline_fanout').select('entry_id').where('entry_id', '=', entry.id).execute()).toEqual([]);
+    for (const { api } of instances) {
+      const res = await api.get('posts.php', { token: follower.token });
+      expect(res.status).toBe(200);
+      expect((res.body.posts as { id: number }[]).filter((p) => p.id === post.id)).toHaveLength(1);
+    }
+  }, 60_000);
 
   it('closing an instance (SIGTERM) waits for the mail its worker is sending', async () => {
     const u = await aUser(instances[0].api);

@@ -32,7 +32,11 @@ export const timelineModule = featureModule(face, (w) => {
   );
   w.bind(PostEventListeners, [Timeline.HomeTimeline], (timeline) => timeline);
   w.bind(FollowEventListeners, [Timeline.HomeTimeline], (timeline) => timeline);
-  w.job({ name: 'home-timeline-fanout', everyMs: 2_000 }, [Timeline.HomeTimeline], (timeline) => () => timeline.fanOutQueued());
+  // Polled every 2 s without Redis; with REDIS_URL each queued entry is relayed as one BullMQ job (0215).
+  w.outboxJob({ name: 'home-timeline-fanout', everyMs: 2_000 }, [Timeline.HomeTimeline], (timeline) => ({
+    run: () => timeline.fanOutQueued(),
+    outbox: timeline.lane,
+  }));
   w.job({ name: 'home-timeline-trim', everyMs: 60_000 }, [Timeline.HomeTimeline], (timeline) => () => timeline.trim());
   w.migrations(TIMELINE_MIGRATIONS);
   w.accountData([DatabaseToken], ({ db }) => new SqlTimelineAccountData(db));

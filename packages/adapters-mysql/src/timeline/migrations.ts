@@ -34,6 +34,17 @@ const homeTimelineTables: PlazaMigration = {
   },
 };
 
+/**
+ * The fan-out queue's lease (docs/decisions/0215): a row claimed (relayed to BullMQ, or taken by the
+ * periodic job) is held until this date, so two instances never take it at once.
+ */
+const fanoutLease: PlazaMigration = {
+  async up(db) {
+    await db.schema.alterTable('home_timeline_fanout').addColumn('claimed_until', TIMESTAMP).execute();
+  },
+};
+
 export const TIMELINE_MIGRATIONS: PlazaMigrations = {
   '20261122_timeline_tables': homeTimelineTables,
+  '20261127_redisq_fanout_lease': fanoutLease,
 };

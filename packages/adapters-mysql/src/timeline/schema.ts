@@ -24,6 +24,8 @@ export interface HomeTimelineStateTable {
 export interface HomeTimelineFanoutTable {
   entry_id: number;
   queued_at: string;
+  /** Held by a claim until then (null: never claimed); due again once it has passed. */
+  claimed_until: string | null;
 }
 
 export interface TimelineTables {

@@ -1,6 +1,6 @@
-import { offsetOf, type PageRequest, toTimestamp } from '@plaza/domain';
+import { addSeconds, offsetOf, type PageRequest, toTimestamp } from '@plaza/domain';
 import type { Viewer } from '@plaza/domain/content';
-import type { HomeTimelineRepository, TimelinePage, WallEntry } from '@plaza/domain/timeline';
+import { FANOUT_LEASE_SECONDS, type HomeTimelineRepository, type TimelinePage, type WallEntry } from '@plaza/domain/timeline';
 import { type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { postVisibleTo } from '../content/post-visibility.js';
 import { toPostView, withPostView } from '../content/post-view-columns.js';
@@ -207,20 +207,49 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
   );
 
   async fanOutQueued(limit: number): Promise<number> {
-    const queued = await this.db
+    // The same claim and per-entry write as the BullMQ lane's (docs/decisions/0215).
+    let done = 0;
+    for (const entryId of await this.claimQueued(limit)) if (await this.fanOutEntry(entryId)) done += 1;
+    return done;
+  }
+
+  async claimQueued(limit: number): Promise<number[]> {
+    const now = this.now();
+    const at = toTimestamp(now);
+    const until = toTimestamp(addSeconds(now, FANOUT_LEASE_SECONDS));
+    const due = await this.db
       .selectFrom('home_timeline_fanout')
-      .select('entry_id')
+      .select(['entry_id', 'claimed_until'])
+      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', at)]))
       .orderBy('queued_at')
       .orderBy('entry_id')
       .limit(limit)
       .execute();
-    for (const { entry_id } of queued) {
-      await this.db.transaction().execute(async () => {
-        await this.fanOutToReaders(entry_id);
-        await this.db.deleteFrom('home_timeline_fanout').where('entry_id', '=', entry_id).execute();
-      });
+    const claimed: number[] = [];
+    for (const row of due) {
+      // Taken only if nobody claimed it since it was read: one conditional write.
+      const taken = await this.db
+        .updateTable('home_timeline_fanout')
+        .set({ claimed_until: until })
+        .where('entry_id', '=', row.entry_id)
+        .where((eb) => (row.claimed_until === null ? eb('claimed_until', 'is', null) : eb('claimed_until', '=', row.claimed_until)))
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) === 1) claimed.push(row.entry_id);
     }
-    return queued.length;
+    return claimed;
+  }
+
+  async fanOutEntry(entryId: number): Promise<boolean> {
+    // As every write here, through the ambient unit of work (this.db joins the transaction).
+    return this.db.transaction().execute(async () => {
+      // Locks the queue row on MySQL: a second delivery of the same entry waits, then finds it gone.
+      let q = this.db.selectFrom('home_timeline_fanout').select('entry_id').where('entry_id', '=', entryId);
+      if (this.dialect === 'mysql') q = q.forUpdate();
+      if (!(await q.executeTakeFirst())) return false;
+      await this.fanOutToReaders(entryId);
+      await this.db.deleteFrom('home_timeline_fanout').where('entry_id', '=', entryId).execute();
+      return true;
+    });
   }
 
   async backfill(followerId: number, followeeId: number, length: number): Promise<void> {

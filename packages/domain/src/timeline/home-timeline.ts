@@ -1,3 +1,4 @@
+import type { OutboxLane } from '../shared/outbox-lane.js';
 import type { PageRequest } from '../shared/pagination.js';
 import type { Timestamp } from '../shared/time.js';
 import { token } from '../shared/token.js';
@@ -6,6 +7,7 @@ import type { PostEventListener, ShareEvent } from '../content/post-events.js';
 import type { CreatedPost, PostView } from '../content/model.js';
 import type { StoredHomeFeed } from '../content/stored-home-feed.js';
 import type { Viewer } from '../content/visibility.js';
+import { FanOutLane } from './fan-out-lane.js';
 
 /**
  * A wall entry to write into home timelines: the post, or a share of it, on the wall of `ownerId`, as
@@ -64,8 +66,23 @@ export interface HomeTimelineRepository {
    * more), the entry is queued for `fanOutQueued` (a job), which writes every one: 'queued'.
    */
   fanOut(entry: WallEntry, inRequestMax: number): Promise<'done' | 'queued'>;
-  /** Writes up to `limit` queued entries into every timeline they belong to (owner's, followers'); returns how many it did. */
+  /**
+   * Writes up to `limit` queued entries into every timeline they belong to (owner's, followers'); returns
+   * how many it did. The periodic job's work: `claimQueued`, then `fanOutEntry` for each.
+   */
   fanOutQueued(limit: number): Promise<number>;
+  /**
+   * Claims up to `limit` queued entries that are due (never claimed, or their lease of
+   * `FANOUT_LEASE_SECONDS` run out), oldest first, each with one conditional write (two instances never
+   * take the same one), and answers their wall entry ids.
+   */
+  claimQueued(limit: number): Promise<number[]>;
+  /**
+   * Writes one queued entry into every timeline it belongs to and takes it off the queue, in one unit of
+   * work. Idempotent: rows already written are skipped, and an entry no longer queued (done already,
+   * or its post removed) writes nothing. Answers whether it was still queued.
+   */
+  fanOutEntry(entryId: number): Promise<boolean>;
   /** Adds the newest entries (at most `length`) of `followeeId`'s wall to `followerId`'s timeline, if it exists. */
   backfill(followerId: number, followeeId: number, length: number): Promise<void>;
   /** Removes every entry of `ownerId`'s wall from `followerId`'s timeline. */
@@ -81,6 +98,12 @@ export interface HomeTimelineOptions {
   /** Timelines a new entry is written into in its request; an entry with more is finished by a job. */
   inRequestTimelines: number;
 }
+/**
+ * How long a claim holds a queued fan-out: a relay lost with Redis, or a process that died in the
+ * middle, leaves the entry due again after it.
+ */
+export const FANOUT_LEASE_SECONDS = 300;
+
 export const HOME_TIMELINE_DEFAULTS: HomeTimelineOptions = { length: 800, inRequestTimelines: 2000 };
 
 /**
@@ -89,10 +112,15 @@ export const HOME_TIMELINE_DEFAULTS: HomeTimelineOptions = { length: 800, inRequ
  * `PostService.feed` reads through `page` and falls back to the read-time query when it answers null.
  */
 export class HomeTimeline implements PostEventListener, FollowEventListener, StoredHomeFeed {
+  /** The fan-out queue as a BullMQ lane (REDIS_URL; docs/decisions/0215): one job per queued entry. */
+  readonly lane: OutboxLane;
+
   constructor(
     private readonly timelines: HomeTimelineRepository,
     readonly options: HomeTimelineOptions = HOME_TIMELINE_DEFAULTS,
-  ) {}
+  ) {
+    this.lane = new FanOutLane(timelines);
+  }
 
   async published(post: CreatedPost): Promise<void> {
     await this.timelines.fanOut(wallEntryOfPost(post), this.options.inRequestTimelines);

@@ -1,1 +1,2 @@
 export * from './home-timeline.js';
+export * from './fan-out-lane.js';

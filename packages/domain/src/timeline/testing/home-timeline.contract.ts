@@ -99,6 +99,30 @@ export function homeTimelineContract(name: string, make: () => Promise<HomeTimel
       expect(await w.timelines.fanOutQueued(10)).toBe(0);
     });
 
+    it('claims a queued entry once (its lease holds it), and writes it once however often it is delivered', async () => {
+      const w = await world();
+      const other = await w.users.create(aNewUser());
+      await w.follows.follow(other.id, w.followed.id, at(0));
+      const readers = [w.followed, w.me, other];
+      for (const u of readers) await w.timelines.build(u.id, 100);
+      const crowded = await w.post(w.followed, 7);
+      expect(await w.timelines.fanOut(wallEntryOfPost(crowded), 0)).toBe('queued');
+      // Twenty claims at once (relays of several instances): one takes it.
+      const claims = await Promise.all(Array.from({ length: 20 }, () => w.timelines.claimQueued(10)));
+      expect(claims.flat()).toEqual([crowded.wall_entry_id]);
+      // Held: neither another claim nor the periodic job takes it while its lease runs.
+      expect(await w.timelines.claimQueued(10)).toEqual([]);
+      expect(await w.timelines.fanOutQueued(10)).toBe(0);
+      // Twenty deliveries at once (a job run again, a lease run out): one writes and dequeues it.
+      const writes = await Promise.all(Array.from({ length: 20 }, () => w.timelines.fanOutEntry(crowded.wall_entry_id)));
+      expect(writes.filter(Boolean)).toHaveLength(1);
+      expect(await w.timelines.fanOutEntry(crowded.wall_entry_id)).toBe(false);
+      for (const u of readers) expect(ids(await w.timelines.page(viewer(u), page(1)))).toEqual([`${crowded.id}`]);
+      expect(await w.timelines.claimQueued(10)).toEqual([]);
+      // Never queued: nothing to write.
+      expect(await w.timelines.fanOutEntry(crowded.wall_entry_id + 1000)).toBe(false);
+    });
+
     it("reads each entry as the viewer sees it: the post, its author, the viewer's own reaction and bookmark, the sharer", async () => {
       const w = await world();
       await w.timelines.build(w.me.id, 100);

@@ -1,5 +1,5 @@
 import type { FeedEntry } from '../../content/model.js';
-import type { HomeTimelineRepository, TimelinePage, WallEntry } from '../home-timeline.js';
+import { FANOUT_LEASE_SECONDS, type HomeTimelineRepository, type TimelinePage, type WallEntry } from '../home-timeline.js';
 import { offsetOf, type PageRequest } from '../../shared/pagination.js';
 import type { Timestamp } from '../../shared/time.js';
 import { captureState, type Snapshottable } from '../../shared/testing/snapshot.js';
@@ -33,16 +33,21 @@ export class InMemoryHomeTimelineRepository implements HomeTimelineRepository, S
   readonly rows: Row[] = [];
   readonly states = new Map<number, { ready: boolean; horizon: Key | null }>();
   readonly queue: number[] = [];
+  /** Claimed queue entries and the end of their lease (FANOUT_LEASE_SECONDS from the claim). */
+  readonly leases = new Map<number, number>();
 
   /** Reads the page's posts as the SQL adapter does in the page's own query. */
   private readonly posts: InMemoryPostRepository;
 
-  constructor(private readonly s: InMemoryContentStore) {
+  constructor(
+    private readonly s: InMemoryContentStore,
+    private readonly now: () => Date = () => new Date(),
+  ) {
     this.posts = new InMemoryPostRepository(s);
   }
 
   snapshot() {
-    return captureState(this.rows, this.states, this.queue);
+    return captureState(this.rows, this.states, this.queue, this.leases);
   }
 
   async page(viewer: Viewer, page: PageRequest): Promise<TimelinePage> {
@@ -83,9 +88,25 @@ export class InMemoryHomeTimelineRepository implements HomeTimelineRepository, S
   }
 
   async fanOutQueued(limit: number): Promise<number> {
-    const taken = this.queue.splice(0, limit);
-    for (const id of taken) this.toReaders(id);
-    return taken.length;
+    let done = 0;
+    for (const id of await this.claimQueued(limit)) if (await this.fanOutEntry(id)) done += 1;
+    return done;
+  }
+
+  async claimQueued(limit: number): Promise<number[]> {
+    const now = this.now().getTime();
+    const due = this.queue.filter((id) => (this.leases.get(id) ?? 0) <= now).slice(0, limit);
+    for (const id of due) this.leases.set(id, now + FANOUT_LEASE_SECONDS * 1000);
+    return due;
+  }
+
+  async fanOutEntry(entryId: number): Promise<boolean> {
+    const at = this.queue.indexOf(entryId);
+    if (at < 0) return false;
+    this.toReaders(entryId);
+    this.queue.splice(at, 1);
+    this.leases.delete(entryId);
+    return true;
   }
 
   async backfill(followerId: number, followeeId: number, length: number): Promise<void> {
