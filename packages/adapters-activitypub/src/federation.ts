@@ -167,7 +167,8 @@ export class PlazaFederation {
       following: new URL(this.urls.following(user.username)),
       endpoints: new Endpoints({ sharedInbox: new URL(this.urls.sharedInbox()) }),
       publicKey: new CryptographicKey({ id: new URL(this.urls.keyId(user.username)), owner: id, publicKey }),
-      manuallyApprovesFollowers: false,
+      // A private account answers each Follow itself (docs/decisions/0210).
+      manuallyApprovesFollowers: user.is_private,
       discoverable: !user.is_private,
     });
   }

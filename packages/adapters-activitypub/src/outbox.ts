@@ -10,6 +10,7 @@ import {
   Image,
   Note,
   PUBLIC_COLLECTION,
+  Reject,
   Tombstone,
   Undo,
   Update,
@@ -196,6 +197,13 @@ export class QueuedFederationOutbox implements FederationOutbox {
     const actor = new URL(this.urls.actor(user.username));
     const follow = new Follow({ id: new URL(followId), actor: new URL(remote.actor_url), object: actor });
     await this.deliver(user, remote.inbox_url, new Accept({ id: new URL(this.urls.activity(randomUUID())), actor, object: follow }));
+  }
+
+  /** Reject(Follow): a private account declined the request (docs/decisions/0210). */
+  async reject(user: UserRecord, remote: RemoteActor, followId: string): Promise<void> {
+    const actor = new URL(this.urls.actor(user.username));
+    const follow = new Follow({ id: new URL(followId), actor: new URL(remote.actor_url), object: actor });
+    await this.deliver(user, remote.inbox_url, new Reject({ id: new URL(this.urls.activity(randomUUID())), actor, object: follow }));
   }
 
   async post(kind: 'create' | 'update' | 'delete', post: PostRecord, author: UserRecord, audience: FederationAudience): Promise<void> {

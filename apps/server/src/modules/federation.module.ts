@@ -25,7 +25,10 @@ import {
   RemoteDirectory,
   RemoteFollowRepository,
   RemotePostRepository,
+  RemoteFollowApproval,
+  RemoteFollowRequestRepository,
 } from '@plaza/domain/federation';
+import { OutsideFollowRequests } from '@plaza/domain/social';
 import {
   ActivityBuilder,
   ActorKeys,
@@ -61,6 +64,7 @@ import {
   SqlRemoteFollowRepository,
   SqlRemotePostRepository,
   SqlRemoteInteractionRepository,
+  SqlRemoteFollowRequestRepository,
 } from '@plaza/adapters-mysql/federation';
 import { RedisFederationKeyValues } from '@plaza/adapters-integrations/redis';
 import { z } from 'zod';
@@ -151,6 +155,9 @@ export const Federation = {
   /** Remote mentions of federated posts, resolved by WebFinger and cached (mentions.ts). */
   Mentions: token<MentionResolver>('federation.Mentions'),
   Inbound: token<InboundInteractions>('federation.Inbound'),
+  Approval: token<RemoteFollowApproval>('federation.Approval'),
+  /** The queued outbox, with the activities beyond the `FederationOutbox` port (Reject, docs/decisions/0210). */
+  Outbox: token<QueuedFederationOutbox>('federation.Outbox'),
   /** fediverse.php's use cases alone (FEDIVERSE_USE_CASES), for `createPlaza().federation.fediverse`. */
   Fediverse: token<FediverseUseCases>('federation.Fediverse'),
 };
@@ -204,6 +211,7 @@ const face = {
     FederationKeyValues: { suites: ['federation/testing/federation.contract.ts'], via: 'kv' },
     FederationQueue: { suites: ['federation/testing/federation.contract.ts'], via: 'queue' },
     DomainBlockRepository: { suites: ['federation/testing/federation.contract.ts'], via: 'blocks' },
+    RemoteFollowRequestRepository: { suites: ['federation/testing/follow-requests.contract.ts'], via: 'requests' },
     RemoteDirectory: 'no SQL adapter',
     FederationOutbox: 'no SQL adapter',
   },
@@ -238,6 +246,7 @@ export const federationModule = featureModule(face, (w) => {
     ({ users, posts, comments, actors, remote, clock, uow, policy, notifications }) =>
       new InboundInteractions(users, posts, comments, actors, remote, clock, uow, policy, remoteEngagementNotices(notifications)),
   );
+  w.bind(RemoteFollowRequestRepository, [DatabaseToken], ({ db }) => new SqlRemoteFollowRequestRepository(db));
   // Fedify's caches and inbox idempotence keys: on Redis when it is configured (docs/decisions/0160).
   w.bind(FederationKeyValues, [DatabaseToken, RedisToken], ({ db, dialect }, redis) =>
     redis ? new RedisFederationKeyValues(redis.commands, redis.prefix) : new SqlFederationKeyValues(db, dialect),
@@ -276,16 +285,33 @@ export const federationModule = featureModule(face, (w) => {
     ({ urls, client }) => new ActivityBuilder(urls, guardedDocumentLoader(client)),
   );
   w.bind(
-    FederationOutbox,
+    Federation.Outbox,
     { urls: Federation.Urls, activities: Federation.Activities, queue: FederationQueue, clock: Clock },
     ({ urls, activities, queue, clock }) => new QueuedFederationOutbox(urls, activities, queue, clock),
   );
+  w.bind(FederationOutbox, [Federation.Outbox], (outbox) => outbox);
   w.bind(
     RemoteDirectory,
     { client: Federation.Client, loaders: Federation.Loaders, urls: Federation.Urls, clock: Clock, config: ConfigToken },
     ({ client, loaders, urls, clock, config }) =>
       new FediverseDirectory(client, loaders, urls, clock, config.federation.allowPrivateAddresses),
   );
+  // Follow approval of private accounts (docs/decisions/0210), answered in friends.php.
+  w.bind(
+    Federation.Approval,
+    {
+      users: UserRepository,
+      actors: RemoteActorRepository,
+      follows: RemoteFollowRepository,
+      requests: RemoteFollowRequestRepository,
+      outbox: Federation.Outbox,
+      clock: Clock,
+      uow: UnitOfWork,
+    },
+    ({ users, actors, follows, requests, outbox, clock, uow }) =>
+      new RemoteFollowApproval(users, actors, follows, requests, outbox, clock, uow),
+  );
+  w.bind(OutsideFollowRequests, [Federation.Approval], (approval) => approval);
   w.bind(
     Federation.Service,
     {
@@ -298,9 +324,10 @@ export const federationModule = featureModule(face, (w) => {
       clock: Clock,
       uow: UnitOfWork,
       policy: Federation.Policy,
+      approval: Federation.Approval,
     },
-    ({ users, actors, follows, posts, directory, outbox, clock, uow, policy }) =>
-      new FederationService(users, actors, follows, posts, directory, outbox, clock, uow, policy),
+    ({ users, actors, follows, posts, directory, outbox, clock, uow, policy, approval }) =>
+      new FederationService(users, actors, follows, posts, directory, outbox, clock, uow, policy, approval),
   );
   w.bind(
     Federation.Mentions,
@@ -457,7 +484,10 @@ export const federationModule = featureModule(face, (w) => {
   );
   // Deliveries and inbound activities: every 2 s in every instance (leases keep them from running twice).
   // Timers drain the queue every 2 s; BullMQ gets each due message relayed as one job (docs/decisions/0215).
-  w.outboxJob({ name: 'federation-queue', everyMs: 2_000 }, [Federation.Worker], (worker) => ({ run: () => worker.drain(), outbox: worker.lane }));
+  w.outboxJob({ name: 'federation-queue', everyMs: 2_000 }, [Federation.Worker], (worker) => ({
+    run: () => worker.drain(),
+    outbox: worker.lane,
+  }));
   w.job(
     { name: 'federation-cache-purge', everyMs: 60 * 60_000 },
     { kv: FederationKeyValues, clock: Clock },

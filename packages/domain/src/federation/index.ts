@@ -10,3 +10,4 @@ export * from './inbound-interactions.js';
 export * from './remote-html.js';
 export * from './remote-reactions.js';
 export * from './remote-comment-authors.js';
+export * from './follow-approval.js';
