@@ -146,7 +146,8 @@ export class PlazaFederation {
     void this.federation.startQueue(undefined);
   }
 
-  private async person(user: UserRecord): Promise<Person> {
+  /** The account's actor document (also what Update(Person) carries, account-lifecycle.ts). */
+  async person(user: UserRecord): Promise<Person> {
     const { publicKey } = await this.o.keys.of(user.id);
     const id = new URL(this.urls.actor(user.username));
     const avatar = this.urls.media(user.avatar, 'avatars');

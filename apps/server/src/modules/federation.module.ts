@@ -1,5 +1,5 @@
 import { Clock, token, toTimestamp, UnitOfWork } from '@plaza/domain';
-import { UserRepository } from '@plaza/domain/accounts';
+import { ProfileEventListeners, UserRepository } from '@plaza/domain/accounts';
 import { CommentRepository, PostEventListeners, PostRepository, RemoteCommentAuthors } from '@plaza/domain/content';
 import { ModerationLog } from '@plaza/domain/moderation';
 import type { NotificationService } from '@plaza/domain/notifications';
@@ -27,6 +27,7 @@ import {
   RemotePostRepository,
   RemoteFollowApproval,
   RemoteFollowRequestRepository,
+  FarewellFirst,
 } from '@plaza/domain/federation';
 import { OutsideFollowRequests } from '@plaza/domain/social';
 import {
@@ -49,6 +50,7 @@ import {
   InboundActivities,
   PlazaFederation,
   QueuedFederationOutbox,
+  FederationAccountLifecycle,
 } from '@plaza/adapters-activitypub';
 import { federationSection } from '@plaza/adapters-http';
 import { fediverseScript, targetBody, zTarget } from '@plaza/adapters-http/scripts/fediverse';
@@ -158,6 +160,7 @@ export const Federation = {
   Approval: token<RemoteFollowApproval>('federation.Approval'),
   /** The queued outbox, with the activities beyond the `FederationOutbox` port (Reject, docs/decisions/0210). */
   Outbox: token<QueuedFederationOutbox>('federation.Outbox'),
+  Lifecycle: token<FederationAccountLifecycle>('federation.Lifecycle'),
   /** fediverse.php's use cases alone (FEDIVERSE_USE_CASES), for `createPlaza().federation.fediverse`. */
   Fediverse: token<FediverseUseCases>('federation.Fediverse'),
 };
@@ -527,5 +530,26 @@ export const federationModule = featureModule(face, (w) => {
   w.script({ federation: Federation.Service, config: ConfigToken, p: Platform.Presenters }, ({ federation, config, p }) =>
     fediverseScript(federation, { publicUrl: config.publicUrl, domain: config.domain }, p),
   );
-  w.accountData([DatabaseToken], ({ db }) => new SqlFederationAccountData(db));
+  // Update(Person) on profile edits, Delete(Person) before an account's erasure (docs/decisions/0050).
+  w.bind(
+    Federation.Lifecycle,
+    {
+      users: UserRepository,
+      follows: RemoteFollowRepository,
+      actors: RemoteActorRepository,
+      app: Federation.App,
+      activities: Federation.Activities,
+      queue: FederationQueue,
+      keys: Federation.Keys,
+      urls: Federation.Urls,
+      clock: Clock,
+    },
+    ({ users, follows, actors, app, activities, queue, keys, urls, clock }) =>
+      new FederationAccountLifecycle(users, follows, actors, app, activities, queue, keys, urls, clock),
+  );
+  w.bind(ProfileEventListeners, [Federation.Lifecycle], (lifecycle) => lifecycle);
+  w.accountData(
+    [DatabaseToken, Federation.Lifecycle],
+    ({ db }, lifecycle) => new FarewellFirst(new SqlFederationAccountData(db), lifecycle),
+  );
 });

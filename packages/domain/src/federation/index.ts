@@ -11,3 +11,4 @@ export * from './remote-html.js';
 export * from './remote-reactions.js';
 export * from './remote-comment-authors.js';
 export * from './follow-approval.js';
+export * from './account-farewell.js';
