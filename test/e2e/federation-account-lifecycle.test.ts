@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aUser, type TestUser } from '../support/mothers.js';
+import { aPost, aUser, type TestUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { startFedifyPeer, type FedifyPeer } from '../support/fedify-peer.js';
 import { freePort } from '../support/free-port.js';
@@ -137,5 +137,56 @@ describe('an account deletion sends Delete(Person)', () => {
     await drain();
     expect(delivered('Delete', actorOf(eve))).toEqual([]);
     expect((await server.api.get('users.php', { token: eve.token })).status).toBe(401);
+  });
+});
+
+describe('a local share of a local public post sends Announce (docs/decisions/0050)', () => {
+  const share = (u: TestUser, postId: number) => server.api.post('shares.php', { post_id: postId }, { token: u.token });
+  const noteOf = (postId: number) => `${origin}/api/v1/posts.php?id=${postId}`;
+
+  it("to the sharer's remote followers, public, naming the post's Note, once however often it is shared", async () => {
+    const author = await aUser(server.api);
+    const fay = await aUser(server.api);
+    await strictFollow(fay);
+    const post = await aPost(server.api, author, { content: 'Worth sharing' });
+    expect((await share(fay, post.id)).status).toBe(200);
+    expect((await share(fay, post.id)).status).toBe(200);
+    await drain();
+    const announces = delivered('Announce', actorOf(fay));
+    expect(announces).toHaveLength(1);
+    expect(announces[0].verdict).toEqual({ ok: true, reason: 'verified', keyOwner: actorOf(fay) });
+    expect(announces[0].activity).toMatchObject({ object: noteOf(post.id), to: 'as:Public' });
+    expect(announces[0].activity.cc).toEqual(expect.arrayContaining([`${origin}/fediverse/followers.php?username=${fay.username}`]));
+  });
+
+  it("a private sharer's Announce goes to its followers only", async () => {
+    const author = await aUser(server.api);
+    const gil = await aUser(server.api);
+    await server.database.db.updateTable('users').set({ is_private: 1 }).where('id', '=', gil.id).execute();
+    await strictFollow(gil);
+    const [request] = (await server.api.get('friends.php?type=pending', { token: gil.token })).body.pending_requests;
+    expect((await server.api.post('friends.php', { action: 'accept', request_id: request.request_id }, { token: gil.token })).status).toBe(
+      200,
+    );
+    const post = await aPost(server.api, author, { content: 'Shared quietly' });
+    expect((await share(gil, post.id)).status).toBe(200);
+    await drain();
+    const [announce] = delivered('Announce', actorOf(gil));
+    expect(announce?.verdict.ok, announce?.verdict.reason).toBe(true);
+    expect(JSON.stringify([announce.activity.to, announce.activity.cc])).not.toContain('Public');
+    expect(announce.activity.to).toBe(`${origin}/fediverse/followers.php?username=${gil.username}`);
+  });
+
+  it("a private account's post is never announced, whoever shares it", async () => {
+    const hid = await aUser(server.api);
+    await server.database.db.updateTable('users').set({ is_private: 1 }).where('id', '=', hid.id).execute();
+    const ian = await aUser(server.api);
+    await strictFollow(ian);
+    expect((await server.api.post('follows.php', { user_id: hid.id }, { token: ian.token })).status).toBeLessThan(300);
+    const post = await aPost(server.api, hid, { content: 'Followers only' });
+    // The follower sees it and shares it here; nothing leaves.
+    expect((await share(ian, post.id)).status).toBe(200);
+    await drain();
+    expect(delivered('Announce', actorOf(ian))).toEqual([]);
   });
 });

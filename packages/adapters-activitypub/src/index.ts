@@ -21,3 +21,4 @@ export * from './fetchable.js';
 export * from './signed-fetch.js';
 export * from './inbound.js';
 export * from './account-lifecycle.js';
+export * from './share-listener.js';

@@ -51,6 +51,7 @@ import {
   PlazaFederation,
   QueuedFederationOutbox,
   FederationAccountLifecycle,
+  FederationShareListener,
 } from '@plaza/adapters-activitypub';
 import { federationSection } from '@plaza/adapters-http';
 import { fediverseScript, targetBody, zTarget } from '@plaza/adapters-http/scripts/fediverse';
@@ -352,6 +353,19 @@ export const federationModule = featureModule(face, (w) => {
     PostEventListeners,
     { users: UserRepository, follows: RemoteFollowRepository, outbox: FederationOutbox },
     ({ users, follows, outbox }) => new FederationPostListener(users, follows, outbox),
+  );
+  // A share of a public post, as Announce to the sharer's remote followers.
+  w.bind(
+    PostEventListeners,
+    {
+      users: UserRepository,
+      follows: RemoteFollowRepository,
+      activities: Federation.Activities,
+      queue: FederationQueue,
+      urls: Federation.Urls,
+      clock: Clock,
+    },
+    ({ users, follows, activities, queue, urls, clock }) => new FederationShareListener(users, follows, activities, queue, urls, clock),
   );
 
   w.bind(
