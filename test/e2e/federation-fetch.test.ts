@@ -30,6 +30,13 @@ const get = (url: string, accept = AP) => fetch(url, { headers: { Accept: accept
 const drain = async (s: TestServer) => {
   for (let i = 0; i < 5; i++) await s.runJob('federation-queue');
 };
+/** A private account approves its remote followers (docs/decisions/0210): accepts every pending request. */
+const approveAll = async (u: TestUser) => {
+  const pending = (await server.api.get('friends.php?type=pending', { token: u.token })).body.pending_requests;
+  for (const r of pending)
+    expect((await server.api.post('friends.php', { action: 'accept', request_id: r.request_id }, { token: u.token })).status).toBe(200);
+  await drain(server);
+};
 const makePrivate = (s: TestServer, u: TestUser) =>
   s.database.db.updateTable('users').set({ is_private: 1 }).where('id', '=', u.id).execute();
 
@@ -182,6 +189,7 @@ describe('refused fetches are 404', () => {
     await makePrivate(server, erin);
     await peer.follow(actorOf(origin, erin));
     await drain(server);
+    await approveAll(erin);
     const followers = await get(`${origin}/fediverse/followers.php?username=${erin.username}`);
     expect(((await followers.json()) as any).totalItems).toBe(1);
     const post = await aPost(server.api, erin, { content: 'for my followers' });
@@ -205,6 +213,7 @@ describe('refused fetches are 404', () => {
       object: actorOf(origin, erin),
     });
     await drain(server);
+    await approveAll(erin);
     expect((await strict.signedGet(noteOf(origin, post.id))).status).toBe(200);
   });
 });
