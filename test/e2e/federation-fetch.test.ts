@@ -1,6 +1,6 @@
 import { Hashtag, Mention, Note } from '@fedify/fedify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aComment, aPost, aUser, type TestUser } from '../support/mothers.js';
+import { acceptPendingFollows, aComment, aPost, aUser, type TestUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { startFedifyPeer, type FedifyPeer } from '../support/fedify-peer.js';
 import { freePort } from '../support/free-port.js';
@@ -30,11 +30,9 @@ const get = (url: string, accept = AP) => fetch(url, { headers: { Accept: accept
 const drain = async (s: TestServer) => {
   for (let i = 0; i < 5; i++) await s.runJob('federation-queue');
 };
-/** A private account approves its remote followers (docs/decisions/0210): accepts every pending request. */
+/** A private account approves its remote followers (docs/decisions/0210). */
 const approveAll = async (u: TestUser) => {
-  const pending = (await server.api.get('friends.php?type=pending', { token: u.token })).body.pending_requests;
-  for (const r of pending)
-    expect((await server.api.post('friends.php', { action: 'accept', request_id: r.request_id }, { token: u.token })).status).toBe(200);
+  await acceptPendingFollows(server.api, u);
   await drain(server);
 };
 const makePrivate = (s: TestServer, u: TestUser) =>
