@@ -1,6 +1,6 @@
 import { Hashtag, Mention, Note } from '@fedify/fedify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aComment, aPost, aUser, type TestUser } from '../support/mothers.js';
+import { acceptPendingFollows, aComment, aPost, aUser, type TestUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { startFedifyPeer, type FedifyPeer } from '../support/fedify-peer.js';
 import { freePort } from '../support/free-port.js';
@@ -29,6 +29,11 @@ const commentOf = (o: string, id: number) => `${o}/fediverse/comment.php?id=${id
 const get = (url: string, accept = AP) => fetch(url, { headers: { Accept: accept }, redirect: 'manual' });
 const drain = async (s: TestServer) => {
   for (let i = 0; i < 5; i++) await s.runJob('federation-queue');
+};
+/** A private account approves its remote followers (docs/decisions/0210). */
+const approveAll = async (u: TestUser) => {
+  await acceptPendingFollows(server.api, u);
+  await drain(server);
 };
 const makePrivate = (s: TestServer, u: TestUser) =>
   s.database.db.updateTable('users').set({ is_private: 1 }).where('id', '=', u.id).execute();
@@ -182,6 +187,7 @@ describe('refused fetches are 404', () => {
     await makePrivate(server, erin);
     await peer.follow(actorOf(origin, erin));
     await drain(server);
+    await approveAll(erin);
     const followers = await get(`${origin}/fediverse/followers.php?username=${erin.username}`);
     expect(((await followers.json()) as any).totalItems).toBe(1);
     const post = await aPost(server.api, erin, { content: 'for my followers' });
@@ -205,6 +211,7 @@ describe('refused fetches are 404', () => {
       object: actorOf(origin, erin),
     });
     await drain(server);
+    await approveAll(erin);
     expect((await strict.signedGet(noteOf(origin, post.id))).status).toBe(200);
   });
 });

@@ -1,7 +1,7 @@
 import { Announce, Create, Delete, Like, Note, PUBLIC_COLLECTION, Undo, Update } from '@fedify/fedify';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aPost, aUser, type TestUser } from '../support/mothers.js';
+import { acceptPendingFollows, aPost, aUser, type TestUser } from '../support/mothers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { startFedifyPeer, type FedifyPeer } from '../support/fedify-peer.js';
 import { freePort } from '../support/free-port.js';
@@ -225,6 +225,9 @@ describe("a private account's posts take replies from its followers only", () =>
     expect(await comments(carol, postId)).toEqual([]);
 
     expect((await fromStrict(carol, { type: 'Follow', object: actorOf(carol) })).status).toBe(202);
+    await drain();
+    // A private account approves its remote followers (docs/decisions/0210).
+    await acceptPendingFollows(server.api, carol);
     await drain();
     expect((await reply('<p>a follower</p>')).status).toBe(202);
     await drain();

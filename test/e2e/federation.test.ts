@@ -434,6 +434,12 @@ describe('what federates (docs/decisions/0050)', () => {
       object: actorOf(grace),
     });
     await drain();
+    // A private account approves its followers (docs/decisions/0210).
+    const [request] = (await server.api.get('friends.php?type=pending', { token: grace.token })).body.pending_requests;
+    expect(
+      (await server.api.post('friends.php', { action: 'accept', request_id: request.request_id }, { token: grace.token })).status,
+    ).toBe(200);
+    await drain();
     const before = strict.deliveries.length;
     await aPost(server.api, grace, { content: 'Followers only' });
     await drain();

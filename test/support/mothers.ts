@@ -490,3 +490,16 @@ export async function anAlbum(api: ApiClient, owner: Acting, overrides: Record<s
   );
   return { id: body.id };
 }
+
+/**
+ * A private account accepts every pending follow request, remote ones included (docs/decisions/0210):
+ * for tests whose remote follower must be a follower before the rest goes on. The caller drains the
+ * federation queue if it waits for the Accepts.
+ */
+export async function acceptPendingFollows(api: ApiClient, user: Acting): Promise<void> {
+  const pending = (await api.get('friends.php?type=pending', { token: user.token })).body.pending_requests as { request_id: number }[];
+  for (const r of pending) {
+    const res = await api.post('friends.php', { action: 'accept', request_id: r.request_id }, { token: user.token });
+    if (res.status !== 200) throw new Error(`acceptPendingFollows: request ${r.request_id} answered ${res.status}`);
+  }
+}

@@ -31,6 +31,9 @@ const fetchJson = async (url: string) => {
   return (await res.json()) as Record<string, any>;
 };
 
+/** Keys of the actors verified before, by key id (as Mastodon stores a known account's key). */
+const knownKeys = new Map<string, { actor: Record<string, any>; key: Record<string, any> }>();
+
 export async function verifyStrictly(
   method: string,
   path: string,
@@ -62,19 +65,25 @@ export async function verifyStrictly(
   if (Number.isNaN(date) || Math.abs(now.getTime() - date) > 12 * 3600 * 1000)
     return { ok: false, reason: 'Date missing or outside 12 hours' };
 
-  let keyDoc: Record<string, any>;
+  let actor: Record<string, any>;
+  let key: Record<string, any>;
   try {
-    keyDoc = await fetchJson(sig.keyId.split('#')[0]);
+    const keyDoc = await fetchJson(sig.keyId.split('#')[0]);
+    actor = keyDoc;
+    if (typeof keyDoc.publicKeyPem === 'string' && typeof keyDoc.owner === 'string') actor = await fetchJson(keyDoc.owner);
+    const keys = Array.isArray(actor.publicKey) ? actor.publicKey : [actor.publicKey];
+    const found = keys.find((k: any) => k && k.id === sig.keyId);
+    if (!found) return { ok: false, reason: 'the actor has no publicKey with that id' };
+    if (found.owner !== actor.id) return { ok: false, reason: 'publicKey.owner is not the actor' };
+    if (typeof found.publicKeyPem !== 'string') return { ok: false, reason: 'no publicKeyPem' };
+    key = found;
+    knownKeys.set(sig.keyId, { actor, key });
   } catch (error) {
-    return { ok: false, reason: `keyId does not resolve: ${(error as Error).message}` };
+    // Mastodon keeps the key of an account it knows: a Delete(Person) of an actor now gone verifies with it.
+    const known = knownKeys.get(sig.keyId);
+    if (!known) return { ok: false, reason: `keyId does not resolve: ${(error as Error).message}` };
+    ({ actor, key } = known);
   }
-  let actor = keyDoc;
-  if (typeof keyDoc.publicKeyPem === 'string' && typeof keyDoc.owner === 'string') actor = await fetchJson(keyDoc.owner);
-  const keys = Array.isArray(actor.publicKey) ? actor.publicKey : [actor.publicKey];
-  const key = keys.find((k: any) => k && k.id === sig.keyId);
-  if (!key) return { ok: false, reason: 'the actor has no publicKey with that id' };
-  if (key.owner !== actor.id) return { ok: false, reason: 'publicKey.owner is not the actor' };
-  if (typeof key.publicKeyPem !== 'string') return { ok: false, reason: 'no publicKeyPem' };
 
   const message = signed
     .map((name) => (name === '(request-target)' ? `(request-target): ${method.toLowerCase()} ${path}` : `${name}: ${headers[name] ?? ''}`))

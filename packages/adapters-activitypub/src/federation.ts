@@ -146,7 +146,8 @@ export class PlazaFederation {
     void this.federation.startQueue(undefined);
   }
 
-  private async person(user: UserRecord): Promise<Person> {
+  /** The account's actor document (also what Update(Person) carries, account-lifecycle.ts). */
+  async person(user: UserRecord): Promise<Person> {
     const { publicKey } = await this.o.keys.of(user.id);
     const id = new URL(this.urls.actor(user.username));
     const avatar = this.urls.media(user.avatar, 'avatars');
@@ -167,7 +168,8 @@ export class PlazaFederation {
       following: new URL(this.urls.following(user.username)),
       endpoints: new Endpoints({ sharedInbox: new URL(this.urls.sharedInbox()) }),
       publicKey: new CryptographicKey({ id: new URL(this.urls.keyId(user.username)), owner: id, publicKey }),
-      manuallyApprovesFollowers: false,
+      // A private account answers each Follow itself (docs/decisions/0210).
+      manuallyApprovesFollowers: user.is_private,
       discoverable: !user.is_private,
     });
   }

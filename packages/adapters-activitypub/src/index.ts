@@ -20,3 +20,5 @@ export * from './negotiation.js';
 export * from './fetchable.js';
 export * from './signed-fetch.js';
 export * from './inbound.js';
+export * from './account-lifecycle.js';
+export * from './share-listener.js';

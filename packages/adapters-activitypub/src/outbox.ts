@@ -10,6 +10,7 @@ import {
   Image,
   Note,
   PUBLIC_COLLECTION,
+  Reject,
   Tombstone,
   Undo,
   Update,
@@ -40,11 +41,17 @@ import { GuardRefusal, type GuardedClient } from './ssrf.js';
 import type { FederationUrls } from './urls.js';
 
 /** One activity to POST to one inbox, signed as `user_id`. */
-interface Delivery {
+export interface Delivery {
   user_id: number;
   username: string;
   inbox: string;
   activity: unknown;
+  /**
+   * Headers and body signed when it was queued, sent as they are: a deleted account's Delete(Person),
+   * whose key pair is erased with the account (account-lifecycle.ts). Valid within the receivers'
+   * date window (an hour for Fedify, twelve for Mastodon); retries after it are refused there.
+   */
+  presigned?: { headers: Record<string, string>; body: string };
 }
 
 /** One activity for every remote follower of `user_id` (expanded to one delivery per inbox by the worker). */
@@ -198,6 +205,13 @@ export class QueuedFederationOutbox implements FederationOutbox {
     await this.deliver(user, remote.inbox_url, new Accept({ id: new URL(this.urls.activity(randomUUID())), actor, object: follow }));
   }
 
+  /** Reject(Follow): a private account declined the request (docs/decisions/0210). */
+  async reject(user: UserRecord, remote: RemoteActor, followId: string): Promise<void> {
+    const actor = new URL(this.urls.actor(user.username));
+    const follow = new Follow({ id: new URL(followId), actor: new URL(remote.actor_url), object: actor });
+    await this.deliver(user, remote.inbox_url, new Reject({ id: new URL(this.urls.activity(randomUUID())), actor, object: follow }));
+  }
+
   async post(kind: 'create' | 'update' | 'delete', post: PostRecord, author: UserRecord, audience: FederationAudience): Promise<void> {
     const activity = this.activities.postActivity(kind, post, author, audience, this.clock.now());
     // Mentions are resolved by the worker, after the commit: a slow or absent server never holds up the post.
@@ -210,6 +224,21 @@ export class QueuedFederationOutbox implements FederationOutbox {
     };
     await this.queue.enqueue([{ channel: FANOUT_CHANNEL, payload, due_at: toTimestamp(this.clock.now()) }]);
   }
+}
+
+/** The signed POST of an activity to an inbox (HTTP Signatures over `(request-target)`, host, date, digest). */
+export function signedDelivery(
+  inbox: string,
+  body: string,
+  privateKey: Parameters<typeof signRequest>[1],
+  keyId: string,
+): Promise<Request> {
+  const unsigned = new Request(inbox, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/activity+json', Accept: ACTIVITY_ACCEPT },
+    body,
+  });
+  return signRequest(unsigned, privateKey, new URL(keyId));
 }
 
 export interface WorkerLog {
@@ -357,22 +386,22 @@ export class FederationWorker {
     );
   }
 
+  private async sign(d: Delivery): Promise<{ headers: Headers; body: string }> {
+    const { privateKey } = await this.keys.of(d.user_id);
+    const signed = await signedDelivery(d.inbox, JSON.stringify(d.activity), privateKey, this.urls.keyId(d.username));
+    return { headers: signed.headers, body: await signed.text() };
+  }
+
   private async deliver(d: Delivery): Promise<void> {
     // Queued before the block (or by a fan-out expanded before it): dropped, not retried.
     if (await this.suspended.isSuspended(d.inbox)) {
       this.log.dropped?.(d.inbox);
       return;
     }
-    const { privateKey } = await this.keys.of(d.user_id);
-    const unsigned = new Request(d.inbox, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/activity+json', Accept: ACTIVITY_ACCEPT },
-      body: JSON.stringify(d.activity),
-    });
-    const signed = await signRequest(unsigned, privateKey, new URL(this.urls.keyId(d.username)));
+    const { headers, body } = d.presigned ?? (await this.sign(d));
     let response: Response;
     try {
-      response = await this.client.fetch(d.inbox, { method: 'POST', headers: signed.headers, body: await signed.text() });
+      response = await this.client.fetch(d.inbox, { method: 'POST', headers, body });
     } catch (error) {
       // A private address stays private: no retry. Timeouts and network errors are retried.
       if (error instanceof GuardRefusal && (error.reason === 'private_address' || error.reason === 'scheme'))

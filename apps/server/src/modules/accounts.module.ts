@@ -25,6 +25,7 @@ import {
   PasswordService,
   PreferenceService,
   ProfileService,
+  ProfileEventListeners,
   ProfileStatsReader,
   Reauthentication,
   ReauthenticationAttempts,
@@ -293,8 +294,15 @@ export const accountsModule = featureModule(face, (w) => {
   );
   w.bind(
     Accounts.ProfileService,
-    { users: UserRepository, stats: ProfileStatsReader, media: Media.References, reauthentication: Accounts.Reauthentication },
-    ({ users, stats, media, reauthentication }) => new ProfileService(users, stats, media, reauthentication),
+    {
+      users: UserRepository,
+      stats: ProfileStatsReader,
+      media: Media.References,
+      reauthentication: Accounts.Reauthentication,
+      listeners: many(ProfileEventListeners),
+    },
+    // Every module's profile listeners (federation's Update(Person)).
+    ({ users, stats, media, reauthentication, listeners }) => new ProfileService(users, stats, media, reauthentication, listeners),
   );
 
   w.bind(

@@ -1,5 +1,5 @@
 import { Clock, token, toTimestamp, UnitOfWork } from '@plaza/domain';
-import { UserRepository } from '@plaza/domain/accounts';
+import { ProfileEventListeners, UserRepository } from '@plaza/domain/accounts';
 import { CommentRepository, PostEventListeners, PostRepository, RemoteCommentAuthors } from '@plaza/domain/content';
 import { ModerationLog } from '@plaza/domain/moderation';
 import type { NotificationService } from '@plaza/domain/notifications';
@@ -25,7 +25,11 @@ import {
   RemoteDirectory,
   RemoteFollowRepository,
   RemotePostRepository,
+  RemoteFollowApproval,
+  RemoteFollowRequestRepository,
+  FarewellFirst,
 } from '@plaza/domain/federation';
+import { OutsideFollowRequests } from '@plaza/domain/social';
 import {
   ActivityBuilder,
   ActorKeys,
@@ -46,6 +50,8 @@ import {
   InboundActivities,
   PlazaFederation,
   QueuedFederationOutbox,
+  FederationAccountLifecycle,
+  FederationShareListener,
 } from '@plaza/adapters-activitypub';
 import { federationSection } from '@plaza/adapters-http';
 import { fediverseScript, targetBody, zTarget } from '@plaza/adapters-http/scripts/fediverse';
@@ -61,6 +67,7 @@ import {
   SqlRemoteFollowRepository,
   SqlRemotePostRepository,
   SqlRemoteInteractionRepository,
+  SqlRemoteFollowRequestRepository,
 } from '@plaza/adapters-mysql/federation';
 import { RedisFederationKeyValues } from '@plaza/adapters-integrations/redis';
 import { z } from 'zod';
@@ -151,6 +158,10 @@ export const Federation = {
   /** Remote mentions of federated posts, resolved by WebFinger and cached (mentions.ts). */
   Mentions: token<MentionResolver>('federation.Mentions'),
   Inbound: token<InboundInteractions>('federation.Inbound'),
+  Approval: token<RemoteFollowApproval>('federation.Approval'),
+  /** The queued outbox, with the activities beyond the `FederationOutbox` port (Reject, docs/decisions/0210). */
+  Outbox: token<QueuedFederationOutbox>('federation.Outbox'),
+  Lifecycle: token<FederationAccountLifecycle>('federation.Lifecycle'),
   /** fediverse.php's use cases alone (FEDIVERSE_USE_CASES), for `createPlaza().federation.fediverse`. */
   Fediverse: token<FediverseUseCases>('federation.Fediverse'),
 };
@@ -204,6 +215,7 @@ const face = {
     FederationKeyValues: { suites: ['federation/testing/federation.contract.ts'], via: 'kv' },
     FederationQueue: { suites: ['federation/testing/federation.contract.ts'], via: 'queue' },
     DomainBlockRepository: { suites: ['federation/testing/federation.contract.ts'], via: 'blocks' },
+    RemoteFollowRequestRepository: { suites: ['federation/testing/follow-requests.contract.ts'], via: 'requests' },
     RemoteDirectory: 'no SQL adapter',
     FederationOutbox: 'no SQL adapter',
   },
@@ -238,6 +250,7 @@ export const federationModule = featureModule(face, (w) => {
     ({ users, posts, comments, actors, remote, clock, uow, policy, notifications }) =>
       new InboundInteractions(users, posts, comments, actors, remote, clock, uow, policy, remoteEngagementNotices(notifications)),
   );
+  w.bind(RemoteFollowRequestRepository, [DatabaseToken], ({ db }) => new SqlRemoteFollowRequestRepository(db));
   // Fedify's caches and inbox idempotence keys: on Redis when it is configured (docs/decisions/0160).
   w.bind(FederationKeyValues, [DatabaseToken, RedisToken], ({ db, dialect }, redis) =>
     redis ? new RedisFederationKeyValues(redis.commands, redis.prefix) : new SqlFederationKeyValues(db, dialect),
@@ -276,16 +289,33 @@ export const federationModule = featureModule(face, (w) => {
     ({ urls, client }) => new ActivityBuilder(urls, guardedDocumentLoader(client)),
   );
   w.bind(
-    FederationOutbox,
+    Federation.Outbox,
     { urls: Federation.Urls, activities: Federation.Activities, queue: FederationQueue, clock: Clock },
     ({ urls, activities, queue, clock }) => new QueuedFederationOutbox(urls, activities, queue, clock),
   );
+  w.bind(FederationOutbox, [Federation.Outbox], (outbox) => outbox);
   w.bind(
     RemoteDirectory,
     { client: Federation.Client, loaders: Federation.Loaders, urls: Federation.Urls, clock: Clock, config: ConfigToken },
     ({ client, loaders, urls, clock, config }) =>
       new FediverseDirectory(client, loaders, urls, clock, config.federation.allowPrivateAddresses),
   );
+  // Follow approval of private accounts (docs/decisions/0210), answered in friends.php.
+  w.bind(
+    Federation.Approval,
+    {
+      users: UserRepository,
+      actors: RemoteActorRepository,
+      follows: RemoteFollowRepository,
+      requests: RemoteFollowRequestRepository,
+      outbox: Federation.Outbox,
+      clock: Clock,
+      uow: UnitOfWork,
+    },
+    ({ users, actors, follows, requests, outbox, clock, uow }) =>
+      new RemoteFollowApproval(users, actors, follows, requests, outbox, clock, uow),
+  );
+  w.bind(OutsideFollowRequests, [Federation.Approval], (approval) => approval);
   w.bind(
     Federation.Service,
     {
@@ -298,9 +328,10 @@ export const federationModule = featureModule(face, (w) => {
       clock: Clock,
       uow: UnitOfWork,
       policy: Federation.Policy,
+      approval: Federation.Approval,
     },
-    ({ users, actors, follows, posts, directory, outbox, clock, uow, policy }) =>
-      new FederationService(users, actors, follows, posts, directory, outbox, clock, uow, policy),
+    ({ users, actors, follows, posts, directory, outbox, clock, uow, policy, approval }) =>
+      new FederationService(users, actors, follows, posts, directory, outbox, clock, uow, policy, approval),
   );
   w.bind(
     Federation.Mentions,
@@ -322,6 +353,19 @@ export const federationModule = featureModule(face, (w) => {
     PostEventListeners,
     { users: UserRepository, follows: RemoteFollowRepository, outbox: FederationOutbox },
     ({ users, follows, outbox }) => new FederationPostListener(users, follows, outbox),
+  );
+  // A share of a public post, as Announce to the sharer's remote followers.
+  w.bind(
+    PostEventListeners,
+    {
+      users: UserRepository,
+      follows: RemoteFollowRepository,
+      activities: Federation.Activities,
+      queue: FederationQueue,
+      urls: Federation.Urls,
+      clock: Clock,
+    },
+    ({ users, follows, activities, queue, urls, clock }) => new FederationShareListener(users, follows, activities, queue, urls, clock),
   );
 
   w.bind(
@@ -457,7 +501,10 @@ export const federationModule = featureModule(face, (w) => {
   );
   // Deliveries and inbound activities: every 2 s in every instance (leases keep them from running twice).
   // Timers drain the queue every 2 s; BullMQ gets each due message relayed as one job (docs/decisions/0215).
-  w.outboxJob({ name: 'federation-queue', everyMs: 2_000 }, [Federation.Worker], (worker) => ({ run: () => worker.drain(), outbox: worker.lane }));
+  w.outboxJob({ name: 'federation-queue', everyMs: 2_000 }, [Federation.Worker], (worker) => ({
+    run: () => worker.drain(),
+    outbox: worker.lane,
+  }));
   w.job(
     { name: 'federation-cache-purge', everyMs: 60 * 60_000 },
     { kv: FederationKeyValues, clock: Clock },
@@ -497,5 +544,26 @@ export const federationModule = featureModule(face, (w) => {
   w.script({ federation: Federation.Service, config: ConfigToken, p: Platform.Presenters }, ({ federation, config, p }) =>
     fediverseScript(federation, { publicUrl: config.publicUrl, domain: config.domain }, p),
   );
-  w.accountData([DatabaseToken], ({ db }) => new SqlFederationAccountData(db));
+  // Update(Person) on profile edits, Delete(Person) before an account's erasure (docs/decisions/0050).
+  w.bind(
+    Federation.Lifecycle,
+    {
+      users: UserRepository,
+      follows: RemoteFollowRepository,
+      actors: RemoteActorRepository,
+      app: Federation.App,
+      activities: Federation.Activities,
+      queue: FederationQueue,
+      keys: Federation.Keys,
+      urls: Federation.Urls,
+      clock: Clock,
+    },
+    ({ users, follows, actors, app, activities, queue, keys, urls, clock }) =>
+      new FederationAccountLifecycle(users, follows, actors, app, activities, queue, keys, urls, clock),
+  );
+  w.bind(ProfileEventListeners, [Federation.Lifecycle], (lifecycle) => lifecycle);
+  w.accountData(
+    [DatabaseToken, Federation.Lifecycle],
+    ({ db }, lifecycle) => new FarewellFirst(new SqlFederationAccountData(db), lifecycle),
+  );
 });

@@ -9,6 +9,7 @@ import {
   FriendEvents,
   FriendRequestRepository,
   FriendService,
+  OutsideFollowRequests,
 } from '@plaza/domain/social';
 import { followsScript, listQuery as followListQuery } from '@plaza/adapters-http/scripts/follows';
 import { friendsScript } from '@plaza/adapters-http/scripts/friends';
@@ -54,6 +55,8 @@ const face = {
       suites: ['messaging/testing/messaging.contract.ts', 'shared/testing/unit-of-work.contract.ts'],
       via: 'friends',
     },
+    // Bound by federation to its follow approval service (its repository has the SQL suite); e2e tests.
+    OutsideFollowRequests: 'no SQL adapter',
   },
 } as const;
 
@@ -77,5 +80,8 @@ export const socialModule = featureModule(face, (w) => {
   );
 
   w.script([Social.FollowService, Platform.Presenters], followsScript);
-  w.script([Social.FriendService, Platform.Presenters], friendsScript);
+  // Follow requests from outside the instance (federation's, docs/decisions/0210) join the pending list.
+  w.script({ friends: Social.FriendService, p: Platform.Presenters, outside: many(OutsideFollowRequests) }, ({ friends, p, outside }) =>
+    friendsScript(friends, p, outside),
+  );
 });

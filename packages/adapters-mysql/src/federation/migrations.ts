@@ -193,9 +193,29 @@ async function nullableCommentAuthorOnSqlite(db: Kysely<any>): Promise<void> {
   for (const index of indexes) await sql.raw(index).execute(db);
 }
 
+/**
+ * Follow approval (docs/decisions/0210): a remote Follow of a private account waits here for the
+ * account's answer. One per account and actor; the pending list reads a user's newest first, an
+ * Undo naming the Follow by id reads the actor's.
+ */
+const followRequests: PlazaMigration = {
+  async up(db, dialect) {
+    await tableOptions(withId(db.schema.createTable('remote_follow_requests')), dialect)
+      .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('actor_url', URL_KEY, (c) => c.notNull())
+      .addColumn('follow_id', URL, (c) => c.notNull())
+      .addColumn('requested_at', TIMESTAMP, (c) => c.notNull())
+      .addUniqueConstraint('remote_follow_requests_once', ['user_id', 'actor_url'])
+      .execute();
+    await db.schema.createIndex('remote_follow_requests_recent').on('remote_follow_requests').columns(['user_id', 'id']).execute();
+    await db.schema.createIndex('remote_follow_requests_actor').on('remote_follow_requests').columns(['actor_url']).execute();
+  },
+};
+
 /** The federation context's migrations, contributed by its feature module (docs/decisions/0008). */
 export const FEDERATION_MIGRATIONS: PlazaMigrations = {
   '20261122_federation_tables': federationTables,
   '20261127_federation_domain_blocks': domainBlocks,
   '20261127_inbound_remote_interactions': remoteInteractions,
+  '20261127_outbound_follow_requests': followRequests,
 };

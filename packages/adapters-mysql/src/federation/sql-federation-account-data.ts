@@ -3,6 +3,7 @@ import type { AccountDataPart, ExportRow, StoredMedia } from '@plaza/domain/acco
 import type { Kysely } from 'kysely';
 import { BATCH } from '../batches.js';
 import type { Database } from '../database.js';
+import './schema-follow-requests.js';
 
 /**
  * The federation context's share of a user's data (docs/decisions/0090): the remote accounts that
@@ -40,6 +41,7 @@ export class SqlFederationAccountData implements AccountDataPart {
   async erase(userId: number, _at: Timestamp): Promise<void> {
     await this.db.deleteFrom('remote_followers').where('user_id', '=', userId).execute();
     await this.db.deleteFrom('remote_following').where('user_id', '=', userId).execute();
+    await this.db.deleteFrom('remote_follow_requests').where('user_id', '=', userId).execute();
     await this.db.deleteFrom('federation_keys').where('user_id', '=', userId).execute();
   }
 }

@@ -18,3 +18,4 @@ export * from './export.js';
 export * from './account-data.js';
 export * from './notification-emails.js';
 export * from './session-cache.js';
+export * from './profile-events.js';

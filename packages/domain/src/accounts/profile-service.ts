@@ -4,6 +4,7 @@ import type { Actor } from '../shared/actor.js';
 import { Invalid, NotFound } from '../shared/errors.js';
 import type { UserRepository } from './ports.js';
 import { asSeenBy } from './preferences.js';
+import type { ProfileEventListener } from './profile-events.js';
 import type { Reauthentication, ReauthenticationProof } from './reauthentication.js';
 import {
   EDITABLE_PROFILE_FIELDS,
@@ -81,6 +82,8 @@ export class ProfileService {
     private readonly media: MediaReferences,
     /** A new e-mail address needs the password or sudo mode (docs/decisions/0112). */
     private readonly reauthentication: Reauthentication,
+    /** Told of each stored edit (federation's Update(Person)); none by default. */
+    private readonly listeners: readonly ProfileEventListener[] = [],
   ) {}
 
   async view(viewer: Actor, userId: number = viewer.userId): Promise<ProfileView> {
@@ -111,8 +114,11 @@ export class ProfileService {
     }
     const email = patch.email === undefined ? null : await this.newEmail(actor, patch.email, proof);
     if (email !== null) await this.users.updateEmail(actor.userId, email);
-    if (Object.keys(clean).length > 0) await this.users.updateProfile(actor.userId, clean);
-    return this.view(actor);
+    const fields = Object.keys(clean) as EditableProfileField[];
+    if (fields.length > 0) await this.users.updateProfile(actor.userId, clean);
+    const view = await this.view(actor);
+    if (fields.length > 0) for (const listener of this.listeners) await listener.profileEdited(view.user, fields);
+    return view;
   }
 
   /** The address to store after the proof holds; null when it is the current one (nothing to prove). */

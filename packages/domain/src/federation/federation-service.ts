@@ -20,6 +20,7 @@ import type {
 import { federationAudienceOf } from './rules.js';
 import { remoteMentionsOf } from './mentions.js';
 import type { DomainBlock, DomainPolicy } from './domain-blocks.js';
+import type { RemoteFollowApproval } from './follow-approval.js';
 
 export interface FederationProfile {
   user: UserRecord;
@@ -74,6 +75,8 @@ export class FederationService {
     private readonly uow: UnitOfWork,
     /** Domain blocks (docs/decisions/0106); none without it. */
     private readonly policy?: DomainPolicy,
+    /** Follow approval of private accounts (docs/decisions/0210); without it every Follow is accepted. */
+    private readonly approval?: RemoteFollowApproval,
   ) {}
 
   private blockOf(urlOrHost: string): Promise<DomainBlock | null> {
@@ -227,12 +230,17 @@ export class FederationService {
 
   // ---- inbound (called by the inbox listeners with verified activities) ----
 
-  /** Follow of a local user: stores the follower and queues Accept(Follow). Null when the user is unknown. */
+  /**
+   * Follow of a local user: stores the follower and queues Accept(Follow); a private account's is a
+   * pending request instead (docs/decisions/0210). Null when the user is unknown.
+   */
   async remoteFollowed(username: string, remote: RemoteActor, followId: string): Promise<UserRecord | null> {
     const user = await this.localUser(username);
     if (!user || (await this.suspended(remote.actor_url))) return null;
+    const approval = user.is_private ? this.approval : undefined;
     await this.uow.run(async () => {
       await this.actors.upsert(remote);
+      if (approval) return approval.requested(user, remote, followId);
       await this.follows.addFollower({
         user_id: user.id,
         actor_url: remote.actor_url,
@@ -246,12 +254,16 @@ export class FederationService {
 
   async remoteUnfollowed(username: string, actorUrl: string): Promise<boolean> {
     const user = await this.localUser(username);
-    return user ? this.follows.removeFollower(user.id, actorUrl) : false;
+    if (!user) return false;
+    // A pending request (docs/decisions/0210) is withdrawn the same way.
+    const withdrawn = (await this.approval?.withdrawn(user.id, actorUrl)) ?? false;
+    return (await this.follows.removeFollower(user.id, actorUrl)) || withdrawn;
   }
 
   /** Undo of a Follow named by its id alone. */
-  followUndone(actorUrl: string, followId: string): Promise<boolean> {
-    return this.follows.removeFollowerByFollowId(actorUrl, followId);
+  async followUndone(actorUrl: string, followId: string): Promise<boolean> {
+    const withdrawn = (await this.approval?.withdrawnById(actorUrl, followId)) ?? false;
+    return (await this.follows.removeFollowerByFollowId(actorUrl, followId)) || withdrawn;
   }
 
   /** Accept of one of our Follows. */

@@ -10,3 +10,5 @@ export * from './inbound-interactions.js';
 export * from './remote-html.js';
 export * from './remote-reactions.js';
 export * from './remote-comment-authors.js';
+export * from './follow-approval.js';
+export * from './account-farewell.js';

@@ -2,3 +2,5 @@ export * from './in-memory-federation.js';
 export * from './federation.contract.js';
 export * from './in-memory-remote-interactions.js';
 export * from './remote-interactions.contract.js';
+export * from './in-memory-follow-requests.js';
+export * from './follow-requests.contract.js';
