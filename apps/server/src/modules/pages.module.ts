@@ -2,7 +2,15 @@ import { Clock, token, UnitOfWork } from '@plaza/domain';
 import { UserRepository } from '@plaza/domain/accounts';
 import { CommentTargets, SurfacePostLookups } from '@plaza/domain/content';
 import { ReportableContents, ReportablePosts } from '@plaza/domain/moderation';
-import { PAGE_PERMISSIONS, PageCommentTarget, PagePostRepository, PageSurfacePosts, PagePostService, PageRepository, PageService } from '@plaza/domain/pages';
+import {
+  PAGE_PERMISSIONS,
+  PageCommentTarget,
+  PagePostRepository,
+  PageSurfacePosts,
+  PagePostService,
+  PageRepository,
+  PageService,
+} from '@plaza/domain/pages';
 import {
   newPageBody,
   newPagePostBody,

@@ -42,7 +42,9 @@ const surfaceColumn: PlazaMigration = {
       .addColumn('created_at', TIMESTAMP, (c) => c.notNull())
       .addPrimaryKeyConstraint('shares_pk', ['post_type', 'post_id', 'user_id'])
       .execute();
-    await sql`insert into shares_next (post_type, post_id, user_id, created_at) select 'post', post_id, user_id, created_at from shares`.execute(db);
+    await sql`insert into shares_next (post_type, post_id, user_id, created_at) select 'post', post_id, user_id, created_at from shares`.execute(
+      db,
+    );
     await db.schema.dropTable('shares').execute();
     await db.schema.alterTable('shares_next').renameTo('shares').execute();
     // The account export and erasure read a user's shares (was shares_user_post on (user_id, post_id)).
