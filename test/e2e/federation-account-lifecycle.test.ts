@@ -1,25 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aPost, aUser, type TestUser } from '../support/mothers.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { startFedifyPeer, type FedifyPeer } from '../support/fedify-peer.js';
-import { freePort } from '../support/free-port.js';
-import { newActivityId, startStrictServer, type StrictServer } from '../support/strict-verifier.js';
+import type { TestServer } from '../support/server.js';
+import type { FedifyPeer } from '../support/fedify-peer.js';
+import { FederationWorld } from '../support/federation-world.js';
+import { newActivityId, type StrictServer } from '../support/strict-verifier.js';
 
 /**
  * The account's own lifecycle in the fediverse (docs/decisions/0050): a profile edit sends
  * Update(Person) to the remote followers, an account deletion sends Delete(Person) to every inbox
  * that knows the account before its local erasure. Against the Fedify peer and the strict verifier.
  */
+let world: FederationWorld;
 let server: TestServer;
 let peer: FedifyPeer;
 let strict: StrictServer;
 let origin: string;
 
-const actorOf = (u: { username: string }) => `${origin}/fediverse/actor.php?username=${u.username}`;
-const inboxOf = (u: { username: string }) => `${origin}/fediverse/inbox/${u.username}`;
-const drain = async () => {
-  for (let i = 0; i < 5; i++) await server.runJob('federation-queue');
-};
+const actorOf = (u: { username: string }) => world.actorOf(u);
+const inboxOf = (u: { username: string }) => world.inboxOf(u);
+const drain = () => world.drain();
 const delivered = (type: string, actor: string) => strict.deliveries.filter((d) => d.activity?.type === type && d.activity.actor === actor);
 const peerGot = (type: string, actor: string) =>
   peer.received.filter((a) => a.constructor.name === type && (a as any).actorId?.href === actor) as any[];
@@ -37,18 +36,10 @@ const strictFollow = async (u: TestUser) => {
 const editProfile = (u: TestUser, patch: Record<string, unknown>) => server.api.put('users.php', patch, { token: u.token });
 
 beforeAll(async () => {
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  server = await startTestServer({ env: { PORT: String(port), API_PUBLIC_URL: origin, API_FEDERATION_ALLOW_PRIVATE: 'true' } });
-  peer = await startFedifyPeer();
-  strict = await startStrictServer();
+  world = await FederationWorld.start();
+  ({ server, peer, strict, origin } = world);
 });
-
-afterAll(async () => {
-  await peer?.close();
-  await strict?.close();
-  await server?.close();
-});
+afterAll(() => world?.close());
 
 describe('a profile edit sends Update(Person)', () => {
   it('to each remote follower, once per inbox, signed as Mastodon checks; carrying the new profile', async () => {

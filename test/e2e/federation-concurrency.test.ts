@@ -1,30 +1,25 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ApiResponse } from '../support/client.js';
 import { aUser } from '../support/mothers.js';
-import { freePort } from '../support/free-port.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { newActivityId, startStrictServer, type StrictServer } from '../support/strict-verifier.js';
+import type { TestServer } from '../support/server.js';
+import { FederationWorld } from '../support/federation-world.js';
+import { newActivityId, type StrictServer } from '../support/strict-verifier.js';
 
 /**
  * Federation's writes under 20 identical requests at once (on MariaDB they really overlap): exact
  * rows, one activity out per change, no 500.
  */
+let world: FederationWorld;
 let server: TestServer;
 let strict: StrictServer;
 let origin: string;
 const N = 20;
 
 beforeAll(async () => {
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  server = await startTestServer({ env: { PORT: String(port), API_PUBLIC_URL: origin, API_FEDERATION_ALLOW_PRIVATE: 'true' } });
-  strict = await startStrictServer();
+  world = await FederationWorld.start({ peer: false });
+  ({ server, strict, origin } = world);
 });
-
-afterAll(async () => {
-  await strict?.close();
-  await server?.close();
-});
+afterAll(() => world?.close());
 
 async function burst(request: () => Promise<ApiResponse | Response>): Promise<number[]> {
   const answers = await Promise.all(Array.from({ length: N }, request));
@@ -36,9 +31,7 @@ async function burst(request: () => Promise<ApiResponse | Response>): Promise<nu
   return statuses;
 }
 
-const drain = async () => {
-  for (let i = 0; i < 5; i++) await server.runJob('federation-queue');
-};
+const drain = () => world.drain();
 const sent = (type: string, actor: string) => strict.deliveries.filter((d) => d.activity?.type === type && d.activity.actor === actor);
 
 it('20 identical follow_remote store one follow and send one Follow; 20 unfollow_remote send one Undo', async () => {

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FormClient, text } from '../support/form-client.js';
 import { aPost, aUser, type TestUser } from '../support/mothers.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { startFedifyPeer, type FedifyPeer } from '../support/fedify-peer.js';
+import type { TestServer } from '../support/server.js';
+import type { FedifyPeer } from '../support/fedify-peer.js';
+import { FederationWorld } from '../support/federation-world.js';
 import { freePort } from '../support/free-port.js';
-import { newActivityId, startStrictServer, type StrictServer } from '../support/strict-verifier.js';
+import { newActivityId, type StrictServer } from '../support/strict-verifier.js';
 
 /**
  * Domain blocks and the delivery queue (issue 26 item 4, Federation; docs/decisions/0106) over HTTP,
@@ -12,32 +13,23 @@ import { newActivityId, startStrictServer, type StrictServer } from '../support/
  * domain these tests block. The admin panel's pages are driven as a browser would post them (the
  * Chromium suite is admin-federation.test.ts).
  */
+let world: FederationWorld;
 let server: TestServer;
 let peer: FedifyPeer;
 let strict: StrictServer;
 let origin: string;
 const BLOCKED = '127.0.0.1';
 
-const actorOf = (u: { username: string }) => `${origin}/fediverse/actor.php?username=${u.username}`;
-const inboxOf = (u: { username: string }) => `${origin}/fediverse/inbox/${u.username}`;
-const drain = async () => {
-  for (let i = 0; i < 5; i++) await server.runJob('federation-queue');
-};
+const actorOf = (u: { username: string }) => world.actorOf(u);
+const inboxOf = (u: { username: string }) => world.inboxOf(u);
+const drain = () => world.drain();
 const db = () => server.database.db;
 
 beforeAll(async () => {
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  server = await startTestServer({ env: { PORT: String(port), API_PUBLIC_URL: origin, API_FEDERATION_ALLOW_PRIVATE: 'true' } });
-  peer = await startFedifyPeer();
-  strict = await startStrictServer();
+  world = await FederationWorld.start();
+  ({ server, peer, strict, origin } = world);
 });
-
-afterAll(async () => {
-  await peer?.close();
-  await strict?.close();
-  await server?.close();
-});
+afterAll(() => world?.close());
 
 async function withRole(role: 'admin' | 'moderator' | null): Promise<TestUser> {
   const u = await aUser(server.api);

@@ -1,26 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aPost, aUser, type TestUser } from '../support/mothers.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { startFedifyPeer, type FedifyPeer } from '../support/fedify-peer.js';
-import { freePort } from '../support/free-port.js';
-import { newActivityId, startStrictServer, type StrictServer } from '../support/strict-verifier.js';
+import type { TestServer } from '../support/server.js';
+import type { FedifyPeer } from '../support/fedify-peer.js';
+import { FederationWorld } from '../support/federation-world.js';
+import { newActivityId, type StrictServer } from '../support/strict-verifier.js';
 
 /**
  * Follow approval (docs/decisions/0210): a private account's remote Follow waits in friends.php's
  * pending list until the account accepts (Accept, and the follower is stored) or rejects (Reject);
  * a public account accepts at once. Against the Fedify peer and the strict verifier.
  */
+let world: FederationWorld;
 let server: TestServer;
 let peer: FedifyPeer;
 let strict: StrictServer;
 let origin: string;
 
 const AP = { Accept: 'application/activity+json' };
-const actorOf = (u: { username: string }) => `${origin}/fediverse/actor.php?username=${u.username}`;
-const inboxOf = (u: { username: string }) => `${origin}/fediverse/inbox/${u.username}`;
-const drain = async () => {
-  for (let i = 0; i < 5; i++) await server.runJob('federation-queue');
-};
+const actorOf = (u: { username: string }) => world.actorOf(u);
+const inboxOf = (u: { username: string }) => world.inboxOf(u);
+const drain = () => world.drain();
 const makePrivate = (u: TestUser) => server.database.db.updateTable('users').set({ is_private: 1 }).where('id', '=', u.id).execute();
 const pending = async (u: TestUser, query = 'type=pending') => (await server.api.get(`friends.php?${query}`, { token: u.token })).body;
 const strictFollow = async (u: TestUser) => {
@@ -34,18 +33,10 @@ const delivered = (type: string, u: TestUser) =>
   strict.deliveries.filter((d) => d.activity?.type === type && d.activity.actor === actorOf(u));
 
 beforeAll(async () => {
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  server = await startTestServer({ env: { PORT: String(port), API_PUBLIC_URL: origin, API_FEDERATION_ALLOW_PRIVATE: 'true' } });
-  peer = await startFedifyPeer();
-  strict = await startStrictServer();
+  world = await FederationWorld.start();
+  ({ server, peer, strict, origin } = world);
 });
-
-afterAll(async () => {
-  await peer?.close();
-  await strict?.close();
-  await server?.close();
-});
+afterAll(() => world?.close());
 
 describe('the actor says whether it approves followers', () => {
   it('manuallyApprovesFollowers is true for a private account, false for a public one', async () => {

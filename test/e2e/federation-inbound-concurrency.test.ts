@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { SqlRemoteInteractionRepository } from '@plaza/adapters-mysql/federation';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { aPost, aUser } from '../support/mothers.js';
-import { freePort } from '../support/free-port.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { newActivityId, startStrictServer, type StrictServer } from '../support/strict-verifier.js';
+import type { TestServer } from '../support/server.js';
+import { FederationWorld } from '../support/federation-world.js';
+import { newActivityId, type StrictServer } from '../support/strict-verifier.js';
 
 /**
  * Inbound interactions under 20 deliveries at once (on MariaDB they really overlap): one Note is one
  * comment, one Like one reaction, one Announce one share, and the post's counters say so.
  */
+let world: FederationWorld;
 let server: TestServer;
 let strict: StrictServer;
 let origin: string;
@@ -17,16 +18,10 @@ const N = 20;
 const AS = 'https://www.w3.org/ns/activitystreams';
 
 beforeAll(async () => {
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  server = await startTestServer({ env: { PORT: String(port), API_PUBLIC_URL: origin, API_FEDERATION_ALLOW_PRIVATE: 'true' } });
-  strict = await startStrictServer();
+  world = await FederationWorld.start({ peer: false });
+  ({ server, strict, origin } = world);
 });
-
-afterAll(async () => {
-  await strict?.close();
-  await server?.close();
-});
+afterAll(() => world?.close());
 
 /** Several workers draining the queue at once, as several instances do. */
 const drainInParallel = async () => {

@@ -2,43 +2,34 @@ import { Announce, Create, Delete, Like, Note, PUBLIC_COLLECTION, Undo, Update }
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptPendingFollows, aPost, aUser, type TestUser } from '../support/mothers.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { startFedifyPeer, type FedifyPeer } from '../support/fedify-peer.js';
-import { freePort } from '../support/free-port.js';
-import { newActivityId, startStrictServer, type StrictServer } from '../support/strict-verifier.js';
+import type { TestServer } from '../support/server.js';
+import type { FedifyPeer } from '../support/fedify-peer.js';
+import { FederationWorld } from '../support/federation-world.js';
+import { newActivityId, type StrictServer } from '../support/strict-verifier.js';
 
 /**
  * Inbound interactions (issue 29, item 2) end to end: a Fedify peer and the strict verifier's actor
  * reply to, like, react to and boost Plaza posts, take them back, edit and delete their replies,
  * update and delete their accounts; forged Undos and Deletes signed by someone else change nothing.
  */
+let world: FederationWorld;
 let server: TestServer;
 let peer: FedifyPeer;
 let strict: StrictServer;
 let origin: string;
 
 const AS = 'https://www.w3.org/ns/activitystreams';
-const actorOf = (u: { username: string }) => `${origin}/fediverse/actor.php?username=${u.username}`;
-const inboxOf = (u: { username: string }) => `${origin}/fediverse/inbox/${u.username}`;
+const actorOf = (u: { username: string }) => world.actorOf(u);
+const inboxOf = (u: { username: string }) => world.inboxOf(u);
 const noteOf = (postId: number) => `${origin}/api/v1/posts.php?id=${postId}`;
 const commentNoteOf = (commentId: number) => `${origin}/fediverse/comment.php?id=${commentId}`;
-const drain = async () => {
-  for (let i = 0; i < 5; i++) await server.runJob('federation-queue');
-};
+const drain = () => world.drain();
 
 beforeAll(async () => {
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  server = await startTestServer({ env: { PORT: String(port), API_PUBLIC_URL: origin, API_FEDERATION_ALLOW_PRIVATE: 'true' } });
-  peer = await startFedifyPeer();
-  strict = await startStrictServer();
+  world = await FederationWorld.start();
+  ({ server, peer, strict, origin } = world);
 });
-
-afterAll(async () => {
-  await peer?.close();
-  await strict?.close();
-  await server?.close();
-});
+afterAll(() => world?.close());
 
 const comments = async (u: TestUser, postId: number) => {
   const res = await server.api.get(`comments.php?post_id=${postId}`, { token: u.token });

@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aPost, aUser, type TestUser } from '../support/mothers.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { startFedifyPeer, type FedifyPeer } from '../support/fedify-peer.js';
-import { freePort } from '../support/free-port.js';
-import { newActivityId, startStrictServer, type StrictServer } from '../support/strict-verifier.js';
+import type { TestServer } from '../support/server.js';
+import type { FedifyPeer } from '../support/fedify-peer.js';
+import { FederationWorld } from '../support/federation-world.js';
+import { newActivityId, type StrictServer } from '../support/strict-verifier.js';
 
 /**
  * Federation end to end on loopback: Plaza, a separate Fedify server (the peer) and a strict
  * verifier of Mastodon's signature rules. Plaza's public URL is its real loopback address, and its
  * guarded client may reach loopback (API_FEDERATION_ALLOW_PRIVATE=true).
  */
+let world: FederationWorld;
 let server: TestServer;
 let peer: FedifyPeer;
 let strict: StrictServer;
@@ -17,28 +18,16 @@ let origin: string;
 let domain: string;
 
 const AP = { Accept: 'application/activity+json' };
-const actorOf = (u: { username: string }) => `${origin}/fediverse/actor.php?username=${u.username}`;
-const inboxOf = (u: { username: string }) => `${origin}/fediverse/inbox/${u.username}`;
-/** Runs the federation queue job until nothing is left (inbound tasks, fan-outs, deliveries). */
-const drain = async () => {
-  for (let i = 0; i < 5; i++) await server.runJob('federation-queue');
-};
+const actorOf = (u: { username: string }) => world.actorOf(u);
+const inboxOf = (u: { username: string }) => world.inboxOf(u);
+const drain = () => world.drain();
 const types = (activities: { constructor: { name: string } }[]) => activities.map((a) => a.constructor.name);
 
 beforeAll(async () => {
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  domain = `127.0.0.1:${port}`;
-  server = await startTestServer({ env: { PORT: String(port), API_PUBLIC_URL: origin, API_FEDERATION_ALLOW_PRIVATE: 'true' } });
-  peer = await startFedifyPeer();
-  strict = await startStrictServer();
+  world = await FederationWorld.start();
+  ({ server, peer, strict, origin, domain } = world);
 });
-
-afterAll(async () => {
-  await peer?.close();
-  await strict?.close();
-  await server?.close();
-});
+afterAll(() => world?.close());
 
 describe('public documents', () => {
   it('WebFinger finds a local user by acct: and names the actor; unknown users are 404', async () => {
