@@ -99,10 +99,8 @@ function dropsContent(t: Token): t is Token & { kind: 'open'; name: string } {
   return t.kind === 'open' && DROP_WITH_CONTENT.has(t.name);
 }
 
-/** The allowlisted HTML of a remote note or comment. */
-export function sanitizeRemoteHtml(html: string): string {
-  const out: string[] = [];
-  const open: string[] = [];
+/** The tokens of `html` outside the elements whose content goes whole (scripts, styles…). */
+function* keptTokens(html: string): Generator<Token> {
   let skipping: string | null = null;
   for (const t of tokenize(html)) {
     if (skipping) {
@@ -113,6 +111,15 @@ export function sanitizeRemoteHtml(html: string): string {
       skipping = t.name;
       continue;
     }
+    yield t;
+  }
+}
+
+/** The allowlisted HTML of a remote note or comment. */
+export function sanitizeRemoteHtml(html: string): string {
+  const out: string[] = [];
+  const open: string[] = [];
+  for (const t of keptTokens(html)) {
     if (t.kind === 'text') {
       out.push(escapeText(t.text));
       continue;
@@ -153,18 +160,9 @@ export function sanitizeRemoteHtml(html: string): string {
  */
 export function remoteHtmlToText(html: string): string {
   const out: string[] = [];
-  let skipping: string | null = null;
   let hidden = 0;
   const spans: boolean[] = [];
-  for (const t of tokenize(html)) {
-    if (skipping) {
-      if (t.kind === 'close' && t.name === skipping) skipping = null;
-      continue;
-    }
-    if (dropsContent(t)) {
-      skipping = t.name;
-      continue;
-    }
+  for (const t of keptTokens(html)) {
     if (t.kind === 'text') {
       if (hidden === 0) out.push(t.text);
     } else if (t.name === 'br' && t.kind === 'open') {
