@@ -133,14 +133,25 @@ export class AuthService {
     const stored = this.sessions ? await this.sessions.lookup(hash, now, load) : await load();
     if (!stored) throw new Unauthenticated('Invalid or expired token', 'invalid_token');
     const user = stored.user;
-    const lastUsed = stored.last_used_at ? Date.parse(stored.last_used_at.replace(' ', 'T') + 'Z') : 0;
+    // Read from the cache now, not from `stored`: a request served meanwhile may have recorded a use.
+    const lastUsedAt = this.sessions?.lastUsedAt(hash) ?? stored.last_used_at;
+    const lastUsed = lastUsedAt ? Date.parse(lastUsedAt.replace(' ', 'T') + 'Z') : 0;
     if (now.getTime() - lastUsed >= TOUCH_INTERVAL_MS) {
       const at = toTimestamp(now);
-      await this.uow.run(async () => {
-        await this.tokens.touch(stored.id, at);
-        await this.users.touchLastActive(user.id, at);
-      });
+      // Marked first, so that the requests this process serves meanwhile with the same token do not
+      // write the same two rows again. And only bookkeeping: a use that cannot be recorded must not
+      // fail the request it belongs to. On a Galera cluster the user's row is written by every post
+      // from both nodes, and during a view change a touch could lose all its conflict retries (the
+      // cluster test saw a 500): the mark is taken back, and the next request records the use.
       this.sessions?.touched(hash, at);
+      try {
+        await this.uow.run(async () => {
+          await this.tokens.touch(stored.id, at);
+          await this.users.touchLastActive(user.id, at);
+        });
+      } catch {
+        this.sessions?.touched(hash, stored.last_used_at);
+      }
     }
     const card: ActorCard = {
       avatar: user.avatar,

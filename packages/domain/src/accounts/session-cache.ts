@@ -80,6 +80,15 @@ export class SessionCache implements AuthChangePublisher {
     return session;
   }
 
+  /**
+   * When the cached session was last recorded as used, as this process knows it now (undefined when it
+   * is not cached): AuthService reads it right before deciding to record a use, so that of the requests
+   * it serves at once with one token only the first writes (see `touched`).
+   */
+  lastUsedAt(tokenHash: string): TokenSession['last_used_at'] | undefined {
+    return this.entries.get(tokenHash)?.session.last_used_at;
+  }
+
   /** Records a use of the cached session (AuthService writes last_used_at at most once a minute). */
   touched(tokenHash: string, at: TokenSession['last_used_at']): void {
     const entry = this.entries.get(tokenHash);
