@@ -1,6 +1,6 @@
 import type { UserRecord } from '@plaza/domain/accounts';
 import type { FederationProfile, RemoteActor, RemotePost, RemotePostInput } from '@plaza/domain/federation';
-import { handleOf } from '@plaza/domain/federation';
+import { remoteIdentityOf } from '@plaza/domain/federation';
 import { z } from 'zod';
 import type { PresenterContext } from './context.js';
 import type { FederationIdentity } from './user.js';
@@ -45,31 +45,10 @@ export function presentFediverseProfile(profile: FederationProfile, fed: Federat
   };
 }
 
-/** The identity of a remote account; from the URL alone when its document was never fetched. */
+/** The identity of a remote account on the wire: an absent avatar is the empty string the app reads. */
 function identity(actorUrl: string, actor: RemoteActor | null) {
-  if (actor)
-    return {
-      actor_url: actor.actor_url,
-      username: actor.username,
-      display_name: actor.display_name,
-      domain: actor.domain,
-      handle: handleOf(actor),
-      avatar: actor.avatar ?? '',
-      summary: actor.summary,
-      profile_url: actor.profile_url,
-    };
-  const u = new URL(actorUrl);
-  const username = decodeURIComponent(u.pathname.split('/').filter(Boolean).pop() ?? u.host);
-  return {
-    actor_url: actorUrl,
-    username,
-    display_name: username,
-    domain: u.host,
-    handle: `@${username}@${u.host}`,
-    avatar: '',
-    summary: '',
-    profile_url: actorUrl,
-  };
+  const id = remoteIdentityOf(actorUrl, actor);
+  return { ...id, avatar: id.avatar ?? '' };
 }
 
 const remoteFlags = { is_remote: z.literal(true), account_type: z.literal('remote') };

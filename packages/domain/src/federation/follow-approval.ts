@@ -8,7 +8,7 @@ import { toTimestamp, type Timestamp } from '../shared/time.js';
 import { token } from '../shared/token.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { OutsideFollowRequests, OutsideRequestView } from '../social/outside-requests.js';
-import { handleOf, type RemoteActor } from './model.js';
+import { remoteIdentityOf, type RemoteActor } from './model.js';
 import type { Counted, RemoteActorRepository, RemoteFollowRepository } from './ports.js';
 
 /** A remote actor's Follow of a private account, waiting for the account's answer (docs/decisions/0210). */
@@ -92,7 +92,7 @@ export class RemoteFollowApproval implements OutsideFollowRequests {
       total: list.total,
       items: list.items.map((r) => ({
         id: r.id,
-        requester: requesterOf(r.actor_url, actors.get(r.actor_url) ?? null),
+        requester: remoteIdentityOf(r.actor_url, actors.get(r.actor_url) ?? null),
         created_at: r.requested_at,
       })),
     };
@@ -131,30 +131,4 @@ export class RemoteFollowApproval implements OutsideFollowRequests {
       await then(user, request, remote);
     });
   }
-}
-
-function requesterOf(actorUrl: string, actor: RemoteActor | null) {
-  if (actor)
-    return {
-      actor_url: actor.actor_url,
-      handle: handleOf(actor),
-      username: actor.username,
-      display_name: actor.display_name,
-      domain: actor.domain,
-      avatar: actor.avatar,
-      summary: actor.summary,
-      profile_url: actor.profile_url,
-    };
-  const u = new URL(actorUrl);
-  const username = decodeURIComponent(u.pathname.split('/').filter(Boolean).pop() ?? u.host);
-  return {
-    actor_url: actorUrl,
-    handle: `@${username}@${u.host}`,
-    username,
-    display_name: username,
-    domain: u.host,
-    avatar: null,
-    summary: '',
-    profile_url: actorUrl,
-  };
 }

@@ -26,6 +26,33 @@ export function handleOf(actor: Pick<RemoteActor, 'username' | 'domain'>): strin
   return `@${actor.username}@${actor.domain}`;
 }
 
+/** Who a remote account is, from its cached document, or from its URL alone when it was never fetched. */
+export function remoteIdentityOf(actorUrl: string, actor: RemoteActor | null) {
+  if (actor)
+    return {
+      actor_url: actor.actor_url,
+      username: actor.username,
+      display_name: actor.display_name,
+      domain: actor.domain,
+      handle: handleOf(actor),
+      avatar: actor.avatar,
+      summary: actor.summary,
+      profile_url: actor.profile_url,
+    };
+  const u = new URL(actorUrl);
+  const username = decodeURIComponent(u.pathname.split('/').filter(Boolean).pop() ?? u.host);
+  return {
+    actor_url: actorUrl,
+    username,
+    display_name: username,
+    domain: u.host,
+    handle: `@${username}@${u.host}`,
+    avatar: null,
+    summary: '',
+    profile_url: actorUrl,
+  };
+}
+
 /** A remote account that follows a local user (its Follow was accepted). */
 export interface RemoteFollower {
   user_id: number;
