@@ -2,7 +2,7 @@ import { Clock, token, toTimestamp, UnitOfWork } from '@plaza/domain';
 import { ProfileEventListeners, UserRepository } from '@plaza/domain/accounts';
 import { CommentRepository, PostEventListeners, PostRepository, RemoteCommentAuthors } from '@plaza/domain/content';
 import { ModerationLog } from '@plaza/domain/moderation';
-import type { NotificationService } from '@plaza/domain/notifications';
+import { EngagementNotices, type NotificationService } from '@plaza/domain/notifications';
 import {
   ActorKeyRepository,
   DomainBlockRepository,
@@ -80,48 +80,19 @@ import { Notifications } from './notifications.module.js';
 const SOFTWARE = { name: 'plaza', version: '0.1.0' };
 
 /**
- * Notices of remote actors' replies, reactions and boosts, with the types and texts of the local ones
+ * Notices of remote actors' replies, reactions and boosts, raised by the same notices as the local ones
  * (notifications/engagement-notices.ts). They name no local sender (`from_user_id` null, shown as the
  * system notices are): the text names the remote handle (docs/decisions/0205).
  */
 function remoteEngagementNotices(notifications: NotificationService): InboundNotices {
+  const notices = new EngagementNotices(notifications);
+  const from = (handle: string) => ({ name: handle, userId: null });
+  const onWall = (postId: number) => ({ surface: 'wall' as const, post_id: postId });
   return {
-    async commented({ handle, recipientId, postId, commentId, reply }) {
-      const text = reply ? `${handle} replied to your comment` : `${handle} commented on your post`;
-      await notifications.raise(
-        {
-          user_id: recipientId,
-          from_user_id: null,
-          type: reply ? 'reply' : 'comment',
-          post_id: postId,
-          comment_id: commentId,
-          content: text,
-        },
-        { title: reply ? 'Reply' : 'Comment', body: text },
-      );
-    },
-    async reacted({ handle, recipientId, postId, reaction }) {
-      const like = reaction === 'like';
-      const text = `${handle} ${like ? 'liked' : 'reacted to'} your post`;
-      await notifications.raise(
-        {
-          user_id: recipientId,
-          from_user_id: null,
-          type: like ? 'like' : 'reaction',
-          reaction_type: reaction,
-          post_id: postId,
-          content: text,
-        },
-        { title: like ? 'Like' : 'Reaction', body: text },
-      );
-    },
-    async shared({ handle, recipientId, postId }) {
-      const text = `${handle} shared your post`;
-      await notifications.raise(
-        { user_id: recipientId, from_user_id: null, type: 'share', post_id: postId, content: text },
-        { title: 'Share', body: text },
-      );
-    },
+    commented: ({ handle, recipientId, postId, commentId, reply }) =>
+      notices.comment(from(handle), recipientId, commentId, reply, onWall(postId)),
+    reacted: ({ handle, recipientId, postId, reaction }) => notices.reaction(from(handle), recipientId, reaction, onWall(postId)),
+    shared: ({ handle, recipientId, postId }) => notices.share(from(handle), recipientId, postId),
   };
 }
 

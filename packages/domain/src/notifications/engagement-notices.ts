@@ -7,6 +7,8 @@ import type {
   PostReactedEvent,
   SharedEvent,
 } from '../content/engagement-events.js';
+import type { ReactionType } from '../content/model.js';
+import type { Actor } from '../shared/actor.js';
 import type { NotificationService } from './notification-service.js';
 
 /**
@@ -18,13 +20,18 @@ import type { NotificationService } from './notification-service.js';
 export class EngagementNotices implements EngagementListener {
   constructor(private readonly notifications: NotificationService) {}
 
-  async postReacted({ actor, recipientId, reaction, place }: PostReactedEvent): Promise<void> {
+  postReacted({ actor, recipientId, reaction, place }: PostReactedEvent): Promise<void> {
+    return this.reaction(senderOf(actor), recipientId, reaction, place);
+  }
+
+  /** A reaction on a post, from a local account or a remote one (federation's inbound likes). */
+  async reaction(from: NoticeSender, recipientId: number, reaction: ReactionType, place: NoticePlace): Promise<void> {
     const like = place.surface === 'wall' && reaction === 'like';
-    const text = `${actor.username} ${like ? 'liked' : 'reacted to'} your post${where(place)}`;
+    const text = `${from.name} ${like ? 'liked' : 'reacted to'} your post${where(place)}`;
     await this.notifications.raise(
       {
         user_id: recipientId,
-        from_user_id: actor.userId,
+        from_user_id: from.userId,
         type: like ? 'like' : 'reaction',
         reaction_type: reaction,
         ...links(place),
@@ -35,20 +42,24 @@ export class EngagementNotices implements EngagementListener {
   }
 
   async commented({ actor, commentId, postAuthorId, parentAuthorId, place }: CommentedEvent): Promise<void> {
-    if (postAuthorId !== null) {
-      const text = `${actor.username} commented on your post${where(place)}`;
-      await this.notifications.raise(
-        { user_id: postAuthorId, from_user_id: actor.userId, type: 'comment', ...links(place), comment_id: commentId, content: text },
-        { title: 'Comment', body: text },
-      );
-    }
-    if (parentAuthorId !== null) {
-      const text = `${actor.username} replied to your comment${where(place)}`;
-      await this.notifications.raise(
-        { user_id: parentAuthorId, from_user_id: actor.userId, type: 'reply', ...links(place), comment_id: commentId, content: text },
-        { title: 'Reply', body: text },
-      );
-    }
+    if (postAuthorId !== null) await this.comment(senderOf(actor), postAuthorId, commentId, false, place);
+    if (parentAuthorId !== null) await this.comment(senderOf(actor), parentAuthorId, commentId, true, place);
+  }
+
+  /** A comment on a post (`reply`: on a comment), from a local account or a remote one. */
+  async comment(from: NoticeSender, recipientId: number, commentId: number, reply: boolean, place: NoticePlace): Promise<void> {
+    const text = `${from.name} ${reply ? 'replied to your comment' : 'commented on your post'}${where(place)}`;
+    await this.notifications.raise(
+      {
+        user_id: recipientId,
+        from_user_id: from.userId,
+        type: reply ? 'reply' : 'comment',
+        ...links(place),
+        comment_id: commentId,
+        content: text,
+      },
+      { title: reply ? 'Reply' : 'Comment', body: text },
+    );
   }
 
   async commentReacted({ actor, recipientId, commentId, reaction, place }: CommentReactedEvent): Promise<void> {
@@ -67,10 +78,15 @@ export class EngagementNotices implements EngagementListener {
     );
   }
 
-  async shared({ actor, recipientId, postId }: SharedEvent): Promise<void> {
-    const text = `${actor.username} shared your post`;
+  shared({ actor, recipientId, postId }: SharedEvent): Promise<void> {
+    return this.share(senderOf(actor), recipientId, postId);
+  }
+
+  /** A first share of a wall post, by a local account or a remote one (an Announce). */
+  async share(from: NoticeSender, recipientId: number, postId: number): Promise<void> {
+    const text = `${from.name} shared your post`;
     await this.notifications.raise(
-      { user_id: recipientId, from_user_id: actor.userId, type: 'share', post_id: postId, content: text },
+      { user_id: recipientId, from_user_id: from.userId, type: 'share', post_id: postId, content: text },
       { title: 'Share', body: text },
     );
   }
@@ -88,6 +104,16 @@ export class EngagementNotices implements EngagementListener {
       { title: 'Mention', body: `${actor.username} mentioned you` },
     );
   }
+}
+
+/** Whom a notice is from: a local account, or a remote one (named by its handle, no user id). */
+export interface NoticeSender {
+  name: string;
+  userId: number | null;
+}
+
+function senderOf(actor: Actor): NoticeSender {
+  return { name: actor.username, userId: actor.userId };
 }
 
 /** What a notice links, as the surface placed it (only the fields the surface sets). */
