@@ -190,15 +190,15 @@ export const accountsModule = featureModule(face, (w) => {
   w.bind(AuthInvalidation, [DatabaseToken, RedisToken], ({ db, dialect }, redis) =>
     redis ? new RedisAuthInvalidation(redis.commands, redis.prefix) : new SqlAuthInvalidation(db, dialect),
   );
-  w.bind(Accounts.Sessions, { signal: AuthInvalidation, uow: UnitOfWork }, ({ signal, uow }) => new SessionCache(signal, uow));
+  w.construct(Accounts.Sessions, SessionCache, [AuthInvalidation, UnitOfWork]);
   w.bind(AuthChangePublisher, [Accounts.Sessions], (sessions) => sessions);
   w.bind(UserRepository, [DatabaseToken, AuthChangePublisher], ({ db }, sessions) => new SqlUserRepository(db, sessions));
   w.bind(AccessTokenRepository, [DatabaseToken, AuthChangePublisher], ({ db }, sessions) => new SqlAccessTokenRepository(db, sessions));
   w.bind(PasswordResetRepository, [DatabaseToken], ({ db }) => new SqlPasswordResetRepository(db));
   w.bind(ProfileStatsReader, [DatabaseToken], ({ db }) => new SqlProfileStatsReader(db));
   w.bind(PasswordHasher, [ConfigToken], (config) => new BcryptPasswordHasher(config.bcryptCost));
-  w.bind(SecretTokens, [], () => new NodeCryptoSecretTokens());
-  w.bind(TotpVerifier, [], () => new OtplibTotp());
+  w.construct(SecretTokens, NodeCryptoSecretTokens, []);
+  w.construct(TotpVerifier, OtplibTotp, []);
   w.bind(Mailer, { config: ConfigToken, logger: LoggerToken }, ({ config, logger }) =>
     config.smtpUrl
       ? new SmtpMailer(config.smtpUrl, config.mailFrom)
@@ -216,11 +216,7 @@ export const accountsModule = featureModule(face, (w) => {
     [DatabaseToken, many(AccountDataParts), AuthChangePublisher],
     ({ db, dialect }, parts, sessions) => new SqlAccountEraser(db, dialect, parts, sessions),
   );
-  w.bind(
-    AccountDataReader,
-    { parts: many(AccountDataParts), outbox: ExportedPosts },
-    ({ parts, outbox }) => new AccountDataFromParts(parts, outbox),
-  );
+  w.construct(AccountDataReader, AccountDataFromParts, [many(AccountDataParts), ExportedPosts]);
   w.bind(MailDeliveryLog, [LoggerToken], (logger) => ({
     // The recipient and subject are logged, never the body: it may hold a reset code or link.
     sent: (entry) => logger.info({ mail_id: entry.id, to: entry.message.to, subject: entry.message.subject }, 'mail sent'),
@@ -230,30 +226,17 @@ export const accountsModule = featureModule(face, (w) => {
         retryAt ? 'mail delivery failed, will retry' : 'mail delivery failed, giving up',
       ),
   }));
-  w.bind(
-    Accounts.MailDelivery,
-    { outbox: MailOutbox, mailer: Mailer, clock: Clock, log: MailDeliveryLog, signal: Platform.OutboxSignal },
-    // With BullMQ relaying (REDIS_URL), a committed mail is handed to the relay instead of sent from the request's process.
-    ({ outbox, mailer, clock, log, signal }) => new MailDeliveryService(outbox, mailer, clock, log, signal),
-  );
-  w.bind(
+  // With BullMQ relaying (REDIS_URL), a committed mail is handed to the relay instead of sent from the request's process.
+  w.construct(Accounts.MailDelivery, MailDeliveryService, [MailOutbox, Mailer, Clock, MailDeliveryLog, Platform.OutboxSignal]);
+  w.construct(Accounts.SecondFactor, SecondFactor, [UserRepository, RecoveryCodeRepository, TotpVerifier, SecretTokens, Clock]);
+  w.construct(Accounts.Reauthentication, Reauthentication, [
+    AccessTokenRepository,
+    ReauthenticationAttempts,
+    PasswordHasher,
     Accounts.SecondFactor,
-    { users: UserRepository, recovery: RecoveryCodeRepository, totp: TotpVerifier, secrets: SecretTokens, clock: Clock },
-    ({ users, recovery, totp, secrets, clock }) => new SecondFactor(users, recovery, totp, secrets, clock),
-  );
-  w.bind(
-    Accounts.Reauthentication,
-    {
-      tokens: AccessTokenRepository,
-      attempts: ReauthenticationAttempts,
-      hasher: PasswordHasher,
-      secondFactor: Accounts.SecondFactor,
-      secrets: SecretTokens,
-      clock: Clock,
-    },
-    ({ tokens, attempts, hasher, secondFactor, secrets, clock }) =>
-      new Reauthentication(tokens, attempts, hasher, secondFactor, secrets, clock),
-  );
+    SecretTokens,
+    Clock,
+  ]);
 
   w.bind(
     Accounts.AuthService,
@@ -292,18 +275,14 @@ export const accountsModule = featureModule(face, (w) => {
         sessions,
       ),
   );
-  w.bind(
-    Accounts.ProfileService,
-    {
-      users: UserRepository,
-      stats: ProfileStatsReader,
-      media: Media.References,
-      reauthentication: Accounts.Reauthentication,
-      listeners: many(ProfileEventListeners),
-    },
-    // Every module's profile listeners (federation's Update(Person)).
-    ({ users, stats, media, reauthentication, listeners }) => new ProfileService(users, stats, media, reauthentication, listeners),
-  );
+  // Every module's profile listeners (federation's Update(Person)).
+  w.construct(Accounts.ProfileService, ProfileService, [
+    UserRepository,
+    ProfileStatsReader,
+    Media.References,
+    Accounts.Reauthentication,
+    many(ProfileEventListeners),
+  ]);
 
   w.bind(
     Accounts.TwoFactorService,
@@ -321,16 +300,15 @@ export const accountsModule = featureModule(face, (w) => {
     ({ users, recovery, totp, secrets, mail, clock, uow, config, reauthentication }) =>
       new TwoFactorService(users, recovery, totp, secrets, mail, clock, uow, { issuer: config.domain }, reauthentication),
   );
-  w.bind(
-    Accounts.PasswordService,
-    { users: UserRepository, tokens: AccessTokenRepository, hasher: PasswordHasher, secrets: SecretTokens, clock: Clock, uow: UnitOfWork },
-    ({ users, tokens, hasher, secrets, clock, uow }) => new PasswordService(users, tokens, hasher, secrets, clock, uow),
-  );
-  w.bind(
-    Accounts.PreferenceService,
-    { users: UserRepository, notifications: NotificationPreferenceRepository, clock: Clock, uow: UnitOfWork },
-    ({ users, notifications, clock, uow }) => new PreferenceService(users, notifications, clock, uow),
-  );
+  w.construct(Accounts.PasswordService, PasswordService, [
+    UserRepository,
+    AccessTokenRepository,
+    PasswordHasher,
+    SecretTokens,
+    Clock,
+    UnitOfWork,
+  ]);
+  w.construct(Accounts.PreferenceService, PreferenceService, [UserRepository, NotificationPreferenceRepository, Clock, UnitOfWork]);
   w.bind(
     Accounts.AccountDeletionService,
     {
@@ -350,11 +328,7 @@ export const accountsModule = featureModule(face, (w) => {
         confirmUrl: (secret) => `${config.publicUrl}/api/v1/delete_account.php?token=${encodeURIComponent(secret)}`,
       }),
   );
-  w.bind(
-    Accounts.ExportService,
-    { users: UserRepository, reader: AccountDataReader, preferences: Accounts.PreferenceService, clock: Clock },
-    ({ users, reader, preferences, clock }) => new ExportService(users, reader, preferences, clock),
-  );
+  w.construct(Accounts.ExportService, ExportService, [UserRepository, AccountDataReader, Accounts.PreferenceService, Clock]);
 
   // Registration under the operator's control (docs/decisions/0104): holds, invitations, confirmation links, the panel's sign-ups.
   w.bind(AccountHoldRepository, [DatabaseToken], ({ db }) => new SqlAccountHoldRepository(db));

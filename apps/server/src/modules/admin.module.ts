@@ -71,11 +71,7 @@ export const adminModule = featureModule(face, (w) => {
   // Beside media_server.local.php, in API_CONFIG_DIR.
   w.bind(TurnSettingsStore, [ConfigToken], (config) => new PhpTurnSettingsFile(join(dirname(config.media.configFile), 'turn.local.php')));
 
-  w.bind(
-    Admin.PasswordConfirmation,
-    { users: UserRepository, hasher: PasswordHasher },
-    ({ users, hasher }) => new PasswordConfirmation(users, hasher),
-  );
+  w.construct(Admin.PasswordConfirmation, PasswordConfirmation, [UserRepository, PasswordHasher]);
   w.bind(
     Admin.MediaServerSettings,
     { store: MediaServerSettingsStore, config: ConfigToken, password: Admin.PasswordConfirmation },
@@ -91,7 +87,7 @@ export const adminModule = featureModule(face, (w) => {
     { store: TurnSettingsStore, config: ConfigToken, password: Admin.PasswordConfirmation },
     ({ store, config, password }) => new TurnSettingsService(store, turnEnvironment(config), password),
   );
-  w.bind(Admin.Roles, [AdminRoster], (roster) => new AdminRoleService(roster));
+  w.construct(Admin.Roles, AdminRoleService, [AdminRoster]);
   w.bind(
     Admin.Accounts,
     {

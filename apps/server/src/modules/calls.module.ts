@@ -80,11 +80,7 @@ export const callsModule = featureModule(face, (w) => {
   w.accountData([DatabaseToken], ({ db }) => new SqlCallsAccountData(db));
   w.migrations(CALLS_MIGRATIONS);
   w.bind(CallRepository, [DatabaseToken], ({ db, dialect }) => new SqlCallRepository(db, dialect));
-  w.bind(
-    Calls.CallService,
-    { calls: CallRepository, users: UserRepository, groups: MessageGroupRepository, push: PushSender, clock: Clock, uow: UnitOfWork },
-    ({ calls, users, groups, push, clock, uow }) => new CallService(calls, users, groups, push, clock, uow),
-  );
+  w.construct(Calls.CallService, CallService, [CallRepository, UserRepository, MessageGroupRepository, PushSender, Clock, UnitOfWork]);
   w.bind(
     Calls.TalkInviteService,
     { groups: MessageGroupRepository, users: UserRepository, push: PushSender, clock: Clock, config: ConfigToken },

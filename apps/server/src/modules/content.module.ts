@@ -127,7 +127,7 @@ export const contentModule = featureModule(face, (w) => {
   w.bind(CommentRepository, [DatabaseToken], ({ db, dialect }) => new SqlCommentRepository(db, dialect));
   w.bind(StoryRepository, [DatabaseToken], ({ db }) => new SqlStoryRepository(db));
   w.bind(SurfaceEngagementRepository, [DatabaseToken], ({ db }) => new SqlSurfaceEngagementRepository(db));
-  w.bind(Content.EngagementEvents, [many(EngagementListeners)], (listeners) => new EngagementEvents(listeners));
+  w.construct(Content.EngagementEvents, EngagementEvents, [many(EngagementListeners)]);
 
   w.bind(
     Content.PostService,
@@ -147,37 +147,32 @@ export const contentModule = featureModule(face, (w) => {
     (posts, follows, users, engagement, clock, uow, media, listeners, timeline) =>
       new PostService(posts, follows, users, engagement, clock, uow, media, new PostEvents(listeners), timeline),
   );
-  w.bind(
+  w.construct(Content.EngagementService, EngagementService, [
+    Content.PostService,
+    PostEngagementRepository,
+    Content.EngagementEvents,
+    Clock,
+    UnitOfWork,
+  ]);
+  w.construct(Content.SurfaceEngagementService, SurfaceEngagementService, [
     Content.EngagementService,
-    [Content.PostService, PostEngagementRepository, Content.EngagementEvents, Clock, UnitOfWork],
-    (posts, engagement, events, clock, uow) => new EngagementService(posts, engagement, events, clock, uow),
-  );
-  w.bind(
-    Content.SurfaceEngagementService,
-    [Content.EngagementService, PostRepository, SurfaceEngagementRepository, many(SurfacePostLookups), Clock],
-    (wall, posts, engagement, lookups, clock) => new SurfaceEngagementService(wall, posts, engagement, lookups, clock),
-  );
-  w.bind(
-    Content.CommentService,
-    [
-      Content.PostService,
-      PostRepository,
-      CommentRepository,
-      UserRepository,
-      Content.EngagementEvents,
-      Clock,
-      UnitOfWork,
-      many(CommentTargets),
-      many(RemoteCommentAuthors),
-    ],
-    (posts, postRepo, comments, users, events, clock, uow, targets, remoteAuthors) =>
-      new CommentService(posts, postRepo, comments, users, events, clock, uow, targets, remoteAuthors),
-  );
-  w.bind(
-    Content.StoryService,
-    [StoryRepository, PostRepository, FollowRepository, Clock, Media.References],
-    (stories, posts, follows, clock, media) => new StoryService(stories, posts, follows, clock, media),
-  );
+    PostRepository,
+    SurfaceEngagementRepository,
+    many(SurfacePostLookups),
+    Clock,
+  ]);
+  w.construct(Content.CommentService, CommentService, [
+    Content.PostService,
+    PostRepository,
+    CommentRepository,
+    UserRepository,
+    Content.EngagementEvents,
+    Clock,
+    UnitOfWork,
+    many(CommentTargets),
+    many(RemoteCommentAuthors),
+  ]);
+  w.construct(Content.StoryService, StoryService, [StoryRepository, PostRepository, FollowRepository, Clock, Media.References]);
 
   w.script([Content.PostService, Platform.Presenters], postsScript);
   w.script([Content.CommentService, Platform.Presenters], commentsScript);

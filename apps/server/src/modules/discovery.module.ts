@@ -39,19 +39,11 @@ const face = {
 export const discoveryModule = featureModule(face, (w) => {
   w.migrations(DISCOVERY_MIGRATIONS);
   w.bind(SearchIndex, [DatabaseToken], ({ db, dialect }) => new SqlSearchIndex(db, dialect));
-  w.bind(
-    Discovery.SearchService,
-    { index: SearchIndex, users: UserRepository, posts: PostRepository, surfaces: SurfaceEngagementRepository },
-    ({ index, users, posts, surfaces }) => new SearchService(index, users, posts, surfaces),
-  );
+  w.construct(Discovery.SearchService, SearchService, [SearchIndex, UserRepository, PostRepository, SurfaceEngagementRepository]);
   w.script([Discovery.SearchService, Platform.Presenters], searchScript);
 
   w.migrations(DISCOVER_MIGRATIONS);
   w.bind(UserSuggestions, [DatabaseToken], ({ db, dialect }) => new SqlUserSuggestions(db, dialect));
-  w.bind(
-    Discovery.DiscoverService,
-    { suggestions: UserSuggestions, users: UserRepository, groups: Groups.GroupService, pages: Pages.PageService },
-    ({ suggestions, users, groups, pages }) => new DiscoverService(suggestions, users, groups, pages),
-  );
+  w.construct(Discovery.DiscoverService, DiscoverService, [UserSuggestions, UserRepository, Groups.GroupService, Pages.PageService]);
   w.script([Discovery.DiscoverService, Platform.Presenters], discoverScript);
 });

@@ -38,17 +38,13 @@ export const eventsModule = featureModule(face, (w) => {
   w.migrations(EVENTS_MIGRATIONS);
   w.accountData([DatabaseToken], ({ db }) => new SqlEventAccountData(db));
   w.bind(EventRepository, [DatabaseToken], ({ db, dialect }) => new SqlEventRepository(db, dialect));
-  w.bind(
-    Events.EventService,
-    {
-      events: EventRepository,
-      users: UserRepository,
-      notifications: Notifications.NotificationService,
-      clock: Clock,
-      uow: UnitOfWork,
-      media: Media.References,
-    },
-    ({ events, users, notifications, clock, uow, media }) => new EventService(events, users, notifications, clock, uow, media),
-  );
+  w.construct(Events.EventService, EventService, [
+    EventRepository,
+    UserRepository,
+    Notifications.NotificationService,
+    Clock,
+    UnitOfWork,
+    Media.References,
+  ]);
   w.script({ events: Events.EventService, presenters: Platform.Presenters }, ({ events, presenters }) => eventsScript(events, presenters));
 });

@@ -204,7 +204,7 @@ export const federationModule = featureModule(face, (w) => {
   w.bind(RemotePostRepository, [DatabaseToken], ({ db }) => new SqlRemotePostRepository(db));
   w.bind(RemoteInteractionRepository, [DatabaseToken], ({ db, dialect }) => new SqlRemoteInteractionRepository(db, dialect));
   // Replies from other servers are listed in comments.php with their remote authors (docs/decisions/0205).
-  w.bind(RemoteCommentAuthors, { actors: RemoteActorRepository }, ({ actors }) => new CachedRemoteCommentAuthors(actors));
+  w.construct(RemoteCommentAuthors, CachedRemoteCommentAuthors, [RemoteActorRepository]);
   w.bind(
     Federation.Inbound,
     {
@@ -229,7 +229,7 @@ export const federationModule = featureModule(face, (w) => {
   w.bind(FederationQueue, [DatabaseToken], ({ db }) => new SqlFederationQueue(db));
   w.bind(DomainBlockRepository, [DatabaseToken], ({ db }) => new SqlDomainBlockRepository(db));
   // One cached copy of the block list per process (read again every 30 s, and at once after a change here).
-  w.bind(Federation.Policy, { blocks: DomainBlockRepository, clock: Clock }, ({ blocks, clock }) => new DomainPolicy(blocks, clock));
+  w.construct(Federation.Policy, DomainPolicy, [DomainBlockRepository, Clock]);
 
   w.bind(Federation.Urls, [ConfigToken], (config) => new FederationUrls(config.publicUrl));
   // The one outbound client of federation: SSRF policy, 10 s, 2 redirects, 1 MB.
@@ -243,8 +243,8 @@ export const federationModule = featureModule(face, (w) => {
         userAgent: `${SOFTWARE.name}/${SOFTWARE.version} (+${config.publicUrl}/)`,
       }),
   );
-  w.bind(Federation.KvStore, { kv: FederationKeyValues, clock: Clock }, ({ kv, clock }) => new DatabaseKvStore(kv, clock));
-  w.bind(Federation.InstanceActor, { urls: Federation.Urls, kv: Federation.KvStore }, ({ urls, kv }) => new InstanceActor(urls, kv));
+  w.construct(Federation.KvStore, DatabaseKvStore, [FederationKeyValues, Clock]);
+  w.construct(Federation.InstanceActor, InstanceActor, [Federation.Urls, Federation.KvStore]);
   // In secure mode every document Plaza fetches is fetched signed by the instance actor (authorized fetch both ways).
   w.bind(
     Federation.Loaders,
@@ -252,18 +252,14 @@ export const federationModule = featureModule(face, (w) => {
     ({ client, kv, instance, config }) =>
       federationLoaders(client, kv, config.federation.secureMode ? instance.signedLoader(client) : undefined),
   );
-  w.bind(Federation.Keys, { keys: ActorKeyRepository, clock: Clock }, ({ keys, clock }) => new ActorKeys(keys, clock));
+  w.construct(Federation.Keys, ActorKeys, [ActorKeyRepository, Clock]);
   // Serializing our own activities needs only the preloaded contexts (no request).
   w.bind(
     Federation.Activities,
     { urls: Federation.Urls, client: Federation.Client },
     ({ urls, client }) => new ActivityBuilder(urls, guardedDocumentLoader(client)),
   );
-  w.bind(
-    Federation.Outbox,
-    { urls: Federation.Urls, activities: Federation.Activities, queue: FederationQueue, clock: Clock },
-    ({ urls, activities, queue, clock }) => new QueuedFederationOutbox(urls, activities, queue, clock),
-  );
+  w.construct(Federation.Outbox, QueuedFederationOutbox, [Federation.Urls, Federation.Activities, FederationQueue, Clock]);
   w.bind(FederationOutbox, [Federation.Outbox], (outbox) => outbox);
   w.bind(
     RemoteDirectory,
@@ -272,38 +268,28 @@ export const federationModule = featureModule(face, (w) => {
       new FediverseDirectory(client, loaders, urls, clock, config.federation.allowPrivateAddresses),
   );
   // Follow approval of private accounts (docs/decisions/0210), answered in friends.php.
-  w.bind(
-    Federation.Approval,
-    {
-      users: UserRepository,
-      actors: RemoteActorRepository,
-      follows: RemoteFollowRepository,
-      requests: RemoteFollowRequestRepository,
-      outbox: Federation.Outbox,
-      clock: Clock,
-      uow: UnitOfWork,
-    },
-    ({ users, actors, follows, requests, outbox, clock, uow }) =>
-      new RemoteFollowApproval(users, actors, follows, requests, outbox, clock, uow),
-  );
+  w.construct(Federation.Approval, RemoteFollowApproval, [
+    UserRepository,
+    RemoteActorRepository,
+    RemoteFollowRepository,
+    RemoteFollowRequestRepository,
+    Federation.Outbox,
+    Clock,
+    UnitOfWork,
+  ]);
   w.bind(OutsideFollowRequests, [Federation.Approval], (approval) => approval);
-  w.bind(
-    Federation.Service,
-    {
-      users: UserRepository,
-      actors: RemoteActorRepository,
-      follows: RemoteFollowRepository,
-      posts: RemotePostRepository,
-      directory: RemoteDirectory,
-      outbox: FederationOutbox,
-      clock: Clock,
-      uow: UnitOfWork,
-      policy: Federation.Policy,
-      approval: Federation.Approval,
-    },
-    ({ users, actors, follows, posts, directory, outbox, clock, uow, policy, approval }) =>
-      new FederationService(users, actors, follows, posts, directory, outbox, clock, uow, policy, approval),
-  );
+  w.construct(Federation.Service, FederationService, [
+    UserRepository,
+    RemoteActorRepository,
+    RemoteFollowRepository,
+    RemotePostRepository,
+    RemoteDirectory,
+    FederationOutbox,
+    Clock,
+    UnitOfWork,
+    Federation.Policy,
+    Federation.Approval,
+  ]);
   w.bind(
     Federation.Mentions,
     { directory: RemoteDirectory, policy: Federation.Policy, kv: Federation.KvStore, logger: LoggerToken },
@@ -320,24 +306,16 @@ export const federationModule = featureModule(face, (w) => {
     return offered as unknown as FediverseUseCases;
   });
   // Create, Update and Delete of wall posts, queued in the post's own unit of work.
-  w.bind(
-    PostEventListeners,
-    { users: UserRepository, follows: RemoteFollowRepository, outbox: FederationOutbox },
-    ({ users, follows, outbox }) => new FederationPostListener(users, follows, outbox),
-  );
+  w.construct(PostEventListeners, FederationPostListener, [UserRepository, RemoteFollowRepository, FederationOutbox]);
   // A share of a public post, as Announce to the sharer's remote followers.
-  w.bind(
-    PostEventListeners,
-    {
-      users: UserRepository,
-      follows: RemoteFollowRepository,
-      activities: Federation.Activities,
-      queue: FederationQueue,
-      urls: Federation.Urls,
-      clock: Clock,
-    },
-    ({ users, follows, activities, queue, urls, clock }) => new FederationShareListener(users, follows, activities, queue, urls, clock),
-  );
+  w.construct(PostEventListeners, FederationShareListener, [
+    UserRepository,
+    RemoteFollowRepository,
+    Federation.Activities,
+    FederationQueue,
+    Federation.Urls,
+    Clock,
+  ]);
 
   w.bind(
     Federation.App,
@@ -516,22 +494,17 @@ export const federationModule = featureModule(face, (w) => {
     fediverseScript(federation, { publicUrl: config.publicUrl, domain: config.domain }, p),
   );
   // Update(Person) on profile edits, Delete(Person) before an account's erasure (docs/decisions/0050).
-  w.bind(
-    Federation.Lifecycle,
-    {
-      users: UserRepository,
-      follows: RemoteFollowRepository,
-      actors: RemoteActorRepository,
-      app: Federation.App,
-      activities: Federation.Activities,
-      queue: FederationQueue,
-      keys: Federation.Keys,
-      urls: Federation.Urls,
-      clock: Clock,
-    },
-    ({ users, follows, actors, app, activities, queue, keys, urls, clock }) =>
-      new FederationAccountLifecycle(users, follows, actors, app, activities, queue, keys, urls, clock),
-  );
+  w.construct(Federation.Lifecycle, FederationAccountLifecycle, [
+    UserRepository,
+    RemoteFollowRepository,
+    RemoteActorRepository,
+    Federation.App,
+    Federation.Activities,
+    FederationQueue,
+    Federation.Keys,
+    Federation.Urls,
+    Clock,
+  ]);
   w.bind(ProfileEventListeners, [Federation.Lifecycle], (lifecycle) => lifecycle);
   w.accountData(
     [DatabaseToken, Federation.Lifecycle],

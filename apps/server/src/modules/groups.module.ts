@@ -117,37 +117,32 @@ export const groupsModule = featureModule(face, (w) => {
   w.bind(GroupCommentRepository, [DatabaseToken], ({ db, dialect }) => new SqlGroupCommentRepository(db, dialect));
   w.accountData([DatabaseToken], ({ db }) => new SqlGroupAccountData(db));
 
-  w.bind(
+  w.construct(Groups.GroupService, GroupService, [
+    GroupRepository,
+    UserRepository,
+    PostRepository,
+    Notifications.NotificationService,
+    Clock,
+    UnitOfWork,
+    Media.References,
+  ]);
+  w.construct(Groups.GroupPostService, GroupPostService, [
     Groups.GroupService,
-    [GroupRepository, UserRepository, PostRepository, Notifications.NotificationService, Clock, UnitOfWork, Media.References],
-    (groups, users, people, notifications, clock, uow, media) => new GroupService(groups, users, people, notifications, clock, uow, media),
-  );
-  w.bind(
-    Groups.GroupPostService,
-    [
-      Groups.GroupService,
-      GroupRepository,
-      GroupPostRepository,
-      GroupCommentRepository,
-      CommentRepository,
-      PostRepository,
-      UserRepository,
-      Content.EngagementEvents,
-      Clock,
-      UnitOfWork,
-      Media.References,
-    ],
-    (service, groups, posts, comments, commentReactions, people, users, events, clock, uow, media) =>
-      new GroupPostService(service, groups, posts, comments, commentReactions, people, users, events, clock, uow, media),
-  );
+    GroupRepository,
+    GroupPostRepository,
+    GroupCommentRepository,
+    CommentRepository,
+    PostRepository,
+    UserRepository,
+    Content.EngagementEvents,
+    Clock,
+    UnitOfWork,
+    Media.References,
+  ]);
   w.bind(ReportableContents, [Groups.GroupPostService], (posts) => new ReportablePosts('group', posts.reported));
   // bookmarks.php and shares.php reach group posts through this lookup (post_type `group`).
-  w.bind(SurfacePostLookups, [Groups.GroupPostService], (posts) => new GroupSurfacePosts(posts));
-  w.bind(
-    CommentTargets,
-    [Groups.GroupPostService, GroupRepository, GroupCommentRepository],
-    (posts, groups, comments) => new GroupCommentTarget(posts, groups, comments),
-  );
+  w.construct(SurfacePostLookups, GroupSurfacePosts, [Groups.GroupPostService]);
+  w.construct(CommentTargets, GroupCommentTarget, [Groups.GroupPostService, GroupRepository, GroupCommentRepository]);
 
   w.script([Groups.GroupService, Platform.Presenters], groupsScript);
   w.script([Groups.GroupPostService, Platform.Presenters], groupPostsScript);

@@ -99,32 +99,12 @@ export const livesModule = featureModule(face, (w) => {
     return new LiveKitMediaServer(credentials, () => clock.now());
   });
 
-  w.bind(
-    Lives.LiveService,
-    { lives: LiveRepository, users: UserRepository, clock: Clock, uow: UnitOfWork, media: Media.References },
-    ({ lives, users, clock, uow, media }) => new LiveService(lives, users, clock, uow, media),
-  );
-  w.bind(
-    Lives.LiveStageService,
-    { lives: LiveRepository, users: UserRepository, clock: Clock, uow: UnitOfWork },
-    ({ lives, users, clock, uow }) => new LiveStageService(lives, users, clock, uow),
-  );
-  w.bind(
-    Lives.MediaTokenService,
-    { lives: LiveRepository, calls: CallRepository, groups: MessageGroupRepository, media: MediaServer },
-    ({ lives, calls, groups, media }) => new MediaTokenService(lives, calls, groups, media),
-  );
-  w.bind(
-    Lives.MediaEventsService,
-    { lives: LiveRepository, media: MediaServer, clock: Clock },
-    ({ lives, media, clock }) => new MediaEventsService(lives, media, clock),
-  );
+  w.construct(Lives.LiveService, LiveService, [LiveRepository, UserRepository, Clock, UnitOfWork, Media.References]);
+  w.construct(Lives.LiveStageService, LiveStageService, [LiveRepository, UserRepository, Clock, UnitOfWork]);
+  w.construct(Lives.MediaTokenService, MediaTokenService, [LiveRepository, CallRepository, MessageGroupRepository, MediaServer]);
+  w.construct(Lives.MediaEventsService, MediaEventsService, [LiveRepository, MediaServer, Clock]);
 
-  w.bind(
-    Lives.LiveChatService,
-    { lives: LiveRepository, users: UserRepository, clock: Clock },
-    ({ lives, users, clock }) => new LiveChatService(lives, users, clock),
-  );
+  w.construct(Lives.LiveChatService, LiveChatService, [LiveRepository, UserRepository, Clock]);
   w.bind(
     Lives.LiveModerationService,
     { lives: LiveRepository, users: UserRepository, clock: Clock, config: ConfigToken },

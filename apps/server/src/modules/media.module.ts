@@ -54,7 +54,7 @@ const face = {
 /** Uploads under API_UPLOADS_PATH (docs/decisions/0040), media references (0043) and translation (0041). */
 export const mediaModule = featureModule(face, (w) => {
   w.bind(UploadedMedia, [ConfigToken], (config) => new FsUploadedMedia(config.uploadsPath));
-  w.bind(MediaInspector, [], () => new FileTypeMediaInspector());
+  w.construct(MediaInspector, FileTypeMediaInspector, []);
   // Videos and audio remuxed without metadata (docs/decisions/0110); without a usable ffmpeg they answer 503.
   w.bind(Media.Remuxer, { config: ConfigToken, logger: LoggerToken }, ({ config, logger }) => {
     const binary = config.remux.ffmpegPath ?? packagedFfmpeg();
@@ -75,7 +75,7 @@ export const mediaModule = featureModule(face, (w) => {
   );
   // GET /uploads/... when no main application serves them (docs/decisions/0107).
   w.bind(Mounts, [ConfigToken], (config) => uploadsMount(config.uploadsPath, config.serveUploads));
-  w.bind(TranslationCache, [], () => new LruTranslationCache());
+  w.construct(TranslationCache, LruTranslationCache, []);
   // Owned uploads (docs/decisions/0114): the uploads table, the files, the references' owner check, the collection.
   w.migrations(MEDIA_MIGRATIONS);
   w.bind(UploadRegistry, [DatabaseToken], ({ db }) => new SqlUploadRegistry(db));
@@ -96,16 +96,8 @@ export const mediaModule = featureModule(face, (w) => {
       };
     },
   );
-  w.bind(
-    Media.References,
-    { uploaded: UploadedMedia, registry: UploadRegistry, clock: Clock },
-    ({ uploaded, registry, clock }) => new MediaReferences(uploaded, registry, clock),
-  );
-  w.bind(
-    Media.UploadService,
-    { inspector: MediaInspector, store: MediaStore, registry: UploadRegistry, files: UploadFiles, clock: Clock },
-    ({ inspector, store, registry, files, clock }) => new UploadService(inspector, store, registry, files, clock),
-  );
+  w.construct(Media.References, MediaReferences, [UploadedMedia, UploadRegistry, Clock]);
+  w.construct(Media.UploadService, UploadService, [MediaInspector, MediaStore, UploadRegistry, UploadFiles, Clock]);
   w.bind(Media.TranslationService, { config: ConfigToken, cache: TranslationCache, logger: LoggerToken }, ({ config, cache, logger }) => {
     const translator = config.translate
       ? new LibreTranslateTranslator(config.translate.url, config.translate.apiKey, {

@@ -128,16 +128,15 @@ export const messagingModule = featureModule(face, (w) => {
     ({ messages, users, push, clock, uow, follows, friends, media }) =>
       new PrivateMessageService(messages, users, push, clock, uow, { follows, friends }, media),
   );
-  w.bind(
-    Messaging.MessageGroupService,
-    { groups: MessageGroupRepository, users: UserRepository, push: PushSender, clock: Clock, uow: UnitOfWork, media: Media.References },
-    ({ groups, users, push, clock, uow, media }) => new MessageGroupService(groups, users, push, clock, uow, media),
-  );
-  w.bind(
-    Messaging.TypingService,
-    { typing: TypingRepository, users: UserRepository, groups: Messaging.MessageGroupService, clock: Clock },
-    ({ typing, users, groups, clock }) => new TypingService(typing, users, groups, clock),
-  );
+  w.construct(Messaging.MessageGroupService, MessageGroupService, [
+    MessageGroupRepository,
+    UserRepository,
+    PushSender,
+    Clock,
+    UnitOfWork,
+    Media.References,
+  ]);
+  w.construct(Messaging.TypingService, TypingService, [TypingRepository, UserRepository, Messaging.MessageGroupService, Clock]);
 
   w.script([Messaging.PrivateMessageService, Messaging.TypingService, Platform.Presenters], messagesScript);
   w.script([Messaging.MessageGroupService, Messaging.TypingService, Platform.Presenters], messageGroupsScript);

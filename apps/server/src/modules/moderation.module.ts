@@ -133,7 +133,7 @@ export const moderationModule = featureModule(face, (w) => {
   w.bind(FeatureSuggestionRepository, [DatabaseToken], ({ db, dialect }) => new SqlFeatureSuggestionRepository(db, dialect));
 
   // Wall posts; group and page posts are reportable from their own modules.
-  w.bind(ReportableContents, [Content.PostService], (posts) => new ReportableWallPosts(posts));
+  w.construct(ReportableContents, ReportableWallPosts, [Content.PostService]);
   w.bind(
     Moderation.SanctionService,
     { sanctions: SanctionRepository, users: UserRepository, clock: Clock, config: ConfigToken, suspensions: SuspensionRepository },
@@ -171,17 +171,13 @@ export const moderationModule = featureModule(face, (w) => {
     ({ candidacies, roster, log, users, notifications, clock, uow, config }) =>
       new ElectionService(candidacies, roster, log, users, notifications, clock, uow, config.moderation),
   );
-  w.bind(
-    Moderation.FeatureSuggestionService,
-    {
-      suggestions: FeatureSuggestionRepository,
-      users: UserRepository,
-      notifications: Notifications.NotificationService,
-      clock: Clock,
-      uow: UnitOfWork,
-    },
-    ({ suggestions, users, notifications, clock, uow }) => new FeatureSuggestionService(suggestions, users, notifications, clock, uow),
-  );
+  w.construct(Moderation.FeatureSuggestionService, FeatureSuggestionService, [
+    FeatureSuggestionRepository,
+    UserRepository,
+    Notifications.NotificationService,
+    Clock,
+    UnitOfWork,
+  ]);
 
   // Instance moderation in the admin panel (docs/decisions/0105): the Users and Reports pages.
   w.bind(

@@ -103,11 +103,7 @@ export const notificationsModule = featureModule(face, (w) => {
     if (ntfyServer) providers.push(new NtfyPushProvider({ server: ntfyServer, topicPrefix: ntfyTopicPrefix }));
     return providers;
   });
-  w.bind(
-    Notifications.PushDelivery,
-    { providers: PushProviders, outbox: PushOutbox, clock: Clock, logger: LoggerToken },
-    ({ providers, outbox, clock, logger }) => new PushDeliveryService(providers, outbox, clock, logger),
-  );
+  w.construct(Notifications.PushDelivery, PushDeliveryService, [PushProviders, PushOutbox, Clock, LoggerToken]);
   // Without a provider, pushes are only logged (a development setup).
   w.bind(
     Notifications.PushTransport,
@@ -137,10 +133,10 @@ export const notificationsModule = featureModule(face, (w) => {
   );
   // Reactions, comments, shares and mentions of posts of every surface are told by listening to the
   // publishing core's events: content does not call notifications (issue 28).
-  w.bind(EngagementListeners, [Notifications.NotificationService], (notifications) => new EngagementNotices(notifications));
+  w.construct(EngagementListeners, EngagementNotices, [Notifications.NotificationService]);
   // Follows and friend requests likewise: social does not call notifications (issue 28).
-  w.bind(FollowEventListeners, [Notifications.NotificationService], (notifications) => new SocialNotices(notifications));
-  w.bind(FriendEventListeners, [Notifications.NotificationService], (notifications) => new SocialNotices(notifications));
+  w.construct(FollowEventListeners, SocialNotices, [Notifications.NotificationService]);
+  w.construct(FriendEventListeners, SocialNotices, [Notifications.NotificationService]);
   w.bind(
     Notifications.NotificationInboxService,
     {

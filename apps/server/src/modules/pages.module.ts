@@ -102,24 +102,19 @@ export const pagesModule = featureModule(face, (w) => {
   w.accountData([DatabaseToken], ({ db }) => new SqlPageAccountData(db));
   w.bind(PageRepository, [DatabaseToken], ({ db, dialect }) => new SqlPageRepository(db, dialect));
   w.bind(PagePostRepository, [DatabaseToken], ({ db, dialect }) => new SqlPagePostRepository(db, dialect));
-  w.bind(
+  w.construct(Pages.PageService, PageService, [PageRepository, UserRepository, Clock, UnitOfWork, Media.References]);
+  w.construct(Pages.PagePostService, PagePostService, [
     Pages.PageService,
-    [PageRepository, UserRepository, Clock, UnitOfWork, Media.References],
-    (pages, users, clock, uow, media) => new PageService(pages, users, clock, uow, media),
-  );
-  w.bind(
-    Pages.PagePostService,
-    [Pages.PageService, PagePostRepository, UserRepository, Clock, UnitOfWork, Media.References],
-    (pages, posts, users, clock, uow, media) => new PagePostService(pages, posts, users, clock, uow, media),
-  );
+    PagePostRepository,
+    UserRepository,
+    Clock,
+    UnitOfWork,
+    Media.References,
+  ]);
   // comment_reactions.php reaches page comments through this target (comment_type `page`).
   w.bind(ReportableContents, [Pages.PagePostService], (posts) => new ReportablePosts('page', posts.reported));
   // bookmarks.php and shares.php reach page posts through this lookup (post_type `page`).
-  w.bind(SurfacePostLookups, [Pages.PagePostService], (posts) => new PageSurfacePosts(posts));
-  w.bind(
-    CommentTargets,
-    [Pages.PageService, Pages.PagePostService, PagePostRepository, UserRepository],
-    (pages, pagePosts, posts, users) => new PageCommentTarget(pages, pagePosts, posts, users),
-  );
+  w.construct(SurfacePostLookups, PageSurfacePosts, [Pages.PagePostService]);
+  w.construct(CommentTargets, PageCommentTarget, [Pages.PageService, Pages.PagePostService, PagePostRepository, UserRepository]);
   w.script([Pages.PageService, Pages.PagePostService, Platform.Presenters], pagesScript);
 });

@@ -78,14 +78,10 @@ export const platformModule = featureModule(face, (w) => {
       };
     },
   }));
-  w.bind(
-    Platform.PublicSettings,
-    { config: ConfigToken, clock: Clock, turnFile: TurnSettingsStore },
-    ({ config, clock, turnFile }) => new ConfiguredPublicSettings(config, clock, turnFile),
-  );
+  w.construct(Platform.PublicSettings, ConfiguredPublicSettings, [ConfigToken, Clock, TurnSettingsStore]);
   w.script([Platform.PublicSettings], settingsScript);
   // BullMQ's one worker pool when Redis is configured, timers in this process otherwise; each failed run is one JSON line.
-  w.bind(Platform.OutboxSignal, [], () => new OutboxSignal());
+  w.construct(Platform.OutboxSignal, OutboxSignal, []);
   w.bind(
     Platform.JobRunner,
     { jobs: many(Jobs), config: ConfigToken, redis: RedisToken, logger: LoggerToken, signal: Platform.OutboxSignal },

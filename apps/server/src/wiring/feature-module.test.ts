@@ -119,6 +119,47 @@ describe('typed wiring', () => {
     });
   });
 
+  it('constructs a class from its resolved dependencies, each written once', () => {
+    const c = new Container({ defaultScope: 'Singleton' });
+    c.load(
+      featureModule((w) => {
+        w.constant(UsersToken, new Users());
+        w.construct(ClockToken, Clock, []);
+        w.construct(GreeterToken, Greeter, [UsersToken, ClockToken]);
+      }),
+    );
+    const greeter = c.get<Greeter>(GreeterToken);
+    expect(greeter).toBeInstanceOf(Greeter);
+    expect(greeter.users).toBeInstanceOf(Users);
+    expect(greeter.clock).toBe(c.get(ClockToken));
+    expect(c.get(GreeterToken)).toBe(greeter);
+  });
+
+  it('refuses, at compile time, a class whose constructor the dependencies do not fit', () => {
+    /** Takes anything with a kind: a supertype of `Users`. */
+    class Timer {
+      constructor(
+        readonly users: { readonly kind: string },
+        readonly clock: Clock,
+      ) {}
+    }
+    const TimerToken = token<Timer>('test.Timer');
+    featureModule((w) => {
+      // A dependency may be a subtype of the parameter it fills.
+      w.construct(TimerToken, Timer, [UsersToken, ClockToken]);
+      // @ts-expect-error the dependencies are swapped: Clock where Users is expected
+      w.construct(GreeterToken, Greeter, [ClockToken, UsersToken]);
+      // @ts-expect-error a dependency is missing
+      w.construct(GreeterToken, Greeter, [UsersToken]);
+      // @ts-expect-error one dependency too many
+      w.construct(GreeterToken, Greeter, [UsersToken, ClockToken, ClockToken]);
+      // @ts-expect-error a Greeter bound under the Users token
+      w.construct(UsersToken, Greeter, [UsersToken, ClockToken]);
+      // @ts-expect-error a supertype where the constructor needs the class itself
+      w.construct(GreeterToken, Greeter, [token<{ readonly kind: string }>('test.AnyKind'), ClockToken]);
+    });
+  });
+
   it('resolves every token that every feature module binds, on the composed container', async () => {
     const config = loadConfig({ API_DATA_DIR: '/tmp/plaza-wiring-test', LOG_LEVEL: 'silent' });
     const handle = openDatabase({ kind: 'sqlite', file: ':memory:' });

@@ -31,6 +31,18 @@ function isMany(dep: Dependency): dep is Many<unknown> {
   return typeof dep === 'object';
 }
 
+/** A class whose instances are `T`, whatever its constructor takes. */
+type ClassOf<T> = new (...args: never) => T;
+
+/**
+ * `deps` when what it resolves to can be passed to `C`'s constructor, position by position and in
+ * number; otherwise a type no dependency list matches, naming what the constructor takes. Checked
+ * as tuples because TypeScript compares a constructor's parameters bivariantly: matched against a
+ * constructor type, a dependency whose type is a supertype of the parameter's would pass.
+ */
+type ConstructorDependencies<C extends ClassOf<unknown>, D extends readonly Dependency[]> =
+  Resolved<D> extends ConstructorParameters<C> ? D : { readonly 'the constructor takes': ConstructorParameters<C> };
+
 /** A builder in either form, taking what the container resolved (in the order of `deps`'s values). */
 type Builder<T> = (resolved: unknown[]) => T;
 
@@ -60,7 +72,9 @@ function plan<T>(
  * wrong type, a missing one, or a token bound to the wrong type fails `tsc`. The dependencies are
  * named (`{ posts: PostRepository, clock: Clock }`, the builder receives `{ posts, clock }`: each is
  * written twice, docs/decisions/0130) or, in the older form, listed (`[PostRepository, Clock]`, the
- * builder takes them as positional parameters). Everything is a singleton (the container's default scope).
+ * builder takes them as positional parameters). A class whose constructor takes its dependencies as
+ * they come is bound with `construct` (`w.construct(Token, Service, [PostRepository, Clock])`): each
+ * dependency written once, docs/decisions/0235. Everything is a singleton (the container's default scope).
  */
 export class Wiring {
   constructor(
@@ -78,6 +92,20 @@ export class Wiring {
       isMany(d) ? { serviceIdentifier: d.many, isMultiple: true as const, optional: true as const } : d,
     );
     this.options.bind<T>(token).toResolvedValue((...resolved: unknown[]) => builder(resolved), options as never);
+  }
+
+  /**
+   * Binds `token` to `new type(...resolved)`: for a constructor that takes its dependencies as they
+   * come, each written once in `deps` (no factory repeating them as parameters and arguments). The
+   * resolved types must be the constructor's parameters exactly, position by position, or `tsc` fails.
+   */
+  construct<T, C extends ClassOf<NoInfer<T>>, const D extends readonly Dependency[]>(
+    token: Token<T>,
+    type: C,
+    deps: ConstructorDependencies<C, D>,
+  ): void {
+    const make = type as unknown as new (...args: unknown[]) => T;
+    this.bind(token, deps as readonly Dependency[], (...resolved: unknown[]) => new make(...resolved));
   }
 
   /** Binds `token` to a value that needs nothing else. */
