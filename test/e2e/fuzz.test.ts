@@ -172,7 +172,7 @@ describe('odd media references', () => {
     for (const { script, o, label, field } of taking) {
       const build = EXAMPLES[label];
       if (!build) {
-        failures.push(`${label}: no example in test/support/operation-examples.ts`);
+        failures.push(`${label}: no example in test/support/examples/ (its context's file)`);
         continue;
       }
       for (const odd of ODD_MEDIA) {

@@ -10,7 +10,7 @@ import { startTestServer } from '../support/server.js';
  * surface as a 500, as `DELETE messages.php?user_id=<unknown>` once did on SQLite). An id that is a
  * reference inside the input (`parent_id`, `member_ids`) may instead be a 400 naming that field.
  * Every id input of every operation is swept, from the registry, so a new script is covered the day it
- * is declared (given its line in test/support/operation-examples.ts).
+ * is declared (given its line in its context's file of test/support/examples/).
  */
 const UNKNOWN = 999_999;
 
@@ -20,9 +20,9 @@ const operations = operationsOf(resolveAll(t.plaza.container, Scripts)).filter((
 
 describe('an unknown id answers 404 and changes nothing', () => {
   it('covers every operation that takes an id', () => {
-    expect(operations.filter((x) => !EXAMPLES[x.label]).map((x) => `${x.label}: no example in test/support/operation-examples.ts`)).toEqual(
-      [],
-    );
+    expect(
+      operations.filter((x) => !EXAMPLES[x.label]).map((x) => `${x.label}: no example in test/support/examples/ (its context's file)`),
+    ).toEqual([]);
   });
 
   it('for every id field of every operation', async () => {

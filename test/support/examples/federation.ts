@@ -1,0 +1,19 @@
+import type { Examples } from '../operation-fixtures.js';
+
+/** The federation context's examples (fediverse.php). */
+export const EXAMPLES: Examples = {
+  'GET fediverse.php action=profile': (f) => ({ query: { user_id: f.other.id } }),
+  'GET fediverse.php action=followers': (f) => ({ query: { user_id: f.other.id } }),
+  'GET fediverse.php action=following': (f) => ({ query: { user_id: f.other.id } }),
+  // The sweep servers reach no remote server: a loopback actor URL is refused by the SSRF guard at once.
+  'GET fediverse.php action=search_remote': () => ({ query: { q: 'https://127.0.0.1/users/nobody' } }),
+  'GET fediverse.php action=remote_profile': () => ({ query: { q: 'https://127.0.0.1/users/nobody' } }),
+  'POST fediverse.php action=follow_remote': () => ({
+    body: { actor_url: 'https://127.0.0.1/users/nobody' },
+    aliases: ['actor_url', 'handle'],
+  }),
+  'DELETE fediverse.php action=unfollow_remote': () => ({
+    body: { actor_url: 'https://127.0.0.1/users/nobody' },
+    aliases: ['actor_url', 'handle'],
+  }),
+};

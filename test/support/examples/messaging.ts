@@ -1,0 +1,36 @@
+import type { Examples } from '../operation-fixtures.js';
+
+/** The messaging context's examples (messages.php and message_groups.php). */
+export const EXAMPLES: Examples = {
+  'GET messages.php has=typing_user_id': (f) => ({ query: { typing_user_id: f.other.id } }),
+  'GET messages.php has=user_id': (f) => ({ query: { user_id: f.other.id, q: 'hello' } }),
+  'GET messages.php': () => ({ query: { q: 'hello' } }),
+  'POST messages.php action=typing': (f) => ({ body: { recipient_id: f.other.id, is_typing: true }, aliases: ['recipient_id', 'user_id'] }),
+  'POST messages.php action=react': (f) => ({ body: { message_id: f.message, reaction_type: 'like' } }),
+  'DELETE messages.php action=react': (f) => ({ query: { message_id: f.message } }),
+  'POST messages.php': (f) => ({
+    body: { user_id: f.other.id, content: 'hello', parent_id: f.message },
+    aliases: ['user_id', 'recipient_id'],
+  }),
+  'PUT messages.php has=id': (f) => ({ query: { id: f.message }, body: { content: 'edited' } }),
+  'PUT messages.php has=user_id': (f) => ({ query: { user_id: f.other.id }, body: { auto_delete_time: 0 } }),
+  'DELETE messages.php has=id': (f) => ({ query: { id: f.message } }),
+  'DELETE messages.php has=user_id': (f) => ({ query: { user_id: f.other.id } }),
+  'GET message_groups.php path=': () => ({ query: { q: 'Comrades' } }),
+  'POST message_groups.php path=': (f) => ({ body: { name: 'A group', avatar: 'default.svg', member_ids: [f.other.id] } }),
+  'GET message_groups.php path=:id': (f) => ({ query: { id: f.group } }),
+  'PUT message_groups.php path=:id': (f) => ({ query: { id: f.group }, body: { name: 'Comrades' } }),
+  'DELETE message_groups.php path=:id': (f) => ({ query: { id: f.group } }),
+  'GET message_groups.php path=:id/messages': (f) => ({ query: { id: f.group } }),
+  'POST message_groups.php path=:id/messages': (f) => ({ query: { id: f.group }, body: { content: 'hello', parent_id: f.groupMessage } }),
+  'GET message_groups.php path=:id/typing': (f) => ({ query: { id: f.group } }),
+  'POST message_groups.php path=:id/typing': (f) => ({ query: { id: f.group }, body: { is_typing: true } }),
+  'POST message_groups.php path=:id/members': (f) => ({ query: { id: f.group }, body: { user_id: f.other.id } }),
+  'DELETE message_groups.php path=:id/members/:user_id': (f) => ({ query: { id: f.group, user_id: f.other.id } }),
+  'POST message_groups.php path=:id/requests/:request_id/approve': (f) => ({ query: { id: f.group, request_id: f.groupRequest } }),
+  'POST message_groups.php path=:id/requests/:request_id/reject': (f) => ({ query: { id: f.group, request_id: f.groupRequest } }),
+  'PUT message_groups.php path=messages/:id': (f) => ({ query: { id: f.groupMessage }, body: { content: 'edited' } }),
+  'DELETE message_groups.php path=messages/:id': (f) => ({ query: { id: f.groupMessage } }),
+  'POST message_groups.php path=messages/:id/reactions': (f) => ({ query: { id: f.groupMessage }, body: { reaction_type: 'like' } }),
+  'DELETE message_groups.php path=messages/:id/reactions': (f) => ({ query: { id: f.groupMessage } }),
+};
