@@ -1,5 +1,6 @@
 import type { SurfacePostType } from '@plaza/domain/content';
 import type { InMemorySurfacePost } from '@plaza/domain/content/testing';
+import { BLANK_PAGE } from '@plaza/domain/pages';
 import type { Database } from '@plaza/adapters-mysql';
 import type { Kysely } from 'kysely';
 
@@ -58,25 +59,7 @@ export async function publishSurfacePost(
   }
   const pageRow = await db
     .insertInto('pages')
-    .values({
-      name: 'P',
-      description: '',
-      category: '',
-      avatar: null,
-      cover_image: null,
-      location: '',
-      website: '',
-      privacy,
-      social_twitter: '',
-      social_mastodon: '',
-      social_instagram: '',
-      social_tiktok: '',
-      social_facebook: '',
-      social_bluesky: '',
-      created_by: authorId,
-      created_at: CREATED,
-      updated_at: null,
-    })
+    .values({ ...BLANK_PAGE, name: 'P', privacy, created_by: authorId, created_at: CREATED, updated_at: null })
     .executeTakeFirstOrThrow();
   const pageId = Number(pageRow.insertId);
   for (const userId of o.insiders ?? []) {

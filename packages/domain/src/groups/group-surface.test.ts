@@ -1,15 +1,9 @@
-import { InMemoryUserRepository } from '../accounts/testing/in-memory-accounts.js';
-import { aNewUser } from '../accounts/testing/mothers.js';
 import { EngagementEvents } from '../content/engagement-events.js';
 import { InMemoryCommentRepository, InMemoryContentStore, InMemoryPostRepository } from '../content/testing/in-memory-content.js';
-import { HeardEngagement, surfaceBehaviourSuite } from '../content/testing/surface-behaviour.js';
-import { InMemoryUploads } from '../media/testing/in-memory-uploads.js';
+import { surfaceBehaviourSuite, surfaceCast } from '../content/testing/surface-behaviour.js';
 import { NotificationService } from '../notifications/notification-service.js';
 import { InMemoryNotificationRepository, RecordingPushSender } from '../notifications/testing/in-memory-notifications.js';
-import type { Actor } from '../shared/actor.js';
-import { ManualClock } from '../shared/clock.js';
 import { InMemoryUnitOfWork } from '../shared/testing/index.js';
-import { toTimestamp } from '../shared/time.js';
 import { InMemoryFollowRepository } from '../social/testing/in-memory-social.js';
 import { GroupPostService } from './group-post-service.js';
 import { GroupService } from './group-service.js';
@@ -21,8 +15,7 @@ import {
 } from './testing/in-memory-groups.js';
 
 surfaceBehaviourSuite('group', async () => {
-  const users = new InMemoryUserRepository();
-  const clock = new ManualClock('2026-05-01T00:00:00Z');
+  const { users, clock, at, uploads, heard, moderator, publisher, viewer, upload } = await surfaceCast();
   const content = new InMemoryContentStore(users, new InMemoryFollowRepository());
   const people = new InMemoryPostRepository(content);
   const store = new InMemoryGroupStore();
@@ -30,8 +23,6 @@ surfaceBehaviourSuite('group', async () => {
   const posts = new InMemoryGroupPostRepository(store);
   const notes = new InMemoryNotificationRepository();
   const uow = new InMemoryUnitOfWork(users, store, content, notes);
-  const uploads = new InMemoryUploads();
-  const heard = new HeardEngagement();
   const notifications = new NotificationService(notes, new RecordingPushSender(), clock);
   const groupService = new GroupService(groups, users, people, notifications, clock, uow, uploads.references);
   const service = new GroupPostService(
@@ -47,12 +38,6 @@ surfaceBehaviourSuite('group', async () => {
     uow,
     uploads.references,
   );
-  const actor = async (): Promise<Actor> => {
-    const u = await users.create(aNewUser());
-    return { userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false };
-  };
-  const [moderator, publisher, viewer] = [await actor(), await actor(), await actor()];
-  const at = toTimestamp(clock.now());
   const group = (privacy: 'public' | 'private') =>
     groups.create({
       name: `A ${privacy} group`,
@@ -74,7 +59,7 @@ surfaceBehaviourSuite('group', async () => {
     moderator,
     heard,
     tells: true,
-    upload: (owner, name) => uploads.place(`uploads/posts/${name}`, owner.userId),
+    upload,
     stored: async (id) => {
       const p = await posts.findById(id);
       return p && { content: p.content, media: p.media, media_type: p.media_type };

@@ -54,6 +54,18 @@ export interface PageFields {
   social_bluesky: string;
 }
 
+/** A new page's fields before its creator fills any in: public, with no texts, links or images. */
+export const BLANK_PAGE: Readonly<Omit<PageFields, 'name'>> = {
+  description: '',
+  category: '',
+  avatar: null,
+  cover_image: null,
+  location: '',
+  website: '',
+  privacy: 'public',
+  ...(Object.fromEntries(PAGE_SOCIAL_FIELDS.map((f) => [f, ''])) as Record<PageSocialField, string>),
+};
+
 export interface PageRecord extends PageFields {
   id: number;
   created_by: number;

@@ -8,7 +8,7 @@ import { Conflict, Forbidden, Invalid, NotFound } from '../shared/errors.js';
 import type { PageRequest } from '../shared/pagination.js';
 import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
-import { PAGE_SOCIAL_FIELDS, type PageFields, type PageRecord, type PageRole, type PagePrivacy } from './model.js';
+import { BLANK_PAGE, PAGE_SOCIAL_FIELDS, type PageFields, type PageRecord, type PageRole, type PagePrivacy } from './model.js';
 import type { PageRepository, Paged } from './ports.js';
 import { canSeePage, pageAllows, type PagePermission } from './rules.js';
 
@@ -95,23 +95,7 @@ export class PageService {
   async create(actor: Actor, input: PageInput): Promise<PageRecord> {
     const name = input.name?.trim() ?? '';
     if (!name) throw Invalid.field('name', 'must not be empty');
-    const fields: PageFields = {
-      name,
-      description: '',
-      category: '',
-      location: '',
-      website: '',
-      social_twitter: '',
-      social_mastodon: '',
-      social_instagram: '',
-      social_tiktok: '',
-      social_facebook: '',
-      social_bluesky: '',
-      avatar: null,
-      cover_image: null,
-      privacy: 'public',
-      ...(await patchOf(input, this.media, actor)),
-    };
+    const fields: PageFields = { ...BLANK_PAGE, name, ...(await patchOf(input, this.media, actor)) };
     return this.pages.create({ ...fields, created_by: actor.userId, created_at: toTimestamp(this.clock.now()) });
   }
 

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { InMemoryUserRepository } from '../../accounts/testing/in-memory-accounts.js';
+import { aNewUser } from '../../accounts/testing/mothers.js';
+import { InMemoryUploads } from '../../media/testing/in-memory-uploads.js';
 import type { Actor } from '../../shared/actor.js';
+import { ManualClock } from '../../shared/clock.js';
 import { Forbidden, Invalid, NotFound } from '../../shared/errors.js';
+import { toTimestamp } from '../../shared/time.js';
 import type { CommentedEvent, EngagementListener, PostReactedEvent } from '../engagement-events.js';
 import type { SurfacePosts } from '../surface-posts.js';
 
@@ -35,6 +40,33 @@ export interface SurfaceWorld<Place, P, C> {
   stored(postId: number): Promise<{ content: string; media: string[]; media_type: string | null } | null>;
   /** How many posts the place holds. */
   postsIn(placeId: number): Promise<number>;
+}
+
+/**
+ * What every surface's world starts from, before its own repositories and places: the users (the
+ * `moderator` who will run the places, a `publisher`, a `viewer`), a clock and the time it reads
+ * (`at`), the uploads and the engagement heard. `upload` is the world's `upload`.
+ */
+export async function surfaceCast() {
+  const users = new InMemoryUserRepository();
+  const clock = new ManualClock('2026-05-01T00:00:00Z');
+  const uploads = new InMemoryUploads();
+  const actor = async (): Promise<Actor> => {
+    const u = await users.create(aNewUser());
+    return { userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false };
+  };
+  const [moderator, publisher, viewer] = [await actor(), await actor(), await actor()];
+  return {
+    users,
+    clock,
+    at: toTimestamp(clock.now()),
+    uploads,
+    heard: new HeardEngagement(),
+    moderator,
+    publisher,
+    viewer,
+    upload: (owner: Actor, name: string) => uploads.place(`uploads/posts/${name}`, owner.userId),
+  };
 }
 
 /**

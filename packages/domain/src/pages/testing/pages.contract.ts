@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UserRepository } from '../../accounts/ports.js';
 import { aNewUser } from '../../accounts/testing/mothers.js';
-import type { PageFields } from '../model.js';
+import { BLANK_PAGE, type PageFields } from '../model.js';
 import type { PagePostRepository, PageRepository } from '../ports.js';
 
 const page = (p = 1, perPage = 20) => ({ page: p, perPage });
@@ -15,23 +15,7 @@ export interface PagesPorts {
 }
 
 export function aNewPage(overrides: Partial<PageFields> = {}): PageFields {
-  return {
-    name: 'Collectif',
-    description: 'd',
-    category: 'Collectif',
-    avatar: null,
-    cover_image: null,
-    location: '',
-    website: '',
-    privacy: 'public',
-    social_twitter: '',
-    social_mastodon: '',
-    social_instagram: '',
-    social_tiktok: '',
-    social_facebook: '',
-    social_bluesky: '',
-    ...overrides,
-  };
+  return { ...BLANK_PAGE, name: 'Collectif', description: 'd', category: 'Collectif', ...overrides };
 }
 
 /** Pages, their team, followers, posts, reactions and comments: the same in memory and on SQL. */
