@@ -87,6 +87,50 @@ describe('a profile edit sends Update(Person)', () => {
   });
 });
 
+describe('switching the account private or public sends Update(Person)', () => {
+  const setPrivate = async (u: TestUser, value: boolean) =>
+    expect((await server.api.put('user_preferences.php', { privacy_private_account: value }, { token: u.token })).status).toBe(200);
+
+  it('with the new manuallyApprovesFollowers, addressed as the account now posts; a switch to the same value sends nothing', async () => {
+    const eve = await aUser(server.api);
+    await strictFollow(eve);
+    await peer.follow(actorOf(eve));
+    await drain();
+    await setPrivate(eve, true);
+    await drain();
+    const [toPrivate] = delivered('Update', actorOf(eve));
+    expect(toPrivate.verdict).toEqual({ ok: true, reason: 'verified', keyOwner: actorOf(eve) });
+    expect(toPrivate.activity.object).toMatchObject({ id: actorOf(eve), type: 'Person', manuallyApprovesFollowers: true });
+    expect(JSON.stringify([toPrivate.activity.to, toPrivate.activity.cc]), 'a private account addresses its followers only').not.toContain(
+      'Public',
+    );
+    const fromPeer = peerGot('Update', actorOf(eve));
+    expect(fromPeer, 'the peer verified and received the Update').toHaveLength(1);
+
+    await setPrivate(eve, true);
+    await drain();
+    expect(delivered('Update', actorOf(eve)), 'already private: nothing changed, nothing sent').toHaveLength(1);
+
+    await setPrivate(eve, false);
+    await drain();
+    const updates = delivered('Update', actorOf(eve));
+    expect(updates).toHaveLength(2);
+    expect(updates[1].activity.object).toMatchObject({ manuallyApprovesFollowers: false });
+    expect(updates[1].activity.to).toBe('as:Public');
+  });
+
+  it('not without remote followers, nor for another preference', async () => {
+    const fay = await aUser(server.api);
+    await setPrivate(fay, true);
+    const gus = await aUser(server.api);
+    await strictFollow(gus);
+    expect((await server.api.put('user_preferences.php', { privacy_online_status: false }, { token: gus.token })).status).toBe(200);
+    await drain();
+    expect(delivered('Update', actorOf(fay))).toEqual([]);
+    expect(delivered('Update', actorOf(gus))).toEqual([]);
+  });
+});
+
 describe('an account deletion sends Delete(Person)', () => {
   const deleteAccount = async (u: TestUser) => {
     expect((await server.api.post('delete_account.php', { password: u.password }, { token: u.token })).status).toBe(200);

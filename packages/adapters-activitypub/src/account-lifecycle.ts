@@ -44,8 +44,17 @@ export class FederationAccountLifecycle implements ProfileEventListener, Account
   }
 
   async profileEdited(user: UserRecord, fields: readonly EditableProfileField[]): Promise<void> {
-    if (user.deleted_at || !fields.some((f) => PERSON_FIELDS.includes(f))) return;
-    if (!(await this.follows.hasFollowers(user.id))) return;
+    if (fields.some((f) => PERSON_FIELDS.includes(f))) await this.sendPerson(user);
+  }
+
+  /** The actor's `manuallyApprovesFollowers` follows the account's privacy (docs/decisions/0210). */
+  visibilityChanged(user: UserRecord): Promise<void> {
+    return this.sendPerson(user);
+  }
+
+  /** `Update(Person)` to the remote followers, addressed as the account's posts now are. */
+  private async sendPerson(user: UserRecord): Promise<void> {
+    if (user.deleted_at || !(await this.follows.hasFollowers(user.id))) return;
     const person = await this.people.person(user);
     const update = new Update({
       id: new URL(this.urls.activity(randomUUID())),

@@ -308,7 +308,14 @@ export const accountsModule = featureModule(face, (w) => {
     Clock,
     UnitOfWork,
   ]);
-  w.construct(Accounts.PreferenceService, PreferenceService, [UserRepository, NotificationPreferenceRepository, Clock, UnitOfWork]);
+  // Federation's Update(Person) when the account turns private or public (docs/decisions/0050).
+  w.construct(Accounts.PreferenceService, PreferenceService, [
+    UserRepository,
+    NotificationPreferenceRepository,
+    Clock,
+    UnitOfWork,
+    many(ProfileEventListeners),
+  ]);
   w.bind(
     Accounts.AccountDeletionService,
     {

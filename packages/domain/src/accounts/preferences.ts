@@ -5,6 +5,7 @@ import { toTimestamp, type Timestamp } from '../shared/time.js';
 import { token } from '../shared/token.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { UserRepository } from './ports.js';
+import type { ProfileEventListener } from './profile-events.js';
 import type { UserRecord } from './user.js';
 
 /** The switches of contract §7: both clients' keys (the second client adds email, messages and friend requests). */
@@ -133,6 +134,8 @@ export class PreferenceService {
     private readonly notifications: NotificationPreferenceRepository,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    /** Told when the account turns private or public (federation's Update(Person)); none by default. */
+    private readonly listeners: readonly ProfileEventListener[] = [],
   ) {}
 
   async view(actor: Actor): Promise<Preferences> {
@@ -156,8 +159,14 @@ export class PreferenceService {
     if (patch.privacy_online_status !== undefined) privacy.show_online_status = patch.privacy_online_status;
     if (patch.privacy_read_receipts !== undefined) privacy.read_receipts = patch.privacy_read_receipts;
     await this.uow.run(async () => {
+      // Read in the write's unit of work: the listeners are told only of a switch that changes the account.
+      const before = privacy.is_private === undefined ? null : await this.users.findById(actor.userId);
       if (Object.keys(privacy).length) await this.users.setPrivacy(actor.userId, privacy);
       if (Object.keys(notifications).length) await this.notifications.set(actor.userId, notifications, toTimestamp(this.clock.now()));
+      if (before && before.is_private !== privacy.is_private) {
+        const after = await this.users.findById(actor.userId);
+        if (after) for (const listener of this.listeners) await listener.visibilityChanged(after);
+      }
     });
     return this.view(actor);
   }
