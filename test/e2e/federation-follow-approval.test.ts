@@ -91,6 +91,20 @@ describe('a Fedify peer asks to follow a private account', () => {
     expect(followers.body.followers).toEqual([]);
   });
 
+  it('notifies the account with a friend_request, as a local request does, linked to the pending list', async () => {
+    const list = (await server.api.get('notifications.php', { token: grace.token })).body.notifications;
+    const host = new URL(peer.origin).host;
+    expect(list).toEqual([
+      expect.objectContaining({
+        type: 'friend_request',
+        content: `@peer@${host} asked to follow you`,
+        link: 'friends.php?type=pending',
+        from_user_id: expect.any(Number),
+        is_read: expect.anything(),
+      }),
+    ]);
+  });
+
   it('another account can neither accept nor reject it (404), and bad ids are 400; nothing changes', async () => {
     const mallory = await aUser(server.api);
     for (const action of ['accept', 'reject']) {
@@ -157,6 +171,29 @@ describe("a private account's requests under Mastodon's rules (strict verifier)"
     expect(create?.verdict.ok, create?.verdict.reason).toBe(true);
     expect(create.activity.object.content).toContain('For my followers');
     expect(JSON.stringify([create.activity.to, create.activity.cc])).not.toContain('#Public');
+  });
+
+  it('a repeated Follow refreshes the request without a second notice; the notice stays after the answer, as a local one does', async () => {
+    const pia = await aUser(server.api);
+    await makePrivate(pia);
+    await strictFollow(pia);
+    await strictFollow(pia);
+    const notices = async () =>
+      ((await server.api.get('notifications.php', { token: pia.token })).body.notifications as any[]).filter(
+        (n) => n.type === 'friend_request',
+      );
+    expect(await notices()).toHaveLength(1);
+    const [request] = (await pending(pia)).pending_requests;
+    expect((await server.api.post('friends.php', { action: 'accept', request_id: request.request_id }, { token: pia.token })).status).toBe(
+      200,
+    );
+    expect(await notices()).toHaveLength(1);
+  });
+
+  it('a public account is followed at once: no request, no notice', async () => {
+    const quinn = await aUser(server.api);
+    await strictFollow(quinn);
+    expect((await server.api.get('notifications.php', { token: quinn.token })).body.notifications).toEqual([]);
   });
 
   it('before the answer, a private post goes to no one', async () => {

@@ -2,7 +2,7 @@ import { Clock, token, toTimestamp, UnitOfWork } from '@plaza/domain';
 import { ProfileEventListeners, UserRepository } from '@plaza/domain/accounts';
 import { CommentRepository, PostEventListeners, PostRepository, RemoteCommentAuthors } from '@plaza/domain/content';
 import { ModerationLog } from '@plaza/domain/moderation';
-import { EngagementNotices, type NotificationService } from '@plaza/domain/notifications';
+import { EngagementNotices, type NotificationService, SocialNotices } from '@plaza/domain/notifications';
 import {
   ActorKeyRepository,
   DomainBlockRepository,
@@ -268,15 +268,26 @@ export const federationModule = featureModule(face, (w) => {
       new FediverseDirectory(client, loaders, urls, clock, config.federation.allowPrivateAddresses),
   );
   // Follow approval of private accounts (docs/decisions/0210), answered in friends.php.
-  w.construct(Federation.Approval, RemoteFollowApproval, [
-    UserRepository,
-    RemoteActorRepository,
-    RemoteFollowRepository,
-    RemoteFollowRequestRepository,
-    Federation.Outbox,
-    Clock,
-    UnitOfWork,
-  ]);
+  w.bind(
+    Federation.Approval,
+    {
+      users: UserRepository,
+      actors: RemoteActorRepository,
+      follows: RemoteFollowRepository,
+      requests: RemoteFollowRequestRepository,
+      outbox: Federation.Outbox,
+      clock: Clock,
+      uow: UnitOfWork,
+      notifications: Notifications.NotificationService,
+    },
+    // A new request notifies the account as a local friend request does (social notices).
+    ({ users, actors, follows, requests, outbox, clock, uow, notifications }) => {
+      const notices = new SocialNotices(notifications);
+      return new RemoteFollowApproval(users, actors, follows, requests, outbox, clock, uow, {
+        requested: (notice) => notices.remoteFollowRequested(notice),
+      });
+    },
+  );
   w.bind(OutsideFollowRequests, [Federation.Approval], (approval) => approval);
   w.construct(Federation.Service, FederationService, [
     UserRepository,

@@ -9,8 +9,8 @@ import './schema-follow-requests.js';
 export class SqlRemoteFollowRequestRepository implements RemoteFollowRequestRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async add(request: NewRemoteFollowRequest): Promise<void> {
-    if (await insertIfAbsent(this.db, 'remote_follow_requests', { ...request })) return;
+  async add(request: NewRemoteFollowRequest): Promise<boolean> {
+    if (await insertIfAbsent(this.db, 'remote_follow_requests', { ...request })) return true;
     // The actor asked again (a new Follow id): the answer must name the latest.
     await this.db
       .updateTable('remote_follow_requests')
@@ -18,6 +18,7 @@ export class SqlRemoteFollowRequestRepository implements RemoteFollowRequestRepo
       .where('user_id', '=', request.user_id)
       .where('actor_url', '=', request.actor_url)
       .execute();
+    return false;
   }
 
   async find(id: number): Promise<RemoteFollowRequest | null> {

@@ -8,7 +8,7 @@ import { toTimestamp, type Timestamp } from '../shared/time.js';
 import { token } from '../shared/token.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { OutsideFollowRequests, OutsideRequestView } from '../social/outside-requests.js';
-import { remoteIdentityOf, type RemoteActor } from './model.js';
+import { handleOf, remoteIdentityOf, type RemoteActor } from './model.js';
 import type { Counted, RemoteActorRepository, RemoteFollowRepository } from './ports.js';
 
 /** A remote actor's Follow of a private account, waiting for the account's answer (docs/decisions/0210). */
@@ -24,8 +24,11 @@ export interface RemoteFollowRequest {
 export type NewRemoteFollowRequest = Omit<RemoteFollowRequest, 'id'>;
 
 export interface RemoteFollowRequestRepository {
-  /** Stores the request, or refreshes the Follow id of the one the actor already made: one per actor and user. */
-  add(request: NewRemoteFollowRequest): Promise<void>;
+  /**
+   * Stores the request, or refreshes the Follow id of the one the actor already made: one per actor and
+   * user. True when this call stored a new request (only that one notifies the account).
+   */
+  add(request: NewRemoteFollowRequest): Promise<boolean>;
   find(id: number): Promise<RemoteFollowRequest | null>;
   /**
    * Deletes the request if it is still there, in one conditional write: true for the one caller that
@@ -40,6 +43,14 @@ export interface RemoteFollowRequestRepository {
   pending(userId: number, page: PageRequest): Promise<Counted<RemoteFollowRequest>>;
 }
 export const RemoteFollowRequestRepository = token<RemoteFollowRequestRepository>('federation.RemoteFollowRequestRepository');
+
+/**
+ * The account's notice of a new request: a `friend_request` like a local one, from the remote handle
+ * (no local sender), raised in the request's unit of work.
+ */
+export interface FollowRequestNotices {
+  requested(notice: { recipientId: number; handle: string }): Promise<void>;
+}
 
 /** What an answer sends: Accept(Follow) or Reject(Follow) to the follower, queued in the answer's unit of work. */
 export interface FollowAnswerOutbox {
@@ -63,16 +74,22 @@ export class RemoteFollowApproval implements OutsideFollowRequests {
     private readonly outbox: FollowAnswerOutbox,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    /** The account's notice of each new request; none without it. */
+    private readonly notices?: FollowRequestNotices,
   ) {}
 
-  /** A verified Follow of a private account: kept as a request (the caller has stored the actor). */
+  /**
+   * A verified Follow of a private account: kept as a request (the caller has stored the actor, and
+   * runs this in its unit of work). A new request is notified; a repeated Follow only refreshes it.
+   */
   async requested(user: UserRecord, remote: RemoteActor, followId: string): Promise<void> {
-    await this.requests.add({
+    const created = await this.requests.add({
       user_id: user.id,
       actor_url: remote.actor_url,
       follow_id: followId,
       requested_at: toTimestamp(this.clock.now()),
     });
+    if (created && this.notices) await this.notices.requested({ recipientId: user.id, handle: handleOf(remote) });
   }
 
   /** Undo(Follow) with the Follow embedded: the pending request goes (the follower, if any, is the caller's). */

@@ -18,10 +18,13 @@ export function followRequestsContract(name: string, make: () => Promise<FollowR
       const { users, requests } = await make();
       const alice = await users.create(aNewUser({ username: 'fr_alice' }));
       const bob = await users.create(aNewUser({ username: 'fr_bob' }));
-      await requests.add({ user_id: alice.id, actor_url: 'https://a.example/u/1', follow_id: 'https://a.example/f/1', requested_at: at });
-      await requests.add({ user_id: alice.id, actor_url: 'https://b.example/u/2', follow_id: 'https://b.example/f/2', requested_at: at });
-      await requests.add({ user_id: alice.id, actor_url: 'https://a.example/u/1', follow_id: 'https://a.example/f/3', requested_at: at });
-      await requests.add({ user_id: bob.id, actor_url: 'https://a.example/u/1', follow_id: 'https://a.example/f/4', requested_at: at });
+      const added = [
+        await requests.add({ user_id: alice.id, actor_url: 'https://a.example/u/1', follow_id: 'https://a.example/f/1', requested_at: at }),
+        await requests.add({ user_id: alice.id, actor_url: 'https://b.example/u/2', follow_id: 'https://b.example/f/2', requested_at: at }),
+        await requests.add({ user_id: alice.id, actor_url: 'https://a.example/u/1', follow_id: 'https://a.example/f/3', requested_at: at }),
+        await requests.add({ user_id: bob.id, actor_url: 'https://a.example/u/1', follow_id: 'https://a.example/f/4', requested_at: at }),
+      ];
+      expect(added, 'only a new request is reported new (it alone is notified)').toEqual([true, true, false, true]);
       const list = await requests.pending(alice.id, page());
       expect(list.total).toBe(2);
       expect(list.items.map((r) => [r.actor_url, r.follow_id])).toEqual([

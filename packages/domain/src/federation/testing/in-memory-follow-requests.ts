@@ -10,6 +10,7 @@ export class InMemoryRemoteFollowRequestRepository implements RemoteFollowReques
     const existing = this.rows.find((r) => r.user_id === request.user_id && r.actor_url === request.actor_url);
     if (existing) existing.follow_id = request.follow_id;
     else this.rows.push({ ...request, id: ++this.seq });
+    return !existing;
   }
   async find(id: number) {
     const row = this.rows.find((r) => r.id === id);
