@@ -105,7 +105,7 @@ export interface StrictServer {
   keyId: string;
   /** Each inbox delivery with its verdict and parsed body. */
   deliveries: { verdict: Verdict; activity: any }[];
-  /** Notes listed by the outbox. */
+  /** Notes listed by the outbox, each also served at its id when that is on this origin. */
   notes: { id: string; content: string; published: string }[];
   /** Each GET of the actor document with the verdict on its signature (unsigned: not ok). */
   actorFetches: Verdict[];
@@ -175,6 +175,19 @@ export async function startStrictServer(): Promise<StrictServer> {
               to: ['https://www.w3.org/ns/activitystreams#Public'],
             },
           })),
+        });
+      }
+      // A note of the outbox at its id (what Plaza fetches to react or reply to it).
+      const served = req.method === 'GET' ? notes.find((n) => n.id === `${origin}${path}`) : undefined;
+      if (served) {
+        return json(200, {
+          '@context': 'https://www.w3.org/ns/activitystreams',
+          id: served.id,
+          type: 'Note',
+          attributedTo: `${origin}/actor`,
+          content: served.content,
+          published: served.published,
+          to: ['https://www.w3.org/ns/activitystreams#Public'],
         });
       }
       if (req.method === 'POST' && path === '/inbox') {

@@ -1,6 +1,6 @@
-import { isActor, Object as ApObject, OrderedCollection, Collection, traverseCollection } from '@fedify/fedify';
+import { isActor, Note, Object as ApObject, OrderedCollection, Collection, PUBLIC_COLLECTION, traverseCollection } from '@fedify/fedify';
 import { type Clock, Invalid } from '@plaza/domain';
-import type { RemoteActor, RemoteDirectory, RemotePostInput } from '@plaza/domain/federation';
+import type { RemoteActor, RemoteDirectory, RemoteNote, RemoteNoteResolver, RemotePostInput } from '@plaza/domain/federation';
 import { isJsonType } from './document-loader.js';
 import { type Loaders, noteOf, toRemoteActor, toRemotePost } from './mapping.js';
 import { type GuardedClient, GuardRefusal } from './ssrf.js';
@@ -19,21 +19,29 @@ const isAddressRefusal = (error: unknown): error is GuardRefusal =>
  * that is how `[::ffff:7f00:1]` once reached a loopback listener; docs/decisions/0111.)
  */
 async function loadObject(url: string, loaders: Loaders): Promise<ApObject | null> {
-  const { document } = await loaders.documentLoader(url);
+  return (await loadObjectAt(url, loaders)).object;
+}
+
+/** The object and the URL it was finally read from (after the loader's redirects). */
+async function loadObjectAt(url: string, loaders: Loaders): Promise<{ object: ApObject | null; from: string }> {
+  const { document, documentUrl } = await loaders.documentLoader(url);
   try {
-    return await ApObject.fromJsonLd(document, loaders);
+    return { object: await ApObject.fromJsonLd(document, loaders), from: documentUrl };
   } catch (error) {
-    if (error instanceof TypeError) return null; // Not an ActivityStreams object.
+    if (error instanceof TypeError) return { object: null, from: documentUrl }; // Not an ActivityStreams object.
     throw error;
   }
 }
+
+const refusedAddress = () =>
+  new Invalid('This address is not on the public internet: federation only reaches public servers', 'remote_address_refused');
 
 /**
  * The network side of fediverse.php: WebFinger, actor and outbox documents, all through the guarded
  * client (the document loader is the guarded one too). A handle or URL that leads only to addresses
  * the guard refuses is an Invalid `remote_address_refused` (400), not a silent "not found".
  */
-export class FediverseDirectory implements RemoteDirectory {
+export class FediverseDirectory implements RemoteDirectory, RemoteNoteResolver {
   constructor(
     private readonly client: GuardedClient,
     private readonly loaders: Loaders,
@@ -50,8 +58,7 @@ export class FediverseDirectory implements RemoteDirectory {
       refused ||= isAddressRefusal(error);
     };
     const notFound = () => {
-      if (refused)
-        throw new Invalid('This address is not on the public internet: federation only reaches public servers', 'remote_address_refused');
+      if (refused) throw refusedAddress();
       return null;
     };
     let actorUrl: string | null;
@@ -69,6 +76,37 @@ export class FediverseDirectory implements RemoteDirectory {
     });
     if (!isActor(object)) return notFound();
     return toRemoteActor(object, this.loaders, this.clock.now());
+  }
+
+  /**
+   * A remote Note by its URL (reactions and replies to remote posts, docs/decisions/0245). Its id and
+   * its author must be on the server that answered: a document does not speak for another server.
+   */
+  async note(url: string): Promise<RemoteNote | null> {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return null;
+    }
+    if (target.protocol !== 'https:' && target.protocol !== 'http:') return null;
+    if (target.origin === this.urls.origin)
+      throw new Invalid('This is a post of this server: use reactions.php or comments.php', 'remote_object_is_local');
+    let loaded: { object: ApObject | null; from: string };
+    try {
+      loaded = await loadObjectAt(target.href, this.loaders);
+    } catch (error) {
+      if (isAddressRefusal(error)) throw refusedAddress();
+      return null; // Unreachable, not found, not JSON: no Note answers there.
+    }
+    const note = loaded.object;
+    if (!(note instanceof Note) || !note.id) return null;
+    const author = note.attributionId;
+    const origin = new URL(loaded.from).origin;
+    if (!author || note.id.origin !== origin || author.origin !== origin) return null;
+    if (note.id.href.length > 512 || author.href.length > 512) return null;
+    const audience = [...note.toIds, ...note.ccIds];
+    return { object_id: note.id.href, actor_url: author.href, public: audience.some((u) => u.href === PUBLIC_COLLECTION.href) };
   }
 
   /** The actor URL a WebFinger answer names (`self` link of an ActivityPub type). */

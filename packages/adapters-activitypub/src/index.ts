@@ -22,3 +22,4 @@ export * from './signed-fetch.js';
 export * from './inbound.js';
 export * from './account-lifecycle.js';
 export * from './share-listener.js';
+export * from './remote-engagement-outbox.js';

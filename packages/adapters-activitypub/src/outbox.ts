@@ -55,12 +55,14 @@ export interface Delivery {
 }
 
 /** One activity for every remote follower of `user_id` (expanded to one delivery per inbox by the worker). */
-interface FanOut {
+export interface FanOut {
   user_id: number;
   username: string;
   activity: unknown;
   /** Remote handles the post mentions (a public post's): resolved, linked and delivered to by the worker (mentions.ts). */
   mentions?: string[];
+  /** Inboxes that get it besides the followers' (a public reply's author: remote-engagement-outbox.ts). */
+  inboxes?: string[];
 }
 
 export const DELIVER_CHANNEL = 'deliver';
@@ -373,7 +375,9 @@ export class FederationWorker {
   private async fanOut(fan: FanOut): Promise<void> {
     const mentioned = fan.mentions?.length && this.mentions ? await this.mentions.resolve(fan.mentions) : [];
     const activity = withMentions(fan.activity, mentioned);
-    const all = [...new Set([...(await this.follows.followerInboxes(fan.user_id)), ...mentioned.map((m) => m.inbox)])];
+    const all = [
+      ...new Set([...(await this.follows.followerInboxes(fan.user_id)), ...mentioned.map((m) => m.inbox), ...(fan.inboxes ?? [])]),
+    ];
     const suspended = await Promise.all(all.map((inbox) => this.suspended.isSuspended(inbox)));
     const inboxes = all.filter((_, i) => !suspended[i]);
     const due = toTimestamp(this.clock.now());

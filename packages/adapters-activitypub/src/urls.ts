@@ -52,6 +52,10 @@ export class FederationUrls {
   comment(commentId: number): string {
     return `${this.origin}/fediverse/comment.php?id=${commentId}`;
   }
+  /** The Note id of a local user's reply to a remote post (docs/decisions/0245). */
+  remoteReply(replyId: number): string {
+    return `${this.origin}/fediverse/reply.php?id=${replyId}`;
+  }
   /** The local post or comment a Note id names (an `inReplyTo`, a `Like`'s object); null for anything else. */
   localObjectOf(url: string): { kind: 'post' | 'comment'; id: number } | null {
     try {

@@ -28,6 +28,9 @@ import {
   RemoteFollowApproval,
   RemoteFollowRequestRepository,
   FarewellFirst,
+  OutboundInteractionRepository,
+  RemoteEngagement,
+  RemoteNoteResolver,
 } from '@plaza/domain/federation';
 import { OutsideFollowRequests } from '@plaza/domain/social';
 import {
@@ -52,6 +55,7 @@ import {
   QueuedFederationOutbox,
   FederationAccountLifecycle,
   FederationShareListener,
+  QueuedRemoteEngagementOutbox,
 } from '@plaza/adapters-activitypub';
 import { federationSection } from '@plaza/adapters-http';
 import { fediverseScript, targetBody, zTarget } from '@plaza/adapters-http/scripts/fediverse';
@@ -68,6 +72,7 @@ import {
   SqlRemotePostRepository,
   SqlRemoteInteractionRepository,
   SqlRemoteFollowRequestRepository,
+  SqlOutboundInteractionRepository,
 } from '@plaza/adapters-mysql/federation';
 import { RedisFederationKeyValues } from '@plaza/adapters-integrations/redis';
 import { z } from 'zod';
@@ -133,6 +138,10 @@ export const Federation = {
   /** The queued outbox, with the activities beyond the `FederationOutbox` port (Reject, docs/decisions/0210). */
   Outbox: token<QueuedFederationOutbox>('federation.Outbox'),
   Lifecycle: token<FederationAccountLifecycle>('federation.Lifecycle'),
+  /** The network side: WebFinger, actor, outbox and Note documents (RemoteDirectory, RemoteNoteResolver). */
+  Directory: token<FediverseDirectory>('federation.Directory'),
+  /** Reactions and replies of local users to remote posts (docs/decisions/0245). */
+  Engagement: token<RemoteEngagement>('federation.Engagement'),
   /** fediverse.php's use cases alone (FEDIVERSE_USE_CASES), for `createPlaza().federation.fediverse`. */
   Fediverse: token<FediverseUseCases>('federation.Fediverse'),
 };
@@ -187,7 +196,9 @@ const face = {
     FederationQueue: { suites: ['federation/testing/federation.contract.ts'], via: 'queue' },
     DomainBlockRepository: { suites: ['federation/testing/federation.contract.ts'], via: 'blocks' },
     RemoteFollowRequestRepository: { suites: ['federation/testing/follow-requests.contract.ts'], via: 'requests' },
+    OutboundInteractionRepository: { suites: ['federation/testing/outbound-interactions.contract.ts'], via: 'outbound' },
     RemoteDirectory: 'no SQL adapter',
+    RemoteNoteResolver: 'no SQL adapter',
     FederationOutbox: 'no SQL adapter',
   },
 } as const;
@@ -262,10 +273,44 @@ export const federationModule = featureModule(face, (w) => {
   w.construct(Federation.Outbox, QueuedFederationOutbox, [Federation.Urls, Federation.Activities, FederationQueue, Clock]);
   w.bind(FederationOutbox, [Federation.Outbox], (outbox) => outbox);
   w.bind(
-    RemoteDirectory,
+    Federation.Directory,
     { client: Federation.Client, loaders: Federation.Loaders, urls: Federation.Urls, clock: Clock, config: ConfigToken },
     ({ client, loaders, urls, clock, config }) =>
       new FediverseDirectory(client, loaders, urls, clock, config.federation.allowPrivateAddresses),
+  );
+  w.bind(RemoteDirectory, [Federation.Directory], (directory) => directory);
+  // Remote Notes are fetched as remote actors are: the same guarded (in secure mode signed) loader.
+  w.bind(RemoteNoteResolver, [Federation.Directory], (directory) => directory);
+  // Reactions and replies to remote posts (docs/decisions/0245): the Note is fetched by the directory's
+  // loader (guarded, signed in secure mode), the activities queued with the rows.
+  w.bind(OutboundInteractionRepository, [DatabaseToken], ({ db }) => new SqlOutboundInteractionRepository(db));
+  w.bind(
+    Federation.Engagement,
+    {
+      users: UserRepository,
+      actors: RemoteActorRepository,
+      directory: RemoteDirectory,
+      notes: RemoteNoteResolver,
+      store: OutboundInteractionRepository,
+      urls: Federation.Urls,
+      activities: Federation.Activities,
+      queue: FederationQueue,
+      clock: Clock,
+      uow: UnitOfWork,
+      policy: Federation.Policy,
+    },
+    ({ users, actors, directory, notes, store, urls, activities, queue, clock, uow, policy }) =>
+      new RemoteEngagement(
+        users,
+        actors,
+        directory,
+        notes,
+        store,
+        new QueuedRemoteEngagementOutbox(urls, activities, queue, clock),
+        clock,
+        uow,
+        policy,
+      ),
   );
   // Follow approval of private accounts (docs/decisions/0210), answered in friends.php.
   w.bind(
@@ -501,8 +546,9 @@ export const federationModule = featureModule(face, (w) => {
   );
   w.bind(AdminSections, [Federation.Admin], (admin) => federationSection(admin));
 
-  w.script({ federation: Federation.Service, config: ConfigToken, p: Platform.Presenters }, ({ federation, config, p }) =>
-    fediverseScript(federation, { publicUrl: config.publicUrl, domain: config.domain }, p),
+  w.script(
+    { federation: Federation.Service, config: ConfigToken, p: Platform.Presenters, engagement: Federation.Engagement },
+    ({ federation, config, p, engagement }) => fediverseScript(federation, { publicUrl: config.publicUrl, domain: config.domain }, p, engagement),
   );
   // Update(Person) on profile edits, Delete(Person) before an account's erasure (docs/decisions/0050).
   w.construct(Federation.Lifecycle, FederationAccountLifecycle, [

@@ -1,5 +1,6 @@
 import { type Actor, pageMeta, pageRequest } from '@plaza/domain';
-import type { FederationService, RemoteTarget } from '@plaza/domain/federation';
+import { REACTION_TYPES } from '@plaza/domain/content';
+import type { FederationService, RemoteEngagement, RemoteTarget } from '@plaza/domain/federation';
 import { z } from 'zod';
 import { paginationQuery, zFlag, zId } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
@@ -17,7 +18,7 @@ import {
   RemoteAccount,
 } from '../presenters/fediverse.js';
 import type { FederationIdentity } from '../presenters/user.js';
-import { PageMetaWire } from '../presenters/wire.js';
+import { PageMetaWire, wireTime, zTimestamp } from '../presenters/wire.js';
 
 /** `user_id=` may be sent empty, meaning the caller. */
 const optionalUserId = z.union([z.literal('').transform(() => undefined), zId]).optional();
@@ -30,10 +31,28 @@ export const targetBody = z
   .object({ handle: zTarget.optional(), actor_url: zTarget.optional() })
   .refine((b) => b.handle !== undefined || b.actor_url !== undefined, { message: 'send handle or actor_url', path: ['actor_url'] });
 
+/** A remote post's URL (its Note id, or a URL that answers with it): http(s), at most the 512 characters of an object key. */
+export const zObjectUrl = z
+  .string()
+  .trim()
+  .max(512, 'must be at most 512 characters')
+  .regex(/^https?:\/\/[^\s]+$/i, 'must be an http(s) URL');
+
+/** `react_remote`'s body: a remote post and one of the six reactions (`like` when absent, as reactions.php). */
+export const remoteReactBody = z.object({ object_url: zObjectUrl, reaction_type: z.enum(REACTION_TYPES).default('like') });
+export const remoteObjectBody = z.object({ object_url: zObjectUrl });
+export const remoteReplyBody = z.object({ object_url: zObjectUrl, content: z.string() });
+
 const listQuery = z.object({ user_id: optionalUserId, ...paginationQuery });
 const me = (actor: Actor, userId: number | undefined) => userId ?? actor.userId;
 
-export function fediverseScript(federation: FederationService, fed: FederationIdentity, p: PresenterContext): Script {
+export function fediverseScript(
+  federation: FederationService,
+  fed: FederationIdentity,
+  p: PresenterContext,
+  /** Reactions and replies to remote posts (docs/decisions/0245). */
+  engagement: RemoteEngagement,
+): Script {
   const target = (b: RemoteTarget): RemoteTarget => ({ handle: b.handle, actor_url: b.actor_url });
   return {
     name: 'fediverse',
@@ -174,6 +193,73 @@ export function fediverseScript(federation: FederationService, fed: FederationId
           return {
             message: r.removed ? 'Unfollowed' : 'Not following',
             ...(r.remote ? { profile: presentRemoteAccount(r.remote, false) } : {}),
+          };
+        },
+      }),
+      op({
+        method: 'POST',
+        select: { action: 'react_remote' },
+        auth: 'required',
+        rateLimit: 'reactions',
+        body: remoteReactBody,
+        summary:
+          'Reacts to a remote post (Like, or EmojiReact for the five other reactions); a new reaction replaces the previous one, the same one changes nothing',
+        response: z.object({
+          message: z.string(),
+          object_url: z.string(),
+          reaction_type: z.enum(REACTION_TYPES),
+          changed: z.boolean(),
+          is_liked: z.literal(true),
+        }),
+        handle: async (ctx) => {
+          const r = await engagement.react(ctx.actor, ctx.body.object_url, ctx.body.reaction_type);
+          return { message: r.changed ? 'Reaction sent' : 'Already reacted', ...r, is_liked: true as const };
+        },
+      }),
+      op({
+        method: 'DELETE',
+        select: { action: 'unreact_remote' },
+        auth: 'required',
+        rateLimit: 'reactions',
+        body: remoteObjectBody,
+        summary: 'Takes back the reaction to a remote post (Undo; object_url in the JSON body); none is not an error (removed: false)',
+        response: z.object({ message: z.string(), object_url: z.string(), removed: z.boolean(), is_liked: z.literal(false) }),
+        handle: async (ctx) => {
+          const r = await engagement.unreact(ctx.actor, ctx.body.object_url);
+          return { message: r.removed ? 'Reaction removed' : 'No reaction', ...r, is_liked: false as const };
+        },
+      }),
+      op({
+        method: 'POST',
+        select: { action: 'reply_remote' },
+        auth: 'required',
+        rateLimit: 'comments',
+        body: remoteReplyBody,
+        summary:
+          "Replies to a remote post (Create(Note) with inReplyTo to its author; a public account's reply to a public post also to the followers)",
+        response: z.object({
+          message: z.string(),
+          reply: z.object({
+            id: z.number().int(),
+            object_url: z.string(),
+            note_id: z.string(),
+            content: z.string(),
+            visibility: z.enum(['public', 'direct']),
+            created_at: zTimestamp,
+          }),
+        }),
+        handle: async (ctx) => {
+          const r = await engagement.reply(ctx.actor, ctx.body.object_url, ctx.body.content);
+          return {
+            message: 'Reply sent',
+            reply: {
+              id: r.id,
+              object_url: r.object_id,
+              note_id: r.note_id,
+              content: r.content,
+              visibility: r.audience === 'public' ? ('public' as const) : ('direct' as const),
+              created_at: wireTime(p, r.created_at),
+            },
           };
         },
       }),

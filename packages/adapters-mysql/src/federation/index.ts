@@ -6,3 +6,5 @@ export * from './sql-domain-blocks.js';
 export * from './sql-remote-interactions.js';
 export type * from './schema-follow-requests.js';
 export * from './sql-follow-requests.js';
+export type * from './schema-outbound-interactions.js';
+export * from './sql-outbound-interactions.js';

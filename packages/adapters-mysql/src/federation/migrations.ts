@@ -212,10 +212,40 @@ const followRequests: PlazaMigration = {
   },
 };
 
+/**
+ * Reactions and replies of local users to remote Notes (docs/decisions/0245): a reaction is one per
+ * user and Note (its activity id is what the Undo names); a reply keeps its text, so its Note has an
+ * author and an id (`outbound_remote_replies.id`).
+ */
+const outboundInteractions: PlazaMigration = {
+  async up(db, dialect) {
+    const users = (c: ColumnDefinitionBuilder) => c.notNull().references('users.id').onDelete('cascade');
+    await tableOptions(db.schema.createTable('outbound_remote_reactions'), dialect)
+      .addColumn('user_id', 'integer', users)
+      .addColumn('object_id', URL_KEY, (c) => c.notNull())
+      .addColumn('actor_url', URL_KEY, (c) => c.notNull())
+      .addColumn('reaction_type', 'varchar(16)', (c) => c.notNull())
+      .addColumn('activity_id', URL_KEY, (c) => c.notNull().unique())
+      .addColumn('reacted_at', TIMESTAMP, (c) => c.notNull())
+      .addPrimaryKeyConstraint('outbound_remote_reactions_pk', ['user_id', 'object_id'])
+      .execute();
+    await tableOptions(withId(db.schema.createTable('outbound_remote_replies')), dialect)
+      .addColumn('user_id', 'integer', users)
+      .addColumn('object_id', URL_KEY, (c) => c.notNull())
+      .addColumn('actor_url', URL_KEY, (c) => c.notNull())
+      .addColumn('content', 'text', (c) => c.notNull())
+      .addColumn('audience', 'varchar(16)', (c) => c.notNull())
+      .addColumn('created_at', TIMESTAMP, (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('outbound_remote_replies_user').on('outbound_remote_replies').columns(['user_id', 'id']).execute();
+  },
+};
+
 /** The federation context's migrations, contributed by its feature module (docs/decisions/0008). */
 export const FEDERATION_MIGRATIONS: PlazaMigrations = {
   '20261122_federation_tables': federationTables,
   '20261127_federation_domain_blocks': domainBlocks,
   '20261127_inbound_remote_interactions': remoteInteractions,
   '20261127_outbound_follow_requests': followRequests,
+  '20261127_fedremote_outbound_interactions': outboundInteractions,
 };

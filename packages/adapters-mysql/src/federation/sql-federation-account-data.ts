@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { BATCH } from '../batches.js';
 import type { Database } from '../database.js';
 import './schema-follow-requests.js';
+import './schema-outbound-interactions.js';
 
 /**
  * The federation context's share of a user's data (docs/decisions/0090): the remote accounts that
@@ -42,6 +43,8 @@ export class SqlFederationAccountData implements AccountDataPart {
     await this.db.deleteFrom('remote_followers').where('user_id', '=', userId).execute();
     await this.db.deleteFrom('remote_following').where('user_id', '=', userId).execute();
     await this.db.deleteFrom('remote_follow_requests').where('user_id', '=', userId).execute();
+    await this.db.deleteFrom('outbound_remote_reactions').where('user_id', '=', userId).execute();
+    await this.db.deleteFrom('outbound_remote_replies').where('user_id', '=', userId).execute();
     await this.db.deleteFrom('federation_keys').where('user_id', '=', userId).execute();
   }
 }

@@ -12,3 +12,4 @@ export * from './remote-reactions.js';
 export * from './remote-comment-authors.js';
 export * from './follow-approval.js';
 export * from './account-farewell.js';
+export * from './remote-engagement.js';

@@ -24,3 +24,10 @@ export function reactionOfEmoji(emoji: string): ReactionType {
   const bare = emoji.trim().replace(/[\uFE0E\uFE0F\u{1F3FB}-\u{1F3FF}]/gu, '');
   return BY_EMOJI.get(bare) ?? 'like';
 }
+
+/** The emoji an `EmojiReact` carries for a reaction type (Pleroma's and Misskey's `content`); none for `like`, sent as a plain `Like`. */
+const EMOJI_OF: Record<Exclude<ReactionType, 'like'>, string> = { love: '❤️', haha: '😂', wow: '😮', sad: '😢', angry: '😡' };
+
+export function emojiOfReaction(type: Exclude<ReactionType, 'like'>): string {
+  return EMOJI_OF[type];
+}

@@ -218,6 +218,8 @@ export const ERROR_CODES = {
     meaning: 'The address is not on the public internet: federation only reaches public servers',
   },
   remote_actor_not_found: { kinds: ['not_found'], meaning: 'No fediverse account answers at this address' },
+  remote_object_is_local: { kinds: ['invalid'], meaning: 'This is a post of this server: use reactions.php or comments.php' },
+  remote_object_not_found: { kinds: ['not_found'], meaning: 'No fediverse post answers at this address' },
   report_not_found: { kinds: ['not_found'], meaning: 'Report not found' },
   report_not_pending: { kinds: ['conflict'], meaning: 'This report is no longer pending' },
   request_not_found: { kinds: ['not_found'], meaning: 'No pending request from this user' },
