@@ -186,7 +186,7 @@ describe('refusals: nothing is stored or sent', () => {
     expect(strict.deliveries.filter((d) => d.activity?.actor === actorOf(ivy))).toEqual([]);
   });
 
-  it("a post of this server is 400 remote_object_is_local; bad input is 400", async () => {
+  it('a post of this server is 400 remote_object_is_local; bad input is 400', async () => {
     const jo = await aUser(server.api);
     const post = await aPost(server.api, jo, { content: 'local' });
     const local = await react(jo, `${world.origin}/api/v1/posts.php?id=${post.id}`);

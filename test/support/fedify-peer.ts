@@ -101,7 +101,11 @@ export async function startFedifyPeer(): Promise<FedifyPeer> {
     })
     .setKeyPairsDispatcher(async (_ctx, identifier) => (identifier === 'peer' ? [keys] : []));
   // Each note at its id, as a Fedify server serves its objects.
-  federation.setObjectDispatcher(Note, '/notes/{id}', (_ctx, values) => notes.find((n) => n.id?.href === `${origin}/notes/${values.id}`) ?? null);
+  federation.setObjectDispatcher(
+    Note,
+    '/notes/{id}',
+    (_ctx, values) => notes.find((n) => n.id?.href === `${origin}/notes/${values.id}`) ?? null,
+  );
   federation.setOutboxDispatcher('/users/{identifier}/outbox', async (ctx, identifier) => {
     if (identifier !== 'peer') return null;
     const actor = ctx.getActorUri('peer');

@@ -16,4 +16,8 @@ export const EXAMPLES: Examples = {
     body: { actor_url: 'https://127.0.0.1/users/nobody' },
     aliases: ['actor_url', 'handle'],
   }),
+  // A remote post's URL: the sweeps' server reaches no remote server (refused or not found, nothing stored).
+  'POST fediverse.php action=react_remote': () => ({ body: { object_url: 'https://127.0.0.1/notes/nothing', reaction_type: 'love' } }),
+  'DELETE fediverse.php action=unreact_remote': () => ({ body: { object_url: 'https://127.0.0.1/notes/nothing' } }),
+  'POST fediverse.php action=reply_remote': () => ({ body: { object_url: 'https://127.0.0.1/notes/nothing', content: 'Hello' } }),
 };

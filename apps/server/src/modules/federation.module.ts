@@ -548,7 +548,8 @@ export const federationModule = featureModule(face, (w) => {
 
   w.script(
     { federation: Federation.Service, config: ConfigToken, p: Platform.Presenters, engagement: Federation.Engagement },
-    ({ federation, config, p, engagement }) => fediverseScript(federation, { publicUrl: config.publicUrl, domain: config.domain }, p, engagement),
+    ({ federation, config, p, engagement }) =>
+      fediverseScript(federation, { publicUrl: config.publicUrl, domain: config.domain }, p, engagement),
   );
   // Update(Person) on profile edits, Delete(Person) before an account's erasure (docs/decisions/0050).
   w.construct(Federation.Lifecycle, FederationAccountLifecycle, [

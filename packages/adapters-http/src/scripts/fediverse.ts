@@ -1,5 +1,5 @@
 import { type Actor, pageMeta, pageRequest } from '@plaza/domain';
-import { REACTION_TYPES } from '@plaza/domain/content';
+import { COMMENT_MAX_LENGTH, REACTION_TYPES } from '@plaza/domain/content';
 import type { FederationService, RemoteEngagement, RemoteTarget } from '@plaza/domain/federation';
 import { z } from 'zod';
 import { paginationQuery, zFlag, zId } from '../http/fields.js';
@@ -41,7 +41,8 @@ export const zObjectUrl = z
 /** `react_remote`'s body: a remote post and one of the six reactions (`like` when absent, as reactions.php). */
 export const remoteReactBody = z.object({ object_url: zObjectUrl, reaction_type: z.enum(REACTION_TYPES).default('like') });
 export const remoteObjectBody = z.object({ object_url: zObjectUrl });
-export const remoteReplyBody = z.object({ object_url: zObjectUrl, content: z.string() });
+/** A reply is a comment's text: at most as long. */
+export const remoteReplyBody = z.object({ object_url: zObjectUrl, content: z.string().max(COMMENT_MAX_LENGTH) });
 
 const listQuery = z.object({ user_id: optionalUserId, ...paginationQuery });
 const me = (actor: Actor, userId: number | undefined) => userId ?? actor.userId;

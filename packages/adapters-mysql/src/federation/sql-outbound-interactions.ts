@@ -1,11 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ReactionType } from '@plaza/domain/content';
-import type {
-  NewOutboundReply,
-  OutboundInteractionRepository,
-  OutboundReaction,
-  OutboundReply,
-} from '@plaza/domain/federation';
+import type { NewOutboundReply, OutboundInteractionRepository, OutboundReaction, OutboundReply } from '@plaza/domain/federation';
 import type { Database } from '../database.js';
 import { insertedId, insertIfAbsent } from '../dialect.js';
 import './schema-outbound-interactions.js';

@@ -63,7 +63,10 @@ export interface OutboundInteractionRepository {
    * Replaces the reaction whose activity is `previousActivityId` (one conditional update): true when this
    * call replaced it, false when another request changed or removed it meanwhile.
    */
-  replaceReaction(previous: OutboundReaction, next: Pick<OutboundReaction, 'reaction_type' | 'activity_id' | 'reacted_at'>): Promise<boolean>;
+  replaceReaction(
+    previous: OutboundReaction,
+    next: Pick<OutboundReaction, 'reaction_type' | 'activity_id' | 'reacted_at'>,
+  ): Promise<boolean>;
   /** Removes the reaction whose activity is this one (one conditional delete): true for the one caller that removed it. */
   removeReaction(reaction: OutboundReaction): Promise<boolean>;
   addReply(reply: NewOutboundReply): Promise<OutboundReply>;
