@@ -10,6 +10,11 @@ type ThreadTable = 'comments' | 'group_comments';
 /** How comment_reactions names the comments of each thread table. */
 const REACTION_TYPE: Record<ThreadTable, CommentType> = { comments: 'post', group_comments: 'group' };
 
+/** Whether a comments table nests its comments (page comments are flat). */
+export function isThreadTable(table: string): table is ThreadTable {
+  return Object.hasOwn(REACTION_TYPE, table);
+}
+
 /**
  * The reads of a post's comment thread, one shape for both thread tables, each served by its
  * (post_id, parent_id, id) index: the roots a page at a time, the replies of some of them, and a

@@ -1,11 +1,12 @@
 import type { PageRequest, Timestamp } from '@plaza/domain';
 import type { CommentRecord, CommentRepository, CommentType, ReactionType } from '@plaza/domain/content';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { insertedId, lockRowForUpdate, type SqlDialect } from '../dialect.js';
-import { CommentThreads, deleteCommentReactions } from '../comment-threads.js';
+import { lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import type { Database } from '../database.js';
 import { putReactionRow, removeReactionRow } from '../reaction-rows.js';
 import type { CommentsTable } from './schema.js';
+import { SqlThreadedCommentRepository } from '../threaded-comment-repository.js';
+import { WALL_TABLES } from '../surface-tables.js';
 
 /** A row as the domain's record: a remote actor's reply has no local author (user_id 0, docs/decisions/0205). */
 function toComment(row: Selectable<CommentsTable>): CommentRecord {
@@ -13,61 +14,13 @@ function toComment(row: Selectable<CommentsTable>): CommentRecord {
   return { ...rest, user_id: row.user_id ?? 0, reactions_count: Number(row.reactions_count) };
 }
 
-export class SqlCommentRepository implements CommentRepository {
-  private readonly threads: CommentThreads<'comments'>;
-
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly dialect: SqlDialect,
-  ) {
-    this.threads = new CommentThreads(db, 'comments');
+export class SqlCommentRepository extends SqlThreadedCommentRepository<typeof WALL_TABLES, CommentRecord> implements CommentRepository {
+  constructor(db: Kysely<Database>, dialect: SqlDialect) {
+    super(db, dialect, WALL_TABLES, toComment);
   }
 
   async create(c: { post_id: number; user_id: number; parent_id: number | null; content: string; created_at: Timestamp }) {
-    return this.db.transaction().execute(async (trx) => {
-      await lockRowForUpdate(trx, this.dialect, 'posts', c.post_id);
-      const id = insertedId(await trx.insertInto('comments').values(c).executeTakeFirstOrThrow());
-      await trx.updateTable('posts').set({ comments_count: sql`comments_count + 1` }).where('id', '=', c.post_id).execute();
-      return { id, ...c, reactions_count: 0, updated_at: null };
-    });
-  }
-
-  async findById(id: number) {
-    const row = await this.db.selectFrom('comments').selectAll().where('id', '=', id).executeTakeFirst();
-    return row ? toComment(row) : null;
-  }
-
-  async update(id: number, content: string, at: Timestamp) {
-    await this.db.updateTable('comments').set({ content, updated_at: at }).where('id', '=', id).execute();
-  }
-
-  async delete(id: number) {
-    const found = await this.db.selectFrom('comments').select('post_id').where('id', '=', id).executeTakeFirst();
-    if (!found) return;
-    await this.db.transaction().execute(async (trx) => {
-      // The post's lock first, then the reads: on MySQL a read before it would fix the transaction's
-      // snapshot, and a concurrent delete of the same thread (the comment twice, or its parent) would
-      // then take the same replies off comments_count a second time.
-      await lockRowForUpdate(trx, this.dialect, 'posts', found.post_id);
-      const row = await trx.selectFrom('comments').select(['id', 'post_id']).where('id', '=', id).executeTakeFirst();
-      if (!row) return;
-      const ids = await this.threads.withDescendants(row.post_id, id);
-      await deleteCommentReactions(trx, 'post', ids);
-      await trx.deleteFrom('comments').where('id', '=', id).execute();
-      await trx
-        .updateTable('posts')
-        .set({ comments_count: sql`comments_count - ${ids.length}` })
-        .where('id', '=', row.post_id)
-        .execute();
-    });
-  }
-
-  async roots(postId: number, page: PageRequest) {
-    return (await this.threads.roots(postId, page)).map(toComment);
-  }
-
-  async replies(postId: number, parentIds: number[]) {
-    return (await this.threads.replies(postId, parentIds)).map(toComment);
+    return { id: await this.comments.add(c), ...c, reactions_count: 0, updated_at: null };
   }
 
   async reactedBy(type: CommentType, commentIds: number[], userId: number) {

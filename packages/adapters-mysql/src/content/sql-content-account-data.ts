@@ -1,9 +1,10 @@
 import type { Timestamp } from '@plaza/domain';
 import type { AccountDataPart, ExportedPosts, ExportRow, StoredMedia } from '@plaza/domain/accounts';
-import { sql, type Kysely } from 'kysely';
-import { BATCH, chunks, keyset, mapped, ownedRows } from '../batches.js';
-import { CommentThreads } from '../comment-threads.js';
+import type { Kysely } from 'kysely';
+import { BATCH, keyset, mapped, ownedRows } from '../batches.js';
 import type { Database } from '../database.js';
+import { SurfaceRows } from '../surface-rows.js';
+import { WALL_TABLES } from '../surface-tables.js';
 import { toPostRecord } from './post-view-columns.js';
 
 /**
@@ -16,7 +17,11 @@ import { toPostRecord } from './post-view-columns.js';
 export class SqlContentAccountData implements AccountDataPart, ExportedPosts {
   readonly sections = ['posts', 'comments', 'reactions', 'comment_reactions', 'bookmarks', 'shares', 'stories'] as const;
 
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly surface: SurfaceRows;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.surface = new SurfaceRows(db, WALL_TABLES);
+  }
 
   rows(userId: number, section: string): AsyncIterable<ExportRow> {
     const db = this.db;
@@ -26,7 +31,7 @@ export class SqlContentAccountData implements AccountDataPart, ExportedPosts {
       case 'comments':
         return ownedRows(db, 'comments', 'user_id', userId, 'all');
       case 'reactions':
-        return ownedRows(db, 'post_reactions', 'user_id', userId, ['post_id', 'reaction_type', 'created_at'], { key: 'post_id' });
+        return this.surface.reactions(userId);
       case 'comment_reactions':
         // Every kind of comment the user reacted to (post, group, page): the table is this context's.
         return keyset(
@@ -77,64 +82,17 @@ export class SqlContentAccountData implements AccountDataPart, ExportedPosts {
 
   async erase(userId: number, at: Timestamp): Promise<void> {
     const db = this.db;
-    // Other people's posts and comments whose counters change, read before their rows go.
-    const touchedPosts = new Set<number>();
-    for (const q of [
-      db.selectFrom('post_reactions').select('post_id').where('user_id', '=', userId),
-      db.selectFrom('shares').select('post_id').where('user_id', '=', userId).where('post_type', '=', 'post'),
-      db.selectFrom('comments').select('post_id').where('user_id', '=', userId),
-    ]) {
-      for (const r of await q.execute()) touchedPosts.add(r.post_id);
-    }
-    const touchedComments = (
-      await db
-        .selectFrom('comment_reactions')
-        .select('comment_id')
-        .where('user_id', '=', userId)
-        .where('comment_type', '=', 'post')
-        .execute()
-    ).map((r) => r.comment_id);
-
-    // Own posts, with everything attached to them (comment reactions have no foreign key).
-    const ownPosts = db.selectFrom('posts').select('id').where('user_id', '=', userId);
-    await db
-      .deleteFrom('comment_reactions')
-      .where('comment_type', '=', 'post')
-      .where('comment_id', 'in', db.selectFrom('comments').select('id').where('post_id', 'in', ownPosts))
-      .execute();
-    await db.deleteFrom('comment_reactions').where('comment_type', '=', 'post').where('user_id', '=', userId).execute();
+    // Others' posts and comments whose counters change, read before the user's rows go.
+    const touched = await this.surface.touchedBy(userId);
     // Others' bookmarks and shares of the own posts: post_id references no table (docs/decisions/0195).
+    const ownPosts = db.selectFrom('posts').select('id').where('user_id', '=', userId);
     for (const table of ['shares', 'bookmarks'] as const) {
       await db.deleteFrom(table).where('post_type', '=', 'post').where('post_id', 'in', ownPosts).execute();
     }
-    for (const table of ['post_reactions', 'shares', 'bookmarks', 'wall_entries', 'stories'] as const) {
+    for (const table of ['shares', 'bookmarks', 'wall_entries', 'stories'] as const) {
       await db.deleteFrom(table).where('user_id', '=', userId).execute();
     }
-    await db.deleteFrom('posts').where('user_id', '=', userId).execute();
-
-    // Comments on other people's posts: unanswered ones go, answered ones stay emptied.
-    await new CommentThreads(db, 'comments').eraseAuthor(userId, at);
-
-    for (const ids of chunks([...touchedPosts])) {
-      await db
-        .updateTable('posts')
-        .set({
-          likes_count: sql`(select count(*) from post_reactions where post_reactions.post_id = posts.id)`,
-          comments_count: sql`(select count(*) from comments where comments.post_id = posts.id)`,
-          shares_count: sql`(select count(*) from shares where shares.post_type = 'post' and shares.post_id = posts.id)`,
-        })
-        .where('id', 'in', ids)
-        .execute();
-    }
-    for (const ids of chunks(touchedComments)) {
-      await db
-        .updateTable('comments')
-        .set({
-          reactions_count: sql`(select count(*) from comment_reactions where comment_reactions.comment_type = 'post' and comment_reactions.comment_id = comments.id)`,
-        })
-        .where('id', 'in', ids)
-        .execute();
-    }
+    await this.surface.erase(userId, at, touched);
   }
 
   private postRows(userId: number) {

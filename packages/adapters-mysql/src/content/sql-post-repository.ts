@@ -5,6 +5,8 @@ import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import { insertedId } from '../dialect.js';
 import type { Database } from '../database.js';
 import { preparedStatement } from '../prepared.js';
+import { underReport } from '../surface-post-table.js';
+import { WALL_TABLES } from '../surface-tables.js';
 import { postVisibleTo } from './post-visibility.js';
 import { type PostViewRow, toPostRecord, toPostView, withPostView } from './post-view-columns.js';
 import type { WallEntriesTable } from './schema.js';
@@ -65,17 +67,9 @@ export class SqlPostRepository implements PostRepository {
     });
   }
 
-  /** The moderation context's reports, read as `postVisibleTo` reads them (index reports_post). */
-  async underReport(id: number) {
-    const row = await this.db
-      .selectFrom('reports')
-      .select('id')
-      .where('post_id', '=', id)
-      .where('post_type', '=', 'post')
-      .where('status', '=', 'pending')
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
+  /** The moderation context's reports, read as `postVisibleTo` reads them. */
+  underReport(id: number) {
+    return underReport(this.db, WALL_TABLES, id);
   }
 
   async feed(viewer: Viewer, page: PageRequest): Promise<FeedEntry[]> {

@@ -1,9 +1,10 @@
 import type { Timestamp } from '@plaza/domain';
 import type { AccountDataPart, ExportRow, StoredMedia } from '@plaza/domain/accounts';
-import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { BATCH, chunks, keyset, mapped, ownedRows } from '../batches.js';
-import { CommentThreads } from '../comment-threads.js';
 import type { Database } from '../database.js';
+import { SurfaceRows } from '../surface-rows.js';
+import { GROUP_TABLES } from '../surface-tables.js';
 import { parseList } from '../json-list.js';
 
 /**
@@ -18,7 +19,11 @@ import { parseList } from '../json-list.js';
 export class SqlGroupAccountData implements AccountDataPart {
   readonly sections = ['group_memberships', 'group_posts', 'group_comments', 'group_post_reactions'] as const;
 
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly surface: SurfaceRows;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.surface = new SurfaceRows(db, GROUP_TABLES);
+  }
 
   rows(userId: number, section: string): AsyncIterable<ExportRow> {
     const db = this.db;
@@ -42,7 +47,7 @@ export class SqlGroupAccountData implements AccountDataPart {
       case 'group_comments':
         return ownedRows(db, 'group_comments', 'user_id', userId, 'all');
       default:
-        return ownedRows(db, 'group_post_reactions', 'user_id', userId, ['post_id', 'reaction_type', 'created_at'], { key: 'post_id' });
+        return this.surface.reactions(userId);
     }
   }
 
@@ -71,7 +76,7 @@ export class SqlGroupAccountData implements AccountDataPart {
         .execute();
       if (others.some((o) => o.role === 'admin')) continue;
       if (others.length === 0) {
-        await this.deleteCommentReactionsWhere(db.selectFrom('group_comments').select('id').where('group_id', '=', group_id));
+        await this.surface.eraseCommentReactionsOfPostsWhere('group_id', group_id);
         await db.deleteFrom('community_groups').where('id', '=', group_id).execute();
       } else {
         await db
@@ -85,31 +90,11 @@ export class SqlGroupAccountData implements AccountDataPart {
 
     // Counters of other rows that change, read before the rows go.
     const touchedGroups = new Set<number>();
-    const touchedPosts = new Set<number>();
     for (const r of await db.selectFrom('group_members').select('group_id').where('user_id', '=', userId).execute())
       touchedGroups.add(r.group_id);
     for (const r of await db.selectFrom('group_posts').select('group_id').where('user_id', '=', userId).execute())
       touchedGroups.add(r.group_id);
-    for (const q of [
-      db.selectFrom('group_post_reactions').select('post_id').where('user_id', '=', userId),
-      db.selectFrom('group_comments').select('post_id').where('user_id', '=', userId),
-    ]) {
-      for (const r of await q.execute()) touchedPosts.add(r.post_id);
-    }
-
-    // Own posts with their threads (comment reactions have no foreign key; the rest cascades).
-    await this.deleteCommentReactionsWhere(
-      db
-        .selectFrom('group_comments')
-        .select('id')
-        .where('post_id', 'in', db.selectFrom('group_posts').select('id').where('user_id', '=', userId)),
-    );
-    await db.deleteFrom('group_posts').where('user_id', '=', userId).execute();
-    await db.deleteFrom('comment_reactions').where('comment_type', '=', 'group').where('user_id', '=', userId).execute();
-    await db.deleteFrom('group_post_reactions').where('user_id', '=', userId).execute();
-
-    // Comments on others' posts: unanswered ones go, answered ones stay emptied.
-    await new CommentThreads(db, 'group_comments').eraseAuthor(userId, at);
+    await this.surface.erase(userId, at, await this.surface.touchedBy(userId));
 
     await db.deleteFrom('group_members').where('user_id', '=', userId).execute();
     await db.deleteFrom('group_join_requests').where('user_id', '=', userId).execute();
@@ -118,16 +103,6 @@ export class SqlGroupAccountData implements AccountDataPart {
       .where((eb) => eb.or([eb('user_id', '=', userId), eb('invited_by', '=', userId)]))
       .execute();
 
-    for (const ids of chunks([...touchedPosts])) {
-      await db
-        .updateTable('group_posts')
-        .set({
-          likes_count: sql`(select count(*) from group_post_reactions where group_post_reactions.post_id = group_posts.id)`,
-          comments_count: sql`(select count(*) from group_comments where group_comments.post_id = group_posts.id)`,
-        })
-        .where('id', 'in', ids)
-        .execute();
-    }
     for (const ids of chunks([...touchedGroups])) {
       await db
         .updateTable('community_groups')
@@ -138,10 +113,6 @@ export class SqlGroupAccountData implements AccountDataPart {
         .where('id', 'in', ids)
         .execute();
     }
-  }
-
-  private async deleteCommentReactionsWhere(ids: SelectQueryBuilder<Database, any, { id: number }>) {
-    await this.db.deleteFrom('comment_reactions').where('comment_type', '=', 'group').where('comment_id', 'in', ids).execute();
   }
 
   private postRows(userId: number) {

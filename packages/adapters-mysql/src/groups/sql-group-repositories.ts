@@ -21,8 +21,10 @@ import { putReactionRow, removeReactionRow } from '../reaction-rows.js';
 import { insertedId, insertIfAbsent, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import { containsText } from '../messaging/text-search.js';
 import type { CommunityGroupsTable, GroupCommentsTable, GroupPostsTable } from './schema.js';
-import { chunks } from '../batches.js';
 import { parseList } from '../json-list.js';
+import { postsOfPlace, reactionsBy, underReport } from '../surface-post-table.js';
+import { SqlThreadedCommentRepository } from '../threaded-comment-repository.js';
+import { GROUP_TABLES } from '../surface-tables.js';
 
 /** Rows deleted or updated by a statement (mysql2 counts matched rows for updates: FOUND_ROWS). */
 function affected(result: object): boolean {
@@ -288,17 +290,9 @@ export class SqlGroupPostRepository implements GroupPostRepository {
     private readonly dialect: SqlDialect,
   ) {}
 
-  /** The moderation context's reports, by the reports_post index. */
-  async underReport(id: number) {
-    const row = await this.db
-      .selectFrom('reports')
-      .select('id')
-      .where('post_id', '=', id)
-      .where('post_type', '=', 'group')
-      .where('status', '=', 'pending')
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
+  /** The moderation context's reports. */
+  underReport(id: number) {
+    return underReport(this.db, GROUP_TABLES, id);
   }
 
   async create(p: NewGroupPost) {
@@ -341,14 +335,7 @@ export class SqlGroupPostRepository implements GroupPostRepository {
   }
 
   async listByGroup(groupId: number, page: PageRequest) {
-    const rows = await this.db
-      .selectFrom('group_posts')
-      .selectAll()
-      .where('group_id', '=', groupId)
-      .orderBy('id', 'desc')
-      .limit(page.perPage + 1)
-      .offset(offsetOf(page))
-      .execute();
+    const rows = await postsOfPlace(this.db, GROUP_TABLES, groupId, { limit: page.perPage + 1, offset: offsetOf(page) });
     return rows.map(toPost);
   }
 
@@ -371,40 +358,21 @@ export class SqlGroupPostRepository implements GroupPostRepository {
     });
   }
 
-  async reactionsBy(userId: number, postIds: number[]) {
-    if (postIds.length === 0) return new Map<number, ReactionType>();
-    const rows = await this.db
-      .selectFrom('group_post_reactions')
-      .select(['post_id', 'reaction_type'])
-      .where('user_id', '=', userId)
-      .where('post_id', 'in', postIds)
-      .execute();
-    return new Map(rows.map((r) => [r.post_id, r.reaction_type as ReactionType]));
+  reactionsBy(userId: number, postIds: number[]) {
+    return reactionsBy(this.db, GROUP_TABLES, userId, postIds);
   }
 }
 
-export class SqlGroupCommentRepository implements GroupCommentRepository {
-  private readonly threads: CommentThreads<'group_comments'>;
-
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly dialect: SqlDialect,
-  ) {
-    this.threads = new CommentThreads(db, 'group_comments');
+export class SqlGroupCommentRepository
+  extends SqlThreadedCommentRepository<typeof GROUP_TABLES, GroupCommentRecord>
+  implements GroupCommentRepository
+{
+  constructor(db: Kysely<Database>, dialect: SqlDialect) {
+    super(db, dialect, GROUP_TABLES, toComment);
   }
 
   async create(c: Omit<GroupCommentRecord, 'id' | 'updated_at'>) {
-    return this.db.transaction().execute(async (trx) => {
-      await lockRowForUpdate(trx, this.dialect, 'group_posts', c.post_id);
-      const id = insertedId(await trx.insertInto('group_comments').values(c).executeTakeFirstOrThrow());
-      await trx.updateTable('group_posts').set({ comments_count: sql`comments_count + 1` }).where('id', '=', c.post_id).execute();
-      return { id, ...c, updated_at: null };
-    });
-  }
-
-  async findById(id: number) {
-    const row = await this.db.selectFrom('group_comments').selectAll().where('id', '=', id).executeTakeFirst();
-    return row ? toComment(row) : null;
+    return { id: await this.comments.add(c), ...c, updated_at: null };
   }
 
   async lock(id: number) {
@@ -414,37 +382,5 @@ export class SqlGroupCommentRepository implements GroupCommentRepository {
     if (!row) return false;
     await lockRowForUpdate(this.db, this.dialect, 'group_posts', row.post_id);
     return lockExisting(this.db, this.dialect, 'group_comments', id);
-  }
-
-  async update(id: number, content: string, at: Timestamp) {
-    await this.db.updateTable('group_comments').set({ content, updated_at: at }).where('id', '=', id).execute();
-  }
-
-  async delete(id: number) {
-    const found = await this.db.selectFrom('group_comments').select('post_id').where('id', '=', id).executeTakeFirst();
-    if (!found) return false;
-    return this.db.transaction().execute(async (trx) => {
-      // The post's lock first, then the reads (see SqlCommentRepository.delete).
-      await lockRowForUpdate(trx, this.dialect, 'group_posts', found.post_id);
-      const row = await trx.selectFrom('group_comments').select('id').where('id', '=', id).executeTakeFirst();
-      if (!row) return false;
-      const ids = await this.threads.withDescendants(found.post_id, id);
-      await deleteCommentReactions(trx, 'group', ids);
-      for (const chunk of chunks(ids)) await trx.deleteFrom('group_comments').where('id', 'in', chunk).execute();
-      await trx
-        .updateTable('group_posts')
-        .set({ comments_count: sql`comments_count - ${ids.length}` })
-        .where('id', '=', found.post_id)
-        .execute();
-      return true;
-    });
-  }
-
-  async roots(postId: number, page: PageRequest) {
-    return (await this.threads.roots(postId, page)).map(toComment);
-  }
-
-  async replies(postId: number, parentIds: number[]) {
-    return (await this.threads.replies(postId, parentIds)).map(toComment);
   }
 }

@@ -3,6 +3,8 @@ import type { AccountDataPart, ExportRow, StoredMedia } from '@plaza/domain/acco
 import { sql, type Kysely } from 'kysely';
 import { BATCH, chunks, keyset, ownedRows } from '../batches.js';
 import type { Database } from '../database.js';
+import { SurfaceRows } from '../surface-rows.js';
+import { PAGE_TABLES } from '../surface-tables.js';
 
 /**
  * The pages context's share of a user's data: the pages the user is on the team of, the pages they
@@ -13,7 +15,11 @@ import type { Database } from '../database.js';
 export class SqlPageAccountData implements AccountDataPart {
   readonly sections = ['page_team', 'page_follows', 'page_posts', 'page_comments', 'page_reactions'] as const;
 
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly surface: SurfaceRows;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.surface = new SurfaceRows(db, PAGE_TABLES);
+  }
 
   rows(userId: number, section: string): AsyncIterable<ExportRow> {
     const db = this.db;
@@ -59,7 +65,7 @@ export class SqlPageAccountData implements AccountDataPart {
       case 'page_comments':
         return ownedRows(db, 'page_comments', 'user_id', userId, ['id', 'post_id', 'content', 'created_at', 'updated_at']);
       default:
-        return ownedRows(db, 'page_post_reactions', 'user_id', userId, ['post_id', 'reaction_type', 'created_at'], { key: 'post_id' });
+        return this.surface.reactions(userId);
     }
   }
 
@@ -69,39 +75,14 @@ export class SqlPageAccountData implements AccountDataPart {
     }
   }
 
-  async erase(userId: number, _at: Timestamp): Promise<void> {
+  async erase(userId: number, at: Timestamp): Promise<void> {
     const db = this.db;
     // What others own and whose counters change, read before the user's rows go.
-    const touchedPosts = new Set<number>();
-    for (const q of [
-      db.selectFrom('page_post_reactions').select('post_id').where('user_id', '=', userId),
-      db.selectFrom('page_comments').select('post_id').where('user_id', '=', userId),
-    ]) {
-      for (const r of await q.execute()) touchedPosts.add(r.post_id);
-    }
-    const touchedComments = (
-      await db
-        .selectFrom('comment_reactions')
-        .select('comment_id')
-        .where('comment_type', '=', 'page')
-        .where('user_id', '=', userId)
-        .execute()
-    ).map((r) => r.comment_id);
+    const touched = await this.surface.touchedBy(userId);
     const followed = (await db.selectFrom('page_follows').select('page_id').where('user_id', '=', userId).execute()).map((r) => r.page_id);
     const team = (await db.selectFrom('page_admins').select('page_id').where('user_id', '=', userId).execute()).map((r) => r.page_id);
 
-    // Own posts with their comments' reactions (no foreign key); comments and reactions cascade.
-    await this.deleteCommentReactionsOfPosts({ column: 'user_id', id: userId });
-    await db.deleteFrom('page_posts').where('user_id', '=', userId).execute();
-    // Own comments on others' posts, with their reactions.
-    await db
-      .deleteFrom('comment_reactions')
-      .where('comment_type', '=', 'page')
-      .where('comment_id', 'in', db.selectFrom('page_comments').select('id').where('user_id', '=', userId))
-      .execute();
-    await db.deleteFrom('page_comments').where('user_id', '=', userId).execute();
-    await db.deleteFrom('comment_reactions').where('comment_type', '=', 'page').where('user_id', '=', userId).execute();
-    await db.deleteFrom('page_post_reactions').where('user_id', '=', userId).execute();
+    await this.surface.erase(userId, at, touched);
     await db.deleteFrom('page_follows').where('user_id', '=', userId).execute();
     await db.deleteFrom('page_admins').where('user_id', '=', userId).execute();
 
@@ -116,7 +97,7 @@ export class SqlPageAccountData implements AccountDataPart {
         .orderBy('user_id')
         .execute();
       if (members.length === 0) {
-        await this.deleteCommentReactionsOfPosts({ column: 'page_id', id: pageId });
+        await this.surface.eraseCommentReactionsOfPostsWhere('page_id', pageId);
         await db.deleteFrom('pages').where('id', '=', pageId).execute();
       } else if (!members.some((m) => m.role === 'admin')) {
         await db
@@ -128,25 +109,6 @@ export class SqlPageAccountData implements AccountDataPart {
       }
     }
 
-    for (const ids of chunks([...touchedPosts])) {
-      await db
-        .updateTable('page_posts')
-        .set({
-          like_count: sql`(select count(*) from page_post_reactions where page_post_reactions.post_id = page_posts.id)`,
-          comment_count: sql`(select count(*) from page_comments where page_comments.post_id = page_posts.id)`,
-        })
-        .where('id', 'in', ids)
-        .execute();
-    }
-    for (const ids of chunks(touchedComments)) {
-      await db
-        .updateTable('page_comments')
-        .set({
-          reactions_count: sql`(select count(*) from comment_reactions where comment_reactions.comment_type = 'page' and comment_reactions.comment_id = page_comments.id)`,
-        })
-        .where('id', 'in', ids)
-        .execute();
-    }
     for (const ids of chunks(followed)) {
       await db
         .updateTable('pages')
@@ -154,16 +116,5 @@ export class SqlPageAccountData implements AccountDataPart {
         .where('id', 'in', ids)
         .execute();
     }
-  }
-
-  /** Reactions to the comments of the posts of a user or of a page. */
-  private async deleteCommentReactionsOfPosts(owner: { column: 'user_id' | 'page_id'; id: number }) {
-    const db = this.db;
-    const posts = db.selectFrom('page_posts').select('id').where(owner.column, '=', owner.id);
-    await db
-      .deleteFrom('comment_reactions')
-      .where('comment_type', '=', 'page')
-      .where('comment_id', 'in', db.selectFrom('page_comments').select('id').where('post_id', 'in', posts))
-      .execute();
   }
 }

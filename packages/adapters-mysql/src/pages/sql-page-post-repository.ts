@@ -6,6 +6,8 @@ import type { Database } from '../database.js';
 import { insertedId, insertIfAbsent, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import type { PageCommentsTable, PagePostsTable } from './schema.js';
 import { affected } from './sql-page-repository.js';
+import { postsOfPlace, reactionsBy, SurfaceComments } from '../surface-post-table.js';
+import { PAGE_TABLES } from '../surface-tables.js';
 
 function toPost(row: Selectable<PagePostsTable>): PagePostRecord {
   return { ...row, like_count: Number(row.like_count), comment_count: Number(row.comment_count) };
@@ -19,10 +21,14 @@ const count = (rows: { n: number | string | bigint }[]) => Number(rows[0]?.n ?? 
 
 /** Page posts, their reactions and their comments (whose reactions are comment_reactions rows of comment_type `page`). */
 export class SqlPagePostRepository implements PagePostRepository {
+  private readonly commentRows: SurfaceComments<typeof PAGE_TABLES>;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: SqlDialect,
-  ) {}
+  ) {
+    this.commentRows = new SurfaceComments(db, dialect, PAGE_TABLES);
+  }
 
   async lock(postId: number) {
     await lockRowForUpdate(this.db, this.dialect, 'page_posts', postId);
@@ -57,15 +63,7 @@ export class SqlPagePostRepository implements PagePostRepository {
   }
 
   async list(pageId: number, req: PageRequest) {
-    const rows = await this.db
-      .selectFrom('page_posts')
-      .selectAll()
-      .where('page_id', '=', pageId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(req.perPage)
-      .offset(offsetOf(req))
-      .execute();
+    const rows = await postsOfPlace(this.db, PAGE_TABLES, pageId, { limit: req.perPage, offset: offsetOf(req) });
     const total = count(
       await this.db
         .selectFrom('page_posts')
@@ -76,15 +74,8 @@ export class SqlPagePostRepository implements PagePostRepository {
     return { items: rows.map(toPost), total };
   }
 
-  async reactionsOf(userId: number, postIds: number[]) {
-    if (postIds.length === 0) return new Map<number, ReactionType>();
-    const rows = await this.db
-      .selectFrom('page_post_reactions')
-      .select(['post_id', 'reaction_type'])
-      .where('user_id', '=', userId)
-      .where('post_id', 'in', postIds)
-      .execute();
-    return new Map(rows.map((r) => [r.post_id, r.reaction_type as ReactionType]));
+  reactionsOf(userId: number, postIds: number[]) {
+    return reactionsBy(this.db, PAGE_TABLES, userId, postIds);
   }
 
   async setReaction(postId: number, userId: number, type: ReactionType | null, at: Timestamp) {
@@ -114,35 +105,20 @@ export class SqlPagePostRepository implements PagePostRepository {
   }
 
   async createComment(c: { post_id: number; user_id: number; content: string; created_at: Timestamp }) {
-    return this.db.transaction().execute(async (trx) => {
-      await lockRowForUpdate(trx, this.dialect, 'page_posts', c.post_id);
-      const id = insertedId(await trx.insertInto('page_comments').values(c).executeTakeFirstOrThrow());
-      await trx.updateTable('page_posts').set({ comment_count: sql`comment_count + 1` }).where('id', '=', c.post_id).execute();
-      return { ...c, id, reactions_count: 0, updated_at: null };
-    });
+    return { ...c, id: await this.commentRows.add(c), reactions_count: 0, updated_at: null };
   }
 
   async findComment(id: number) {
-    const row = await this.db.selectFrom('page_comments').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.commentRows.find(id);
     return row ? toComment(row) : null;
   }
 
-  async updateComment(id: number, content: string, at: Timestamp) {
-    await this.db.updateTable('page_comments').set({ content, updated_at: at }).where('id', '=', id).execute();
+  updateComment(id: number, content: string, at: Timestamp) {
+    return this.commentRows.edit(id, content, at);
   }
 
-  async deleteComment(id: number) {
-    const found = await this.db.selectFrom('page_comments').select('post_id').where('id', '=', id).executeTakeFirst();
-    if (!found) return false;
-    return this.db.transaction().execute(async (trx) => {
-      // The post's lock before reading again: two deletes of one comment take comment_count down once.
-      await lockRowForUpdate(trx, this.dialect, 'page_posts', found.post_id);
-      await trx.deleteFrom('comment_reactions').where('comment_type', '=', 'page').where('comment_id', '=', id).execute();
-      const deleted = await trx.deleteFrom('page_comments').where('id', '=', id).executeTakeFirst();
-      if (!affected(deleted)) return false;
-      await trx.updateTable('page_posts').set({ comment_count: sql`comment_count - 1` }).where('id', '=', found.post_id).execute();
-      return true;
-    });
+  deleteComment(id: number) {
+    return this.commentRows.delete(id);
   }
 
   async comments(postId: number, req: PageRequest) {

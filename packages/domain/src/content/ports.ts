@@ -76,8 +76,8 @@ export interface CommentRepository {
   }): Promise<CommentRecord>;
   findById(id: number): Promise<CommentRecord | null>;
   update(id: number, content: string, at: Timestamp): Promise<void>;
-  /** Deletes the comment and its replies, keeping the post's comments_count right. */
-  delete(id: number): Promise<void>;
+  /** Deletes the comment and its replies, keeping the post's comments_count right; false when it was gone already. */
+  delete(id: number): Promise<boolean>;
   /** Root comments of a post, oldest first; `perPage + 1` at most. */
   roots(postId: number, page: PageRequest): Promise<CommentRecord[]>;
   /** Direct replies to these comments of a post, oldest first. */

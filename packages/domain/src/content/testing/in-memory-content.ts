@@ -8,7 +8,8 @@ import type { InMemoryUserRepository } from '../../accounts/testing/in-memory-ac
 import type { InMemoryFollowRepository } from '../../social/testing/in-memory-social.js';
 import type { InMemoryNotificationRepository } from '../../notifications/testing/in-memory-notifications.js';
 import { captureState, type Snapshottable } from '../../shared/testing/snapshot.js';
-import { putReactionRow } from '../../shared/testing/in-memory-reactions.js';
+import { InMemoryThreadedCommentRepository } from '../../shared/testing/in-memory-comments.js';
+import { InMemoryPostReactions, putReactionRow } from '../../shared/testing/in-memory-reactions.js';
 import { canSeePost, type Viewer } from '../visibility.js';
 
 interface WallRow {
@@ -204,24 +205,17 @@ export class InMemoryPostRepository implements PostRepository {
 }
 
 export class InMemoryPostEngagementRepository implements PostEngagementRepository {
-  constructor(private readonly s: InMemoryContentStore) {}
+  private readonly reactions: InMemoryPostReactions<ReactionType>;
+
+  constructor(private readonly s: InMemoryContentStore) {
+    this.reactions = new InMemoryPostReactions(s.reactions, s.posts);
+  }
 
   async react(postId: number, userId: number, type: ReactionType, at: Timestamp) {
-    const change = putReactionRow(this.s.reactions, `${postId}:${userId}`, {
-      post_id: postId,
-      user_id: userId,
-      reaction_type: type,
-      created_at: at,
-    });
-    const p = this.s.posts.get(postId);
-    if (change === 'added' && p) p.likes_count += 1;
-    return change;
+    return this.reactions.react(postId, userId, type, at);
   }
   async unreact(postId: number, userId: number) {
-    if (!this.s.reactions.delete(`${postId}:${userId}`)) return false;
-    const p = this.s.posts.get(postId);
-    if (p) p.likes_count -= 1;
-    return true;
+    return this.reactions.unreact(postId, userId);
   }
   async reactionCounts(postId: number) {
     const out: Record<string, number> = {};
@@ -249,45 +243,15 @@ export class InMemoryPostEngagementRepository implements PostEngagementRepositor
   }
 }
 
-export class InMemoryCommentRepository implements CommentRepository {
-  constructor(private readonly s: InMemoryContentStore) {}
+export class InMemoryCommentRepository extends InMemoryThreadedCommentRepository<CommentRecord> implements CommentRepository {
+  constructor(private readonly s: InMemoryContentStore) {
+    super(s.comments, s.posts, (ids) => {
+      for (const [k, r] of s.commentReactions) if (r.comment_type === 'post' && ids.includes(r.comment_id)) s.commentReactions.delete(k);
+    });
+  }
 
   async create(c: { post_id: number; user_id: number; parent_id: number | null; content: string; created_at: Timestamp }) {
-    const record: CommentRecord = { ...c, id: this.s.nextId++, reactions_count: 0, updated_at: null };
-    this.s.comments.set(record.id, record);
-    const p = this.s.posts.get(c.post_id);
-    if (p) p.comments_count += 1;
-    return { ...record };
-  }
-  async findById(id: number) {
-    const c = this.s.comments.get(id);
-    return c ? { ...c } : null;
-  }
-  async update(id: number, content: string, at: Timestamp) {
-    const c = this.s.comments.get(id);
-    if (c) Object.assign(c, { content, updated_at: at });
-  }
-  async delete(id: number) {
-    const c = this.s.comments.get(id);
-    if (!c) return;
-    const ids = [id];
-    for (let i = 0; i < ids.length; i++) for (const x of this.s.comments.values()) if (x.parent_id === ids[i]) ids.push(x.id);
-    for (const x of ids) this.s.comments.delete(x);
-    for (const [k, r] of this.s.commentReactions)
-      if (r.comment_type === 'post' && ids.includes(r.comment_id)) this.s.commentReactions.delete(k);
-    const p = this.s.posts.get(c.post_id);
-    if (p) p.comments_count -= ids.length;
-  }
-  async roots(postId: number, page: PageRequest) {
-    const rows = [...this.s.comments.values()].filter((c) => c.post_id === postId && c.parent_id === null).sort((a, b) => a.id - b.id);
-    return window(rows, page).map((c) => ({ ...c }));
-  }
-  async replies(postId: number, parentIds: number[]) {
-    const parents = new Set(parentIds);
-    return [...this.s.comments.values()]
-      .filter((c) => c.post_id === postId && c.parent_id !== null && parents.has(c.parent_id))
-      .sort((a, b) => a.id - b.id)
-      .map((c) => ({ ...c }));
+    return this.add({ ...c, id: this.s.nextId++, reactions_count: 0, updated_at: null });
   }
   async reactedBy(type: CommentType, commentIds: number[], userId: number) {
     return new Set(commentIds.filter((id) => this.s.commentReactions.has(`${type}:${id}:${userId}`)));

@@ -1,7 +1,8 @@
 import type { ReactionType } from '../../content/model.js';
 import { offsetOf, type PageRequest } from '../../shared/pagination.js';
 import { captureState, type Snapshottable } from '../../shared/testing/snapshot.js';
-import { putReactionRow } from '../../shared/testing/in-memory-reactions.js';
+import { InMemoryThreadedCommentRepository } from '../../shared/testing/in-memory-comments.js';
+import { InMemoryPostReactions } from '../../shared/testing/in-memory-reactions.js';
 import type { Timestamp } from '../../shared/time.js';
 import type {
   GroupChanges,
@@ -188,7 +189,11 @@ export class InMemoryGroupRepository implements GroupRepository {
 }
 
 export class InMemoryGroupPostRepository implements GroupPostRepository {
-  constructor(readonly s: InMemoryGroupStore) {}
+  private readonly reactions: InMemoryPostReactions<ReactionType>;
+
+  constructor(readonly s: InMemoryGroupStore) {
+    this.reactions = new InMemoryPostReactions(s.postReactions, s.posts);
+  }
 
   /** Group posts a pending report names (the moderation context's reports, as far as groups read them). */
   readonly reported = new Set<number>();
@@ -230,75 +235,29 @@ export class InMemoryGroupPostRepository implements GroupPostRepository {
     );
   }
   async react(postId: number, userId: number, reaction: ReactionType, at: Timestamp) {
-    const change = putReactionRow(this.s.postReactions, key(postId, userId), {
-      post_id: postId,
-      user_id: userId,
-      reaction_type: reaction,
-      created_at: at,
-    });
-    const p = this.s.posts.get(postId);
-    if (change === 'added' && p) p.likes_count += 1;
-    return change;
+    return this.reactions.react(postId, userId, reaction, at);
   }
   async unreact(postId: number, userId: number) {
-    if (!this.s.postReactions.delete(key(postId, userId))) return false;
-    const p = this.s.posts.get(postId);
-    if (p) p.likes_count -= 1;
-    return true;
+    return this.reactions.unreact(postId, userId);
   }
   async reactionsBy(userId: number, postIds: number[]) {
-    const out = new Map<number, ReactionType>();
-    for (const id of postIds) {
-      const r = this.s.postReactions.get(key(id, userId));
-      if (r) out.set(id, r.reaction_type);
-    }
-    return out;
+    return this.reactions.by(userId, postIds);
   }
 }
 
-export class InMemoryGroupCommentRepository implements GroupCommentRepository {
-  constructor(readonly s: InMemoryGroupStore) {}
+export class InMemoryGroupCommentRepository
+  extends InMemoryThreadedCommentRepository<GroupCommentRecord>
+  implements GroupCommentRepository
+{
+  constructor(readonly s: InMemoryGroupStore) {
+    super(s.comments, s.posts, (ids) => s.onCommentsDeleted(ids));
+  }
 
   async create(c: Omit<GroupCommentRecord, 'id' | 'updated_at'>) {
-    const comment: GroupCommentRecord = { ...c, id: this.s.nextId++, updated_at: null };
-    this.s.comments.set(comment.id, comment);
-    const p = this.s.posts.get(c.post_id);
-    if (p) p.comments_count += 1;
-    return { ...comment };
-  }
-  async findById(id: number) {
-    const c = this.s.comments.get(id);
-    return c ? { ...c } : null;
+    return this.add({ ...c, id: this.s.nextId++, updated_at: null });
   }
   /** One flow of control at a time in memory: nothing to serialise; tells whether the comment exists. */
   async lock(id: number) {
     return this.s.comments.has(id);
-  }
-  async update(id: number, content: string, at: Timestamp) {
-    const c = this.s.comments.get(id);
-    if (c) Object.assign(c, { content, updated_at: at });
-  }
-  async delete(id: number) {
-    if (!this.s.comments.has(id)) return false;
-    const ids = [id];
-    for (let frontier = [id]; frontier.length; ) {
-      frontier = [...this.s.comments.values()].filter((c) => c.parent_id !== null && frontier.includes(c.parent_id)).map((c) => c.id);
-      ids.push(...frontier);
-    }
-    this.s.deleteComments(ids);
-    return true;
-  }
-  async roots(postId: number, page: PageRequest) {
-    return window(
-      [...this.s.comments.values()].filter((c) => c.post_id === postId && c.parent_id === null).sort((a, b) => a.id - b.id),
-      page,
-    );
-  }
-  async replies(postId: number, parentIds: number[]) {
-    const parents = new Set(parentIds);
-    return [...this.s.comments.values()]
-      .filter((c) => c.post_id === postId && c.parent_id !== null && parents.has(c.parent_id))
-      .sort((a, b) => a.id - b.id)
-      .map((c) => ({ ...c }));
   }
 }
