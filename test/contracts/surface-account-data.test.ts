@@ -2,12 +2,17 @@ import { describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { AccountDataPart, ExportRow } from '@plaza/domain/accounts';
 import { aNewUser } from '@plaza/domain/accounts/testing';
+import { ManualClock } from '@plaza/domain';
+import type { CommentType, SurfacePostStore } from '@plaza/domain/content';
+import { groupPostStore } from '@plaza/domain/groups';
+import { pagePostStore } from '@plaza/domain/pages';
 import { aNewPage } from '@plaza/domain/pages/testing';
 import { SqlUserRepository } from '@plaza/adapters-mysql/accounts';
 import { SqlCommentRepository, SqlContentAccountData, SqlPostEngagementRepository, SqlPostRepository } from '@plaza/adapters-mysql/content';
 import { SqlGroupAccountData, SqlGroupCommentRepository, SqlGroupPostRepository, SqlGroupRepository } from '@plaza/adapters-mysql/groups';
 import { SqlPageAccountData, SqlPagePostRepository, SqlPageRepository } from '@plaza/adapters-mysql/pages';
 import { TEST_DIALECT, type TestDatabase, useTestDatabase } from '../support/database.js';
+import { aGroup } from '../support/surface-posts.js';
 
 /**
  * One suite for the wall's, the groups' and the pages' share of a leaving or exporting user's posts,
@@ -18,21 +23,27 @@ import { TEST_DIALECT, type TestDatabase, useTestDatabase } from '../support/dat
 
 const at = '2026-03-01 00:00:00';
 const erasedAt = '2026-03-02 00:00:00';
+const clock = new ManualClock('2026-03-01T00:00:00Z');
 
 interface Counters {
   reactions: number;
   comments: number;
 }
 
-/** One surface's writes, through its own repositories, and reads of its rows. */
-interface SurfaceWorld {
-  part: AccountDataPart;
+/** What tells one surface from another in the suite. */
+interface SurfaceCase {
   /** The export section of the user's reactions to the surface's posts. */
   reactionsSection: string;
   /** Whether comments nest, so that an answered comment stays emptied. */
   nests: boolean;
   /** Whether the surface's comments count their reactions. */
   commentsCountReactions: boolean;
+  open(db: TestDatabase['db'], dialect: TestDatabase['dialect'], creatorId: number): Promise<SurfaceWorld>;
+}
+
+/** One surface's part, its writes through its own repositories, and reads of its rows. */
+interface SurfaceWorld {
+  part: AccountDataPart;
   post(userId: number): Promise<number>;
   comment(postId: number, userId: number, parentId?: number): Promise<number>;
   react(postId: number, userId: number): Promise<void>;
@@ -44,116 +55,129 @@ interface SurfaceWorld {
 
 const database = useTestDatabase();
 
-function untyped(db: TestDatabase['db']): Kysely<any> {
-  return db as unknown as Kysely<any>;
-}
-
-async function commentReactionCount(db: TestDatabase['db'], type: string, ids: number[]) {
-  if (ids.length === 0) return 0;
-  const rows = await db
-    .selectFrom('comment_reactions')
-    .select('comment_id')
-    .where('comment_type', '=', type)
-    .where('comment_id', 'in', ids)
-    .execute();
-  return rows.length;
-}
-
-function reads(db: TestDatabase['db'], type: string, posts: string, comments: string, counts: [string, string]) {
+/** Reads a surface's rows by its tables' names: the surfaces differ only in those. */
+function reads(
+  db: TestDatabase['db'],
+  { type, posts, comments, counts }: { type: CommentType; posts: string; comments: string; counts: [string, string] },
+) {
+  const untyped = db as unknown as Kysely<any>;
   return {
     async counters(postId: number) {
-      const row = await untyped(db).selectFrom(posts).select(counts).where('id', '=', postId).executeTakeFirst();
+      const row = await untyped.selectFrom(posts).select(counts).where('id', '=', postId).executeTakeFirst();
       return row && { reactions: Number(row[counts[0]]), comments: Number(row[counts[1]]) };
     },
     async comments(postId: number) {
-      const rows = await untyped(db).selectFrom(comments).selectAll().where('post_id', '=', postId).orderBy('id').execute();
+      const rows = await untyped.selectFrom(comments).selectAll().where('post_id', '=', postId).orderBy('id').execute();
       return rows.map((r) => ({
         id: r.id,
         content: r.content,
         ...(r.reactions_count === undefined ? {} : { reactions_count: Number(r.reactions_count) }),
       }));
     },
-    commentReactions: (ids: number[]) => commentReactionCount(db, type, ids),
-  };
-}
-
-function wall(db: TestDatabase['db'], dialect: TestDatabase['dialect']): SurfaceWorld {
-  const posts = new SqlPostRepository(db);
-  const comments = new SqlCommentRepository(db, dialect);
-  const engagement = new SqlPostEngagementRepository(db, dialect);
-  return {
-    part: new SqlContentAccountData(db),
-    reactionsSection: 'reactions',
-    nests: true,
-    commentsCountReactions: true,
-    post: async (userId) =>
-      (await posts.create({ user_id: userId, content: 'p', media: [], media_type: null, tags: [], created_at: at })).id,
-    comment: async (postId, userId, parentId) =>
-      (await comments.create({ post_id: postId, user_id: userId, parent_id: parentId ?? null, content: 'c', created_at: at })).id,
-    react: async (postId, userId) => void (await engagement.react(postId, userId, 'like', at)),
-    reactToComment: async (commentId, userId) => void (await comments.react('post', commentId, userId, 'like', at)),
-    ...reads(db, 'post', 'posts', 'comments', ['likes_count', 'comments_count']),
-  };
-}
-
-async function groups(db: TestDatabase['db'], dialect: TestDatabase['dialect'], creatorId: number): Promise<SurfaceWorld> {
-  const group = await new SqlGroupRepository(db, dialect).create({
-    name: 'G',
-    description: '',
-    avatar: null,
-    cover_image: null,
-    privacy: 'public',
-    creator_id: creatorId,
-    created_at: at,
-  });
-  const posts = new SqlGroupPostRepository(db, dialect);
-  const comments = new SqlGroupCommentRepository(db, dialect);
-  const commentReactions = new SqlCommentRepository(db, dialect);
-  return {
-    part: new SqlGroupAccountData(db),
-    reactionsSection: 'group_post_reactions',
-    nests: true,
-    commentsCountReactions: false,
-    post: async (userId) =>
-      (await posts.create({ group_id: group.id, user_id: userId, content: 'p', media: [], media_type: null, tags: [], created_at: at })).id,
-    comment: async (postId, userId, parentId) =>
-      (
-        await comments.create({
-          post_id: postId,
-          group_id: group.id,
-          user_id: userId,
-          parent_id: parentId ?? null,
-          content: 'c',
-          created_at: at,
-        })
-      ).id,
-    react: async (postId, userId) => void (await posts.react(postId, userId, 'like', at)),
-    reactToComment: async (commentId, userId) => void (await commentReactions.react('group', commentId, userId, 'like', at)),
-    ...reads(db, 'group', 'group_posts', 'group_comments', ['likes_count', 'comments_count']),
-  };
-}
-
-async function pages(db: TestDatabase['db'], dialect: TestDatabase['dialect'], creatorId: number): Promise<SurfaceWorld> {
-  const page = await new SqlPageRepository(db, dialect).create({ ...aNewPage(), created_by: creatorId, created_at: at });
-  const posts = new SqlPagePostRepository(db, dialect);
-  const commentReactions = new SqlCommentRepository(db, dialect);
-  return {
-    part: new SqlPageAccountData(db),
-    reactionsSection: 'page_reactions',
-    nests: false,
-    commentsCountReactions: true,
-    post: async (userId) =>
-      (await posts.create({ page_id: page.id, user_id: userId, content: 'p', media: null, media_type: null, created_at: at })).id,
-    comment: async (postId, userId) => (await posts.createComment({ post_id: postId, user_id: userId, content: 'c', created_at: at })).id,
-    react: (postId, userId) => posts.setReaction(postId, userId, 'like', at),
-    // As the pages' service does: the shared reaction row, then the page comment's own counter.
-    reactToComment: async (commentId, userId) => {
-      if ((await commentReactions.react('page', commentId, userId, 'like', at)) === 'added')
-        await posts.adjustCommentReactions(commentId, 1);
+    async commentReactions(ids: number[]) {
+      if (ids.length === 0) return 0;
+      const rows = await db
+        .selectFrom('comment_reactions')
+        .select('comment_id')
+        .where('comment_type', '=', type)
+        .where('comment_id', 'in', ids)
+        .execute();
+      return rows.length;
     },
-    ...reads(db, 'page', 'page_posts', 'page_comments', ['like_count', 'comment_count']),
   };
 }
+
+/** Group and page posts and comments are written through their SurfacePostStore, as the publishing core writes them. */
+function storeWrites<P, C>(store: SurfacePostStore<P, C>, placeId: number): Pick<SurfaceWorld, 'post' | 'comment' | 'react'> {
+  return {
+    post: async (userId) =>
+      store.postRef(await store.createPost(placeId, userId, { content: 'p', media: [], media_type: null, tags: [] }, at)).id,
+    async comment(postId, userId, parentId) {
+      const post = await store.findPost(postId);
+      const parent = parentId === undefined ? null : await store.findComment(parentId);
+      if (!post) throw new Error(`no post ${postId}`);
+      return store.commentRef(await store.createComment(post, userId, parent, 'c', at)).id;
+    },
+    react: async (postId, userId) => void (await store.reactions.put(postId, userId, 'like', at)),
+  };
+}
+
+const wall: SurfaceCase = {
+  reactionsSection: 'reactions',
+  nests: true,
+  commentsCountReactions: true,
+  async open(db, dialect) {
+    const posts = new SqlPostRepository(db);
+    const comments = new SqlCommentRepository(db, dialect);
+    const engagement = new SqlPostEngagementRepository(db, dialect);
+    return {
+      part: new SqlContentAccountData(db),
+      post: async (userId) =>
+        (await posts.create({ user_id: userId, content: 'p', media: [], media_type: null, tags: [], created_at: at })).id,
+      comment: async (postId, userId, parentId) =>
+        (await comments.create({ post_id: postId, user_id: userId, parent_id: parentId ?? null, content: 'c', created_at: at })).id,
+      react: async (postId, userId) => void (await engagement.react(postId, userId, 'like', at)),
+      reactToComment: async (commentId, userId) => void (await comments.react('post', commentId, userId, 'like', at)),
+      ...reads(db, { type: 'post', posts: 'posts', comments: 'comments', counts: ['likes_count', 'comments_count'] }),
+    };
+  },
+};
+
+type SurfaceFacts = Pick<SurfaceCase, 'reactionsSection' | 'nests' | 'commentsCountReactions'>;
+
+/** A group's or a page's store, a place created by `creatorId`, and what else a new comment reaction moves. */
+type OpenPlace<P, C> = (
+  db: TestDatabase['db'],
+  dialect: TestDatabase['dialect'],
+  creatorId: number,
+) => Promise<{ store: SurfacePostStore<P, C>; placeId: number; countCommentReaction?: (commentId: number) => Promise<void> }>;
+
+/** Groups and pages write through their SurfacePostStore; reactions to their comments are comment_reactions rows. */
+function placeCase<P, C>(
+  tables: Parameters<typeof reads>[1],
+  facts: SurfaceFacts,
+  part: (db: TestDatabase['db']) => AccountDataPart,
+  place: OpenPlace<P, C>,
+): SurfaceCase {
+  return {
+    ...facts,
+    async open(db, dialect, creatorId) {
+      const { store, placeId, countCommentReaction } = await place(db, dialect, creatorId);
+      const commentReactions = new SqlCommentRepository(db, dialect);
+      return {
+        part: part(db),
+        ...storeWrites(store, placeId),
+        async reactToComment(commentId, userId) {
+          const change = await commentReactions.react(tables.type, commentId, userId, 'like', at);
+          if (change === 'added') await countCommentReaction?.(commentId);
+        },
+        ...reads(db, tables),
+      };
+    },
+  };
+}
+
+const groups = placeCase(
+  { type: 'group', posts: 'group_posts', comments: 'group_comments', counts: ['likes_count', 'comments_count'] },
+  { reactionsSection: 'group_post_reactions', nests: true, commentsCountReactions: false },
+  (db) => new SqlGroupAccountData(db),
+  async (db, dialect, creatorId) => ({
+    store: groupPostStore(new SqlGroupPostRepository(db, dialect), new SqlGroupCommentRepository(db, dialect)),
+    placeId: await aGroup(new SqlGroupRepository(db, dialect), creatorId),
+  }),
+);
+
+const pages = placeCase(
+  { type: 'page', posts: 'page_posts', comments: 'page_comments', counts: ['like_count', 'comment_count'] },
+  { reactionsSection: 'page_reactions', nests: false, commentsCountReactions: true },
+  (db) => new SqlPageAccountData(db),
+  async (db, dialect, creatorId) => {
+    const posts = new SqlPagePostRepository(db, dialect);
+    const page = await new SqlPageRepository(db, dialect).create({ ...aNewPage(), created_by: creatorId, created_at: at });
+    // As the pages' comment target does: the shared reaction row, then the page comment's own counter.
+    return { store: pagePostStore(posts, clock), placeId: page.id, countCommentReaction: (id) => posts.adjustCommentReactions(id, 1) };
+  },
+);
 
 async function collect(rows: AsyncIterable<ExportRow>): Promise<ExportRow[]> {
   const out: ExportRow[] = [];
@@ -161,13 +185,13 @@ async function collect(rows: AsyncIterable<ExportRow>): Promise<ExportRow[]> {
   return out;
 }
 
-const surfaces: [string, (db: TestDatabase['db'], dialect: TestDatabase['dialect'], creatorId: number) => Promise<SurfaceWorld>][] = [
-  ['the wall', async (db, dialect) => wall(db, dialect)],
+const surfaces: [string, SurfaceCase][] = [
+  ['the wall', wall],
   ['groups', groups],
   ['pages', pages],
 ];
 
-describe.each(surfaces)(`a surface's account data: %s (${TEST_DIALECT})`, (_name, open) => {
+describe.each(surfaces)(`a surface's account data: %s (${TEST_DIALECT})`, (_name, surfaceCase) => {
   /** A leaving user, two others, and the surface (a place created by the first other where there are places). */
   async function world() {
     const { db, dialect } = database();
@@ -177,7 +201,7 @@ describe.each(surfaces)(`a surface's account data: %s (${TEST_DIALECT})`, (_name
       (await users.create(aNewUser())).id,
       (await users.create(aNewUser())).id,
     ];
-    return { surface: await open(db, dialect, other), leaving, other, third };
+    return { surface: await surfaceCase.open(db, dialect, other), leaving, other, third };
   }
 
   it("erases the user's posts with their comments, reactions and the comments' reactions", async () => {
@@ -209,7 +233,7 @@ describe.each(surfaces)(`a surface's account data: %s (${TEST_DIALECT})`, (_name
 
     expect(await surface.counters(theirs)).toEqual({ reactions: 1, comments: 1 });
     expect(await surface.comments(theirs)).toEqual([
-      { id: kept, content: 'c', ...(surface.commentsCountReactions ? { reactions_count: 1 } : {}) },
+      { id: kept, content: 'c', ...(surfaceCase.commentsCountReactions ? { reactions_count: 1 } : {}) },
     ]);
     expect(await surface.commentReactions([mine])).toBe(0);
     expect(await surface.commentReactions([kept])).toBe(1);
@@ -217,7 +241,7 @@ describe.each(surfaces)(`a surface's account data: %s (${TEST_DIALECT})`, (_name
 
   it('keeps an answered comment emptied under the tombstone where comments nest', async ({ skip }) => {
     const { surface, leaving, other, third } = await world();
-    if (!surface.nests) skip();
+    if (!surfaceCase.nests) skip();
     const theirs = await surface.post(other);
     const answered = await surface.comment(theirs, leaving);
     const reply = await surface.comment(theirs, third, answered);
@@ -239,7 +263,7 @@ describe.each(surfaces)(`a surface's account data: %s (${TEST_DIALECT})`, (_name
     await surface.react(first, leaving);
     await surface.react(first, other);
 
-    expect(await collect(surface.part.rows(leaving, surface.reactionsSection))).toEqual([
+    expect(await collect(surface.part.rows(leaving, surfaceCase.reactionsSection))).toEqual([
       { post_id: first, reaction_type: 'like', created_at: expect.anything() },
       { post_id: second, reaction_type: 'like', created_at: expect.anything() },
     ]);

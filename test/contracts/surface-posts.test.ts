@@ -2,7 +2,7 @@ import type { UserRepository } from '@plaza/domain/accounts';
 import { InMemoryUserRepository } from '@plaza/domain/accounts/testing';
 import { aNewUser } from '@plaza/domain/accounts/testing';
 import { surfacePostStoreContract } from '@plaza/domain/content/testing';
-import { type GroupPostRecord, type GroupRepository, groupPostStore } from '@plaza/domain/groups';
+import { type GroupPostRecord, groupPostStore } from '@plaza/domain/groups';
 import {
   InMemoryGroupCommentRepository,
   InMemoryGroupPostRepository,
@@ -16,6 +16,7 @@ import { SqlUserRepository } from '@plaza/adapters-mysql/accounts';
 import { SqlGroupCommentRepository, SqlGroupPostRepository, SqlGroupRepository } from '@plaza/adapters-mysql/groups';
 import { SqlPagePostRepository, SqlPageRepository } from '@plaza/adapters-mysql/pages';
 import { TEST_DIALECT, useTestDatabase } from '../support/database.js';
+import { aGroup } from '../support/surface-posts.js';
 
 const database = useTestDatabase();
 const at = '2026-03-01 00:00:00';
@@ -25,19 +26,6 @@ async function threeUsers(users: UserRepository): Promise<[number, number, numbe
   const ids: number[] = [];
   for (let i = 0; i < 3; i++) ids.push((await users.create(aNewUser())).id);
   return ids as [number, number, number];
-}
-
-async function aGroup(groups: GroupRepository, creatorId: number): Promise<number> {
-  const g = await groups.create({
-    name: 'G',
-    description: '',
-    avatar: null,
-    cover_image: null,
-    privacy: 'public',
-    creator_id: creatorId,
-    created_at: at,
-  });
-  return g.id;
 }
 
 const groupViews = {

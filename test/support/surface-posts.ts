@@ -1,10 +1,25 @@
 import type { SurfacePostType } from '@plaza/domain/content';
+import type { GroupRepository } from '@plaza/domain/groups';
 import type { InMemorySurfacePost } from '@plaza/domain/content/testing';
 import { BLANK_PAGE } from '@plaza/domain/pages';
 import type { Database } from '@plaza/adapters-mysql';
 import type { Kysely } from 'kysely';
 
 const CREATED = '2026-02-01 09:00:00';
+
+/** A public group created by `creatorId` through the groups' repository under test: its id. */
+export async function aGroup(groups: GroupRepository, creatorId: number): Promise<number> {
+  const group = await groups.create({
+    name: 'G',
+    description: '',
+    avatar: null,
+    cover_image: null,
+    privacy: 'public',
+    creator_id: creatorId,
+    created_at: CREATED,
+  });
+  return group.id;
+}
 
 /** How a contract suite asks for a group or page post: public, or private to `insiders` (members, team). */
 export interface SurfacePostFixture {

@@ -1,10 +1,12 @@
 import type { Timestamp } from '@plaza/domain';
+import type { ReactionChange } from '@plaza/domain';
 import type { ReactionType } from '@plaza/domain/content';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { chunks } from './batches.js';
 import { CommentThreads, deleteCommentReactions, isThreadTable } from './comment-threads.js';
 import type { Database } from './database.js';
 import { insertedId, lockRowForUpdate, type SqlDialect } from './dialect.js';
+import { putReactionRow, removeReactionRow } from './reaction-rows.js';
 import type { SurfaceTables } from './surface-tables.js';
 
 /*
@@ -60,6 +62,51 @@ export async function reactionsBy(
     .where('post_id', 'in', postIds)
     .execute();
   return new Map(rows.map((r) => [r.post_id, r.reaction_type as ReactionType]));
+}
+
+/**
+ * The user's reaction to a post, by the one reaction rule's storage (reaction-rows.ts), the post's
+ * counter moving with it under the post's lock: each outcome is one conditional write, so identical
+ * requests at once add once. `touch` dates the reaction from its last change (the wall's do).
+ */
+export async function putPostReaction(
+  db: Kysely<Database>,
+  dialect: SqlDialect,
+  surface: SurfaceTables,
+  reaction: { postId: number; userId: number; type: ReactionType; at: Timestamp },
+  options: { touch?: boolean } = {},
+): Promise<ReactionChange> {
+  return db.transaction().execute(async (trx) => {
+    await lockRowForUpdate(trx, dialect, surface.posts, reaction.postId);
+    const key = { post_id: reaction.postId, user_id: reaction.userId };
+    const change = await putReactionRow(trx, surface.reactions, key, reaction.type, reaction.at, options);
+    if (change === 'added') await moveReactionsCount(trx, surface, reaction.postId, 1);
+    return change;
+  });
+}
+
+/** Takes the user's reaction to a post back, the post's counter with it: false when there was none. */
+export async function removePostReaction(
+  db: Kysely<Database>,
+  dialect: SqlDialect,
+  surface: SurfaceTables,
+  postId: number,
+  userId: number,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await lockRowForUpdate(trx, dialect, surface.posts, postId);
+    if (!(await removeReactionRow(trx, surface.reactions, { post_id: postId, user_id: userId }))) return false;
+    await moveReactionsCount(trx, surface, postId, -1);
+    return true;
+  });
+}
+
+async function moveReactionsCount(trx: Kysely<Database>, surface: SurfaceTables, postId: number, by: 1 | -1): Promise<void> {
+  await (trx as unknown as Kysely<any>)
+    .updateTable(surface.posts)
+    .set({ [surface.reactionsCount]: sql`${sql.ref(surface.reactionsCount)} + ${by}` })
+    .where('id', '=', postId)
+    .execute();
 }
 
 /**

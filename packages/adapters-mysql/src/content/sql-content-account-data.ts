@@ -17,11 +17,7 @@ import { toPostRecord } from './post-view-columns.js';
 export class SqlContentAccountData implements AccountDataPart, ExportedPosts {
   readonly sections = ['posts', 'comments', 'reactions', 'comment_reactions', 'bookmarks', 'shares', 'stories'] as const;
 
-  private readonly surface: SurfaceRows;
-
-  constructor(private readonly db: Kysely<Database>) {
-    this.surface = new SurfaceRows(db, WALL_TABLES);
-  }
+  constructor(private readonly db: Kysely<Database>) {}
 
   rows(userId: number, section: string): AsyncIterable<ExportRow> {
     const db = this.db;
@@ -31,7 +27,7 @@ export class SqlContentAccountData implements AccountDataPart, ExportedPosts {
       case 'comments':
         return ownedRows(db, 'comments', 'user_id', userId, 'all');
       case 'reactions':
-        return this.surface.reactions(userId);
+        return new SurfaceRows(db, WALL_TABLES).reactions(userId);
       case 'comment_reactions':
         // Every kind of comment the user reacted to (post, group, page): the table is this context's.
         return keyset(
@@ -82,8 +78,9 @@ export class SqlContentAccountData implements AccountDataPart, ExportedPosts {
 
   async erase(userId: number, at: Timestamp): Promise<void> {
     const db = this.db;
+    const surface = new SurfaceRows(db, WALL_TABLES);
     // Others' posts and comments whose counters change, read before the user's rows go.
-    const touched = await this.surface.touchedBy(userId);
+    const touched = await surface.touchedBy(userId);
     // Others' bookmarks and shares of the own posts: post_id references no table (docs/decisions/0195).
     const ownPosts = db.selectFrom('posts').select('id').where('user_id', '=', userId);
     for (const table of ['shares', 'bookmarks'] as const) {
@@ -92,7 +89,7 @@ export class SqlContentAccountData implements AccountDataPart, ExportedPosts {
     for (const table of ['shares', 'bookmarks', 'wall_entries', 'stories'] as const) {
       await db.deleteFrom(table).where('user_id', '=', userId).execute();
     }
-    await this.surface.erase(userId, at, touched);
+    await surface.erase(userId, at, touched);
   }
 
   private postRows(userId: number) {

@@ -3,7 +3,8 @@ import type { PostEngagementRepository, ReactionType } from '@plaza/domain/conte
 import { sql, type Kysely } from 'kysely';
 import { insertedId, insertIfAbsent, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import type { Database } from '../database.js';
-import { putReactionRow, removeReactionRow } from '../reaction-rows.js';
+import { putPostReaction, removePostReaction } from '../surface-post-table.js';
+import { WALL_TABLES } from '../surface-tables.js';
 
 function changed(result: { numInsertedOrUpdatedRows?: bigint } | { numDeletedRows: bigint } | { numUpdatedRows: bigint }): boolean {
   const r = result as { numInsertedOrUpdatedRows?: bigint; numDeletedRows?: bigint; numUpdatedRows?: bigint };
@@ -21,22 +22,12 @@ export class SqlPostEngagementRepository implements PostEngagementRepository {
     private readonly dialect: SqlDialect,
   ) {}
 
-  async react(postId: number, userId: number, type: ReactionType, at: Timestamp) {
-    return this.db.transaction().execute(async (trx) => {
-      await lockRowForUpdate(trx, this.dialect, 'posts', postId);
-      const change = await putReactionRow(trx, 'post_reactions', { post_id: postId, user_id: userId }, type, at, { touch: true });
-      if (change === 'added') await trx.updateTable('posts').set({ likes_count: sql`likes_count + 1` }).where('id', '=', postId).execute();
-      return change;
-    });
+  react(postId: number, userId: number, type: ReactionType, at: Timestamp) {
+    return putPostReaction(this.db, this.dialect, WALL_TABLES, { postId, userId, type, at }, { touch: true });
   }
 
-  async unreact(postId: number, userId: number) {
-    return this.db.transaction().execute(async (trx) => {
-      await lockRowForUpdate(trx, this.dialect, 'posts', postId);
-      if (!(await removeReactionRow(trx, 'post_reactions', { post_id: postId, user_id: userId }))) return false;
-      await trx.updateTable('posts').set({ likes_count: sql`likes_count - 1` }).where('id', '=', postId).execute();
-      return true;
-    });
+  unreact(postId: number, userId: number) {
+    return removePostReaction(this.db, this.dialect, WALL_TABLES, postId, userId);
   }
 
   /** Local users' reactions and remote actors' (remote_post_reactions, docs/decisions/0205), as likes_count counts both. */

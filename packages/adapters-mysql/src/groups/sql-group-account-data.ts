@@ -19,11 +19,7 @@ import { parseList } from '../json-list.js';
 export class SqlGroupAccountData implements AccountDataPart {
   readonly sections = ['group_memberships', 'group_posts', 'group_comments', 'group_post_reactions'] as const;
 
-  private readonly surface: SurfaceRows;
-
-  constructor(private readonly db: Kysely<Database>) {
-    this.surface = new SurfaceRows(db, GROUP_TABLES);
-  }
+  constructor(private readonly db: Kysely<Database>) {}
 
   rows(userId: number, section: string): AsyncIterable<ExportRow> {
     const db = this.db;
@@ -47,7 +43,7 @@ export class SqlGroupAccountData implements AccountDataPart {
       case 'group_comments':
         return ownedRows(db, 'group_comments', 'user_id', userId, 'all');
       default:
-        return this.surface.reactions(userId);
+        return new SurfaceRows(db, GROUP_TABLES).reactions(userId);
     }
   }
 
@@ -59,6 +55,7 @@ export class SqlGroupAccountData implements AccountDataPart {
 
   async erase(userId: number, at: Timestamp): Promise<void> {
     const db = this.db;
+    const surface = new SurfaceRows(db, GROUP_TABLES);
     // Groups the user is the only admin of: handed over, or deleted when nobody else is in them.
     const adminOf = await db
       .selectFrom('group_members')
@@ -76,7 +73,7 @@ export class SqlGroupAccountData implements AccountDataPart {
         .execute();
       if (others.some((o) => o.role === 'admin')) continue;
       if (others.length === 0) {
-        await this.surface.eraseCommentReactionsOfPostsWhere('group_id', group_id);
+        await surface.eraseCommentReactionsOfPostsWhere('group_id', group_id);
         await db.deleteFrom('community_groups').where('id', '=', group_id).execute();
       } else {
         await db
@@ -94,7 +91,7 @@ export class SqlGroupAccountData implements AccountDataPart {
       touchedGroups.add(r.group_id);
     for (const r of await db.selectFrom('group_posts').select('group_id').where('user_id', '=', userId).execute())
       touchedGroups.add(r.group_id);
-    await this.surface.erase(userId, at, await this.surface.touchedBy(userId));
+    await surface.erase(userId, at, await surface.touchedBy(userId));
 
     await db.deleteFrom('group_members').where('user_id', '=', userId).execute();
     await db.deleteFrom('group_join_requests').where('user_id', '=', userId).execute();

@@ -17,12 +17,11 @@ import type {
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { CommentThreads, deleteCommentReactions } from '../comment-threads.js';
 import type { Database } from '../database.js';
-import { putReactionRow, removeReactionRow } from '../reaction-rows.js';
 import { insertedId, insertIfAbsent, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import { containsText } from '../messaging/text-search.js';
 import type { CommunityGroupsTable, GroupCommentsTable, GroupPostsTable } from './schema.js';
 import { parseList } from '../json-list.js';
-import { postsOfPlace, reactionsBy, underReport } from '../surface-post-table.js';
+import { postsOfPlace, putPostReaction, reactionsBy, removePostReaction, underReport } from '../surface-post-table.js';
 import { SqlThreadedCommentRepository } from '../threaded-comment-repository.js';
 import { GROUP_TABLES } from '../surface-tables.js';
 
@@ -339,23 +338,12 @@ export class SqlGroupPostRepository implements GroupPostRepository {
     return rows.map(toPost);
   }
 
-  async react(postId: number, userId: number, reaction: ReactionType, at: Timestamp) {
-    return this.db.transaction().execute(async (trx) => {
-      await lockRowForUpdate(trx, this.dialect, 'group_posts', postId);
-      const change = await putReactionRow(trx, 'group_post_reactions', { post_id: postId, user_id: userId }, reaction, at);
-      if (change === 'added')
-        await trx.updateTable('group_posts').set({ likes_count: sql`likes_count + 1` }).where('id', '=', postId).execute();
-      return change;
-    });
+  react(postId: number, userId: number, reaction: ReactionType, at: Timestamp) {
+    return putPostReaction(this.db, this.dialect, GROUP_TABLES, { postId, userId, type: reaction, at });
   }
 
-  async unreact(postId: number, userId: number) {
-    return this.db.transaction().execute(async (trx) => {
-      await lockRowForUpdate(trx, this.dialect, 'group_posts', postId);
-      if (!(await removeReactionRow(trx, 'group_post_reactions', { post_id: postId, user_id: userId }))) return false;
-      await trx.updateTable('group_posts').set({ likes_count: sql`likes_count - 1` }).where('id', '=', postId).execute();
-      return true;
-    });
+  unreact(postId: number, userId: number) {
+    return removePostReaction(this.db, this.dialect, GROUP_TABLES, postId, userId);
   }
 
   reactionsBy(userId: number, postIds: number[]) {

@@ -15,11 +15,7 @@ import { PAGE_TABLES } from '../surface-tables.js';
 export class SqlPageAccountData implements AccountDataPart {
   readonly sections = ['page_team', 'page_follows', 'page_posts', 'page_comments', 'page_reactions'] as const;
 
-  private readonly surface: SurfaceRows;
-
-  constructor(private readonly db: Kysely<Database>) {
-    this.surface = new SurfaceRows(db, PAGE_TABLES);
-  }
+  constructor(private readonly db: Kysely<Database>) {}
 
   rows(userId: number, section: string): AsyncIterable<ExportRow> {
     const db = this.db;
@@ -65,7 +61,7 @@ export class SqlPageAccountData implements AccountDataPart {
       case 'page_comments':
         return ownedRows(db, 'page_comments', 'user_id', userId, ['id', 'post_id', 'content', 'created_at', 'updated_at']);
       default:
-        return this.surface.reactions(userId);
+        return new SurfaceRows(db, PAGE_TABLES).reactions(userId);
     }
   }
 
@@ -77,12 +73,13 @@ export class SqlPageAccountData implements AccountDataPart {
 
   async erase(userId: number, at: Timestamp): Promise<void> {
     const db = this.db;
+    const surface = new SurfaceRows(db, PAGE_TABLES);
     // What others own and whose counters change, read before the user's rows go.
-    const touched = await this.surface.touchedBy(userId);
+    const touched = await surface.touchedBy(userId);
     const followed = (await db.selectFrom('page_follows').select('page_id').where('user_id', '=', userId).execute()).map((r) => r.page_id);
     const team = (await db.selectFrom('page_admins').select('page_id').where('user_id', '=', userId).execute()).map((r) => r.page_id);
 
-    await this.surface.erase(userId, at, touched);
+    await surface.erase(userId, at, touched);
     await db.deleteFrom('page_follows').where('user_id', '=', userId).execute();
     await db.deleteFrom('page_admins').where('user_id', '=', userId).execute();
 
@@ -97,7 +94,7 @@ export class SqlPageAccountData implements AccountDataPart {
         .orderBy('user_id')
         .execute();
       if (members.length === 0) {
-        await this.surface.eraseCommentReactionsOfPostsWhere('page_id', pageId);
+        await surface.eraseCommentReactionsOfPostsWhere('page_id', pageId);
         await db.deleteFrom('pages').where('id', '=', pageId).execute();
       } else if (!members.some((m) => m.role === 'admin')) {
         await db

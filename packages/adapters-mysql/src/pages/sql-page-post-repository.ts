@@ -3,10 +3,9 @@ import type { ReactionType } from '@plaza/domain/content';
 import type { PageCommentRecord, PagePostRecord, PagePostRepository } from '@plaza/domain/pages';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../database.js';
-import { insertedId, insertIfAbsent, lockRowForUpdate, type SqlDialect } from '../dialect.js';
+import { insertedId, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import type { PageCommentsTable, PagePostsTable } from './schema.js';
-import { affected } from './sql-page-repository.js';
-import { postsOfPlace, reactionsBy, SurfaceComments } from '../surface-post-table.js';
+import { postsOfPlace, putPostReaction, reactionsBy, removePostReaction, SurfaceComments } from '../surface-post-table.js';
 import { PAGE_TABLES } from '../surface-tables.js';
 
 function toPost(row: Selectable<PagePostsTable>): PagePostRecord {
@@ -79,29 +78,8 @@ export class SqlPagePostRepository implements PagePostRepository {
   }
 
   async setReaction(postId: number, userId: number, type: ReactionType | null, at: Timestamp) {
-    await this.db.transaction().execute(async (trx) => {
-      await lockRowForUpdate(trx, this.dialect, 'page_posts', postId);
-      if (type === null) {
-        const deleted = await trx
-          .deleteFrom('page_post_reactions')
-          .where('post_id', '=', postId)
-          .where('user_id', '=', userId)
-          .executeTakeFirst();
-        if (affected(deleted))
-          await trx.updateTable('page_posts').set({ like_count: sql`like_count - 1` }).where('id', '=', postId).execute();
-        return;
-      }
-      if (await insertIfAbsent(trx, 'page_post_reactions', { post_id: postId, user_id: userId, reaction_type: type, created_at: at })) {
-        await trx.updateTable('page_posts').set({ like_count: sql`like_count + 1` }).where('id', '=', postId).execute();
-        return;
-      }
-      await trx
-        .updateTable('page_post_reactions')
-        .set({ reaction_type: type })
-        .where('post_id', '=', postId)
-        .where('user_id', '=', userId)
-        .execute();
-    });
+    if (type === null) await removePostReaction(this.db, this.dialect, PAGE_TABLES, postId, userId);
+    else await putPostReaction(this.db, this.dialect, PAGE_TABLES, { postId, userId, type, at });
   }
 
   async createComment(c: { post_id: number; user_id: number; content: string; created_at: Timestamp }) {
