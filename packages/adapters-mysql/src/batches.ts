@@ -72,6 +72,35 @@ export function ownedRows(
   );
 }
 
+/**
+ * The user's rows of a table that names places (a membership, a seat on a team, a follow), each with
+ * fields of its place, in key order: the membership sections of the account-data parts. `select`
+ * names the row's columns as `r.…` and the place's as `p.…`, in the order the export writes them.
+ */
+export function ownedRowsWithPlace(
+  db: Kysely<Database>,
+  rows: { table: keyof Database & string; key: string; placeId: string; placeTable: keyof Database & string },
+  select: readonly string[],
+  userId: number,
+): AsyncGenerator<Record<string, unknown>> {
+  if (!select.includes(`r.${rows.key}`)) throw new Error(`ownedRowsWithPlace(${rows.table}): the columns must include the key ${rows.key}`);
+  // Kysely cannot type a query over tables named at run time, as in ownedRows.
+  const untyped = db as unknown as Kysely<any>;
+  return keyset(
+    (after) =>
+      untyped
+        .selectFrom(`${rows.table} as r`)
+        .innerJoin(`${rows.placeTable} as p`, 'p.id', `r.${rows.placeId}`)
+        .select(select as string[])
+        .where('r.user_id', '=', userId)
+        .where(`r.${rows.key}`, '>', after)
+        .orderBy(`r.${rows.key}`)
+        .limit(BATCH)
+        .execute(),
+    (r) => r[rows.key],
+  );
+}
+
 export async function* mapped<A, B>(rows: AsyncIterable<A>, f: (a: A) => B): AsyncGenerator<B> {
   for await (const row of rows) yield f(row);
 }

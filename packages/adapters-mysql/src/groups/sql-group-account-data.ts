@@ -1,7 +1,7 @@
 import type { Timestamp } from '@plaza/domain';
 import type { AccountDataPart, ExportRow, StoredMedia } from '@plaza/domain/accounts';
 import { type Kysely, sql } from 'kysely';
-import { BATCH, chunks, keyset, mapped, ownedRows } from '../batches.js';
+import { chunks, mapped, ownedRows, ownedRowsWithPlace } from '../batches.js';
 import type { Database } from '../database.js';
 import { SurfaceRows } from '../surface-rows.js';
 import { GROUP_TABLES } from '../surface-tables.js';
@@ -25,18 +25,11 @@ export class SqlGroupAccountData implements AccountDataPart {
     const db = this.db;
     switch (section) {
       case 'group_memberships':
-        return keyset(
-          (after) =>
-            db
-              .selectFrom('group_members as m')
-              .innerJoin('community_groups as g', 'g.id', 'm.group_id')
-              .select(['m.seq', 'm.group_id', 'g.name as group_name', 'g.privacy', 'm.role', 'm.joined_at'])
-              .where('m.user_id', '=', userId)
-              .where('m.seq', '>', after)
-              .orderBy('m.seq')
-              .limit(BATCH)
-              .execute(),
-          (r) => r.seq,
+        return ownedRowsWithPlace(
+          db,
+          { table: 'group_members', key: 'seq', placeId: 'group_id', placeTable: 'community_groups' },
+          ['r.seq', 'r.group_id', 'p.name as group_name', 'p.privacy', 'r.role', 'r.joined_at'],
+          userId,
         );
       case 'group_posts':
         return mapped(this.postRows(userId), (p) => ({ ...p, media: parseList(p.media), tags: parseList(p.tags) }));

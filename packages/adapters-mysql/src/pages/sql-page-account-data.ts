@@ -1,10 +1,14 @@
 import type { Timestamp } from '@plaza/domain';
 import type { AccountDataPart, ExportRow, StoredMedia } from '@plaza/domain/accounts';
 import { sql, type Kysely } from 'kysely';
-import { BATCH, chunks, keyset, ownedRows } from '../batches.js';
+import { chunks, ownedRows, ownedRowsWithPlace } from '../batches.js';
 import type { Database } from '../database.js';
 import { SurfaceRows } from '../surface-rows.js';
 import { PAGE_TABLES } from '../surface-tables.js';
+
+/** A user's seats on page teams and follows of pages, one per page, each keyed by its page. */
+const TEAM_SEATS = { table: 'page_admins', key: 'page_id', placeId: 'page_id', placeTable: 'pages' } as const;
+const FOLLOWS = { table: 'page_follows', key: 'page_id', placeId: 'page_id', placeTable: 'pages' } as const;
 
 /**
  * The pages context's share of a user's data: the pages the user is on the team of, the pages they
@@ -21,33 +25,9 @@ export class SqlPageAccountData implements AccountDataPart {
     const db = this.db;
     switch (section) {
       case 'page_team':
-        return keyset(
-          (after) =>
-            db
-              .selectFrom('page_admins as a')
-              .innerJoin('pages as p', 'p.id', 'a.page_id')
-              .select(['a.page_id', 'p.name as page_name', 'a.role', 'a.created_at'])
-              .where('a.user_id', '=', userId)
-              .where('a.page_id', '>', after)
-              .orderBy('a.page_id')
-              .limit(BATCH)
-              .execute(),
-          (r) => r.page_id,
-        );
+        return ownedRowsWithPlace(db, TEAM_SEATS, ['r.page_id', 'p.name as page_name', 'r.role', 'r.created_at'], userId);
       case 'page_follows':
-        return keyset(
-          (after) =>
-            db
-              .selectFrom('page_follows as f')
-              .innerJoin('pages as p', 'p.id', 'f.page_id')
-              .select(['f.page_id', 'p.name as page_name', 'f.created_at'])
-              .where('f.user_id', '=', userId)
-              .where('f.page_id', '>', after)
-              .orderBy('f.page_id')
-              .limit(BATCH)
-              .execute(),
-          (r) => r.page_id,
-        );
+        return ownedRowsWithPlace(db, FOLLOWS, ['r.page_id', 'p.name as page_name', 'r.created_at'], userId);
       case 'page_posts':
         return ownedRows(db, 'page_posts', 'user_id', userId, [
           'id',
