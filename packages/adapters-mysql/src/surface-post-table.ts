@@ -1,5 +1,4 @@
-import type { Timestamp } from '@plaza/domain';
-import type { ReactionChange } from '@plaza/domain';
+import type { ReactionChange, Timestamp } from '@plaza/domain';
 import type { ReactionType } from '@plaza/domain/content';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { chunks } from './batches.js';
