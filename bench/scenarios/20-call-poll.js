@@ -108,18 +108,21 @@ export function plaza(ctx) {
 
 const avatarOf = (u) => u?.avatar ?? 'default.svg';
 
-/** The statements CallService.poll sends, in order (call, my participation, signals, participants, users), on the bare driver. */
+/**
+ * The statements CallService.poll sends, in order (call, participants, which tell whether the viewer takes
+ * part, signals, users: docs/decisions/0255), on the bare driver.
+ */
 export async function floor(ctx) {
   const { pool } = ctx;
   const viewer = ctx.me.userId;
   const upTo = sqlTime(Date.now() - 1_000);
   const [[call]] = await pool.query('SELECT * FROM calls WHERE id = ?', [ctx.callId]);
-  await pool.query('SELECT * FROM call_participants WHERE call_id = ? AND user_id = ?', [call.id, viewer]);
+  const [participants] = await pool.query('SELECT * FROM call_participants WHERE call_id = ? ORDER BY user_id', [call.id]);
+  if (!participants.some((p) => Number(p.user_id) === viewer)) throw new Error('not a participant');
   const [signals] = await pool.query(
     'SELECT * FROM call_signals WHERE call_id = ? AND created_at <= ? AND from_user_id <> ? AND (to_user_id IS NULL OR to_user_id = ?) AND created_at > ? ORDER BY created_at, id LIMIT 500',
     [call.id, upTo, viewer, viewer, ctx.lastPoll],
   );
-  const [participants] = await pool.query('SELECT * FROM call_participants WHERE call_id = ? ORDER BY user_id', [call.id]);
   const [users] = await pool.query('SELECT * FROM users WHERE id IN (?)', [
     [...new Set([call.caller_id, call.recipient_id, ...participants.map((p) => p.user_id)])],
   ]);

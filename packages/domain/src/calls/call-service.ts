@@ -344,12 +344,17 @@ export class CallService {
    * poll, and none is returned twice or skipped (docs/decisions/0151).
    */
   async poll(actor: Actor, callId: number, lastPoll?: Timestamp | null): Promise<PollResult> {
-    const call = await this.readable(actor, callId);
+    // Sent every 2 seconds by each side: the participants are read once, both to tell whether the
+    // actor takes part (as `readable` does) and to answer with them.
+    const found = await this.calls.findById(callId);
+    const participants = found ? await this.calls.participants(found.id) : [];
+    if (!found || !participants.some((p) => p.user_id === actor.userId)) throw new NotFound('Call not found', 'call_not_found');
+    const call = await this.expire(found);
     const after = lastPoll ? decodeSignalCursor(lastPoll) : null;
     const signals = await this.calls.signalsFor(call.id, actor.userId, after, MAX_SIGNALS_PER_POLL);
     const lastId = signals.length ? signals[signals.length - 1].id : after && 'afterId' in after ? after.afterId : 0;
     return {
-      ...(await this.view(call)),
+      ...(await this.view(call, participants)),
       ice_candidates: signals.filter((s) => s.kind === 'ice'),
       peer_offers: signals.filter((s) => s.kind === 'offer'),
       peer_answers: signals.filter((s) => s.kind === 'answer'),
@@ -451,8 +456,9 @@ export class CallService {
     return new Conflict(message ? `${message} (the call is ${status})` : `The call is ${status}`, `call_${status}`);
   }
 
-  private async view(call: CallRecord): Promise<CallView> {
-    const participants = await this.calls.participants(call.id);
+  /** `participants`: the call's, when the caller has just read them (expiring a ring changes none). */
+  private async view(call: CallRecord, participants?: CallParticipantRecord[]): Promise<CallView> {
+    participants ??= await this.calls.participants(call.id);
     const ids = [
       ...new Set([call.caller_id, ...(call.recipient_id !== null ? [call.recipient_id] : []), ...participants.map((p) => p.user_id)]),
     ];
