@@ -110,35 +110,38 @@ export function plaza(ctx) {
 const avatarOf = (u) => u?.avatar ?? 'default.svg';
 
 /**
- * The same statements Plaza's PrivateMessageService.thread sends, in the same order (peer, cleared mark, page,
- * total, mark read, parents, users, reaction counts, own reactions, auto-delete setting), on the bare driver.
+ * The same statements Plaza's PrivateMessageService.thread sends, in the same order (both accounts with the
+ * viewer's conversation row, the page carrying its total, mark read, parents, reaction counts, own reactions),
+ * on the bare driver. The senders are the two accounts read first (docs/decisions/0255).
  */
 export async function floor(ctx) {
   const { pool } = ctx;
   const viewer = ctx.me.userId;
   const peerId = ctx.peer.userId;
   const now = sqlTime(Date.now());
-  const [[peer]] = await pool.query('SELECT * FROM users WHERE id = ?', [peerId]);
-  const [[conv]] = await pool.query('SELECT cleared_before_id FROM conversations WHERE user_id = ? AND peer_id = ?', [viewer, peerId]);
-  const cleared = Number(conv?.cleared_before_id ?? 0);
+  const [accounts] = await pool.query(
+    `SELECT u.*, c.cleared_before_id AS conversation_cleared_before_id, c.auto_delete_time AS conversation_auto_delete_time
+     FROM users u LEFT JOIN conversations c ON c.user_id = ? AND c.peer_id = ? WHERE u.id IN (?, ?)`,
+    [viewer, peerId, peerId, viewer],
+  );
+  const users = new Map(accounts.map((u) => [u.id, u]));
+  const peer = accounts.find((u) => Number(u.id) === peerId);
+  const cleared = Number(peer.conversation_cleared_before_id ?? 0);
+  const settings = { auto_delete_time: Number(peer.conversation_auto_delete_time ?? 0) };
   const [low, high] = pairOf(viewer, peerId);
   const where = 'WHERE user_low = ? AND user_high = ? AND id > ? AND (expires_at IS NULL OR expires_at > ?)';
   const params = [low, high, cleared, now];
-  const [messages] = await pool.query(`SELECT * FROM private_messages ${where} ORDER BY id DESC LIMIT ? OFFSET ?`, [
-    ...params,
-    PER_PAGE,
-    0,
-  ]);
-  const [[{ n: total }]] = await pool.query(`SELECT COUNT(*) AS n FROM private_messages ${where}`, params);
+  const [messages] = await pool.query(
+    `SELECT *, (SELECT COUNT(*) FROM private_messages ${where}) AS paged_list_total FROM private_messages ${where} ORDER BY id DESC LIMIT ? OFFSET ?`,
+    [...params, ...params, PER_PAGE, 0],
+  );
+  const total = messages.length ? Number(messages[0].paged_list_total) : 0;
   await pool.query('UPDATE private_messages SET is_read = 1 WHERE receiver_id = ? AND is_read = 0 AND sender_id = ?', [viewer, peerId]);
 
   const ids = messages.map((m) => m.id);
   const parentIds = [...new Set(messages.filter((m) => m.parent_id).map((m) => m.parent_id))];
   const [parentRows] = parentIds.length ? await pool.query('SELECT * FROM private_messages WHERE id IN (?)', [parentIds]) : [[]];
   const parents = new Map(parentRows.map((p) => [p.id, p]));
-  const userIds = [...new Set([...messages.map((m) => m.sender_id), ...parentRows.map((p) => p.sender_id)])];
-  const [userRows] = userIds.length ? await pool.query('SELECT * FROM users WHERE id IN (?)', [userIds]) : [[]];
-  const users = new Map(userRows.map((u) => [u.id, u]));
   const counts = new Map();
   const mine = new Map();
   if (ids.length) {
@@ -153,7 +156,6 @@ export async function floor(ctx) {
     );
     for (const r of own) mine.set(r.message_id, r.reaction_type);
   }
-  const [[settings]] = await pool.query('SELECT auto_delete_time FROM conversations WHERE user_id = ? AND peer_id = ?', [viewer, peerId]);
 
   return {
     success: true,

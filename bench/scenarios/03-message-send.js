@@ -52,19 +52,24 @@ export function plaza(ctx) {
 }
 
 /**
- * The statements of PrivateMessageService.send and SqlPrivateMessageRepository.create, in order: recipient
- * lookup, auto-delete setting, then one transaction with the message row and the upsert of both
- * conversation sides. (The push goes to a logging sender: no SQL.) Every connection writes the same
+ * The statements of PrivateMessageService.send and SqlPrivateMessageRepository.create, in order: the
+ * recipient with the conversation's auto-delete setting (one read, docs/decisions/0255), then one
+ * transaction with the message row and the upsert of both conversation sides. (The push goes to a
+ * logging sender: no SQL, not even the recipient's switches.) Every connection writes the same
  * conversation, so this also measures how the send holds up under contention.
  */
 export async function floor(ctx) {
   const { pool } = ctx;
   const senderId = ctx.me.userId;
   const receiverId = ctx.peer.userId;
-  const [[recipient]] = await pool.query('SELECT * FROM users WHERE id = ?', [receiverId]);
+  const [accounts] = await pool.query(
+    `SELECT u.*, c.cleared_before_id AS conversation_cleared_before_id, c.auto_delete_time AS conversation_auto_delete_time
+     FROM users u LEFT JOIN conversations c ON c.user_id = ? AND c.peer_id = ? WHERE u.id IN (?, ?)`,
+    [senderId, receiverId, receiverId, senderId],
+  );
+  const recipient = accounts.find((u) => Number(u.id) === receiverId);
   if (!recipient) throw new Error('recipient missing');
-  const [[conv]] = await pool.query('SELECT auto_delete_time FROM conversations WHERE user_id = ? AND peer_id = ?', [senderId, receiverId]);
-  const minutes = Number(conv?.auto_delete_time ?? 0);
+  const minutes = Number(recipient.conversation_auto_delete_time ?? 0);
   const now = Date.now();
   const at = sqlTime(now);
   const expiresAt = minutes > 0 ? sqlTime(now + minutes * 60_000) : null;

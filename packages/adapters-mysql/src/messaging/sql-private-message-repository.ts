@@ -6,6 +6,9 @@ import { containsText } from './text-search.js';
 import type { Database } from '../database.js';
 import type { PrivateMessagesTable } from './schema.js';
 import { putReaction, reactionSummaries, removeReaction } from './reactions.js';
+import { toUserRecord } from '../accounts/sql-user-repository.js';
+import { prepared } from '../prepared.js';
+import { pagedWithTotalInOne } from '../paged-list.js';
 
 function toRecord(row: Selectable<PrivateMessagesTable>): PrivateMessageRecord {
   return {
@@ -75,8 +78,33 @@ export class SqlPrivateMessageRepository implements PrivateMessageRepository {
     return m.id > (await this.clearedBefore(userId, peer));
   }
 
-  async thread(userId: number, peerId: number, now: Timestamp, page: PageRequest, q?: string) {
-    const cleared = await this.clearedBefore(userId, peerId);
+  // Every thread and every send starts here: built once (prepared.ts). Both accounts by primary key,
+  // each row carrying the side's conversation row (at most one, by its primary key) or nulls.
+  private readonly conversationWithQuery = prepared((userId: number, peerId: number) =>
+    this.db
+      .selectFrom('users as u')
+      .leftJoin('conversations as c', (join) => join.on('c.user_id', '=', userId).on('c.peer_id', '=', peerId))
+      .selectAll('u')
+      .select(['c.cleared_before_id as conversation_cleared_before_id', 'c.auto_delete_time as conversation_auto_delete_time'])
+      .where('u.id', 'in', [peerId, userId]),
+  );
+
+  async conversationWith(userId: number, peerId: number) {
+    const rows = await this.conversationWithQuery(this.db, userId, peerId);
+    // The conversation's columns are taken off each row before it becomes an account record.
+    const accounts = rows.map(({ conversation_cleared_before_id, conversation_auto_delete_time, ...user }) => ({
+      user: toUserRecord(user),
+      clearedBeforeId: Number(conversation_cleared_before_id ?? 0),
+      autoDeleteMinutes: Number(conversation_auto_delete_time ?? 0),
+    }));
+    const peer = accounts.find((a) => a.user.id === peerId);
+    if (!peer) return null;
+    const { clearedBeforeId, autoDeleteMinutes } = peer;
+    return { peer: peer.user, own: accounts.find((a) => a.user.id === userId)?.user ?? null, clearedBeforeId, autoDeleteMinutes };
+  }
+
+  async thread(userId: number, peerId: number, now: Timestamp, page: PageRequest, q?: string, clearedBeforeId?: number) {
+    const cleared = clearedBeforeId ?? (await this.clearedBefore(userId, peerId));
     const p = pair(userId, peerId);
     let base = this.db
       .selectFrom('private_messages')
@@ -85,9 +113,9 @@ export class SqlPrivateMessageRepository implements PrivateMessageRepository {
       .where('id', '>', cleared)
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
     if (q) base = base.where(containsText('content', q));
-    const rows = await base.selectAll().orderBy('id', 'desc').limit(page.perPage).offset(offsetOf(page)).execute();
-    const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    return { items: rows.map(toRecord), total: Number(count.n) };
+    // Read on every opening of a conversation: the page and its total in one round trip.
+    const { rows, total } = await pagedWithTotalInOne(base, page, (filtered) => filtered.selectAll().orderBy('id', 'desc'));
+    return { items: rows.map(toRecord), total };
   }
 
   async markRead(userId: number, peerId: number) {

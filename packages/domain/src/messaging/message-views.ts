@@ -25,11 +25,13 @@ export interface MessageViewSources<M extends MessageLike> {
   users: UserRepository;
   findMessages(ids: number[]): Promise<M[]>;
   reactions(messageIds: number[], viewerId: number): Promise<ReactionSummaries>;
+  /** Accounts the caller has already read (a thread's two sides): senders among them are not read again. */
+  knownUsers?: readonly (UserRecord | null)[];
 }
 
 /**
- * The views of a page of messages of either kind, in three reads whatever the page's length: the
- * parents, the senders (of the messages and of their parents), the reactions.
+ * The views of a page of messages of either kind, in three reads at most whatever the page's length:
+ * the parents, the senders (of the messages and of their parents) not already known, the reactions.
  */
 export async function messageViews<M extends MessageLike>(
   sources: MessageViewSources<M>,
@@ -39,7 +41,11 @@ export async function messageViews<M extends MessageLike>(
   if (items.length === 0) return [];
   const parentIds = [...new Set(items.flatMap((m) => (m.parent_id ? [m.parent_id] : [])))];
   const parents = new Map((parentIds.length ? await sources.findMessages(parentIds) : []).map((m) => [m.id, m]));
-  const users = await userMap(sources.users, [...items.map((m) => m.sender_id), ...[...parents.values()].map((m) => m.sender_id)]);
+  const users = await userMap(
+    sources.users,
+    [...items.map((m) => m.sender_id), ...[...parents.values()].map((m) => m.sender_id)],
+    sources.knownUsers,
+  );
   const reactions = await sources.reactions(
     items.map((m) => m.id),
     viewerId,

@@ -1,3 +1,4 @@
+import type { UserRecord } from '../accounts/user.js';
 import { token } from '../shared/token.js';
 import type { PageRequest } from '../shared/pagination.js';
 import type { Timestamp } from '../shared/time.js';
@@ -31,6 +32,17 @@ export interface PrivateMessageRecord {
 
 export type NewPrivateMessage = Omit<PrivateMessageRecord, 'id' | 'is_read' | 'edited_at'>;
 
+/** A conversation as one side sees it, with both accounts: what a thread and a send start from, in one read. */
+export interface ConversationWith {
+  peer: UserRecord;
+  /** The side's own account: null only if it is gone. */
+  own: UserRecord | null;
+  /** The side's "cleared before" marker (0: nothing cleared, or no conversation yet). */
+  clearedBeforeId: number;
+  /** Minutes; 0 keeps messages forever. */
+  autoDeleteMinutes: number;
+}
+
 export interface ConversationSummary {
   peer_id: number;
   last_message: PrivateMessageRecord;
@@ -48,13 +60,19 @@ export interface PrivateMessageRepository {
   findByIds(ids: number[]): Promise<PrivateMessageRecord[]>;
   /** Whether `userId` still sees the message (a participant, not cleared, not expired at `now`). */
   isVisibleTo(message: PrivateMessageRecord, userId: number, now: Timestamp): Promise<boolean>;
-  /** Messages between the two users that `userId` still sees, newest first. */
+  /** `userId`'s conversation with `peerId` and both accounts, in one statement; null when the peer does not exist. */
+  conversationWith(userId: number, peerId: number): Promise<ConversationWith | null>;
+  /**
+   * Messages between the two users that `userId` still sees, newest first. `clearedBeforeId`: the
+   * side's marker when the caller has read it (`conversationWith`), saving the read.
+   */
   thread(
     userId: number,
     peerId: number,
     now: Timestamp,
     page: PageRequest,
     q?: string,
+    clearedBeforeId?: number,
   ): Promise<{ items: PrivateMessageRecord[]; total: number }>;
   /** Marks read every message `peerId` sent to `userId`. */
   markRead(userId: number, peerId: number): Promise<void>;

@@ -104,8 +104,10 @@ export class PrivateMessageService {
 
   async send(actor: Actor, recipientId: number, input: SendInput): Promise<PrivateMessageRecord> {
     if (recipientId === actor.userId) throw Invalid.field('user_id', 'you cannot message yourself', 'cannot_message_self');
-    const recipient = await this.users.findById(recipientId);
-    if (!recipient || recipient.deleted_at !== null) throw new NotFound('User not found', 'user_not_found');
+    // The recipient and the conversation's auto-delete setting in one read.
+    const conversation = await this.messages.conversationWith(actor.userId, recipientId);
+    const recipient = conversation?.peer;
+    if (!conversation || !recipient || recipient.deleted_at !== null) throw new NotFound('User not found', 'user_not_found');
     if (!recipient.allow_messages && !acceptsMessageFrom(recipient, await this.relationTo(recipientId, actor.userId))) {
       throw new Forbidden('This user only accepts messages from friends and people they follow', 'messages_not_allowed');
     }
@@ -121,7 +123,7 @@ export class PrivateMessageService {
         throw Invalid.field('parent_id', 'must be a message of this conversation', 'invalid_parent');
       }
     }
-    const minutes = await this.messages.autoDeleteMinutes(actor.userId, recipientId);
+    const minutes = conversation.autoDeleteMinutes;
     const message = await this.messages.create({
       sender_id: actor.userId,
       receiver_id: recipientId,
@@ -143,14 +145,17 @@ export class PrivateMessageService {
 
   /** The thread with `peerId`, newest first; reading it marks the peer's messages read. */
   async thread(actor: Actor, peerId: number, page: PageRequest, q?: string): Promise<ThreadView> {
-    const peer = await this.users.findById(peerId);
-    if (!peer) throw new NotFound('User not found', 'user_not_found');
-    const { items, total } = await this.messages.thread(actor.userId, peerId, this.now(), page, q);
+    // The peer, the actor's own account and the conversation's settings in one read; the two accounts
+    // are every sender the page can show (a reply's parent is of the same conversation).
+    const conversation = await this.messages.conversationWith(actor.userId, peerId);
+    if (!conversation) throw new NotFound('User not found', 'user_not_found');
+    const { peer, own } = conversation;
+    const { items, total } = await this.messages.thread(actor.userId, peerId, this.now(), page, q, conversation.clearedBeforeId);
     await this.messages.markRead(actor.userId, peerId);
-    const views = readStateAsSeenBy(actor, peer, await this.views(actor, items));
+    const views = readStateAsSeenBy(actor, peer, await this.views(actor, items, [peer, own]));
     return {
       peer,
-      auto_delete_time: await this.messages.autoDeleteMinutes(actor.userId, peerId),
+      auto_delete_time: conversation.autoDeleteMinutes,
       messages: views,
       meta: pageMeta(page, total),
     };
@@ -206,9 +211,9 @@ export class PrivateMessageService {
   }
 
   async settings(actor: Actor, peerId: number): Promise<{ peer: UserRecord; auto_delete_time: number }> {
-    const peer = await this.users.findById(peerId);
-    if (!peer) throw new NotFound('User not found', 'user_not_found');
-    return { peer, auto_delete_time: await this.messages.autoDeleteMinutes(actor.userId, peerId) };
+    const conversation = await this.messages.conversationWith(actor.userId, peerId);
+    if (!conversation) throw new NotFound('User not found', 'user_not_found');
+    return { peer: conversation.peer, auto_delete_time: conversation.autoDeleteMinutes };
   }
 
   async setAutoDelete(actor: Actor, peerId: number, minutes: number): Promise<{ peer: UserRecord; auto_delete_time: number }> {
@@ -228,10 +233,11 @@ export class PrivateMessageService {
     return this.messages.deleteExpired(this.now());
   }
 
-  private views(actor: Actor, items: PrivateMessageRecord[]): Promise<MessageView[]> {
+  private views(actor: Actor, items: PrivateMessageRecord[], knownUsers: (UserRecord | null)[] = []): Promise<MessageView[]> {
     return messageViews(
       {
         users: this.users,
+        knownUsers,
         findMessages: (ids) => this.messages.findByIds(ids),
         reactions: (ids, viewer) => this.messages.reactions(ids, viewer),
       },

@@ -62,7 +62,7 @@ export class InMemoryPrivateMessageRepository implements PrivateMessageRepositor
       this.nextId = nextId;
     };
   }
-  /** `users` is needed only to filter conversations by the peer's username, as the SQL adapter joins users. */
+  /** `users` is needed to filter conversations by the peer's username and to answer `conversationWith`, as the SQL adapter joins users. */
   constructor(private readonly users?: InMemoryUserRepository) {}
 
   private conv(userId: number, peerId: number) {
@@ -97,8 +97,21 @@ export class InMemoryPrivateMessageRepository implements PrivateMessageRepositor
     const peer = m.sender_id === userId ? m.receiver_id : m.sender_id;
     return live(m, now) && m.id > this.conv(userId, peer).cleared_before_id;
   }
-  async thread(userId: number, peerId: number, now: Timestamp, page: PageRequest, q?: string) {
-    const cleared = this.conv(userId, peerId).cleared_before_id;
+  async conversationWith(userId: number, peerId: number) {
+    if (!this.users) throw new Error('InMemoryPrivateMessageRepository needs the user repository to answer conversationWith');
+    const peer = await this.users.findById(peerId);
+    if (!peer) return null;
+    const row = this.conversationRows.get(`${userId}:${peerId}`);
+    return {
+      peer,
+      own: await this.users.findById(userId),
+      clearedBeforeId: row?.cleared_before_id ?? 0,
+      autoDeleteMinutes: row?.auto_delete_time ?? 0,
+    };
+  }
+
+  async thread(userId: number, peerId: number, now: Timestamp, page: PageRequest, q?: string, clearedBeforeId?: number) {
+    const cleared = clearedBeforeId ?? this.conv(userId, peerId).cleared_before_id;
     const all = this.between(userId, peerId)
       .filter((m) => m.id > cleared && live(m, now) && (!q || m.content.toLowerCase().includes(q.toLowerCase())))
       .sort((a, b) => b.id - a.id);

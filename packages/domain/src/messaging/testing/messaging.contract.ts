@@ -85,6 +85,9 @@ export function socialMessagingContract(name: string, make: () => Promise<Social
       const m2 = await messages.create({ ...base, sender_id: b.id, receiver_id: a.id, content: 'two', created_at: '2026-01-01 00:00:01' });
       const now = '2026-01-01 00:00:02';
       expect((await messages.thread(a.id, b.id, now, page())).items.map((m) => m.id)).toEqual([m2.id, m1.id]);
+      // The total holds on every page, one past the end included (where no row carries it).
+      expect(await messages.thread(a.id, b.id, now, page(2, 1))).toEqual({ items: [m1], total: 2 });
+      expect(await messages.thread(a.id, b.id, now, page(3, 1))).toEqual({ items: [], total: 2 });
       const convs = await messages.conversations(a.id, page());
       expect(convs.items).toEqual([
         expect.objectContaining({ peer_id: b.id, unread_count: 1, last_message: expect.objectContaining({ id: m2.id }) }),
@@ -111,6 +114,23 @@ export function socialMessagingContract(name: string, make: () => Promise<Social
 
       await messages.setAutoDeleteMinutes(a.id, b.id, 5, now);
       expect(await messages.autoDeleteMinutes(b.id, a.id)).toBe(5);
+      // One read for a thread or a send: both accounts, the side's own marker, the shared setting.
+      expect(await messages.conversationWith(a.id, b.id)).toEqual({
+        peer: await users.findById(b.id),
+        own: await users.findById(a.id),
+        clearedBeforeId: m2.id,
+        autoDeleteMinutes: 5,
+      });
+      expect(await messages.conversationWith(b.id, a.id)).toMatchObject({ clearedBeforeId: 0, autoDeleteMinutes: 5 });
+      expect((await messages.thread(a.id, b.id, now, page(), undefined, 0)).total).toBe(2);
+      expect(await messages.conversationWith(a.id, 999_999)).toBeNull();
+      const [c] = await twoUsers(users);
+      expect(await messages.conversationWith(c.id, a.id)).toMatchObject({
+        peer: { id: a.id },
+        own: { id: c.id },
+        clearedBeforeId: 0,
+        autoDeleteMinutes: 0,
+      });
       const m3 = await messages.create({
         ...base,
         sender_id: a.id,
