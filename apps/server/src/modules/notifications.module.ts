@@ -110,11 +110,17 @@ export const notificationsModule = featureModule(face, (w) => {
     { providers: PushProviders, delivery: Notifications.PushDelivery, logger: LoggerToken },
     ({ providers, delivery, logger }) => (providers.length ? delivery : new LoggingPushSender(logger)),
   );
-  // The recipient's notification switches decide every push (user_preferences.php).
+  // The recipient's notification switches decide every push (user_preferences.php). A push that only
+  // goes to the log (no provider configured) reaches nobody: it is logged without reading the
+  // recipient's switches, one statement less for every message sent (issue 30).
   w.bind(
     PushSender,
     { transport: Notifications.PushTransport, preferences: NotificationPreferenceRepository, uow: UnitOfWork },
-    ({ transport, preferences, uow }) => new AfterCommitPushSender(new PreferenceGatedPushSender(transport, preferences), uow),
+    ({ transport, preferences, uow }) =>
+      new AfterCommitPushSender(
+        transport instanceof LoggingPushSender ? transport : new PreferenceGatedPushSender(transport, preferences),
+        uow,
+      ),
   );
 
   w.bind(
