@@ -57,9 +57,9 @@ describe('statements per request of the benchmark scenarios', () => {
   });
 
   it('message thread (GET messages.php?user_id=): both accounts with the conversation, page with its total, read marks, reactions', async () => {
-    // Before: 9 (peer; cleared marker; page; total; mark read; senders; reaction counts; own reactions; auto-delete setting).
-    // Now: both accounts with the conversation; the page carrying its total; mark read; reaction counts; own reactions.
-    // The page holds a reply: its parent is read too (in the benchmark's thread as well), one statement more.
+    // Before: 10 (peer; cleared marker; page; total; mark read; parents; senders; reaction counts; own reactions;
+    // auto-delete setting). Now: both accounts with the conversation; the page carrying its total; mark read; parents;
+    // reaction counts; own reactions. The page holds a reply, as the benchmark's does: without one, no parents' read.
     const res = await t.api.get(`messages.php?user_id=${peer.id}&page=1`, { token: me.token });
     expect(res.body.data.data.some((m: { parent_id: number | null }) => m.parent_id === first.id)).toBe(true);
     expect(await statementsOf(() => t.api.get(`messages.php?user_id=${peer.id}&page=1`, { token: me.token }))).toBe(6);
