@@ -48,6 +48,8 @@ const NOT_STORED = new Set([
   'POST fediverse.php action=react_remote',
   'DELETE fediverse.php action=unreact_remote',
   'POST fediverse.php action=reply_remote',
+  'PUT fediverse.php action=edit_remote_reply',
+  'DELETE fediverse.php action=delete_remote_reply',
   'POST auth.php',
   'POST auth.php action=login',
   'POST auth.php action=refresh',

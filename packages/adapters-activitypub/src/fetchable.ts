@@ -1,13 +1,20 @@
 import type { DocumentLoader } from '@fedify/fedify';
 import type { UserRecord } from '@plaza/domain/accounts';
 import type { CommentRecord, PostRecord } from '@plaza/domain/content';
-import { type FederationAudience, federationAudienceOf, remoteMentionsOf } from '@plaza/domain/federation';
+import {
+  type FederationAudience,
+  federationAudienceOf,
+  type OutboundReply,
+  type RemoteActor,
+  remoteMentionsOf,
+} from '@plaza/domain/federation';
 import { commentNote } from './comment-note.js';
 import type { InstanceActor } from './instance-actor.js';
 import type { Loaders } from './mapping.js';
 import { type MentionResolver, withMentions } from './mentions.js';
 import { htmlPage, redirectTo, wantsActivity, wantsHtml } from './negotiation.js';
 import type { ActivityBuilder } from './outbox.js';
+import { replyNote } from './reply-note.js';
 import { verifySignedFetch } from './signed-fetch.js';
 import type { FederationUrls } from './urls.js';
 
@@ -20,6 +27,10 @@ export interface FetchableSources {
   localUser(username: string): Promise<UserRecord | null>;
   /** Each remote follower's (shared) inbox: their servers are the ones a followers-only note is shown to. */
   followerInboxes(userId: number): Promise<string[]>;
+  /** A local user's reply to a remote Note (docs/decisions/0246). */
+  remoteReply(id: number): Promise<OutboundReply | null>;
+  /** A cached remote actor (the replied-to author, named in the reply's Mention). */
+  remoteActor(url: string): Promise<RemoteActor | null>;
 }
 
 export interface FetchableOptions {
@@ -41,6 +52,8 @@ export interface FetchableOptions {
 /** The post Note id's path (the API URL remote servers already hold: urls.ts). */
 const POST_PATH = '/api/v1/posts.php';
 const COMMENT_PATH = '/fediverse/comment.php';
+/** A local user's reply to a remote Note (urls.ts `remoteReply`). */
+const REPLY_PATH = '/fediverse/reply.php';
 const ACTOR_PATH = '/fediverse/actor.php';
 const TAG_PATH = '/fediverse/tag.php';
 const INSTANCE_ACTOR_PATH = '/fediverse/instance-actor.php';
@@ -69,7 +82,8 @@ type Signer = { host: string } | null;
 
 /**
  * The objects federation serves at their ids (docs/decisions/0201): a post's Note (at its API URL,
- * for ActivityStreams requests without a token only), a comment's Note, the instance actor; the
+ * for ActivityStreams requests without a token only), a comment's Note, a reply to a remote Note
+ * (0246), the instance actor; the
  * browser's view of those and of the actor (a redirect to the main application, or a minimal page);
  * and, in secure mode, the refusal of unsigned fetches of objects and collections. The audience
  * rule is the outbox's: a public account's wall post (and its comments) to anyone, a private
@@ -95,7 +109,7 @@ export class FetchableObjects {
   async handle(request: Request): Promise<Response | null> {
     const url = new URL(request.url);
     const path = url.pathname;
-    const known = path === POST_PATH || path === COMMENT_PATH || path === TAG_PATH || path === INSTANCE_ACTOR_PATH;
+    const known = path === POST_PATH || path === COMMENT_PATH || path === REPLY_PATH || path === TAG_PATH || path === INSTANCE_ACTOR_PATH;
     const reading = request.method === 'GET' || request.method === 'HEAD';
     if (known && !reading) return error(405, 'method_not_allowed', `${request.method} is not allowed here`);
     if (!reading) return null;
@@ -105,9 +119,10 @@ export class FetchableObjects {
     if (path === TAG_PATH) return this.tagPage(url);
     if (path === ACTOR_PATH) return wantsHtml(accept) ? this.profilePage(url) : null;
     if (COLLECTIONS.has(path)) return this.o.secureMode ? this.refusal(await this.signer(request)) : null;
-    if (path !== POST_PATH && path !== COMMENT_PATH) return null;
+    if (path !== POST_PATH && path !== COMMENT_PATH && path !== REPLY_PATH) return null;
 
     const id = /^\d{1,15}$/.test(url.searchParams.get('id') ?? '') ? Number(url.searchParams.get('id')) : 0;
+    if (path === REPLY_PATH) return this.reply(id, request);
     const kind = path === POST_PATH ? 'post' : 'comment';
     if (!wantsActivity(accept)) return this.objectPage(kind, id);
     const signer = await this.signer(request);
@@ -118,6 +133,33 @@ export class FetchableObjects {
     const found = id > 0 ? await this.load(kind, id) : null;
     if (!found || !(await this.mayRead(found.audience, found.owner, signer))) return error(404, 'not_found', 'No such object');
     return this.activity(found.note);
+  }
+
+  /**
+   * A reply to a remote Note, to the audience of its Create (docs/decisions/0246): a public one to
+   * anyone, a direct one only to a signed fetch by the replied-to author's server; 404 otherwise. A
+   * browser gets a minimal page of a public one (the main application has no page for it).
+   */
+  private async reply(id: number, request: Request): Promise<Response> {
+    const reply = id > 0 ? await this.o.sources.remoteReply(id) : null;
+    const user = reply ? await this.o.sources.user(reply.user_id) : null;
+    const found = reply && user && !user.deleted_at ? { reply, user } : null;
+    if (!wantsActivity(request.headers.get('accept'))) {
+      if (!found || found.reply.audience !== 'public') return htmlPage(404, 'Not found', ['There is nothing here.']);
+      return htmlPage(200, `A reply by ${user!.display_name || user!.username}`, [found.reply.content, found.reply.created_at], {
+        href: this.o.urls.actor(found.user.username),
+        text: `@${found.user.username}@${this.o.urls.domain}`,
+      });
+    }
+    const signer = await this.signer(request);
+    if (this.o.secureMode || signer) {
+      const refused = await this.refusal(signer);
+      if (refused) return refused;
+    }
+    const readable = found && (found.reply.audience === 'public' || (signer !== null && hostOf(found.reply.actor_url) === signer.host));
+    if (!found || !readable) return error(404, 'not_found', 'No such object');
+    const author = await this.o.sources.remoteActor(found.reply.actor_url);
+    return this.activity(replyNote(this.o.urls, found.user.username, found.reply, author));
   }
 
   /** In secure mode, or for any signed fetch: unsigned is 401, a suspended server 403; null to go on. */

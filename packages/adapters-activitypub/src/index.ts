@@ -23,3 +23,4 @@ export * from './inbound.js';
 export * from './account-lifecycle.js';
 export * from './share-listener.js';
 export * from './remote-engagement-outbox.js';
+export * from './reply-note.js';

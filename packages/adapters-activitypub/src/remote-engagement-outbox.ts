@@ -1,25 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import { type Activity, Create, EmojiReact, Like, Mention, Note, PUBLIC_COLLECTION, Undo } from '@fedify/fedify';
+import { type Activity, Create, Delete, EmojiReact, Like, Tombstone, Undo, Update } from '@fedify/fedify';
 import { Temporal } from '@js-temporal/polyfill';
 import { type Clock, fromTimestamp, toTimestamp } from '@plaza/domain';
 import type { UserRecord } from '@plaza/domain/accounts';
 import {
   emojiOfReaction,
   type FederationQueue,
-  handleOf,
   type OutboundReaction,
   type OutboundReply,
   type RemoteActor,
   type RemoteEngagementOutbox,
 } from '@plaza/domain/federation';
-import { type ActivityBuilder, DELIVER_CHANNEL, type Delivery, FANOUT_CHANNEL, type FanOut, noteHtml } from './outbox.js';
+import { type ActivityBuilder, DELIVER_CHANNEL, type Delivery, FANOUT_CHANNEL, type FanOut } from './outbox.js';
+import { replyAudience, replyNote } from './reply-note.js';
 import type { FederationUrls } from './urls.js';
 
 /**
  * What a local user's reaction or reply to a remote Note sends (docs/decisions/0245), queued in the
  * caller's unit of work: `Like` for a like and `EmojiReact` with the type's emoji for the five others
  * (Pleroma's and Misskey's reading; Mastodon counts a `Like` only), their `Undo`, and `Create(Note)`
- * with `inReplyTo` and a `Mention` of the author, so that the author's server threads and notifies it.
+ * with `inReplyTo` and a `Mention` of the author, so that the author's server threads and notifies it,
+ * and that reply's `Update(Note)` and `Delete(Tombstone)` to the same audience (docs/decisions/0246).
  */
 export class QueuedRemoteEngagementOutbox implements RemoteEngagementOutbox {
   constructor(
@@ -31,6 +32,10 @@ export class QueuedRemoteEngagementOutbox implements RemoteEngagementOutbox {
 
   newActivityId(): string {
     return this.urls.activity(randomUUID());
+  }
+
+  replyNoteId(replyId: number): string {
+    return this.urls.remoteReply(replyId);
   }
 
   async react(user: UserRecord, author: RemoteActor, reaction: OutboundReaction): Promise<void> {
@@ -49,39 +54,38 @@ export class QueuedRemoteEngagementOutbox implements RemoteEngagementOutbox {
   }
 
   async reply(user: UserRecord, author: RemoteActor, reply: OutboundReply): Promise<string> {
-    const actor = new URL(this.urls.actor(user.username));
-    const authorUrl = new URL(author.actor_url);
-    const id = this.urls.remoteReply(reply.id);
-    const published = Temporal.Instant.fromEpochMilliseconds(fromTimestamp(reply.created_at).getTime());
-    // A public reply is addressed as the account's public posts, with the author in cc; any other to the author alone.
-    const { tos, ccs } =
-      reply.audience === 'public'
-        ? { tos: [PUBLIC_COLLECTION], ccs: [new URL(this.urls.followers(user.username)), authorUrl] }
-        : { tos: [authorUrl], ccs: [] };
-    const note = new Note({
-      id: new URL(id),
-      attribution: actor,
-      content: noteHtml(reply.content),
-      replyTarget: new URL(reply.object_id),
-      published,
-      tos,
-      ccs,
-      tags: [new Mention({ href: authorUrl, name: handleOf(author) })],
-    });
-    const create = new Create({ id: new URL(`${id}#create`), actor, published, tos, ccs, object: note });
-    if (reply.audience !== 'public') {
-      await this.deliver(user, author, create);
-      return id;
-    }
-    // The followers' inboxes join the author's at fan-out (each inbox once).
+    const note = replyNote(this.urls, user.username, reply, author);
+    const id = note.id!.href;
+    await this.toAudience(user, author, reply, new Create({ ...this.envelope(user, reply), id: new URL(`${id}#create`), object: note }));
+    return id;
+  }
+
+  async editReply(user: UserRecord, author: RemoteActor, reply: OutboundReply): Promise<void> {
+    const note = replyNote(this.urls, user.username, reply, author);
+    await this.toAudience(user, author, reply, new Update({ ...this.envelope(user, reply), id: new URL(this.newActivityId()), object: note }));
+  }
+
+  async deleteReply(user: UserRecord, author: RemoteActor, reply: OutboundReply): Promise<void> {
+    const tombstone = new Tombstone({ id: new URL(this.urls.remoteReply(reply.id)) });
+    await this.toAudience(user, author, reply, new Delete({ ...this.envelope(user, reply), id: new URL(this.newActivityId()), object: tombstone }));
+  }
+
+  /** The actor and addressing every activity about a reply carries: the same as its Create's. */
+  private envelope(user: UserRecord, reply: OutboundReply) {
+    const published = Temporal.Instant.fromEpochMilliseconds(fromTimestamp(reply.updated_at ?? reply.created_at).getTime());
+    return { actor: new URL(this.urls.actor(user.username)), published, ...replyAudience(this.urls, user.username, reply) };
+  }
+
+  /** A direct reply's activities go to the author alone; a public one's to the author and, at fan-out, the followers (each inbox once). */
+  private async toAudience(user: UserRecord, author: RemoteActor, reply: OutboundReply, activity: Activity): Promise<void> {
+    if (reply.audience !== 'public') return this.deliver(user, author, activity);
     const payload: FanOut = {
       user_id: user.id,
       username: user.username,
-      activity: await this.activities.json(create),
+      activity: await this.activities.json(activity),
       inboxes: [author.shared_inbox_url ?? author.inbox_url],
     };
     await this.queue.enqueue([{ channel: FANOUT_CHANNEL, payload, due_at: toTimestamp(this.clock.now()) }]);
-    return id;
   }
 
   /** The reaction's activity, rebuilt with its stored id (the Undo embeds it as it was sent). */

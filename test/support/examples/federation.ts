@@ -20,4 +20,7 @@ export const EXAMPLES: Examples = {
   'POST fediverse.php action=react_remote': () => ({ body: { object_url: 'https://127.0.0.1/notes/nothing', reaction_type: 'love' } }),
   'DELETE fediverse.php action=unreact_remote': () => ({ body: { object_url: 'https://127.0.0.1/notes/nothing' } }),
   'POST fediverse.php action=reply_remote': () => ({ body: { object_url: 'https://127.0.0.1/notes/nothing', content: 'Hello' } }),
+  // No reply exists on the sweeps' server (none could be sent): the refusal is 404 remote_reply_not_found.
+  'PUT fediverse.php action=edit_remote_reply': () => ({ body: { reply_id: 999_999, content: 'Hello again' } }),
+  'DELETE fediverse.php action=delete_remote_reply': () => ({ body: { reply_id: 999_999 } }),
 };

@@ -395,6 +395,8 @@ export const federationModule = featureModule(face, (w) => {
       Federation.Mentions,
       ConfigToken,
       Federation.Inbound,
+      OutboundInteractionRepository,
+      RemoteActorRepository,
     ],
     (
       urls,
@@ -416,6 +418,8 @@ export const federationModule = featureModule(face, (w) => {
       mentions,
       config,
       inbound,
+      outbound,
+      remoteActors,
     ) =>
       new PlazaFederation({
         urls,
@@ -449,6 +453,8 @@ export const federationModule = featureModule(face, (w) => {
             user: (id) => users.findById(id),
             localUser: (username) => service.localUser(username),
             followerInboxes: (userId) => follows.followerInboxes(userId),
+            remoteReply: (id) => outbound.findReply(id),
+            remoteActor: (url) => remoteActors.find(url),
           },
           activities,
           loaders,

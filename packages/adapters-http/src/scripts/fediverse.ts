@@ -1,6 +1,6 @@
 import { type Actor, pageMeta, pageRequest } from '@plaza/domain';
 import { COMMENT_MAX_LENGTH, REACTION_TYPES } from '@plaza/domain/content';
-import type { FederationService, RemoteEngagement, RemoteTarget } from '@plaza/domain/federation';
+import type { FederationService, OutboundReply, RemoteEngagement, RemoteTarget } from '@plaza/domain/federation';
 import { z } from 'zod';
 import { paginationQuery, zFlag, zId } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
@@ -43,6 +43,19 @@ export const remoteReactBody = z.object({ object_url: zObjectUrl, reaction_type:
 export const remoteObjectBody = z.object({ object_url: zObjectUrl });
 /** A reply is a comment's text: at most as long. */
 export const remoteReplyBody = z.object({ object_url: zObjectUrl, content: z.string().max(COMMENT_MAX_LENGTH) });
+/** A reply of the caller's to a remote post, by the `id` reply_remote answered (docs/decisions/0246). */
+export const remoteReplyIdBody = z.object({ reply_id: zId });
+export const remoteReplyEditBody = z.object({ reply_id: zId, content: z.string().max(COMMENT_MAX_LENGTH) });
+
+/** A reply to a remote post as fediverse.php answers it (reply_remote, edit_remote_reply). */
+const RemoteReplyWire = z.object({
+  id: z.number().int(),
+  object_url: z.string(),
+  note_id: z.string(),
+  content: z.string(),
+  visibility: z.enum(['public', 'direct']),
+  created_at: zTimestamp,
+});
 
 const listQuery = z.object({ user_id: optionalUserId, ...paginationQuery });
 const me = (actor: Actor, userId: number | undefined) => userId ?? actor.userId;
@@ -55,6 +68,14 @@ export function fediverseScript(
   engagement: RemoteEngagement,
 ): Script {
   const target = (b: RemoteTarget): RemoteTarget => ({ handle: b.handle, actor_url: b.actor_url });
+  const presentReply = (r: OutboundReply & { note_id: string }) => ({
+    id: r.id,
+    object_url: r.object_id,
+    note_id: r.note_id,
+    content: r.content,
+    visibility: r.audience === 'public' ? ('public' as const) : ('direct' as const),
+    created_at: wireTime(p, r.created_at),
+  });
   return {
     name: 'fediverse',
     operations: [
@@ -238,30 +259,38 @@ export function fediverseScript(
         body: remoteReplyBody,
         summary:
           "Replies to a remote post (Create(Note) with inReplyTo to its author; a public account's reply to a public post also to the followers)",
-        response: z.object({
-          message: z.string(),
-          reply: z.object({
-            id: z.number().int(),
-            object_url: z.string(),
-            note_id: z.string(),
-            content: z.string(),
-            visibility: z.enum(['public', 'direct']),
-            created_at: zTimestamp,
-          }),
-        }),
+        response: z.object({ message: z.string(), reply: RemoteReplyWire }),
         handle: async (ctx) => {
           const r = await engagement.reply(ctx.actor, ctx.body.object_url, ctx.body.content);
-          return {
-            message: 'Reply sent',
-            reply: {
-              id: r.id,
-              object_url: r.object_id,
-              note_id: r.note_id,
-              content: r.content,
-              visibility: r.audience === 'public' ? ('public' as const) : ('direct' as const),
-              created_at: wireTime(p, r.created_at),
-            },
-          };
+          return { message: 'Reply sent', reply: presentReply(r) };
+        },
+      }),
+      op({
+        method: 'PUT',
+        select: { action: 'edit_remote_reply' },
+        auth: 'required',
+        rateLimit: 'comments',
+        body: remoteReplyEditBody,
+        summary:
+          "Edits the caller's reply to a remote post (Update(Note) to the same audience as its Create); another user's reply is 404",
+        response: z.object({ message: z.string(), reply: RemoteReplyWire.extend({ updated_at: zTimestamp }) }),
+        handle: async (ctx) => {
+          const r = await engagement.editReply(ctx.actor, ctx.body.reply_id, ctx.body.content);
+          return { message: 'Reply edited', reply: { ...presentReply(r), updated_at: wireTime(p, r.updated_at ?? r.created_at) } };
+        },
+      }),
+      op({
+        method: 'DELETE',
+        select: { action: 'delete_remote_reply' },
+        auth: 'required',
+        rateLimit: 'comments',
+        body: remoteReplyIdBody,
+        summary:
+          "Deletes the caller's reply to a remote post (Delete of its Note, to the same audience as its Create); another user's reply is 404",
+        response: z.object({ message: z.string(), reply_id: z.number().int(), deleted: z.literal(true) }),
+        handle: async (ctx) => {
+          const r = await engagement.deleteReply(ctx.actor, ctx.body.reply_id);
+          return { message: 'Reply deleted', reply_id: r.id, deleted: true as const };
         },
       }),
     ],

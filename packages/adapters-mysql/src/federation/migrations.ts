@@ -241,6 +241,13 @@ const outboundInteractions: PlazaMigration = {
   },
 };
 
+/** A reply to a remote Note can be edited (docs/decisions/0246): when, for its Note's `updated`. */
+const replyEdits: PlazaMigration = {
+  async up(db) {
+    await db.schema.alterTable('outbound_remote_replies').addColumn('updated_at', TIMESTAMP).execute();
+  },
+};
+
 /** The federation context's migrations, contributed by its feature module (docs/decisions/0008). */
 export const FEDERATION_MIGRATIONS: PlazaMigrations = {
   '20261122_federation_tables': federationTables,
@@ -248,4 +255,5 @@ export const FEDERATION_MIGRATIONS: PlazaMigrations = {
   '20261127_inbound_remote_interactions': remoteInteractions,
   '20261127_outbound_follow_requests': followRequests,
   '20261127_fedremote_outbound_interactions': outboundInteractions,
+  '20261127_fedreply_reply_edits': replyEdits,
 };

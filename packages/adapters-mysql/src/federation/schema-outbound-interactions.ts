@@ -19,6 +19,8 @@ export interface OutboundRemoteRepliesTable {
   content: string;
   audience: string;
   created_at: string;
+  /** Added by `20261127_fedreply_reply_edits` (docs/decisions/0246). */
+  updated_at: string | null;
 }
 
 export interface FederationOutboundInteractionTables {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Timestamp } from '@plaza/domain';
 import type { ReactionType } from '@plaza/domain/content';
 import type { NewOutboundReply, OutboundInteractionRepository, OutboundReaction, OutboundReply } from '@plaza/domain/federation';
 import type { Database } from '../database.js';
@@ -53,6 +54,30 @@ export class SqlOutboundInteractionRepository implements OutboundInteractionRepo
 
   async addReply(reply: NewOutboundReply): Promise<OutboundReply> {
     const id = insertedId(await this.db.insertInto('outbound_remote_replies').values(reply).executeTakeFirstOrThrow());
-    return { ...reply, id };
+    return { ...reply, id, updated_at: null };
+  }
+
+  async findReply(id: number): Promise<OutboundReply | null> {
+    const row = await this.db.selectFrom('outbound_remote_replies').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? { ...row, audience: row.audience as OutboundReply['audience'] } : null;
+  }
+
+  async editReply(reply: Pick<OutboundReply, 'id' | 'user_id'>, edit: { content: string; updated_at: Timestamp }): Promise<boolean> {
+    const r = await this.db
+      .updateTable('outbound_remote_replies')
+      .set({ content: edit.content, updated_at: edit.updated_at })
+      .where('id', '=', reply.id)
+      .where('user_id', '=', reply.user_id)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  async removeReply(reply: Pick<OutboundReply, 'id' | 'user_id'>): Promise<boolean> {
+    const r = await this.db
+      .deleteFrom('outbound_remote_replies')
+      .where('id', '=', reply.id)
+      .where('user_id', '=', reply.user_id)
+      .executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
   }
 }

@@ -13,6 +13,8 @@ import type { RemoteActor } from './model.js';
 import type { RemoteActorRepository, RemoteDirectory } from './ports.js';
 import { type FederationAudience, federationAudienceOf } from './rules.js';
 
+const replyNotFound = () => new NotFound('Reply not found', 'remote_reply_not_found');
+
 /** A remote Note as a reaction or a reply needs it: its id, its author, and whether it is public. */
 export interface RemoteNote {
   object_id: string;
@@ -52,8 +54,10 @@ export interface OutboundReply {
   content: string;
   audience: FederationAudience | 'direct';
   created_at: Timestamp;
+  /** When it was last edited (`Update(Note)`); null when never. */
+  updated_at: Timestamp | null;
 }
-export type NewOutboundReply = Omit<OutboundReply, 'id'>;
+export type NewOutboundReply = Omit<OutboundReply, 'id' | 'updated_at'>;
 
 export interface OutboundInteractionRepository {
   /** Stores the reaction unless the user has one on this Note (one conditional insert): true when this call stored it. */
@@ -70,18 +74,29 @@ export interface OutboundInteractionRepository {
   /** Removes the reaction whose activity is this one (one conditional delete): true for the one caller that removed it. */
   removeReaction(reaction: OutboundReaction): Promise<boolean>;
   addReply(reply: NewOutboundReply): Promise<OutboundReply>;
+  findReply(id: number): Promise<OutboundReply | null>;
+  /** Replaces the text of the user's reply (one conditional update): false when it is not theirs or is gone. */
+  editReply(reply: Pick<OutboundReply, 'id' | 'user_id'>, edit: { content: string; updated_at: Timestamp }): Promise<boolean>;
+  /** Removes the user's reply (one conditional delete): true for the one caller that removed it. */
+  removeReply(reply: Pick<OutboundReply, 'id' | 'user_id'>): Promise<boolean>;
 }
 export const OutboundInteractionRepository = token<OutboundInteractionRepository>('federation.OutboundInteractionRepository');
 
 /** What reactions and replies to remote Notes send, queued in the unit of work of the row they go with. */
 export interface RemoteEngagementOutbox {
   newActivityId(): string;
+  /** The Note id of a reply (what its Create carried and a fetch answers). */
+  replyNoteId(replyId: number): string;
   /** `Like` (a `like`) or `EmojiReact` with the type's emoji, to the Note's author. */
   react(user: UserRecord, author: RemoteActor, reaction: OutboundReaction): Promise<void>;
   /** `Undo` of that activity, to the Note's author. */
   unreact(user: UserRecord, author: RemoteActor, reaction: OutboundReaction): Promise<void>;
   /** `Create(Note)` with `inReplyTo`, to the Note's author (and the replier's followers when public); returns the reply's Note id. */
   reply(user: UserRecord, author: RemoteActor, reply: OutboundReply): Promise<string>;
+  /** `Update(Note)` of the edited reply, to the same audience as its Create. */
+  editReply(user: UserRecord, author: RemoteActor, reply: OutboundReply): Promise<void>;
+  /** `Delete` of the reply's Note (a `Tombstone`), to the same audience as its Create. */
+  deleteReply(user: UserRecord, author: RemoteActor, reply: OutboundReply): Promise<void>;
 }
 
 export interface RemoteReactionResult {
@@ -93,7 +108,7 @@ export interface RemoteReactionResult {
 
 /**
  * Reactions and replies of local users to remote posts (fediverse.php `react_remote`, `unreact_remote`,
- * `reply_remote`; docs/decisions/0245). The Note is fetched first (nothing is stored for one that does
+ * `reply_remote`, `edit_remote_reply`, `delete_remote_reply`; docs/decisions/0245, 0246). The Note is fetched first (nothing is stored for one that does
  * not answer); each change is one conditional write, and only the request whose write changed the row
  * queues the activity, in the same unit of work.
  */
@@ -169,6 +184,48 @@ export class RemoteEngagement {
       });
       return { ...reply, note_id: await this.outbox.reply(user, author, reply) };
     });
+  }
+
+  /**
+   * Edits the user's reply and sends `Update(Note)` to whoever received its Create. Another user's
+   * reply, or one deleted, is 404 `remote_reply_not_found`, as a reply that never existed.
+   */
+  async editReply(actor: Actor, replyId: number, content: string): Promise<OutboundReply & { note_id: string }> {
+    const text = composeComment(content, COMMENT_MAX_LENGTH);
+    const { user, reply } = await this.ownReply(actor, replyId);
+    const edit = { content: text, updated_at: toTimestamp(this.clock.now()) };
+    const edited: OutboundReply = { ...reply, ...edit };
+    await this.uow.run(async () => {
+      if (!(await this.store.editReply(reply, edit))) throw replyNotFound();
+      await this.toAuthorOf(reply, (author) => this.outbox.editReply(user, author, edited));
+    });
+    return { ...edited, note_id: this.outbox.replyNoteId(edited.id) };
+  }
+
+  /**
+   * Deletes the user's reply and sends `Delete` of its Note. One conditional delete: of concurrent
+   * deletes, one removes the row and sends; the others find it gone (404, as a later delete).
+   */
+  async deleteReply(actor: Actor, replyId: number): Promise<OutboundReply> {
+    const { user, reply } = await this.ownReply(actor, replyId);
+    await this.uow.run(async () => {
+      if (!(await this.store.removeReply(reply))) throw replyNotFound();
+      await this.toAuthorOf(reply, (author) => this.outbox.deleteReply(user, author, reply));
+    });
+    return reply;
+  }
+
+  private async ownReply(actor: Actor, replyId: number): Promise<{ user: UserRecord; reply: OutboundReply }> {
+    const user = await this.liveUser(actor.userId);
+    const reply = await this.store.findReply(replyId);
+    if (!reply || reply.user_id !== user.id) throw replyNotFound();
+    return { user, reply };
+  }
+
+  /** Sends to the replied-to author unless the domain is suspended since or the author is no longer cached: the change stands all the same. */
+  private async toAuthorOf(reply: OutboundReply, send: (author: RemoteActor) => Promise<void>): Promise<void> {
+    const author = await this.actors.find(reply.actor_url);
+    if (author && !(await this.suspended(author.actor_url))) await send(author);
   }
 
   private async liveUser(id: number): Promise<UserRecord> {

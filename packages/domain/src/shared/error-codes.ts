@@ -220,6 +220,7 @@ export const ERROR_CODES = {
   remote_actor_not_found: { kinds: ['not_found'], meaning: 'No fediverse account answers at this address' },
   remote_object_is_local: { kinds: ['invalid'], meaning: 'This is a post of this server: use reactions.php or comments.php' },
   remote_object_not_found: { kinds: ['not_found'], meaning: 'No fediverse post answers at this address' },
+  remote_reply_not_found: { kinds: ['not_found'], meaning: 'Reply not found' },
   report_not_found: { kinds: ['not_found'], meaning: 'Report not found' },
   report_not_pending: { kinds: ['conflict'], meaning: 'This report is no longer pending' },
   request_not_found: { kinds: ['not_found'], meaning: 'No pending request from this user' },

@@ -1,3 +1,4 @@
+import type { Timestamp } from '../../shared/time.js';
 import type { NewOutboundReply, OutboundInteractionRepository, OutboundReaction, OutboundReply } from '../remote-engagement.js';
 
 /** Reactions and replies to remote Notes in memory: the SQL tables' rules (one reaction per user and Note). */
@@ -33,8 +34,22 @@ export class InMemoryOutboundInteractionRepository implements OutboundInteractio
     return true;
   }
   async addReply(reply: NewOutboundReply) {
-    const stored = { ...reply, id: ++this.seq };
+    const stored = { ...reply, id: ++this.seq, updated_at: null };
     this.replies.push(stored);
     return { ...stored };
+  }
+  async findReply(id: number) {
+    const found = this.replies.find((r) => r.id === id);
+    return found ? { ...found } : null;
+  }
+  async editReply(reply: Pick<OutboundReply, 'id' | 'user_id'>, edit: { content: string; updated_at: Timestamp }) {
+    const found = this.replies.find((r) => r.id === reply.id && r.user_id === reply.user_id);
+    if (found) Object.assign(found, { content: edit.content, updated_at: edit.updated_at });
+    return !!found;
+  }
+  async removeReply(reply: Pick<OutboundReply, 'id' | 'user_id'>) {
+    const i = this.replies.findIndex((r) => r.id === reply.id && r.user_id === reply.user_id);
+    if (i >= 0) this.replies.splice(i, 1);
+    return i >= 0;
   }
 }

@@ -52,8 +52,32 @@ export function outboundInteractionsContract(name: string, make: () => Promise<O
       const reply = { user_id: carl.id, object_id: note, actor_url: author, content: 'Hi', audience: 'public' as const, created_at: at };
       const a = await outbound.addReply(reply);
       const b = await outbound.addReply({ ...reply, audience: 'direct' });
-      expect(a).toEqual({ ...reply, id: a.id });
+      expect(a).toEqual({ ...reply, id: a.id, updated_at: null });
       expect(b.id).toBeGreaterThan(a.id);
+      expect(await outbound.findReply(a.id)).toEqual(a);
+    });
+
+    it("edits and removes a reply only as its author's, each once for a removal", async () => {
+      const { users, outbound } = await make();
+      const dora = await users.create(aNewUser({ username: 'or_dora' }));
+      const eli = await users.create(aNewUser({ username: 'or_eli' }));
+      const reply = await outbound.addReply({
+        user_id: dora.id,
+        object_id: note,
+        actor_url: author,
+        content: 'First',
+        audience: 'public',
+        created_at: at,
+      });
+      const edit = { content: 'Second', updated_at: '2026-01-02 00:00:00' };
+      expect(await outbound.editReply({ id: reply.id, user_id: eli.id }, edit), "another user's").toBe(false);
+      expect(await outbound.editReply(reply, edit)).toBe(true);
+      expect(await outbound.findReply(reply.id)).toEqual({ ...reply, ...edit });
+      expect(await outbound.removeReply({ id: reply.id, user_id: eli.id }), "another user's").toBe(false);
+      expect(await outbound.removeReply(reply)).toBe(true);
+      expect(await outbound.removeReply(reply)).toBe(false);
+      expect(await outbound.findReply(reply.id)).toBeNull();
+      expect(await outbound.editReply(reply, edit), 'a removed one').toBe(false);
     });
   });
 }
