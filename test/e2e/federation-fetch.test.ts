@@ -324,6 +324,24 @@ describe('secure mode (API_FEDERATION_SECURE_MODE=true)', () => {
       keyOwner: `${secureOrigin}/fediverse/instance-actor.php`,
     });
   });
+
+  // After the instance actor's test: replying fetches (and caches) the strict verifier's actor.
+  it('refuses an unsigned fetch of a reply to a remote post with 401; the addressed author reads it signed (docs/decisions/0246)', async () => {
+    const noteId = `${strict.origin}/notes/secure-reply`;
+    strict.notes.push({ id: noteId, content: '<p>Answer me</p>', published: new Date().toISOString() });
+    const res = await secure.api.post(
+      'fediverse.php?action=reply_remote',
+      { object_url: noteId, content: 'Signed only' },
+      { token: hank.token },
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const unsigned = await get(res.body.reply.note_id);
+    expect(unsigned.status).toBe(401);
+    expect(((await unsigned.json()) as any).code).toBe('signature_required');
+    const signed = await strict.signedGet(res.body.reply.note_id);
+    expect(signed.status).toBe(200);
+    expect(await signed.json()).toMatchObject({ id: res.body.reply.note_id, inReplyTo: noteId, content: '<p>Signed only</p>' });
+  });
 });
 
 describe('mentions and hashtags', () => {

@@ -269,11 +269,21 @@ describe('editing and deleting a reply to a remote post (docs/decisions/0246)', 
     const { id, note_id } = (await reply(max, noteId, 'Frist')).body.reply;
     const res = await editReply(max, id, 'First');
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.reply).toMatchObject({ id, note_id, object_url: noteId, content: 'First', visibility: 'public', updated_at: expect.any(String) });
+    expect(res.body.reply).toMatchObject({
+      id,
+      note_id,
+      object_url: noteId,
+      content: 'First',
+      visibility: 'public',
+      updated_at: expect.any(String),
+    });
     await drain();
     const [update] = delivered('Update', max);
     expect(update?.verdict).toEqual({ ok: true, reason: 'verified', keyOwner: actorOf(max) });
-    expect(update.activity).toMatchObject({ to: 'as:Public', object: { id: note_id, type: 'Note', content: '<p>First</p>', inReplyTo: noteId } });
+    expect(update.activity).toMatchObject({
+      to: 'as:Public',
+      object: { id: note_id, type: 'Note', content: '<p>First</p>', inReplyTo: noteId },
+    });
     expect(update.activity.object.updated).toEqual(expect.any(String));
     expect(peerGot('Update', max), "the replier's follower got it too").toHaveLength(1);
     expect(((await (await getAs(note_id)).json()) as any).content).toBe('<p>First</p>');

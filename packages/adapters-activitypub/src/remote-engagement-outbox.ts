@@ -62,12 +62,22 @@ export class QueuedRemoteEngagementOutbox implements RemoteEngagementOutbox {
 
   async editReply(user: UserRecord, author: RemoteActor, reply: OutboundReply): Promise<void> {
     const note = replyNote(this.urls, user.username, reply, author);
-    await this.toAudience(user, author, reply, new Update({ ...this.envelope(user, reply), id: new URL(this.newActivityId()), object: note }));
+    await this.toAudience(
+      user,
+      author,
+      reply,
+      new Update({ ...this.envelope(user, reply), id: new URL(this.newActivityId()), object: note }),
+    );
   }
 
   async deleteReply(user: UserRecord, author: RemoteActor, reply: OutboundReply): Promise<void> {
     const tombstone = new Tombstone({ id: new URL(this.urls.remoteReply(reply.id)) });
-    await this.toAudience(user, author, reply, new Delete({ ...this.envelope(user, reply), id: new URL(this.newActivityId()), object: tombstone }));
+    await this.toAudience(
+      user,
+      author,
+      reply,
+      new Delete({ ...this.envelope(user, reply), id: new URL(this.newActivityId()), object: tombstone }),
+    );
   }
 
   /** The actor and addressing every activity about a reply carries: the same as its Create's. */

@@ -271,8 +271,7 @@ export function fediverseScript(
         auth: 'required',
         rateLimit: 'comments',
         body: remoteReplyEditBody,
-        summary:
-          "Edits the caller's reply to a remote post (Update(Note) to the same audience as its Create); another user's reply is 404",
+        summary: "Edits the caller's reply to a remote post (Update(Note) to the same audience as its Create); another user's reply is 404",
         response: z.object({ message: z.string(), reply: RemoteReplyWire.extend({ updated_at: zTimestamp }) }),
         handle: async (ctx) => {
           const r = await engagement.editReply(ctx.actor, ctx.body.reply_id, ctx.body.content);

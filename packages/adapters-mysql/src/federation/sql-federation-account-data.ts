@@ -55,7 +55,11 @@ export class SqlFederationAccountData implements AccountDataPart {
             .orderBy('id')
             .limit(BATCH)
             .execute()
-        ).map(({ object_id, audience, ...r }) => ({ ...r, object_url: object_id, visibility: audience === 'public' ? 'public' : 'direct' })),
+        ).map(({ object_id, audience, ...r }) => ({
+          ...r,
+          object_url: object_id,
+          visibility: audience === 'public' ? 'public' : 'direct',
+        })),
       (r) => r.id,
     );
   }
