@@ -146,7 +146,7 @@ export class FetchableObjects {
     const found = reply && user && !user.deleted_at ? { reply, user } : null;
     if (!wantsActivity(request.headers.get('accept'))) {
       if (!found || found.reply.audience !== 'public') return htmlPage(404, 'Not found', ['There is nothing here.']);
-      return htmlPage(200, `A reply by ${user!.display_name || user!.username}`, [found.reply.content, found.reply.created_at], {
+      return htmlPage(200, `A reply by ${found.user.display_name || found.user.username}`, [found.reply.content, found.reply.created_at], {
         href: this.o.urls.actor(found.user.username),
         text: `@${found.user.username}@${this.o.urls.domain}`,
       });
