@@ -55,7 +55,7 @@ export class QueuedRemoteEngagementOutbox implements RemoteEngagementOutbox {
 
   async reply(user: UserRecord, author: RemoteActor, reply: OutboundReply): Promise<string> {
     const note = replyNote(this.urls, user.username, reply, author);
-    const id = note.id!.href;
+    const id = this.urls.remoteReply(reply.id);
     await this.toAudience(user, author, reply, new Create({ ...this.envelope(user, reply), id: new URL(`${id}#create`), object: note }));
     return id;
   }
@@ -76,11 +76,15 @@ export class QueuedRemoteEngagementOutbox implements RemoteEngagementOutbox {
       user,
       author,
       reply,
-      new Delete({ ...this.envelope(user, reply), id: new URL(this.newActivityId()), object: tombstone }),
+      new Delete({ ...this.envelope(user, reply), published: this.now(), id: new URL(this.newActivityId()), object: tombstone }),
     );
   }
 
-  /** The actor and addressing every activity about a reply carries: the same as its Create's. */
+  private now() {
+    return Temporal.Instant.fromEpochMilliseconds(this.clock.now().getTime());
+  }
+
+  /** The actor and addressing every activity about a reply carries (the same as its Create's), published when the reply was written or edited. */
   private envelope(user: UserRecord, reply: OutboundReply) {
     const published = Temporal.Instant.fromEpochMilliseconds(fromTimestamp(reply.updated_at ?? reply.created_at).getTime());
     return { actor: new URL(this.urls.actor(user.username)), published, ...replyAudience(this.urls, user.username, reply) };
