@@ -211,7 +211,7 @@ export class FetchableObjects {
     }
     const author = comment.user_id === owner.id ? owner : await sources.user(comment.user_id);
     if (!author || author.deleted_at) return null;
-    return { note: commentNote(this.o.urls, { comment, author, audience }), audience, owner, postId: post.id };
+    return { note: commentNote(this.o.urls, { comment, author, owner, audience }), audience, owner, postId: post.id };
   }
 
   /** A post's Note with the mentions the worker resolved when it was delivered (from the cache). */

@@ -26,6 +26,7 @@ import {
   type FederationAudience,
   type FederationOutbox,
   type FederationQueue,
+  type OutboundComment,
   type QueuedMessage,
   type RemoteActor,
   type RemoteFollowRepository,
@@ -38,6 +39,8 @@ import { DatabaseMessageQueue, FEDIFY_CHANNEL } from './fedify-store.js';
 import type { ActorKeys } from './keys.js';
 import { linkHashtags, type MentionResolver, withMentions } from './mentions.js';
 import { GuardRefusal, type GuardedClient } from './ssrf.js';
+import { commentActivity } from './comment-note.js';
+import { noteHtml } from './note-html.js';
 import type { FederationUrls } from './urls.js';
 
 /** One activity to POST to one inbox, signed as `user_id`. */
@@ -54,31 +57,27 @@ export interface Delivery {
   presigned?: { headers: Record<string, string>; body: string };
 }
 
-/** One activity for every remote follower of `user_id` (expanded to one delivery per inbox by the worker). */
+/**
+ * One activity for every remote follower of `user_id` (expanded to one delivery per inbox by the
+ * worker), or of the users `followers_of` names: a comment reaches its post's author's followers
+ * (docs/decisions/0240). Rows queued before that field existed keep their meaning.
+ */
 export interface FanOut {
   user_id: number;
   username: string;
   activity: unknown;
+  /** Whose remote followers get it (default: `user_id`'s). */
+  followers_of?: number[];
   /** Remote handles the post mentions (a public post's): resolved, linked and delivered to by the worker (mentions.ts). */
   mentions?: string[];
-  /** Inboxes that get it besides the followers' (a public reply's author: remote-engagement-outbox.ts). */
+  /** Inboxes that get it besides the followers' (a public reply's author: remote-engagement-outbox.ts; a thread's remote repliers, 0240). */
   inboxes?: string[];
 }
 
+export { noteHtml } from './note-html.js';
+
 export const DELIVER_CHANNEL = 'deliver';
 export const FANOUT_CHANNEL = 'fanout';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
-
-/** Plain text as the HTML a Note carries: paragraphs and line breaks. */
-export function noteHtml(text: string): string {
-  return text
-    .split(/\n{2,}/)
-    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
-    .join('');
-}
 
 function mediaTypeOf(name: string): string {
   const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? '';
@@ -223,6 +222,24 @@ export class QueuedFederationOutbox implements FederationOutbox {
       username: author.username,
       activity: await this.activities.json(activity),
       ...(mentions.length > 0 ? { mentions } : {}),
+    };
+    await this.queue.enqueue([{ channel: FANOUT_CHANNEL, payload, due_at: toTimestamp(this.clock.now()) }]);
+  }
+
+  /** A local comment's Note, fanned out to its post's audience and the thread's remote participants (docs/decisions/0240). */
+  async comment(kind: 'create' | 'update' | 'delete', c: OutboundComment): Promise<void> {
+    const activity = commentActivity(
+      this.urls,
+      kind,
+      { comment: c.comment, author: c.author, owner: c.owner, audience: c.audience, ccs: c.ccs.map((u) => new URL(u)) },
+      this.clock.now(),
+    );
+    const payload: FanOut = {
+      user_id: c.author.id,
+      username: c.author.username,
+      activity: await this.activities.json(activity),
+      followers_of: c.followersOf,
+      ...(c.inboxes.length > 0 ? { inboxes: c.inboxes } : {}),
     };
     await this.queue.enqueue([{ channel: FANOUT_CHANNEL, payload, due_at: toTimestamp(this.clock.now()) }]);
   }
@@ -375,9 +392,8 @@ export class FederationWorker {
   private async fanOut(fan: FanOut): Promise<void> {
     const mentioned = fan.mentions?.length && this.mentions ? await this.mentions.resolve(fan.mentions) : [];
     const activity = withMentions(fan.activity, mentioned);
-    const all = [
-      ...new Set([...(await this.follows.followerInboxes(fan.user_id)), ...mentioned.map((m) => m.inbox), ...(fan.inboxes ?? [])]),
-    ];
+    const followers = await Promise.all((fan.followers_of ?? [fan.user_id]).map((id) => this.follows.followerInboxes(id)));
+    const all = [...new Set([...followers.flat(), ...mentioned.map((m) => m.inbox), ...(fan.inboxes ?? [])])];
     const suspended = await Promise.all(all.map((inbox) => this.suspended.isSuspended(inbox)));
     const inboxes = all.filter((_, i) => !suspended[i]);
     const due = toTimestamp(this.clock.now());

@@ -1,10 +1,13 @@
 import { Clock, token, UnitOfWork } from '@plaza/domain';
 import { UserRepository, ExportedPosts } from '@plaza/domain/accounts';
 import {
+  CommentEventListeners,
+  CommentEvents,
   CommentRepository,
   CommentService,
   CommentTargets,
   RemoteCommentAuthors,
+  RemoteCommentReactions,
   EngagementEvents,
   EngagementListeners,
   EngagementService,
@@ -161,17 +164,37 @@ export const contentModule = featureModule(face, (w) => {
     many(SurfacePostLookups),
     Clock,
   ]);
-  w.construct(Content.CommentService, CommentService, [
-    Content.PostService,
-    PostRepository,
-    CommentRepository,
-    UserRepository,
-    Content.EngagementEvents,
-    Clock,
-    UnitOfWork,
-    many(CommentTargets),
-    many(RemoteCommentAuthors),
-  ]);
+  w.bind(
+    Content.CommentService,
+    [
+      Content.PostService,
+      PostRepository,
+      CommentRepository,
+      UserRepository,
+      Content.EngagementEvents,
+      Clock,
+      UnitOfWork,
+      many(CommentTargets),
+      many(RemoteCommentAuthors),
+      many(RemoteCommentReactions),
+      many(CommentEventListeners),
+    ],
+    // Comment lifecycle listeners (federation's outbound replies) are called within each write.
+    (posts, postRepo, comments, users, events, clock, uow, targets, remoteAuthors, remoteReactions, listeners) =>
+      new CommentService(
+        posts,
+        postRepo,
+        comments,
+        users,
+        events,
+        clock,
+        uow,
+        targets,
+        remoteAuthors,
+        remoteReactions,
+        new CommentEvents(listeners),
+      ),
+  );
   w.construct(Content.StoryService, StoryService, [StoryRepository, PostRepository, FollowRepository, Clock, Media.References]);
 
   w.script([Content.PostService, Platform.Presenters], postsScript);

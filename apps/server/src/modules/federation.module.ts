@@ -1,6 +1,13 @@
 import { Clock, token, toTimestamp, UnitOfWork } from '@plaza/domain';
 import { ProfileEventListeners, UserRepository } from '@plaza/domain/accounts';
-import { CommentRepository, PostEventListeners, PostRepository, RemoteCommentAuthors } from '@plaza/domain/content';
+import {
+  CommentEventListeners,
+  CommentRepository,
+  PostEventListeners,
+  PostRepository,
+  RemoteCommentAuthors,
+  RemoteCommentReactions,
+} from '@plaza/domain/content';
 import { ModerationLog } from '@plaza/domain/moderation';
 import { EngagementNotices, type NotificationService, SocialNotices } from '@plaza/domain/notifications';
 import {
@@ -16,6 +23,8 @@ import {
   FederationQueue,
   FederationService,
   CachedRemoteCommentAuthors,
+  CachedRemoteCommentReactions,
+  FederationCommentListener,
   InboundInteractions,
   type InboundNotices,
   QUEUE_STATES,
@@ -98,6 +107,8 @@ function remoteEngagementNotices(notifications: NotificationService): InboundNot
       notices.comment(from(handle), recipientId, commentId, reply, onWall(postId)),
     reacted: ({ handle, recipientId, postId, reaction }) => notices.reaction(from(handle), recipientId, reaction, onWall(postId)),
     shared: ({ handle, recipientId, postId }) => notices.share(from(handle), recipientId, postId),
+    commentReacted: ({ handle, recipientId, postId, commentId, reaction }) =>
+      notices.commentReaction(from(handle), recipientId, commentId, reaction, onWall(postId)),
   };
 }
 
@@ -216,6 +227,12 @@ export const federationModule = featureModule(face, (w) => {
   w.bind(RemoteInteractionRepository, [DatabaseToken], ({ db, dialect }) => new SqlRemoteInteractionRepository(db, dialect));
   // Replies from other servers are listed in comments.php with their remote authors (docs/decisions/0205).
   w.construct(RemoteCommentAuthors, CachedRemoteCommentAuthors, [RemoteActorRepository]);
+  // …and their likes and reactions on local comments in comment_reactions.php (docs/decisions/0241).
+  w.bind(
+    RemoteCommentReactions,
+    { remote: RemoteInteractionRepository, actors: RemoteActorRepository },
+    ({ remote, actors }) => new CachedRemoteCommentReactions(remote, new CachedRemoteCommentAuthors(actors)),
+  );
   w.bind(
     Federation.Inbound,
     {
@@ -363,6 +380,15 @@ export const federationModule = featureModule(face, (w) => {
   });
   // Create, Update and Delete of wall posts, queued in the post's own unit of work.
   w.construct(PostEventListeners, FederationPostListener, [UserRepository, RemoteFollowRepository, FederationOutbox]);
+  // Local comments on federated posts, as reply Notes, queued in the comment's own unit of work (docs/decisions/0240).
+  w.construct(CommentEventListeners, FederationCommentListener, [
+    UserRepository,
+    RemoteFollowRepository,
+    RemoteActorRepository,
+    RemoteInteractionRepository,
+    CommentRepository,
+    FederationOutbox,
+  ]);
   // A share of a public post, as Announce to the sharer's remote followers.
   w.construct(PostEventListeners, FederationShareListener, [
     UserRepository,

@@ -200,15 +200,25 @@ export function presentCommentAdded(c: CommentRecord, author: { username: string
 
 /** One reaction of comment_reactions.php GET: who reacted, how and when. */
 export const CommentReactionItem = z.object({
-  user_id: zWireId,
+  /** 0 for a remote actor's reaction (docs/decisions/0241): nobody's id, as a remote comment's author. */
+  user_id: z.union([zWireId, z.literal(0)]),
   username: z.string(),
   reaction_type: z.enum(REACTION_TYPES),
   created_at: zTimestamp,
-  user: UserSummary,
+  user: UserSummary.extend({ id: z.union([zWireId, z.literal(0)]) }),
+  /** Present on reactions from other servers only (additive, as on remote comments). */
+  is_remote: z.literal(true).optional(),
+  handle: z.string().optional(),
+  actor_url: z.string().optional(),
 });
 
 export function presentCommentReaction(
-  r: { user_id: number; reaction_type: string; created_at: string; author: Pick<AuthorInfo, 'id' | 'username' | 'avatar'> },
+  r: {
+    user_id: number;
+    reaction_type: string;
+    created_at: string;
+    author: Pick<AuthorInfo, 'id' | 'username' | 'avatar' | 'remote'>;
+  },
   p: PresenterContext,
 ): z.input<typeof CommentReactionItem> {
   return {
@@ -218,6 +228,7 @@ export function presentCommentReaction(
     reaction_type: isReactionType(r.reaction_type) ? r.reaction_type : 'like',
     created_at: wireTime(p, r.created_at),
     user: presentUserSummary(r.author),
+    ...(r.author.remote ? { is_remote: true as const, handle: r.author.remote.handle, actor_url: r.author.remote.actor_url } : {}),
   };
 }
 

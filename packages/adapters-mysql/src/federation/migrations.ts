@@ -248,6 +248,25 @@ const replyEdits: PlazaMigration = {
   },
 };
 
+/**
+ * Remote reactions on local wall comments (docs/decisions/0241): one per comment and actor, named by
+ * the activity id an Undo names, as on posts. The comment's removal (with the thread below it, by the
+ * parent_id cascade) takes them along.
+ */
+const remoteCommentReactions: PlazaMigration = {
+  async up(db, dialect) {
+    await tableOptions(db.schema.createTable('remote_comment_reactions'), dialect)
+      .addColumn('comment_id', 'integer', (c) => c.notNull().references('comments.id').onDelete('cascade'))
+      .addColumn('actor_url', URL_KEY, (c) => c.notNull())
+      .addColumn('activity_id', URL_KEY, (c) => c.notNull().unique())
+      .addColumn('reaction_type', 'varchar(16)', (c) => c.notNull())
+      .addColumn('created_at', TIMESTAMP, (c) => c.notNull())
+      .addPrimaryKeyConstraint('remote_comment_reactions_pk', ['comment_id', 'actor_url'])
+      .execute();
+    await db.schema.createIndex('remote_comment_reactions_actor').on('remote_comment_reactions').columns(['actor_url']).execute();
+  },
+};
+
 /** The federation context's migrations, contributed by its feature module (docs/decisions/0008). */
 export const FEDERATION_MIGRATIONS: PlazaMigrations = {
   '20261122_federation_tables': federationTables,
@@ -256,4 +275,5 @@ export const FEDERATION_MIGRATIONS: PlazaMigrations = {
   '20261127_outbound_follow_requests': followRequests,
   '20261127_fedremote_outbound_interactions': outboundInteractions,
   '20261127_fedreply_reply_edits': replyEdits,
+  '20261127_fedout_remote_comment_reactions': remoteCommentReactions,
 };

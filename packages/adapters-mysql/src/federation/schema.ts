@@ -84,6 +84,15 @@ export interface RemotePostReactionsTable {
   created_at: string;
 }
 
+/** A remote actor's like or emoji reaction on a local wall comment (docs/decisions/0241). */
+export interface RemoteCommentReactionsTable {
+  comment_id: number;
+  actor_url: string;
+  activity_id: string;
+  reaction_type: string;
+  created_at: string;
+}
+
 /** A remote actor's boost of a local post. */
 export interface RemoteSharesTable {
   post_id: number;
@@ -102,6 +111,7 @@ export interface FederationTables {
   federation_queue: FederationQueueTable;
   domain_blocks: DomainBlocksTable;
   remote_post_reactions: RemotePostReactionsTable;
+  remote_comment_reactions: RemoteCommentReactionsTable;
   remote_shares: RemoteSharesTable;
 }
 

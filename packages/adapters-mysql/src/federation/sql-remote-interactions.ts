@@ -1,6 +1,6 @@
 import type { Timestamp } from '@plaza/domain';
 import type { ReactionType } from '@plaza/domain/content';
-import type { RemoteCommentInput, RemoteInteractionRepository, StoredRemoteComment } from '@plaza/domain/federation';
+import type { RemoteCommentInput, RemoteInteractionRepository, StoredRemoteComment, StoredRemoteReaction } from '@plaza/domain/federation';
 import { sql, type Kysely } from 'kysely';
 import { insertedId, isUniqueViolation, lockRowForUpdate, type SqlDialect } from '../dialect.js';
 import type { Database } from '../database.js';
@@ -105,7 +105,93 @@ export class SqlRemoteInteractionRepository implements RemoteInteractionReposito
   }
 
   async unreact(activityId: string, actorUrl: string): Promise<boolean> {
-    return this.undo('remote_post_reactions', 'likes_count', activityId, actorUrl);
+    return (
+      (await this.undo('remote_post_reactions', 'likes_count', activityId, actorUrl)) ||
+      (await this.undoCommentReaction(activityId, actorUrl))
+    );
+  }
+
+  /** As `react`, on a comment: its row lock, then one row per comment and actor; `added` moves reactions_count. */
+  async reactToComment(commentId: number, actorUrl: string, activityId: string, type: ReactionType, at: Timestamp) {
+    return this.db.transaction().execute(async (trx): Promise<'added' | 'changed' | 'unchanged'> => {
+      await lockRowForUpdate(trx, this.dialect, 'comments', commentId);
+      const before = await trx
+        .selectFrom('remote_comment_reactions')
+        .select(['activity_id', 'reaction_type'])
+        .where('comment_id', '=', commentId)
+        .where('actor_url', '=', actorUrl)
+        .executeTakeFirst();
+      try {
+        if (!before) {
+          await trx
+            .insertInto('remote_comment_reactions')
+            .values({ comment_id: commentId, actor_url: actorUrl, activity_id: activityId, reaction_type: type, created_at: at })
+            .execute();
+          await trx.updateTable('comments').set({ reactions_count: sql`reactions_count + 1` }).where('id', '=', commentId).execute();
+          return 'added';
+        }
+        if (before.activity_id === activityId && before.reaction_type === type) return 'unchanged';
+        await trx
+          .updateTable('remote_comment_reactions')
+          .set({ activity_id: activityId, reaction_type: type, created_at: at })
+          .where('comment_id', '=', commentId)
+          .where('actor_url', '=', actorUrl)
+          .execute();
+        return before.reaction_type === type ? 'unchanged' : 'changed';
+      } catch (error) {
+        // The same activity id names another object's reaction already: a replay, nothing changes.
+        if (isUniqueViolation(error)) return 'unchanged';
+        throw error;
+      }
+    });
+  }
+
+  /** Deletes the comment reaction the activity added when `actorUrl` is its actor, and takes it off the comment's counter. */
+  private async undoCommentReaction(activityId: string, actorUrl: string): Promise<boolean> {
+    const found = await this.db
+      .selectFrom('remote_comment_reactions')
+      .select('comment_id')
+      .where('activity_id', '=', activityId)
+      .where('actor_url', '=', actorUrl)
+      .executeTakeFirst();
+    if (!found) return false;
+    return this.db.transaction().execute(async (trx) => {
+      await lockRowForUpdate(trx, this.dialect, 'comments', found.comment_id);
+      const r = await trx
+        .deleteFrom('remote_comment_reactions')
+        .where('activity_id', '=', activityId)
+        .where('actor_url', '=', actorUrl)
+        .where('comment_id', '=', found.comment_id)
+        .executeTakeFirst();
+      if (Number(r.numDeletedRows) === 0) return false;
+      await trx.updateTable('comments').set({ reactions_count: sql`reactions_count - 1` }).where('id', '=', found.comment_id).execute();
+      return true;
+    });
+  }
+
+  async commentReactions(commentId: number): Promise<StoredRemoteReaction[]> {
+    const rows = await this.db
+      .selectFrom('remote_comment_reactions')
+      .select(['actor_url', 'reaction_type', 'created_at'])
+      .where('comment_id', '=', commentId)
+      .orderBy('created_at')
+      .orderBy('actor_url')
+      .execute();
+    return rows.map((r) => ({ ...r, reaction_type: r.reaction_type as ReactionType }));
+  }
+
+  async participants(postId: number, limit: number): Promise<string[]> {
+    // Served by comments_post_parent (post_id first); a thread has a handful of remote authors.
+    const rows = await this.db
+      .selectFrom('comments')
+      .select((eb) => ['remote_actor_url', eb.fn.min('id').as('first')])
+      .where('post_id', '=', postId)
+      .where('remote_actor_url', 'is not', null)
+      .groupBy('remote_actor_url')
+      .orderBy('first')
+      .limit(limit)
+      .execute();
+    return rows.flatMap((r) => (r.remote_actor_url ? [r.remote_actor_url] : []));
   }
 
   async share(postId: number, actorUrl: string, activityId: string, at: Timestamp): Promise<boolean> {
@@ -179,6 +265,12 @@ export class SqlRemoteInteractionRepository implements RemoteInteractionReposito
       const rows = await this.db.selectFrom(table).select('activity_id').where('actor_url', '=', actorUrl).execute();
       for (const r of rows) await this.undo(table, counter, r.activity_id, actorUrl);
     }
+    const onComments = await this.db
+      .selectFrom('remote_comment_reactions')
+      .select('activity_id')
+      .where('actor_url', '=', actorUrl)
+      .execute();
+    for (const r of onComments) await this.undoCommentReaction(r.activity_id, actorUrl);
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('remote_followers').where('actor_url', '=', actorUrl).execute();
       await trx.deleteFrom('remote_following').where('actor_url', '=', actorUrl).execute();

@@ -12,7 +12,8 @@ import type { AuthorInfo, CommentRecord, CommentType, CommentView, ListPage, Pos
 import { COMMENT_MAX_LENGTH } from './model.js';
 import { composeComment } from './post-composition.js';
 import type { CommentTarget, TargetComment } from './comment-targets.js';
-import type { CommentRepository, PostRepository, RemoteCommentAuthors } from './ports.js';
+import type { CommentRepository, PostRepository, RemoteCommentAuthors, RemoteCommentReactions } from './ports.js';
+import { CommentEvents } from './comment-events.js';
 import { commentTrees, readThreadPage } from './comment-tree.js';
 import { announceMentions, type PostService } from './post-service.js';
 import { viewerOfUser } from './visibility.js';
@@ -32,6 +33,10 @@ export class CommentService {
     private readonly targets: readonly CommentTarget[] = [],
     /** Who wrote the replies that came from other servers (bound by federation; none without it). */
     private readonly remoteAuthors: readonly RemoteCommentAuthors[] = [],
+    /** Reactions of remote actors on wall comments (bound by federation, docs/decisions/0241). */
+    private readonly remoteReactions: readonly RemoteCommentReactions[] = [],
+    /** The comment lifecycle listeners (federation's outbound replies), called inside each write's unit of work. */
+    private readonly lifecycle: CommentEvents = new CommentEvents(),
   ) {}
 
   /** Root comments, page by page, each with its whole reply tree. Constant number of queries. */
@@ -80,18 +85,23 @@ export class CommentService {
         place: { surface: 'wall', post_id: post.id },
       });
       await announceMentions(this.users, this.events, this.posts.visibility, actor, content, post, comment.id);
+      await this.lifecycle.written({ comment, post });
       return comment;
     });
   }
 
   /** Editing writes into the post's conversation, so it needs the post to be visible, like commenting. */
   async edit(actor: Actor, commentId: number, content: string): Promise<CommentRecord> {
-    const { comment } = await this.findComment(actor, 'post', commentId);
+    const { comment, post } = await this.findComment(actor, 'post', commentId);
     if (comment.user_id !== actor.userId) throw new Forbidden('Only the author can edit this comment');
     const text = composeComment(content, COMMENT_MAX_LENGTH);
     const at = toTimestamp(this.clock.now());
-    await this.comments.update(commentId, text, at);
-    return { ...comment, content: text, updated_at: at };
+    const edited = { ...comment, content: text, updated_at: at };
+    await this.uow.run(async () => {
+      await this.comments.update(commentId, text, at);
+      await this.lifecycle.edited({ comment: edited, post });
+    });
+    return edited;
   }
 
   async delete(actor: Actor, commentId: number): Promise<void> {
@@ -99,7 +109,11 @@ export class CommentService {
     if (!comment) throw new NotFound('Comment not found', 'comment_not_found');
     if (comment.user_id !== actor.userId && !canModerate(actor))
       throw new Forbidden('Only the author or a moderator can delete this comment');
-    await this.comments.delete(commentId);
+    const post = await this.postRepo.findById(comment.post_id);
+    await this.uow.run(async () => {
+      if (post) await this.lifecycle.removed({ comment, post });
+      await this.comments.delete(commentId);
+    });
   }
 
   /** The reaction and its notification are stored together. */
@@ -144,10 +158,17 @@ export class CommentService {
     else await this.findComment(actor, type, commentId);
     const rows = await this.comments.reactions(type, commentId);
     const authors = await this.postRepo.authors(rows.map((r) => r.user_id));
-    return rows.flatMap((r) => {
+    const local = rows.flatMap((r) => {
       const a = authors.get(r.user_id);
       return a ? [{ ...r, author: a }] : [];
     });
+    if (type !== 'post' || this.remoteReactions.length === 0) return local;
+    // Remote actors' reactions (user_id 0, their author carries `remote`), in the one list by date.
+    const remote = [];
+    for (const source of this.remoteReactions)
+      for (const r of await source.of(commentId))
+        remote.push({ user_id: 0, reaction_type: r.reaction_type, created_at: r.created_at, author: r.author });
+    return [...local, ...remote].sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
   }
 
   /** A reaction on a comment of another kind: the target decides who sees it and keeps its count. */

@@ -3,6 +3,7 @@ export * from './ports.js';
 export * from './post-service.js';
 export * from './post-events.js';
 export * from './engagement-events.js';
+export * from './comment-events.js';
 export * from './surfaces.js';
 export * from './stored-home-feed.js';
 export * from './engagement-service.js';

@@ -108,6 +108,16 @@ export interface RemoteCommentAuthors {
 }
 export const RemoteCommentAuthors = token<RemoteCommentAuthors>('content.RemoteCommentAuthors');
 
+/**
+ * Reactions of remote actors on a wall post's comment (a Like or an emoji reaction whose object is
+ * the comment's Note, docs/decisions/0241), with their authors as comments.php shows remote authors.
+ * The federation context binds it; without it comment_reactions.php lists local reactions only.
+ */
+export interface RemoteCommentReactions {
+  of(commentId: number): Promise<{ author: AuthorInfo; reaction_type: ReactionType; created_at: Timestamp }[]>;
+}
+export const RemoteCommentReactions = token<RemoteCommentReactions>('content.RemoteCommentReactions');
+
 export interface StoryRepository {
   create(story: Omit<StoryRecord, 'id'>): Promise<StoryRecord>;
   findById(id: number): Promise<StoryRecord | null>;

@@ -7,7 +7,7 @@ import { ManualClock } from '../shared/clock.js';
 import { Invalid } from '../shared/errors.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { RemoteActor } from './model.js';
-import type { FederationOutbox, RemoteDirectory } from './ports.js';
+import type { FederationOutbox, OutboundComment, RemoteDirectory } from './ports.js';
 import { FederationPostListener, FederationService } from './federation-service.js';
 import { federationAudienceOf } from './rules.js';
 import {
@@ -34,6 +34,9 @@ class RecordingOutbox implements FederationOutbox {
   }
   async post(kind: string, post: PostRecord, author: UserRecord, audience: string) {
     this.calls.push(`${kind} ${post.id} ${author.username} ${audience}`);
+  }
+  async comment(kind: string, c: OutboundComment) {
+    this.calls.push(`${kind} comment ${c.comment.id} ${c.author.username} ${c.audience}`);
   }
 }
 

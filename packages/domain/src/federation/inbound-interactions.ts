@@ -35,6 +35,8 @@ export interface InboundNotices {
   commented(e: { handle: string; recipientId: number; postId: number; commentId: number; reply: boolean }): Promise<void>;
   reacted(e: { handle: string; recipientId: number; postId: number; reaction: ReactionType }): Promise<void>;
   shared(e: { handle: string; recipientId: number; postId: number }): Promise<void>;
+  /** A reaction on a local comment, told to the comment's author (docs/decisions/0241). */
+  commentReacted(e: { handle: string; recipientId: number; postId: number; commentId: number; reaction: ReactionType }): Promise<void>;
 }
 
 /** Why an inbound interaction changed nothing (the inbox logs it at debug level). */
@@ -147,14 +149,13 @@ export class InboundInteractions {
     return true;
   }
 
-  /** A Like (or an emoji reaction, `emoji` its content) of a local post. */
+  /** A Like (or an emoji reaction, `emoji` its content) of a local post or comment. */
   async reacted(actorUrl: string, activityId: string, target: LocalObject, emoji: string | null): Promise<ReactionType | Dropped> {
     if (await this.suspended(actorUrl)) return 'suspended';
-    // Reactions on comments are the local users' alone for now: a remote one is dropped (docs/decisions/0206).
-    if (target.kind !== 'post') return 'unknown_object';
     const found = await this.visibleTarget(target, actorUrl);
     if (typeof found === 'string') return found;
     const type = emoji === null ? 'like' : reactionOfEmoji(emoji);
+    if (target.kind === 'comment') return this.reactedToComment(actorUrl, activityId, found.post, target.id, found.parentAuthorId, type);
     const change = await this.uow.run(async () => {
       const done = await this.remote.react(found.post.id, actorUrl, activityId, type, this.now());
       if (done !== 'unchanged')
@@ -169,7 +170,34 @@ export class InboundInteractions {
     return change === 'unchanged' ? 'duplicate' : type;
   }
 
-  /** Undo of a Like or an emoji reaction: only the actor who reacted takes it back. */
+  /**
+   * A reaction on a comment of a post the actor may see (docs/decisions/0241): one per actor and
+   * comment, as on posts; its local author is told as of a local reaction (a remote comment's is no one).
+   */
+  private async reactedToComment(
+    actorUrl: string,
+    activityId: string,
+    post: PostRecord,
+    commentId: number,
+    commentAuthorId: number,
+    type: ReactionType,
+  ): Promise<ReactionType | Dropped> {
+    const change = await this.uow.run(async () => {
+      const done = await this.remote.reactToComment(commentId, actorUrl, activityId, type, this.now());
+      if (done !== 'unchanged' && commentAuthorId > 0)
+        await this.notices?.commentReacted({
+          handle: await this.handleOf(actorUrl),
+          recipientId: commentAuthorId,
+          postId: post.id,
+          commentId,
+          reaction: type,
+        });
+      return done;
+    });
+    return change === 'unchanged' ? 'duplicate' : type;
+  }
+
+  /** Undo of a Like or an emoji reaction (on a post or a comment): only the actor who reacted takes it back. */
   reactionUndone(actorUrl: string, activityId: string): Promise<boolean> {
     return this.remote.unreact(activityId, actorUrl);
   }

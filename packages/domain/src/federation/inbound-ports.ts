@@ -13,6 +13,12 @@ export interface RemoteCommentInput {
   created_at: Timestamp;
 }
 
+export interface StoredRemoteReaction {
+  actor_url: string;
+  reaction_type: ReactionType;
+  created_at: Timestamp;
+}
+
 export interface StoredRemoteComment {
   id: number;
   post_id: number;
@@ -41,15 +47,36 @@ export interface RemoteInteractionRepository {
     type: ReactionType,
     at: Timestamp,
   ): Promise<'added' | 'changed' | 'unchanged'>;
-  /** Removes the reaction the activity added, only when `actorUrl` is the one who reacted. */
+  /**
+   * Removes the reaction the activity added (on a post or on a comment), only when `actorUrl` is the
+   * one who reacted.
+   */
   unreact(activityId: string, actorUrl: string): Promise<boolean>;
+  /**
+   * Adds or replaces the actor's reaction on a local comment (docs/decisions/0241), under the
+   * comment's row lock; `added` moves the comment's reactions_count.
+   */
+  reactToComment(
+    commentId: number,
+    actorUrl: string,
+    activityId: string,
+    type: ReactionType,
+    at: Timestamp,
+  ): Promise<'added' | 'changed' | 'unchanged'>;
+  /** Remote actors' reactions on a comment, oldest first. */
+  commentReactions(commentId: number): Promise<StoredRemoteReaction[]>;
+  /**
+   * The remote actors who replied anywhere under the post (at most `limit`, the earliest first): the
+   * thread's participants, to whom a local comment in it is delivered (docs/decisions/0240).
+   */
+  participants(postId: number, limit: number): Promise<string[]>;
   /** Counts the actor's boost of the post once; false when it was counted already. */
   share(postId: number, actorUrl: string, activityId: string, at: Timestamp): Promise<boolean>;
   /** Removes the boost the activity added, only when `actorUrl` boosted. */
   unshare(activityId: string, actorUrl: string): Promise<boolean>;
   /** Whether the actor follows the local user (a followers-only post is theirs to answer). */
   isFollower(userId: number, actorUrl: string): Promise<boolean>;
-  /** Removes the actor's reactions, boosts, follows both ways, stored notes and cached document (not its comments). */
+  /** Removes the actor's reactions (on posts and comments), boosts, follows both ways, stored notes and cached document (not its comments). */
   forgetActor(actorUrl: string): Promise<void>;
 }
 export const RemoteInteractionRepository = token<RemoteInteractionRepository>('federation.RemoteInteractionRepository');

@@ -13,3 +13,4 @@ export * from './remote-comment-authors.js';
 export * from './follow-approval.js';
 export * from './account-farewell.js';
 export * from './remote-engagement.js';
+export * from './comment-listener.js';

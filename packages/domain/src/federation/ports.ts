@@ -2,7 +2,7 @@ import type { PageRequest } from '../shared/pagination.js';
 import type { Timestamp } from '../shared/time.js';
 import { token } from '../shared/token.js';
 import type { UserRecord } from '../accounts/user.js';
-import type { PostRecord } from '../content/model.js';
+import type { CommentRecord, PostRecord } from '../content/model.js';
 import type { FederationAudience } from './rules.js';
 import type {
   ActorKeyPair,
@@ -144,6 +144,22 @@ export interface RemoteDirectory {
 }
 export const RemoteDirectory = token<RemoteDirectory>('federation.RemoteDirectory');
 
+/** A local comment on its way out as a reply Note (docs/decisions/0240), with whom it reaches. */
+export interface OutboundComment {
+  comment: CommentRecord;
+  /** The comment's local author: the activity's actor and signer. */
+  author: UserRecord;
+  /** The post's author, whose audience the comment has. */
+  owner: UserRecord;
+  audience: FederationAudience;
+  /** Local users whose remote followers receive it (expanded at fan-out, one delivery per shared inbox). */
+  followersOf: number[];
+  /** More inboxes: the thread's remote participants. */
+  inboxes: string[];
+  /** Remote actors the Note names in `cc` (the author of the comment it answers). */
+  ccs: string[];
+}
+
 /**
  * What leaves for remote servers: each call only queues (rows in the ambient transaction), the
  * deliveries happen in the queue's job after the commit.
@@ -157,5 +173,7 @@ export interface FederationOutbox {
   accept(user: UserRecord, remote: RemoteActor, followId: string): Promise<void>;
   /** Queues Create, Update or Delete of the post's Note for the user's remote followers. */
   post(kind: 'create' | 'update' | 'delete', post: PostRecord, author: UserRecord, audience: FederationAudience): Promise<void>;
+  /** Queues Create, Update or Delete of a local comment's Note for its post's audience. */
+  comment(kind: 'create' | 'update' | 'delete', comment: OutboundComment): Promise<void>;
 }
 export const FederationOutbox = token<FederationOutbox>('federation.FederationOutbox');

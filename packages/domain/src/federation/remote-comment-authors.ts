@@ -1,4 +1,5 @@
-import type { AuthorInfo, RemoteCommentAuthors } from '../content/index.js';
+import type { AuthorInfo, RemoteCommentAuthors, RemoteCommentReactions } from '../content/index.js';
+import type { RemoteInteractionRepository } from './inbound-ports.js';
 import { handleOf } from './model.js';
 import type { RemoteActorRepository } from './ports.js';
 
@@ -38,5 +39,26 @@ export class CachedRemoteCommentAuthors implements RemoteCommentAuthors {
       });
     }
     return out;
+  }
+}
+
+/**
+ * Remote actors' reactions on a wall comment (comment_reactions.php, docs/decisions/0241), with their
+ * authors shown as remote comment authors are (user id 0, the handle as username).
+ */
+export class CachedRemoteCommentReactions implements RemoteCommentReactions {
+  constructor(
+    private readonly remote: Pick<RemoteInteractionRepository, 'commentReactions'>,
+    private readonly authors: RemoteCommentAuthors,
+  ) {}
+
+  async of(commentId: number) {
+    const rows = await this.remote.commentReactions(commentId);
+    if (rows.length === 0) return [];
+    const authors = await this.authors.of([...new Set(rows.map((r) => r.actor_url))]);
+    return rows.flatMap((r) => {
+      const author = authors.get(r.actor_url);
+      return author ? [{ author, reaction_type: r.reaction_type, created_at: r.created_at }] : [];
+    });
   }
 }

@@ -62,12 +62,23 @@ export class EngagementNotices implements EngagementListener {
     );
   }
 
-  async commentReacted({ actor, recipientId, commentId, reaction, place }: CommentReactedEvent): Promise<void> {
-    const text = `${actor.username} reacted to your comment`;
+  commentReacted({ actor, recipientId, commentId, reaction, place }: CommentReactedEvent): Promise<void> {
+    return this.commentReaction(senderOf(actor), recipientId, commentId, reaction, place);
+  }
+
+  /** A reaction on a comment, from a local account or a remote one (federation's inbound likes). */
+  async commentReaction(
+    from: NoticeSender,
+    recipientId: number,
+    commentId: number,
+    reaction: ReactionType,
+    place: NoticePlace,
+  ): Promise<void> {
+    const text = `${from.name} reacted to your comment`;
     await this.notifications.raise(
       {
         user_id: recipientId,
-        from_user_id: actor.userId,
+        from_user_id: from.userId,
         type: 'reaction',
         reaction_type: reaction,
         ...links(place),

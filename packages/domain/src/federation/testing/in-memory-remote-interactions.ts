@@ -19,6 +19,13 @@ export class InMemoryRemoteInteractionRepository implements RemoteInteractionRep
     reaction_type: ReactionType;
     created_at: Timestamp;
   }[] = [];
+  private readonly commentReactionRows: {
+    comment_id: number;
+    actor_url: string;
+    activity_id: string;
+    reaction_type: ReactionType;
+    created_at: Timestamp;
+  }[] = [];
   private readonly boosts: { post_id: number; actor_url: string; activity_id: string; created_at: Timestamp }[] = [];
 
   constructor(
@@ -86,7 +93,42 @@ export class InMemoryRemoteInteractionRepository implements RemoteInteractionRep
   }
 
   async unreact(activityId: string, actorUrl: string) {
-    return this.undo(this.reactions, 'likes_count', activityId, actorUrl);
+    if (this.undo(this.reactions, 'likes_count', activityId, actorUrl)) return true;
+    const i = this.commentReactionRows.findIndex((r) => r.activity_id === activityId && r.actor_url === actorUrl);
+    if (i < 0) return false;
+    const [row] = this.commentReactionRows.splice(i, 1);
+    const comment = this.content.comments.get(row.comment_id);
+    if (comment) comment.reactions_count -= 1;
+    return true;
+  }
+
+  async reactToComment(commentId: number, actorUrl: string, activityId: string, type: ReactionType, at: Timestamp) {
+    const rows = this.commentReactionRows;
+    const before = rows.find((r) => r.comment_id === commentId && r.actor_url === actorUrl);
+    if (rows.some((r) => r.activity_id === activityId && r !== before)) return 'unchanged' as const;
+    if (!before) {
+      rows.push({ comment_id: commentId, actor_url: actorUrl, activity_id: activityId, reaction_type: type, created_at: at });
+      const comment = this.content.comments.get(commentId);
+      if (comment) comment.reactions_count += 1;
+      return 'added' as const;
+    }
+    const changed = before.reaction_type !== type;
+    Object.assign(before, { activity_id: activityId, reaction_type: type, created_at: at });
+    return changed ? ('changed' as const) : ('unchanged' as const);
+  }
+
+  async commentReactions(commentId: number) {
+    return this.commentReactionRows
+      .filter((r) => r.comment_id === commentId && this.content.comments.has(commentId))
+      .sort((a, b) => (a.created_at === b.created_at ? a.actor_url.localeCompare(b.actor_url) : a.created_at < b.created_at ? -1 : 1))
+      .map(({ actor_url, reaction_type, created_at }) => ({ actor_url, reaction_type, created_at }));
+  }
+
+  async participants(postId: number, limit: number) {
+    const first = new Map<string, number>();
+    for (const c of [...this.content.comments.values()].sort((a, b) => a.id - b.id))
+      if (c.post_id === postId && c.remote_actor_url && !first.has(c.remote_actor_url)) first.set(c.remote_actor_url, c.id);
+    return [...first.keys()].slice(0, limit);
   }
 
   async share(postId: number, actorUrl: string, activityId: string, at: Timestamp) {
@@ -122,6 +164,7 @@ export class InMemoryRemoteInteractionRepository implements RemoteInteractionRep
   async forgetActor(actorUrl: string) {
     for (const r of this.reactions.filter((x) => x.actor_url === actorUrl)) await this.unreact(r.activity_id, actorUrl);
     for (const b of this.boosts.filter((x) => x.actor_url === actorUrl)) await this.unshare(b.activity_id, actorUrl);
+    for (const r of this.commentReactionRows.filter((x) => x.actor_url === actorUrl)) await this.unreact(r.activity_id, actorUrl);
     this.follows.forget(actorUrl);
     this.posts.forget(actorUrl);
     this.actors.forget(actorUrl);

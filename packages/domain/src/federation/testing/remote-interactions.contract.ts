@@ -64,6 +64,46 @@ export function remoteInteractionsContract(name: string, make: () => Promise<Rem
       expect((await counts(posts, post.id)).likes).toBe(0);
     });
 
+    it('counts one reaction per actor and comment on the comment, listed, replaced, undone only by its actor', async () => {
+      const { remote, comments, user, post, actor } = await setup();
+      const comment = await comments.create({ post_id: post.id, user_id: user.id, parent_id: null, content: 'c', created_at: at });
+      expect(await remote.reactToComment(comment.id, actor, `${actor}/likes/c1`, 'like', at)).toBe('added');
+      expect(await remote.reactToComment(comment.id, actor, `${actor}/likes/c1`, 'like', at)).toBe('unchanged');
+      expect(await remote.reactToComment(comment.id, actor, `${actor}/likes/c2`, 'haha', '2026-11-27 10:05:00')).toBe('changed');
+      expect((await comments.findById(comment.id))?.reactions_count).toBe(1);
+      expect(await remote.commentReactions(comment.id)).toEqual([
+        { actor_url: actor, reaction_type: 'haha', created_at: '2026-11-27 10:05:00' },
+      ]);
+      expect(await remote.unreact(`${actor}/likes/c2`, 'https://forger.example/u')).toBe(false);
+      expect(await remote.unreact(`${actor}/likes/c2`, actor)).toBe(true);
+      expect(await remote.unreact(`${actor}/likes/c2`, actor)).toBe(false);
+      expect((await comments.findById(comment.id))?.reactions_count).toBe(0);
+      expect(await remote.commentReactions(comment.id)).toEqual([]);
+      // Forgetting the actor takes its comment reactions off too.
+      await remote.reactToComment(comment.id, actor, `${actor}/likes/c3`, 'like', at);
+      await remote.forgetActor(actor);
+      expect((await comments.findById(comment.id))?.reactions_count).toBe(0);
+    });
+
+    it("names a thread's remote participants once each, earliest first", async () => {
+      const { remote, post, actor } = await setup();
+      const other = `${actor}-other`;
+      const reply = (actorUrl: string, n: number) => ({
+        post_id: post.id,
+        parent_id: null,
+        actor_url: actorUrl,
+        object_id: `${actorUrl}/notes/p${n}`,
+        content: 'x',
+        created_at: at,
+      });
+      expect(await remote.participants(post.id, 10)).toEqual([]);
+      await remote.addComment(reply(actor, 1));
+      await remote.addComment(reply(other, 2));
+      await remote.addComment(reply(actor, 3));
+      expect(await remote.participants(post.id, 10)).toEqual([actor, other]);
+      expect(await remote.participants(post.id, 1)).toEqual([actor]);
+    });
+
     it('counts one boost per actor and post; undone only by its actor', async () => {
       const { remote, posts, post, actor } = await setup();
       expect(await remote.share(post.id, actor, `${actor}/boosts/1`, at)).toBe(true);
