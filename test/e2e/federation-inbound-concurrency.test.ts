@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SqlRemoteInteractionRepository } from '@plaza/adapters-mysql/federation';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { aPost, aUser } from '../support/mothers.js';
+import { aComment, aPost, aUser } from '../support/mothers.js';
 import type { TestServer } from '../support/server.js';
 import { FederationWorld } from '../support/federation-world.js';
 import { newActivityId, type StrictServer } from '../support/strict-verifier.js';
@@ -78,4 +78,41 @@ it('20 concurrent writes of one Note, Like and Announce at the repository store 
     .where('id', '=', postId)
     .executeTakeFirstOrThrow();
   expect({ ...post }).toEqual({ likes_count: 0, comments_count: 1, shares_count: 1 });
+});
+
+it('20 deliveries of one Like of a comment at once count once; 20 concurrent writes and Undos of another count and take off once (docs/decisions/0241)', async () => {
+  const u = await aUser(server.api);
+  const postId = (await aPost(server.api, u, { content: 'comment below' })).id;
+  const commentId = (await aComment(server.api, u, postId, { content: 'like me' })).id;
+  const like = {
+    '@context': AS,
+    id: newActivityId(strict.origin),
+    type: 'Like',
+    actor: strict.actorUrl,
+    object: `${origin}/fediverse/comment.php?id=${commentId}`,
+  };
+  const count = async () =>
+    Number(
+      (await server.database.db.selectFrom('comments').select('reactions_count').where('id', '=', commentId).executeTakeFirstOrThrow())
+        .reactions_count,
+    );
+  const inbox = `${origin}/fediverse/inbox/${u.username}`;
+  const likes = await Promise.all(Array.from({ length: N }, () => strict.signedPost(inbox, { ...like })));
+  expect(likes.filter((r) => r.status >= 500)).toEqual([]);
+  // Distinct Like ids of the same actor: one reaction per actor and comment.
+  await Promise.all(Array.from({ length: N }, () => strict.signedPost(inbox, { ...like, id: newActivityId(strict.origin) })));
+  await drainInParallel();
+  expect(await count()).toBe(1);
+
+  const repo = new SqlRemoteInteractionRepository(server.database.db, server.database.dialect);
+  const raced = newActivityId(strict.origin);
+  const other = `${strict.origin}/other-actor`;
+  const added = await Promise.all(
+    Array.from({ length: N }, () => repo.reactToComment(commentId, other, raced, 'love', '2026-11-27 00:00:00')),
+  );
+  expect(added.filter((c) => c === 'added')).toHaveLength(1);
+  expect(await count()).toBe(2);
+  const undone = await Promise.all(Array.from({ length: N }, () => repo.unreact(raced, other)));
+  expect(undone.filter(Boolean)).toHaveLength(1);
+  expect(await count()).toBe(1);
 });

@@ -112,6 +112,8 @@ const face = {
     ExportedPosts: { suites: ['accounts/testing/account-settings.contract.ts'], via: 'reader' },
     // content
     RemoteCommentAuthors: 'no SQL adapter',
+    // Bound by federation over its own repository (RemoteInteractionRepository's contract holds the reads).
+    RemoteCommentReactions: 'no SQL adapter',
     PostRepository: { suites: ['content/testing/content.contract.ts'], via: 'posts' },
     PostEngagementRepository: { suites: ['content/testing/content.contract.ts'], via: 'engagement' },
     CommentRepository: { suites: ['content/testing/content.contract.ts'], via: 'comments' },
