@@ -101,7 +101,7 @@ export class InboundActivities {
     await this.interactions.replyDeleted(objectUrl, actorUrl);
   }
 
-  /** Like (Misskey's carries its emoji as `content`) and EmojiReact of a local post. */
+  /** Like (Misskey's carries its emoji as `content`) and EmojiReact of a local post or comment (docs/decisions/0241). */
   async reacted(activity: Like | EmojiReact): Promise<void> {
     const actorUrl = activity.actorId?.href;
     if (!actorUrl || !activity.id || activity.id.href.length > 512 || actorUrl.length > 512) return this.dropped(activity, 'malformed');
