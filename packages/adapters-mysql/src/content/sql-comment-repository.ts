@@ -23,6 +23,11 @@ export class SqlCommentRepository extends SqlThreadedCommentRepository<typeof WA
     return { id: await this.comments.add(c), ...c, reactions_count: 0, updated_at: null };
   }
 
+  /** The post's row, the lock every write of its thread takes first (docs/decisions/0240). */
+  async lockThread(postId: number) {
+    await lockRowForUpdate(this.db, this.dialect, 'posts', postId);
+  }
+
   async reactedBy(type: CommentType, commentIds: number[], userId: number) {
     if (commentIds.length === 0) return new Set<number>();
     const rows = await this.db

@@ -111,7 +111,10 @@ export class CommentService {
       throw new Forbidden('Only the author or a moderator can delete this comment');
     const post = await this.postRepo.findById(comment.post_id);
     await this.uow.run(async () => {
-      if (post) await this.lifecycle.removed({ comment, post });
+      // The thread's lock first: the listeners' reads then see a concurrent removal's commit (on MySQL a
+      // read before it would fix the snapshot, and the removal below would count the replies twice).
+      await this.comments.lockThread(comment.post_id);
+      if (post && (await this.comments.findById(commentId))) await this.lifecycle.removed({ comment, post });
       await this.comments.delete(commentId);
     });
   }

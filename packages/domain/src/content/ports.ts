@@ -78,6 +78,12 @@ export interface CommentRepository {
   update(id: number, content: string, at: Timestamp): Promise<void>;
   /** Deletes the comment and its replies, keeping the post's comments_count right; false when it was gone already. */
   delete(id: number): Promise<boolean>;
+  /**
+   * The lock every write of the post's thread takes first (the post's row): a unit of work that reads
+   * before removing a comment (its lifecycle listeners) takes it as its first step, so that on MySQL
+   * its reads see what a concurrent removal committed (docs/decisions/0240).
+   */
+  lockThread(postId: number): Promise<void>;
   /** Root comments of a post, oldest first; `perPage + 1` at most. */
   roots(postId: number, page: PageRequest): Promise<CommentRecord[]>;
   /** Direct replies to these comments of a post, oldest first. */

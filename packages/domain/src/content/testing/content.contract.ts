@@ -174,6 +174,8 @@ export function contentContract(name: string, make: () => Promise<ContentPorts>)
       expect(await comments.react('post', reply.id, u.id, 'like', at(7))).toBe('added');
       expect((await comments.findById(reply.id))?.reactions_count).toBe(1);
       expect(await comments.reactedBy('post', [root.id, reply.id], u.id)).toEqual(new Set([reply.id]));
+      // The thread's lock, then the removal, in one unit as the comment service takes them.
+      await comments.lockThread(p.id);
       await comments.delete(root.id);
       expect(await comments.replies(p.id, [root.id, reply.id])).toEqual([]);
       // The reply's reaction goes with it.

@@ -250,6 +250,9 @@ export class InMemoryCommentRepository extends InMemoryThreadedCommentRepository
     });
   }
 
+  /** One process, one thread of execution: nothing to wait for. */
+  async lockThread(_postId: number) {}
+
   async create(c: { post_id: number; user_id: number; parent_id: number | null; content: string; created_at: Timestamp }) {
     return this.add({ ...c, id: this.s.nextId++, reactions_count: 0, updated_at: null });
   }
