@@ -20,6 +20,7 @@ import {
   StoryService,
   SurfaceEngagementRepository,
   SurfaceEngagementService,
+  SurfacePostViews,
   SurfacePostLookups,
   POST_TYPES,
   COMMENT_MAX_LENGTH,
@@ -146,11 +147,23 @@ export const contentModule = featureModule(face, (w) => {
       Media.References,
       many(PostEventListeners),
       Timeline.HomeTimeline,
+      SurfaceEngagementRepository,
     ],
     // Every module's post lifecycle listeners (home timeline, federation, …), called within each write;
-    // the following feed reads the precomputed timeline.
-    (posts, follows, users, engagement, clock, uow, media, listeners, timeline) =>
-      new PostService(posts, follows, users, engagement, clock, uow, media, new PostEvents(listeners), timeline),
+    // the following feed reads the precomputed timeline; walls show shares of group and page posts.
+    (posts, follows, users, engagement, clock, uow, media, listeners, timeline, surfaces) =>
+      new PostService(
+        posts,
+        follows,
+        users,
+        engagement,
+        clock,
+        uow,
+        media,
+        new PostEvents(listeners),
+        timeline,
+        new SurfacePostViews(posts, surfaces),
+      ),
   );
   w.construct(Content.EngagementService, EngagementService, [
     Content.PostService,
@@ -159,13 +172,22 @@ export const contentModule = featureModule(face, (w) => {
     Clock,
     UnitOfWork,
   ]);
-  w.construct(Content.SurfaceEngagementService, SurfaceEngagementService, [
-    Content.EngagementService,
-    PostRepository,
-    SurfaceEngagementRepository,
-    many(SurfacePostLookups),
-    Clock,
-  ]);
+  w.bind(
+    Content.SurfaceEngagementService,
+    [
+      Content.EngagementService,
+      PostRepository,
+      SurfaceEngagementRepository,
+      many(SurfacePostLookups),
+      Clock,
+      UnitOfWork,
+      Content.PostService,
+      Content.EngagementEvents,
+    ],
+    // A share of a group or page post fans out as the wall's do (the post listeners) and tells its author (docs/decisions/0230).
+    (wall, posts, engagement, lookups, clock, uow, postService, events) =>
+      new SurfaceEngagementService(wall, posts, engagement, lookups, clock, uow, { posts: postService.events, engagement: events }),
+  );
   w.bind(
     Content.CommentService,
     [

@@ -67,7 +67,7 @@ export const PostItem = z.object({
   reaction_type: z.enum(REACTION_TYPES).nullable(),
   is_bookmarked: z.boolean(),
   tags: z.array(z.string()),
-  /** posts.php items are always plain posts; group and page posts come from their own scripts. */
+  /** A wall post's item; a share of a group's or page's post is `WallListItem` (wall.ts). */
   type: z.literal('post'),
   group_id: z.null(),
   created_at: zTimestamp,
@@ -98,17 +98,6 @@ export function presentPost(v: PostView, p: PresenterContext): z.input<typeof Po
     feed_date: wireTime(p, v.feed_date),
     shared_by_username: v.shared_by_username,
   };
-}
-
-/** Lists of posts under both `data.posts` and top-level `posts`, as every client reader finds them (§8.1). */
-export const PostList = z.object({
-  data: z.object({ posts: z.array(PostItem), pagination: ListPagination }),
-  posts: z.array(PostItem),
-});
-
-export function presentPostList(page: ListPage<PostView>, p: PresenterContext): z.input<typeof PostList> {
-  const posts = page.items.map((v) => presentPost(v, p));
-  return { data: { posts, pagination: presentPagination(page) }, posts };
 }
 
 /** The stored fields of a comment, as an edit answers them. */

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { paginationQuery, zId } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
-import { PostItem, PostList, presentPost, presentPostList } from '../presenters/post.js';
+import { PostItem, presentPost } from '../presenters/post.js';
+import { presentWallList, WallList } from '../presenters/wall.js';
 import { zWireId } from '../presenters/wire.js';
 
 const tagList = z.union([
@@ -64,17 +65,17 @@ export function postsScript(posts: PostService, p: PresenterContext): Script {
         auth: 'required',
         query: z.object({ user_id: zId, ...paginationQuery }),
         summary: "A user's wall: their posts and shares, newest first",
-        response: PostList,
-        handle: async (ctx) => presentPostList(await posts.wall(ctx.actor, ctx.query.user_id, ctx.query.page, ctx.query.per_page), p),
+        response: WallList,
+        handle: async (ctx) => presentWallList(await posts.wall(ctx.actor, ctx.query.user_id, ctx.query.page, ctx.query.per_page), p),
       }),
       op({
         method: 'GET',
         auth: 'required',
         query: feedQuery,
         summary: 'Feed: posts and shares of followed accounts and own (default), or feed_type=global',
-        response: PostList,
+        response: WallList,
         handle: async (ctx) =>
-          presentPostList(
+          presentWallList(
             await posts.feed(ctx.actor, ctx.query.feed_type === 'global' ? 'global' : 'following', ctx.query.page, ctx.query.per_page),
             p,
           ),

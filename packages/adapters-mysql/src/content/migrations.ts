@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { PlazaMigration } from '../migrations/helpers.js';
-import { tableOptions, TIMESTAMP } from '../migrations/helpers.js';
+import { flag, tableOptions, TIMESTAMP, withId } from '../migrations/helpers.js';
 import type { PlazaMigrations } from '../migrations/index.js';
 
 /**
@@ -52,6 +52,57 @@ const surfaceColumn: PlazaMigration = {
   },
 };
 
+/**
+ * A wall entry may name a group's or a page's post (a share of it, docs/decisions/0230): `post_type`
+ * (`post`, `group`, `page`, as in shares) joins `post_id`, and `post_id` no longer references posts.
+ * Every existing entry is a wall post's and keeps its id (home_timeline and its fan-out queue name
+ * entries by id). A wall post's entries go with it in `SqlPostRepository.delete` and the account
+ * erasure; an entry whose group or page post is gone is left out by every read's visibility rule, which
+ * asks for the post, and goes with its sharer's account.
+ *
+ * MySQL drops the foreign key in place (its name is the server's choice: read from
+ * information_schema). SQLite cannot drop a foreign key, so the table is rebuilt and its rows copied,
+ * with foreign keys off for the copy: dropping a table that home_timeline references would otherwise
+ * delete its rows by cascade. Migrations run outside a transaction on SQLite, where the pragma applies.
+ */
+const wallEntryPostType: PlazaMigration = {
+  async up(db, dialect) {
+    if (dialect === 'mysql') {
+      const fk = await sql<{ name: string }>`
+        select constraint_name as name from information_schema.key_column_usage
+        where table_schema = database() and table_name = 'wall_entries' and column_name = 'post_id'
+          and referenced_table_name = 'posts'`.execute(db);
+      for (const { name } of fk.rows) await sql`alter table wall_entries drop foreign key ${sql.id(name)}`.execute(db);
+      await db.schema.alterTable('wall_entries').addColumn('post_type', 'varchar(8)', (c) => c.notNull().defaultTo('post')).execute();
+      await db.schema.dropIndex('wall_entries_post').on('wall_entries').execute();
+    } else {
+      await sql`pragma foreign_keys = off`.execute(db);
+      try {
+        await withId(db.schema.createTable('wall_entries_next'))
+          .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('post_type', 'varchar(8)', (c) => c.notNull().defaultTo('post'))
+          .addColumn('post_id', 'integer', (c) => c.notNull())
+          .addColumn('is_share', 'integer', flag)
+          .addColumn('created_at', TIMESTAMP, (c) => c.notNull())
+          .execute();
+        await sql`insert into wall_entries_next (id, user_id, post_type, post_id, is_share, created_at)
+          select id, user_id, 'post', post_id, is_share, created_at from wall_entries`.execute(db);
+        await db.schema.dropTable('wall_entries').execute();
+        await db.schema.alterTable('wall_entries_next').renameTo('wall_entries').execute();
+        await db.schema.createIndex('wall_entries_user_created').on('wall_entries').columns(['user_id', 'created_at', 'id']).execute();
+        await db.schema.createIndex('wall_entries_created').on('wall_entries').columns(['created_at', 'id']).execute();
+        const broken = await sql`pragma foreign_key_check`.execute(db);
+        if (broken.rows.length > 0) throw new Error('wall_entries rebuild left rows naming missing rows');
+      } finally {
+        await sql`pragma foreign_keys = on`.execute(db);
+      }
+    }
+    // A wall post's entries are found by kind and id (its deletion, the erasure of its author).
+    await db.schema.createIndex('wall_entries_post').on('wall_entries').columns(['post_type', 'post_id']).execute();
+  },
+};
+
 export const CONTENT_MIGRATIONS: PlazaMigrations = {
   '20261127_surfaces_bookmark_share_post_type': surfaceColumn,
+  '20261127_wallshares_wall_entry_post_type': wallEntryPostType,
 };

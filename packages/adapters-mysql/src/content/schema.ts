@@ -16,10 +16,12 @@ export interface PostsTable {
   updated_at: string | null;
 }
 
-/** One line of a wall: the post itself (share_user_id null) or a share of it. */
+/** One line of a wall: the post itself (is_share 0) or a share of it, of any surface's post (docs/decisions/0230). */
 export interface WallEntriesTable {
   id: Generated<number>;
   user_id: number;
+  /** `post` (a row of posts), `group` (group_posts) or `page` (page_posts); only `post` entries are not shares. */
+  post_type: Generated<string>;
   post_id: number;
   is_share: number;
   created_at: string;

@@ -81,9 +81,10 @@ export class SqlContentAccountData implements AccountDataPart, ExportedPosts {
     const surface = new SurfaceRows(db, WALL_TABLES);
     // Others' posts and comments whose counters change, read before the user's rows go.
     const touched = await surface.touchedBy(userId);
-    // Others' bookmarks and shares of the own posts: post_id references no table (docs/decisions/0195).
+    // Others' bookmarks, shares and wall entries of the own posts: post_id references no table
+    // (docs/decisions/0195, 0230).
     const ownPosts = db.selectFrom('posts').select('id').where('user_id', '=', userId);
-    for (const table of ['shares', 'bookmarks'] as const) {
+    for (const table of ['shares', 'bookmarks', 'wall_entries'] as const) {
       await db.deleteFrom(table).where('post_type', '=', 'post').where('post_id', 'in', ownPosts).execute();
     }
     for (const table of ['shares', 'bookmarks', 'wall_entries', 'stories'] as const) {

@@ -8,6 +8,7 @@ import { preparedStatement } from '../prepared.js';
 import { underReport } from '../surface-post-table.js';
 import { WALL_TABLES } from '../surface-tables.js';
 import { postVisibleTo } from './post-visibility.js';
+import { entryVisibleTo } from './surface-post-visibility.js';
 import { type PostViewRow, toPostRecord, toPostView, withPostView } from './post-view-columns.js';
 import type { WallEntriesTable } from './schema.js';
 
@@ -58,9 +59,10 @@ export class SqlPostRepository implements PostRepository {
 
   async delete(id: number) {
     // Children go by ON DELETE CASCADE on both dialects (SQLite runs with foreign_keys on), but for
-    // bookmarks and shares, whose post_id names a post of any surface (docs/decisions/0195).
+    // bookmarks, shares and wall entries (the post's and its shares', their timeline rows going by
+    // cascade), whose post_id names a post of any surface (docs/decisions/0195, 0230).
     await this.db.transaction().execute(async (trx) => {
-      for (const table of ['bookmarks', 'shares'] as const) {
+      for (const table of ['bookmarks', 'shares', 'wall_entries'] as const) {
         await trx.deleteFrom(table).where('post_type', '=', 'post').where('post_id', '=', id).execute();
       }
       await trx.deleteFrom('posts').where('id', '=', id).execute();
@@ -105,19 +107,36 @@ export class SqlPostRepository implements PostRepository {
     return this.wallEntries(viewer, page, (eb) => eb('w.user_id', '=', userId));
   }
 
-  /** A page of wall entries (posts and shares) of the walls `whose` selects, newest first. */
+  async addSurfaceShare(type: 'group' | 'page', postId: number, userId: number, at: Timestamp) {
+    return insertedId(
+      await this.db
+        .insertInto('wall_entries')
+        .values({ user_id: userId, post_type: type, post_id: postId, is_share: 1, created_at: at })
+        .executeTakeFirstOrThrow(),
+    );
+  }
+
+  /**
+   * A page of wall entries (posts and shares) of the walls `whose` selects, newest first, each by its
+   * post's surface rule (a share of a group's or page's post by that surface's, docs/decisions/0230).
+   */
   private async wallEntries(viewer: Viewer, page: PageRequest, whose: (eb: WallExpressions) => Expression<SqlBool>): Promise<FeedEntry[]> {
     const rows = await this.db
       .selectFrom('wall_entries as w')
-      .select(['w.post_id', 'w.is_share', 'w.user_id', 'w.created_at'])
+      .select(['w.post_type', 'w.post_id', 'w.is_share', 'w.user_id', 'w.created_at'])
       .where(whose)
-      .where((eb) => postVisibleTo(viewer, eb.ref('w.post_id')))
+      .where((eb) => entryVisibleTo(viewer, eb.ref('w.post_type'), eb.ref('w.post_id')))
       .orderBy('w.created_at', 'desc')
       .orderBy('w.id', 'desc')
       .limit(page.perPage + 1)
       .offset(offsetOf(page))
       .execute();
-    return rows.map((r) => ({ post_id: r.post_id, shared_by: r.is_share ? r.user_id : null, feed_date: r.created_at }));
+    return rows.map((r) => ({
+      ...(r.post_type === 'group' || r.post_type === 'page' ? { post_type: r.post_type } : {}),
+      post_id: r.post_id,
+      shared_by: r.is_share ? r.user_id : null,
+      feed_date: r.created_at,
+    }));
   }
 
   async bookmarked(viewer: Viewer, page: PageRequest): Promise<FeedEntry[]> {

@@ -44,7 +44,18 @@ const fanoutLease: PlazaMigration = {
   },
 };
 
+/**
+ * A timeline row says which kind of post its entry names, as its wall entry does (docs/decisions/0230):
+ * the page joins each kind to its own table and applies that surface's rule. Existing rows are wall posts'.
+ */
+const timelinePostType: PlazaMigration = {
+  async up(db) {
+    await db.schema.alterTable('home_timeline').addColumn('post_type', 'varchar(8)', (c) => c.notNull().defaultTo('post')).execute();
+  },
+};
+
 export const TIMELINE_MIGRATIONS: PlazaMigrations = {
   '20261122_timeline_tables': homeTimelineTables,
   '20261127_redisq_fanout_lease': fanoutLease,
+  '20261127_wallshares_timeline_post_type': timelinePostType,
 };

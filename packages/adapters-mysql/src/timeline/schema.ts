@@ -1,7 +1,11 @@
+import type { Generated } from 'kysely';
+
 /** One entry of a reader's precomputed home timeline: a wall entry of an account they follow, or their own. */
 export interface HomeTimelineTable {
   user_id: number;
   entry_id: number;
+  /** As its wall entry's (docs/decisions/0230). */
+  post_type: Generated<string>;
   post_id: number;
   /** Whose wall the entry is on: the author, or the sharer of a share. */
   owner_id: number;

@@ -1,8 +1,8 @@
 import { addSeconds, offsetOf, type PageRequest, toTimestamp } from '@plaza/domain';
-import type { Viewer } from '@plaza/domain/content';
+import type { PostView, SurfaceShareLine, Viewer } from '@plaza/domain/content';
 import { FANOUT_LEASE_SECONDS, type HomeTimelineRepository, type TimelinePage, type WallEntry } from '@plaza/domain/timeline';
 import { type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
-import { postVisibleTo } from '../content/post-visibility.js';
+import { entryVisibleTo } from '../content/surface-post-visibility.js';
 import { toPostView, withPostView } from '../content/post-view-columns.js';
 import { insertIfAbsent, type SqlDialect } from '../dialect.js';
 import { prepared, preparedStatement } from '../prepared.js';
@@ -25,6 +25,8 @@ interface PageRow {
   entry_id: number | null;
   entry_created_at: string | null;
   entry_is_share: number | boolean | null;
+  entry_post_type: string | null;
+  entry_post_id: number | null;
   sharer_username: string | null;
 }
 
@@ -71,7 +73,11 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
       .slice(skip);
     // A short page is the end of the feed only when the timeline holds everything.
     if (entries.length <= page.perPage && horizon) return { kind: 'beyond' };
-    const views = entries.flatMap(({ row, key }) => {
+    const views = entries.flatMap(({ row, key }): (PostView | SurfaceShareLine)[] => {
+      // A share of a group's or page's post: its post is read by the caller from its surface (docs/decisions/0230).
+      if ((row.entry_post_type === 'group' || row.entry_post_type === 'page') && row.entry_post_id !== null) {
+        return [{ post_type: row.entry_post_type, post_id: row.entry_post_id, shared_by_username: row.sharer_username, feed_date: key.at }];
+      }
       const view = toPostView(row, { feed_date: key.at, shared_by_username: row.entry_is_share ? row.sharer_username : null });
       return view ? [view] : [];
     });
@@ -94,16 +100,17 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
             (eb) =>
               eb
                 .selectFrom('home_timeline as t')
-                .select(['t.post_id', 't.owner_id', 't.is_share', 't.created_at', 't.entry_id'])
+                .select(['t.post_type', 't.post_id', 't.owner_id', 't.is_share', 't.created_at', 't.entry_id'])
                 .where('t.user_id', '=', userId)
-                .where((w) => postVisibleTo({ userId, moderator }, w.ref('t.post_id')))
+                .where((w) => entryVisibleTo({ userId, moderator }, w.ref('t.post_type'), w.ref('t.post_id')))
                 .orderBy('t.created_at', 'desc')
                 .orderBy('t.entry_id', 'desc')
                 .limit(limit)
                 .as('e'),
             (join) => join.onTrue(),
           )
-          .leftJoin('posts as p', 'p.id', 'e.post_id')
+          // Only a wall post's entry names a row of posts.
+          .leftJoin('posts as p', (j) => j.onRef('p.id', '=', 'e.post_id').on('e.post_type', '=', 'post'))
           .leftJoin('users as sh', 'sh.id', 'e.owner_id')
           .select([
             's.ready',
@@ -112,6 +119,8 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
             'e.entry_id',
             'e.created_at as entry_created_at',
             'e.is_share as entry_is_share',
+            'e.post_type as entry_post_type',
+            'e.post_id as entry_post_id',
             'sh.username as sharer_username',
           ])
           .where('s.user_id', '=', userId),
@@ -167,16 +176,26 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
     // more timelines to write, which the job does after the commit (idempotent: rows written here are
     // skipped). This unit of work has just written the entry, so no other writer can have put it in a
     // timeline yet: every row selected is a row inserted, and the count tells whether the limit was hit.
-    const written = await this.fanOutNow(this.db, entry.id, entry.postId, entry.ownerId, entry.isShare ? 1 : 0, entry.at, inRequestMax + 1);
+    const written = await this.fanOutNow(
+      this.db,
+      entry.id,
+      entry.postType,
+      entry.postId,
+      entry.ownerId,
+      entry.isShare ? 1 : 0,
+      entry.at,
+      inRequestMax + 1,
+    );
     if (Number(written.numAffectedRows ?? 0) <= inRequestMax) return 'done';
     await insertIfAbsent(this.db, 'home_timeline_fanout', { entry_id: entry.id, queued_at: toTimestamp(this.now()) });
     return 'queued';
   }
 
   /** The timeline row's columns, but its reader's, of a wall entry given as values. */
-  private entryValues(entryId: number, postId: number, ownerId: number, isShare: number, at: string) {
+  private entryValues(entryId: number, postType: string, postId: number, ownerId: number, isShare: number, at: string) {
     return [
       sql<number>`${entryId}`.as('entry_id'),
+      sql<string>`${postType}`.as('post_type'),
       sql<number>`${postId}`.as('post_id'),
       sql<number>`${ownerId}`.as('owner_id'),
       sql<number>`${isShare}`.as('is_share'),
@@ -189,17 +208,17 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
    * every new post and share (prepared.ts).
    */
   private readonly fanOutNow = preparedStatement(
-    (entryId: number, postId: number, ownerId: number, isShare: number, at: string, limit: number) =>
+    (entryId: number, postType: string, postId: number, ownerId: number, isShare: number, at: string, limit: number) =>
       this.insertEntriesQuery(
         this.db
           .selectFrom('home_timeline_state as s')
-          .select(['s.user_id', ...this.entryValues(entryId, postId, ownerId, isShare, at)])
+          .select(['s.user_id', ...this.entryValues(entryId, postType, postId, ownerId, isShare, at)])
           .where('s.user_id', '=', ownerId)
           .unionAll(
             this.db
               .selectFrom('follows as f')
               .innerJoin('home_timeline_state as s', 's.user_id', 'f.follower_id')
-              .select(['f.follower_id as user_id', ...this.entryValues(entryId, postId, ownerId, isShare, at)])
+              .select(['f.follower_id as user_id', ...this.entryValues(entryId, postType, postId, ownerId, isShare, at)])
               .where('f.followee_id', '=', ownerId),
           )
           .limit(limit),
@@ -342,6 +361,7 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
     return [
       (typeof reader === 'number' ? sql<number>`${reader}` : reader).as('user_id'),
       eb.ref('w.id').as('entry_id'),
+      eb.ref('w.post_type').as('post_type'),
       eb.ref('w.post_id').as('post_id'),
       eb.ref('w.user_id').as('owner_id'),
       eb.ref('w.is_share').as('is_share'),
@@ -361,7 +381,7 @@ export class SqlHomeTimelineRepository implements HomeTimelineRepository {
     return this.db
       .insertInto('home_timeline')
       .orIgnore()
-      .columns(['user_id', 'entry_id', 'post_id', 'owner_id', 'is_share', 'created_at'])
+      .columns(['user_id', 'entry_id', 'post_type', 'post_id', 'owner_id', 'is_share', 'created_at'])
       .expression(select);
   }
 

@@ -49,11 +49,13 @@ export interface CommentReactedEvent {
   place: NoticePlace;
 }
 
-/** A first share of a wall post, to be told to its author. */
+/** A first share of a post, to be told to its author. */
 export interface SharedEvent {
   actor: Actor;
   recipientId: number;
   postId: number;
+  /** Where the notice points when the post is not a wall post: a group post's group (docs/decisions/0230). */
+  place?: NoticePlace;
 }
 
 /** A user named as `@name` in a post or comment they may see. */

@@ -16,3 +16,4 @@ export * from './visibility.js';
 export * from './post-composition.js';
 export * from './surface.js';
 export * from './surface-posts.js';
+export * from './wall-items.js';

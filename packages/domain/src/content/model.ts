@@ -51,6 +51,11 @@ export interface RemoteAuthor {
 
 /** One line of a feed or wall: a post, or a share of one by `shared_by`. */
 export interface FeedEntry {
+  /**
+   * Absent for a wall post (a row of posts); a share of a group's or a page's post names its kind
+   * (docs/decisions/0230), whose view is read from its own surface.
+   */
+  post_type?: 'group' | 'page';
   post_id: number;
   shared_by: number | null;
   feed_date: Timestamp;

@@ -45,6 +45,11 @@ export interface PostRepository {
   views(entries: FeedEntry[], viewerId: number): Promise<PostView[]>;
   /** Authors by id, for single views, comments and stories. */
   authors(ids: number[]): Promise<Map<number, AuthorInfo & Pick<ActorCard, 'is_private'>>>;
+  /**
+   * Puts a share of a group's or page's post on the sharer's wall and returns the entry's id
+   * (docs/decisions/0230); the caller recorded the share first (once per user and post).
+   */
+  addSurfaceShare(type: 'group' | 'page', postId: number, userId: number, at: Timestamp): Promise<number>;
   /** Number of posts a user wrote. */
   countByUser(userId: number): Promise<number>;
 }

@@ -11,6 +11,19 @@ export interface ShareEvent {
 }
 
 /**
+ * A share of a group's or a page's post: a new entry on the sharer's wall naming it (docs/decisions/0230).
+ * An event of its own, not a `ShareEvent`: federation announces shares of wall posts and must never
+ * announce these (a group's posts do not federate; a page's not yet).
+ */
+export interface SurfaceShareEvent {
+  post_type: 'group' | 'page';
+  post_id: number;
+  userId: number;
+  entryId: number;
+  at: Timestamp;
+}
+
+/**
  * What happens to a post, for the contexts that keep something derived from posts (the precomputed
  * home timeline, federation's outbox, search). Several listeners may be bound (multi-binding: each
  * module adds its own with `w.bind(PostEventListeners, …)`); the content services call every one of
@@ -31,6 +44,8 @@ export interface PostEventListener {
   removed?(post: PostRecord): Promise<void>;
   /** A user shared it: a new entry on the sharer's wall (not called again for a repeated share). */
   shared?(share: ShareEvent): Promise<void>;
+  /** A user shared a group's or page's post: a new entry on the sharer's wall. */
+  surfaceShared?(share: SurfaceShareEvent): Promise<void>;
 }
 export const PostEventListeners = token<PostEventListener>('content.PostEventListeners');
 
@@ -52,5 +67,9 @@ export class PostEvents {
 
   async shared(share: ShareEvent): Promise<void> {
     for (const l of this.listeners) await l.shared?.(share);
+  }
+
+  async surfaceShared(share: SurfaceShareEvent): Promise<void> {
+    for (const l of this.listeners) await l.surfaceShared?.(share);
   }
 }

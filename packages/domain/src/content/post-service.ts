@@ -16,6 +16,8 @@ import type { PostRepository } from './ports.js';
 import { PostEvents } from './post-events.js';
 import type { StoredHomeFeed as HomeTimeline } from './stored-home-feed.js';
 import { PostVisibility, viewerOf, viewerOfUser } from './visibility.js';
+import type { SurfacePostViews } from './surface-engagement-service.js';
+import { type WallItem, WallItems } from './wall-items.js';
 
 export interface CreatePostInput {
   content?: string;
@@ -56,6 +58,8 @@ const WALL_POST_RULES: CompositionRules = { maxLength: POST_MAX_LENGTH, emptyPos
 export class PostService {
   /** Shared with the services built on this one, so that they check posts the same way. */
   readonly visibility: PostVisibility;
+  /** What the walls and feeds show of their entries, shares of group and page posts included. */
+  private readonly items: WallItems;
 
   constructor(
     private readonly posts: PostRepository,
@@ -71,22 +75,28 @@ export class PostService {
     readonly events: PostEvents = new PostEvents(),
     /** The precomputed following feed; without it (or below its length) the feed is read at read time. */
     private readonly timeline?: HomeTimeline,
+    /** Group and page posts as lists show them: walls hold shares of them (docs/decisions/0230). */
+    surfaces?: SurfacePostViews,
   ) {
     this.visibility = new PostVisibility(posts, follows);
+    this.items = new WallItems(posts, surfaces);
   }
 
-  async feed(actor: Actor, kind: 'following' | 'global', page?: number, perPage?: number): Promise<ListPage<PostView>> {
+  async feed(actor: Actor, kind: 'following' | 'global', page?: number, perPage?: number): Promise<ListPage<WallItem>> {
     const req = pageRequest(page, perPage);
     const viewer = viewerOf(actor);
-    // The stored timeline answers with its posts read; below its bound, the feed is read at read time.
+    // The stored timeline answers with its wall posts read; below its bound, the feed is read at read time.
     const stored = kind === 'following' ? await this.timeline?.page(viewer, req) : null;
-    if (stored) return listPage(stored, req);
+    if (stored) {
+      const p = listPage(stored, req);
+      return { ...p, items: await this.items.complete(p.items, actor.userId) };
+    }
     const rows = kind === 'global' ? await this.posts.global(viewer, req) : await this.posts.feed(viewer, req);
     const p = listPage(rows, req);
-    return { ...p, items: await this.posts.views(p.items, actor.userId) };
+    return { ...p, items: await this.items.of(p.items, actor.userId) };
   }
 
-  async wall(actor: Actor, userId: number, page?: number, perPage?: number): Promise<ListPage<PostView>> {
+  async wall(actor: Actor, userId: number, page?: number, perPage?: number): Promise<ListPage<WallItem>> {
     const req = pageRequest(page, perPage);
     const viewer = viewerOf(actor);
     const author = (await this.posts.authors([userId])).get(userId);
@@ -94,7 +104,7 @@ export class PostService {
     // The wall as a whole (shares included) is the account's own publication, for the same audience.
     if (!(await this.visibility.canSeeAccount(viewer, author))) return listPage([], req);
     const p = listPage(await this.posts.wall(userId, viewer, req), req);
-    return { ...p, items: await this.posts.views(p.items, actor.userId) };
+    return { ...p, items: await this.items.of(p.items, actor.userId) };
   }
 
   /** Bookmarks of posts the actor may still see: a bookmark keeps no access the rule no longer grants. */

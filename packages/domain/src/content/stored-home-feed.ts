@@ -1,5 +1,6 @@
 import type { PageRequest } from '../shared/pagination.js';
 import type { PostView } from './model.js';
+import type { SurfaceShareLine } from './wall-items.js';
 import type { Viewer } from './visibility.js';
 
 /**
@@ -9,5 +10,6 @@ import type { Viewer } from './visibility.js';
  * provides it, so content does not import the timeline that listens to it.
  */
 export interface StoredHomeFeed {
-  page(viewer: Viewer, page: PageRequest): Promise<PostView[] | null>;
+  /** Wall posts as the viewer sees them; shares of group and page posts as lines the caller reads (docs/decisions/0230). */
+  page(viewer: Viewer, page: PageRequest): Promise<(PostView | SurfaceShareLine)[] | null>;
 }

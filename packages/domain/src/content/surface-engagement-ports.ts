@@ -2,6 +2,7 @@ import type { Actor } from '../shared/actor.js';
 import type { PageRequest } from '../shared/pagination.js';
 import type { Timestamp } from '../shared/time.js';
 import { token } from '../shared/token.js';
+import type { NoticePlace } from './engagement-events.js';
 import type { ReactionType } from './model.js';
 import type { Viewer } from './visibility.js';
 
@@ -23,6 +24,11 @@ export interface ShareablePostRef {
    * members' only) and a private page's (its team's only), docs/decisions/0196.
    */
   shareable: boolean;
+  /**
+   * Where a notice about the post points, as its surface places it (`Surface.noticePlace`); null where
+   * the surface's posts tell no one (a page's, docs/decisions/0120).
+   */
+  notice: NoticePlace | null;
 }
 
 /**

@@ -3,7 +3,10 @@ import type { Clock } from '../shared/clock.js';
 import { Forbidden, NotFound } from '../shared/errors.js';
 import { listPage, pageRequest } from '../shared/pagination.js';
 import { toTimestamp } from '../shared/time.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
+import type { EngagementEvents } from './engagement-events.js';
 import type { EngagementService } from './engagement-service.js';
+import type { PostEvents } from './post-events.js';
 import type { AuthorInfo, ListPage, PostView } from './model.js';
 import type { PostRepository } from './ports.js';
 import type {
@@ -71,6 +74,9 @@ export class SurfaceEngagementService {
     private readonly engagement: SurfaceEngagementRepository,
     lookups: readonly SurfacePostLookup[],
     private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
+    /** The post listeners (the home timeline's fan-out) and the engagement ones (notices), called in the share's unit of work. */
+    private readonly events: { posts: PostEvents; engagement: EngagementEvents },
   ) {
     this.lookups = new Map(lookups.map((l) => [l.type, l]));
     this.surfaceViews = new SurfacePostViews(posts, engagement);
@@ -96,15 +102,25 @@ export class SurfaceEngagementService {
   }
 
   /**
-   * Shares a post. A group or page post's share is recorded and counted, and shows on no wall
-   * (docs/decisions/0196); a private group's or private page's post cannot be shared (403
-   * `post_not_shareable`, nothing stored).
+   * Shares a post. A group or page post's share is recorded, counted and put on the sharer's wall, from
+   * where it reaches their followers' feeds as a wall post's share does, and its author is told as the
+   * surface tells of a reaction (docs/decisions/0230); it never federates. A private group's or private
+   * page's post cannot be shared (403 `post_not_shareable`, nothing stored, docs/decisions/0196).
    */
   async share(actor: Actor, postId: number, type: PostType = 'post'): Promise<{ post_id: number; shared: boolean; shares_count: number }> {
     if (type === 'post') return this.wall.share(actor, postId);
     const post = await this.visible(actor, type, postId);
     if (!post.shareable) throw new Forbidden('This post stays with its audience: it cannot be shared', 'post_not_shareable');
-    const shared = await this.engagement.share(type, postId, actor.userId, toTimestamp(this.clock.now()));
+    // The share, its wall entry, the timelines' fan-out and the notice are stored together; the
+    // shares key admits one share per user and post, so a repeated share writes nothing more.
+    const shared = await this.uow.run(async () => {
+      const at = toTimestamp(this.clock.now());
+      if (!(await this.engagement.share(type, postId, actor.userId, at))) return false;
+      const entryId = await this.posts.addSurfaceShare(type, postId, actor.userId, at);
+      await this.events.posts.surfaceShared({ post_type: type, post_id: postId, userId: actor.userId, entryId, at });
+      if (post.notice) await this.events.engagement.shared({ actor, recipientId: post.user_id, postId, place: post.notice });
+      return true;
+    });
     return { post_id: postId, shared, shares_count: await this.engagement.sharesCount(type, postId) };
   }
 

@@ -1,6 +1,7 @@
 import type { SurfacePostLookup, ShareablePostRef } from '../content/surface-engagement-ports.js';
 import type { Actor } from '../shared/actor.js';
 import type { GroupPostRecord, GroupRecord } from './model.js';
+import { groupLink } from './visibility.js';
 
 /**
  * Group posts for content's bookmarks and shares (docs/decisions/0195), found through the group post
@@ -16,6 +17,12 @@ export class GroupSurfacePosts implements SurfacePostLookup {
 
   async visiblePost(actor: Actor, postId: number): Promise<ShareablePostRef> {
     const { post, group } = await this.posts.visiblePost(actor, postId);
-    return { id: post.id, user_id: post.user_id, shareable: group.privacy === 'public' };
+    return {
+      id: post.id,
+      user_id: post.user_id,
+      shareable: group.privacy === 'public',
+      // As GroupSurface.noticePlace places every notice about a group post.
+      notice: { surface: 'group', group_id: group.id, link: groupLink(group.id, post.id), in: group.name },
+    };
   }
 }

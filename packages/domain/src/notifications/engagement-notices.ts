@@ -89,15 +89,25 @@ export class EngagementNotices implements EngagementListener {
     );
   }
 
-  shared({ actor, recipientId, postId }: SharedEvent): Promise<void> {
-    return this.share(senderOf(actor), recipientId, postId);
+  shared({ actor, recipientId, postId, place }: SharedEvent): Promise<void> {
+    return this.share(senderOf(actor), recipientId, postId, place);
   }
 
-  /** A first share of a wall post, by a local account or a remote one (an Announce). */
-  async share(from: NoticeSender, recipientId: number, postId: number): Promise<void> {
-    const text = `${from.name} shared your post`;
+  /**
+   * A first share of a post, by a local account or a remote one (an Announce). A wall post's notice
+   * names the post; a group post's names its group and links the post there, as a reaction's does
+   * (the app opens `post_id` through posts.php, where a group post's id names another post).
+   */
+  async share(from: NoticeSender, recipientId: number, postId: number, place?: NoticePlace): Promise<void> {
+    const text = `${from.name} shared your post${place ? where(place) : ''}`;
     await this.notifications.raise(
-      { user_id: recipientId, from_user_id: from.userId, type: 'share', post_id: postId, content: text },
+      {
+        user_id: recipientId,
+        from_user_id: from.userId,
+        type: 'share',
+        ...(place ? links(place) : { post_id: postId }),
+        content: text,
+      },
       { title: 'Share', body: text },
     );
   }

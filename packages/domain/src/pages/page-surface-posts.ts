@@ -15,6 +15,7 @@ export class PageSurfacePosts implements SurfacePostLookup {
 
   async visiblePost(actor: Actor, postId: number): Promise<ShareablePostRef> {
     const { post, page } = await this.posts.visiblePost(actor, postId);
-    return { id: post.id, user_id: post.user_id, shareable: page.page.privacy === 'public' };
+    // A page's posts tell no one (PageSurface.noticePlace, docs/decisions/0120).
+    return { id: post.id, user_id: post.user_id, shareable: page.page.privacy === 'public', notice: null };
   }
 }

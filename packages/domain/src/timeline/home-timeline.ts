@@ -3,7 +3,8 @@ import type { PageRequest } from '../shared/pagination.js';
 import type { Timestamp } from '../shared/time.js';
 import { token } from '../shared/token.js';
 import type { FollowEventListener } from '../social/follow-events.js';
-import type { PostEventListener, ShareEvent } from '../content/post-events.js';
+import type { PostEventListener, ShareEvent, SurfaceShareEvent } from '../content/post-events.js';
+import type { SurfaceShareLine } from '../content/wall-items.js';
 import type { CreatedPost, PostView } from '../content/model.js';
 import type { StoredHomeFeed } from '../content/stored-home-feed.js';
 import type { Viewer } from '../content/visibility.js';
@@ -16,6 +17,8 @@ import { FanOutLane } from './fan-out-lane.js';
 export interface WallEntry {
   id: number;
   ownerId: number;
+  /** Which table `postId` names: `post` (posts), `group`, `page` (docs/decisions/0230). */
+  postType: 'post' | 'group' | 'page';
   postId: number;
   isShare: boolean;
   at: Timestamp;
@@ -23,21 +26,27 @@ export interface WallEntry {
 
 /** A new post's entry on its author's wall. */
 export function wallEntryOfPost(post: CreatedPost): WallEntry {
-  return { id: post.wall_entry_id, ownerId: post.user_id, postId: post.id, isShare: false, at: post.created_at };
+  return { id: post.wall_entry_id, ownerId: post.user_id, postType: 'post', postId: post.id, isShare: false, at: post.created_at };
 }
 
 /** A new share's entry on its sharer's wall. */
 export function wallEntryOfShare(share: ShareEvent): WallEntry {
-  return { id: share.entryId, ownerId: share.userId, postId: share.post.id, isShare: true, at: share.at };
+  return { id: share.entryId, ownerId: share.userId, postType: 'post', postId: share.post.id, isShare: true, at: share.at };
+}
+
+/** A new share of a group's or page's post on its sharer's wall. */
+export function wallEntryOfSurfaceShare(share: SurfaceShareEvent): WallEntry {
+  return { id: share.entryId, ownerId: share.userId, postType: share.post_type, postId: share.post_id, isShare: true, at: share.at };
 }
 
 /**
  * What a stored timeline can say about a page: its entries (`perPage + 1` at most, as every list),
- * each a post as the viewer sees it (read with the page: the feed is the most requested list), or
+ * each a post as the viewer sees it (read with the page: the feed is the most requested list) or a
+ * share of a group's or page's post for the caller to read (docs/decisions/0230), or
  * that it cannot answer — not built yet, or the page reaches below its horizon (the point down to which
  * it is known to be exact, raised by trimming and by large backfills).
  */
-export type TimelinePage = { kind: 'entries'; entries: PostView[] } | { kind: 'unbuilt' } | { kind: 'beyond' };
+export type TimelinePage = { kind: 'entries'; entries: (PostView | SurfaceShareLine)[] } | { kind: 'unbuilt' } | { kind: 'beyond' };
 
 /**
  * The precomputed home timeline (docs/decisions/0071): for each reader, the wall entries (posts and
@@ -130,6 +139,10 @@ export class HomeTimeline implements PostEventListener, FollowEventListener, Sto
     await this.timelines.fanOut(wallEntryOfShare(share), this.options.inRequestTimelines);
   }
 
+  async surfaceShared(share: SurfaceShareEvent): Promise<void> {
+    await this.timelines.fanOut(wallEntryOfSurfaceShare(share), this.options.inRequestTimelines);
+  }
+
   async followed(followerId: number, followeeId: number): Promise<void> {
     await this.timelines.backfill(followerId, followeeId, this.options.length);
   }
@@ -142,7 +155,7 @@ export class HomeTimeline implements PostEventListener, FollowEventListener, Sto
    * The page from the viewer's stored timeline (built on first use), or null when the page lies below
    * what the timeline keeps: the caller reads it at read time then.
    */
-  async page(viewer: Viewer, page: PageRequest): Promise<PostView[] | null> {
+  async page(viewer: Viewer, page: PageRequest): Promise<(PostView | SurfaceShareLine)[] | null> {
     let result = await this.timelines.page(viewer, page);
     if (result.kind === 'unbuilt') {
       await this.timelines.build(viewer.userId, this.options.length);

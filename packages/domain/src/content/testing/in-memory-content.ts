@@ -15,6 +15,8 @@ import { canSeePost, type Viewer } from '../visibility.js';
 interface WallRow {
   id: number;
   user_id: number;
+  /** Absent for a wall post, as in FeedEntry; a share of a group's or page's post names its kind. */
+  post_type?: 'group' | 'page';
   post_id: number;
   is_share: boolean;
   created_at: Timestamp;
@@ -72,6 +74,18 @@ export class InMemoryContentStore implements Snapshottable {
     return new Set(this.follows.edges.filter((e) => e.follower_id === viewerId).map((e) => e.followee_id));
   }
 
+  /**
+   * The group and page posts' rules, as the surface engagement fake knows them (it sets this): walls
+   * hold shares of such posts (docs/decisions/0230).
+   */
+  surfaceVisibility?: (type: 'group' | 'page', postId: number, userId: number) => boolean;
+
+  /** Whether a wall entry's post is one the viewer may see, by its surface's rule. */
+  entryVisibleTo(row: Pick<WallRow, 'post_type' | 'post_id'>, viewer: Viewer): boolean {
+    if (!row.post_type) return this.visibleTo(row.post_id, viewer);
+    return this.surfaceVisibility?.(row.post_type, row.post_id, viewer.userId) ?? false;
+  }
+
   /** The domain's rule itself, so the fake lists filter exactly as `canSeePost` decides. */
   visibleTo(postId: number, viewer: Viewer): boolean {
     const post = this.posts.get(postId);
@@ -109,14 +123,15 @@ export class InMemoryPostRepository implements PostRepository {
   }
   async delete(id: number) {
     this.s.posts.delete(id);
-    this.s.wall.splice(0, this.s.wall.length, ...this.s.wall.filter((w) => w.post_id !== id));
+    this.s.wall.splice(0, this.s.wall.length, ...this.s.wall.filter((w) => w.post_type || w.post_id !== id));
     for (const [k, r] of this.s.reactions) if (r.post_id === id) this.s.reactions.delete(k);
     for (const k of this.s.shares) if (k.startsWith(`${id}:`)) this.s.shares.delete(k);
     for (const [k, b] of this.s.bookmarks) if (b.post_id === id) this.s.bookmarks.delete(k);
     for (const [k, c] of this.s.comments) if (c.post_id === id) this.s.comments.delete(k);
   }
   private entries(rows: WallRow[], viewer: Viewer, page: PageRequest): FeedEntry[] {
-    return window(rows.filter((w) => this.s.visibleTo(w.post_id, viewer)).sort(newestFirst), page).map((w) => ({
+    return window(rows.filter((w) => this.s.entryVisibleTo(w, viewer)).sort(newestFirst), page).map((w) => ({
+      ...(w.post_type ? { post_type: w.post_type } : {}),
       post_id: w.post_id,
       shared_by: w.is_share ? w.user_id : null,
       feed_date: w.created_at,
@@ -148,6 +163,11 @@ export class InMemoryPostRepository implements PostRepository {
       .filter((b) => b.user_id === viewer.userId && this.s.visibleTo(b.post_id, viewer))
       .sort((a, b) => (a.created_at === b.created_at ? b.post_id - a.post_id : a.created_at < b.created_at ? 1 : -1));
     return window(rows, page).map((b) => ({ post_id: b.post_id, shared_by: null, feed_date: b.created_at }));
+  }
+  async addSurfaceShare(type: 'group' | 'page', postId: number, userId: number, at: Timestamp) {
+    const id = this.s.nextId++;
+    this.s.wall.push({ id, user_id: userId, post_type: type, post_id: postId, is_share: true, created_at: at });
+    return id;
   }
   async views(entries: FeedEntry[], viewerId: number): Promise<PostView[]> {
     const authors = await this.authors([...new Set(entries.flatMap((e) => [this.s.posts.get(e.post_id)?.user_id ?? 0, e.shared_by ?? 0]))]);

@@ -22,7 +22,10 @@ export class InMemorySurfaceEngagementRepository implements SurfaceEngagementRep
   private readonly bookmarks = new Map<string, { user_id: number; post_type: SurfacePostType; post_id: number; created_at: Timestamp }>();
   private readonly shares = new Set<string>();
 
-  constructor(private readonly wall: InMemoryContentStore) {}
+  constructor(private readonly wall: InMemoryContentStore) {
+    // Walls hold shares of these posts: the content store's lists ask their rule (docs/decisions/0230).
+    wall.surfaceVisibility = (type, postId, userId) => this.posts.get(`${type}:${postId}`)?.visibleTo(userId) === true;
+  }
 
   async bookmark(type: SurfacePostType, postId: number, userId: number, at: Timestamp) {
     const key = `${userId}:${type}:${postId}`;

@@ -1,4 +1,5 @@
-import type { FeedEntry } from '../../content/model.js';
+import type { FeedEntry, PostView } from '../../content/model.js';
+import type { SurfaceShareLine } from '../../content/wall-items.js';
 import { FANOUT_LEASE_SECONDS, type HomeTimelineRepository, type TimelinePage, type WallEntry } from '../home-timeline.js';
 import { offsetOf, type PageRequest } from '../../shared/pagination.js';
 import type { Timestamp } from '../../shared/time.js';
@@ -9,6 +10,7 @@ import { type InMemoryContentStore, InMemoryPostRepository } from '../../content
 interface Row {
   user_id: number;
   entry_id: number;
+  post_type?: 'group' | 'page';
   post_id: number;
   owner_id: number;
   is_share: boolean;
@@ -56,17 +58,20 @@ export class InMemoryHomeTimelineRepository implements HomeTimelineRepository, S
     const horizon = state.horizon;
     const rows = this.live(viewer.userId)
       .filter((r) => !horizon || !newer(horizon, keyOf(r)))
-      .filter((r) => this.s.visibleTo(r.post_id, viewer))
+      .filter((r) => this.s.entryVisibleTo(r, viewer))
       .sort(newestFirst)
       .slice(offsetOf(page), offsetOf(page) + page.perPage + 1);
-    const entries: FeedEntry[] = rows.map((r) => ({
-      post_id: r.post_id,
-      shared_by: r.is_share ? r.owner_id : null,
-      feed_date: r.created_at,
-    }));
-    return entries.length > page.perPage || !horizon
-      ? { kind: 'entries', entries: await this.posts.views(entries, viewer.userId) }
-      : { kind: 'beyond' };
+    if (rows.length <= page.perPage && horizon) return { kind: 'beyond' };
+    // Wall posts read as the SQL page reads them; shares of group and page posts as lines (docs/decisions/0230).
+    const entries: FeedEntry[] = rows.map((r) => ({ post_id: r.post_id, shared_by: r.is_share ? r.owner_id : null, feed_date: r.created_at }));
+    const sharers = await this.posts.authors(rows.filter((r) => r.post_type).map((r) => r.owner_id));
+    const out: (PostView | SurfaceShareLine)[] = [];
+    for (const [i, r] of rows.entries()) {
+      if (r.post_type) {
+        out.push({ post_type: r.post_type, post_id: r.post_id, shared_by_username: sharers.get(r.owner_id)?.username ?? null, feed_date: r.created_at });
+      } else out.push(...(await this.posts.views([entries[i]], viewer.userId)));
+    }
+    return { kind: 'entries', entries: out };
   }
 
   async build(userId: number, length: number): Promise<void> {
@@ -78,7 +83,14 @@ export class InMemoryHomeTimelineRepository implements HomeTimelineRepository, S
   }
 
   async fanOut(entry: WallEntry, inRequestMax: number): Promise<'done' | 'queued'> {
-    const row = { id: entry.id, user_id: entry.ownerId, post_id: entry.postId, is_share: entry.isShare, created_at: entry.at };
+    const row = {
+      id: entry.id,
+      user_id: entry.ownerId,
+      ...(entry.postType !== 'post' ? { post_type: entry.postType } : {}),
+      post_id: entry.postId,
+      is_share: entry.isShare,
+      created_at: entry.at,
+    };
     // As the SQL statement's limit: the owner's and the followers' built timelines, `inRequestMax + 1` at most.
     const readers = [entry.ownerId, ...this.followersOf(entry.ownerId)].filter((u) => this.states.has(u)).slice(0, inRequestMax + 1);
     for (const reader of readers) this.insert(reader, [row]);
@@ -163,6 +175,7 @@ export class InMemoryHomeTimelineRepository implements HomeTimelineRepository, S
       this.rows.push({
         user_id: userId,
         entry_id: w.id,
+        ...(w.post_type ? { post_type: w.post_type } : {}),
         post_id: w.post_id,
         owner_id: w.user_id,
         is_share: w.is_share,
