@@ -64,7 +64,12 @@ async function share(u: TestUser, postId: number, postType?: 'group' | 'page') {
 }
 
 async function wallEntries(type: string, postId: number) {
-  return t.database.db.selectFrom('wall_entries').select(['user_id', 'is_share']).where('post_type', '=', type).where('post_id', '=', postId).execute();
+  return t.database.db
+    .selectFrom('wall_entries')
+    .select(['user_id', 'is_share'])
+    .where('post_type', '=', type)
+    .where('post_id', '=', postId)
+    .execute();
 }
 
 describe("a share of a group's or page's post", () => {
@@ -130,7 +135,7 @@ describe("a share of a group's or page's post", () => {
     expect(shares[0].content).toContain('shared your post in');
   });
 
-  it("is not shown to non-members once the group turns private, nor to anyone once the post is deleted", async () => {
+  it('is not shown to non-members once the group turns private, nor to anyone once the post is deleted', async () => {
     const [admin, sharer, member, outsider] = [await aUser(t.api), await aUser(t.api), await aUser(t.api), await aUser(t.api)];
     const g = await aCommunityGroup(t.api, admin);
     await aGroupMembership(t.api, g, [member]);
@@ -226,7 +231,14 @@ describe("a share of a group's or page's post", () => {
     expect(await wallEntries('post', post.id)).toHaveLength(2);
     ok(await t.api.delete(`posts.php?id=${post.id}`, undefined, as(author)));
     expect(await wallEntries('post', post.id)).toEqual([]);
-    expect(await t.database.db.selectFrom('home_timeline').select('user_id').where('post_id', '=', post.id).where('post_type', '=', 'post').execute()).toEqual([]);
+    expect(
+      await t.database.db
+        .selectFrom('home_timeline')
+        .select('user_id')
+        .where('post_id', '=', post.id)
+        .where('post_type', '=', 'post')
+        .execute(),
+    ).toEqual([]);
     expect(await feed(follower)).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ import {
 import { z } from 'zod';
 import type { PresenterContext } from './context.js';
 import { presentUserSummary, UserSummary, zAvatar } from './user.js';
-import { avatarOf, ListPagination, presentPagination, wireTime, zCount, zTimestamp, zWireId } from './wire.js';
+import { avatarOf, presentPagination, wireTime, zCount, zTimestamp, zWireId } from './wire.js';
 
 /** Bare uploaded names live under uploads/posts/; values that already carry a path stay as they are. */
 export function postMediaPath(name: string): string {

@@ -73,7 +73,10 @@ const wallEntryPostType: PlazaMigration = {
         where table_schema = database() and table_name = 'wall_entries' and column_name = 'post_id'
           and referenced_table_name = 'posts'`.execute(db);
       for (const { name } of fk.rows) await sql`alter table wall_entries drop foreign key ${sql.id(name)}`.execute(db);
-      await db.schema.alterTable('wall_entries').addColumn('post_type', 'varchar(8)', (c) => c.notNull().defaultTo('post')).execute();
+      await db.schema
+        .alterTable('wall_entries')
+        .addColumn('post_type', 'varchar(8)', (c) => c.notNull().defaultTo('post'))
+        .execute();
       await db.schema.dropIndex('wall_entries_post').on('wall_entries').execute();
     } else {
       await sql`pragma foreign_keys = off`.execute(db);

@@ -50,7 +50,10 @@ const fanoutLease: PlazaMigration = {
  */
 const timelinePostType: PlazaMigration = {
   async up(db) {
-    await db.schema.alterTable('home_timeline').addColumn('post_type', 'varchar(8)', (c) => c.notNull().defaultTo('post')).execute();
+    await db.schema
+      .alterTable('home_timeline')
+      .addColumn('post_type', 'varchar(8)', (c) => c.notNull().defaultTo('post'))
+      .execute();
   },
 };
 

@@ -63,7 +63,10 @@ export class WallItems {
       const sharer = e.shared_by === null ? null : (names.get(e.shared_by)?.username ?? null);
       return { post_type: e.post_type, post_id: e.post_id, shared_by_username: sharer, feed_date: e.feed_date };
     });
-    return this.complete(lines.filter((l) => l !== null), viewerId);
+    return this.complete(
+      lines.filter((l) => l !== null),
+      viewerId,
+    );
   }
 
   /** Reads the posts of the share lines among these items, keeping their order; a share whose post is gone is left out. */

@@ -63,12 +63,21 @@ export class InMemoryHomeTimelineRepository implements HomeTimelineRepository, S
       .slice(offsetOf(page), offsetOf(page) + page.perPage + 1);
     if (rows.length <= page.perPage && horizon) return { kind: 'beyond' };
     // Wall posts read as the SQL page reads them; shares of group and page posts as lines (docs/decisions/0230).
-    const entries: FeedEntry[] = rows.map((r) => ({ post_id: r.post_id, shared_by: r.is_share ? r.owner_id : null, feed_date: r.created_at }));
+    const entries: FeedEntry[] = rows.map((r) => ({
+      post_id: r.post_id,
+      shared_by: r.is_share ? r.owner_id : null,
+      feed_date: r.created_at,
+    }));
     const sharers = await this.posts.authors(rows.filter((r) => r.post_type).map((r) => r.owner_id));
     const out: (PostView | SurfaceShareLine)[] = [];
     for (const [i, r] of rows.entries()) {
       if (r.post_type) {
-        out.push({ post_type: r.post_type, post_id: r.post_id, shared_by_username: sharers.get(r.owner_id)?.username ?? null, feed_date: r.created_at });
+        out.push({
+          post_type: r.post_type,
+          post_id: r.post_id,
+          shared_by_username: sharers.get(r.owner_id)?.username ?? null,
+          feed_date: r.created_at,
+        });
       } else out.push(...(await this.posts.views([entries[i]], viewer.userId)));
     }
     return { kind: 'entries', entries: out };
