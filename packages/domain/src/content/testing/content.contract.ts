@@ -48,6 +48,24 @@ export function contentContract(name: string, make: () => Promise<ContentPorts>)
       expect(await posts.wall(u.id, reader(u), page(1))).toEqual([]);
     });
 
+    it("puts a share of a group's or page's post on a wall, listed only by its surface's rule, apart from the wall post of that id", async () => {
+      const { users, posts, engagement } = await make();
+      const u = await users.create(aNewUser());
+      const p = await posts.create({ user_id: u.id, content: 'hi', media: [], media_type: null, tags: [], created_at: at(1) });
+      const sharer = await users.create(aNewUser());
+      await engagement.share(p.id, sharer.id, at(2));
+      // The same id as a group post's: another entry, in another id space (docs/decisions/0230).
+      const entry = await posts.addSurfaceShare('group', p.id, sharer.id, at(3));
+      expect(entry).toEqual(expect.any(Number));
+      expect(entry).not.toBe(p.wall_entry_id);
+      // No group post has that id here: its surface's rule shows it to no one, and the wall post's share shows as before.
+      expect(await posts.wall(sharer.id, reader(sharer), page(1))).toEqual([{ post_id: p.id, shared_by: sharer.id, feed_date: at(2) }]);
+      // The wall post's deletion takes its entries only.
+      await posts.delete(p.id);
+      expect(await posts.wall(sharer.id, reader(sharer), page(1))).toEqual([]);
+      expect(await posts.wall(u.id, reader(u), page(1))).toEqual([]);
+    });
+
     it('reads authors by id with their avatar, badges and privacy, skipping unknown ids', async () => {
       const { users, posts } = await make();
       const a = await users.create(aNewUser({ is_admin: true }));
