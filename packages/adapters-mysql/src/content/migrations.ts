@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { PlazaMigration } from '../migrations/helpers.js';
 import { flag, tableOptions, TIMESTAMP, withId } from '../migrations/helpers.js';
 import type { PlazaMigrations } from '../migrations/index.js';
@@ -60,19 +60,29 @@ const surfaceColumn: PlazaMigration = {
  * erasure; an entry whose group or page post is gone is left out by every read's visibility rule, which
  * asks for the post, and goes with its sharer's account.
  *
- * MySQL drops the foreign key in place (its name is the server's choice: read from
- * information_schema). SQLite cannot drop a foreign key, so the table is rebuilt and its rows copied,
+ * MySQL drops the foreign key in place (its name is the server's choice: read from the table's
+ * definition). SQLite cannot drop a foreign key, so the table is rebuilt and its rows copied,
  * with foreign keys off for the copy: dropping a table that home_timeline references would otherwise
  * delete its rows by cascade. Migrations run outside a transaction on SQLite, where the pragma applies.
  */
+/**
+ * The names of a MySQL table's foreign keys from `column` to `target`, read from SHOW CREATE TABLE:
+ * information_schema would do, but MariaDB opens every table of every schema to answer it (seconds on
+ * a server holding many databases).
+ */
+async function foreignKeysOf(db: Kysely<any>, table: string, column: string, target: string): Promise<string[]> {
+  const { rows } = await sql<Record<string, string>>`show create table ${sql.id(table)}`.execute(db);
+  const definition = rows[0]?.['Create Table'] ?? '';
+  const pattern = /CONSTRAINT `([^`]+)` FOREIGN KEY \(`([^`]+)`\) REFERENCES `([^`]+)`/g;
+  return [...definition.matchAll(pattern)].filter((m) => m[2] === column && m[3] === target).map((m) => m[1]);
+}
+
 const wallEntryPostType: PlazaMigration = {
   async up(db, dialect) {
     if (dialect === 'mysql') {
-      const fk = await sql<{ name: string }>`
-        select constraint_name as name from information_schema.key_column_usage
-        where table_schema = database() and table_name = 'wall_entries' and column_name = 'post_id'
-          and referenced_table_name = 'posts'`.execute(db);
-      for (const { name } of fk.rows) await sql`alter table wall_entries drop foreign key ${sql.id(name)}`.execute(db);
+      for (const name of await foreignKeysOf(db, 'wall_entries', 'post_id', 'posts')) {
+        await sql`alter table wall_entries drop foreign key ${sql.id(name)}`.execute(db);
+      }
       await db.schema
         .alterTable('wall_entries')
         .addColumn('post_type', 'varchar(8)', (c) => c.notNull().defaultTo('post'))
