@@ -10,6 +10,7 @@ import { aNewPage } from '@plaza/domain/pages/testing';
 import { SqlUserRepository } from '@plaza/adapters-mysql/accounts';
 import { SqlCommentRepository, SqlContentAccountData, SqlPostEngagementRepository, SqlPostRepository } from '@plaza/adapters-mysql/content';
 import { SqlGroupAccountData, SqlGroupCommentRepository, SqlGroupPostRepository, SqlGroupRepository } from '@plaza/adapters-mysql/groups';
+import { FEDERATION_COUNTER_CONTRIBUTIONS, SqlRemoteInteractionRepository } from '@plaza/adapters-mysql/federation';
 import { SqlPageAccountData, SqlPagePostRepository, SqlPageRepository } from '@plaza/adapters-mysql/pages';
 import { TEST_DIALECT, type TestDatabase, useTestDatabase } from '../support/database.js';
 import { aGroup } from '../support/surface-posts.js';
@@ -267,5 +268,40 @@ describe.each(surfaces)(`a surface's account data: %s (${TEST_DIALECT})`, (_name
       { post_id: first, reaction_type: 'like', created_at: expect.anything() },
       { post_id: second, reaction_type: 'like', created_at: expect.anything() },
     ]);
+  });
+});
+
+describe(`the wall's counters after a user's erasure keep what federation adds (${TEST_DIALECT}, docs/decisions/0226)`, () => {
+  const remoteActor = 'https://remote.example/users/ana';
+
+  it('recounts likes, shares and comment reactions with the remote ones, as the rows list them', async () => {
+    const { db, dialect } = database();
+    const users = new SqlUserRepository(db);
+    const [leaving, author] = [(await users.create(aNewUser())).id, (await users.create(aNewUser())).id];
+    const posts = new SqlPostRepository(db);
+    const comments = new SqlCommentRepository(db, dialect);
+    const engagement = new SqlPostEngagementRepository(db, dialect);
+    const remote = new SqlRemoteInteractionRepository(db, dialect);
+    const post = (await posts.create({ user_id: author, content: 'p', media: [], media_type: null, tags: [], created_at: at })).id;
+    const comment = (await comments.create({ post_id: post, user_id: author, parent_id: null, content: 'c', created_at: at })).id;
+    await engagement.react(post, leaving, 'like', at);
+    await remote.react(post, remoteActor, `${remoteActor}#like`, 'love', at);
+    await engagement.share(post, leaving, at);
+    await remote.share(post, remoteActor, `${remoteActor}#announce`, at);
+    await comments.react('post', comment, leaving, 'like', at);
+    await remote.reactToComment(comment, remoteActor, `${remoteActor}#comment-like`, 'like', at);
+
+    await new SqlContentAccountData(db, FEDERATION_COUNTER_CONTRIBUTIONS).erase(leaving, erasedAt);
+
+    const counters = await db.selectFrom('posts').select(['likes_count', 'shares_count']).where('id', '=', post).executeTakeFirstOrThrow();
+    const commentRow = await db.selectFrom('comments').select('reactions_count').where('id', '=', comment).executeTakeFirstOrThrow();
+    expect([Number(counters.likes_count), Number(counters.shares_count), Number(commentRow.reactions_count)]).toEqual([1, 1, 1]);
+    // What the post and the comment list agrees with them: the remote rows alone are left.
+    expect(await engagement.reactionCounts(post)).toEqual({ love: 1 });
+    const shares = async (table: 'shares' | 'remote_shares') =>
+      (await db.selectFrom(table).select('post_id').where('post_id', '=', post).execute()).length;
+    expect([await shares('shares'), await shares('remote_shares')]).toEqual([0, 1]);
+    expect(await comments.reactions('post', comment)).toEqual([]);
+    expect((await remote.commentReactions(comment)).map((r) => r.reaction_type)).toEqual(['like']);
   });
 });

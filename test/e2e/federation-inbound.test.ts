@@ -1,7 +1,7 @@
 import { Announce, Create, Delete, Like, Note, PUBLIC_COLLECTION, Undo, Update } from '@fedify/fedify';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptPendingFollows, aPost, aUser, type TestUser } from '../support/mothers.js';
+import { acceptPendingFollows, aComment, aPost, aUser, type TestUser } from '../support/mothers.js';
 import type { TestServer } from '../support/server.js';
 import type { FedifyPeer } from '../support/fedify-peer.js';
 import { FederationWorld } from '../support/federation-world.js';
@@ -332,6 +332,47 @@ describe('likes, emoji reactions and boosts', () => {
     const res = await fromStrict(dave, { type: 'Arrive', location: { type: 'Place', name: 'here' } });
     expect(res.status).toBe(202);
     await drain();
+  });
+});
+
+describe("a local user's account deletion (docs/decisions/0226)", () => {
+  it("recounts the post's likes and shares and the comment's reactions keeping the remote ones", async () => {
+    const [gil, hal] = [await aUser(server.api), await aUser(server.api)];
+    const postId = (await aPost(server.api, gil, { content: 'liked from both sides' })).id;
+    const commentId = (await aComment(server.api, gil, postId, { content: 'and this one' })).id;
+    await peer.deliver(
+      actorOf(gil),
+      (actor, o) => new Like({ id: new URL(`${o}/likes/${randomUUID()}`), actor, object: new URL(noteOf(postId)) }),
+    );
+    await peer.deliver(
+      actorOf(gil),
+      (actor, o) => new Like({ id: new URL(`${o}/likes/${randomUUID()}`), actor, object: new URL(commentNoteOf(commentId)) }),
+    );
+    expect((await fromStrict(gil, { type: 'Announce', object: noteOf(postId) })).status).toBe(202);
+    await drain();
+    expect((await server.api.post('likes.php', { post_id: postId }, { token: hal.token })).status).toBe(200);
+    expect((await server.api.post('shares.php', { post_id: postId }, { token: hal.token })).status).toBe(200);
+    const react = await server.api.post(
+      'comment_reactions.php',
+      { comment_id: commentId, comment_type: 'post', reaction_type: 'wow' },
+      { token: hal.token },
+    );
+    expect(react.status).toBe(200);
+    const commentNow = async () => (await comments(gil, postId)).find((c) => c.id === commentId);
+    expect(await postOf(gil, postId)).toMatchObject({ likes_count: 2, shares_count: 2 });
+    expect((await commentNow()).reactions_count).toBe(2);
+
+    expect((await server.api.post('delete_account.php', { password: hal.password }, { token: hal.token })).status).toBe(200);
+    await server.mailSettled();
+    const mail = server.mailer.sent.findLast((m) => m.to === hal.email)!;
+    const link = /(http:\/\/\S+\/api\/v1\/delete_account\.php\?token=\S+)/.exec(mail.text)![1];
+    expect((await fetch(link)).status).toBe(200);
+
+    expect(await postOf(gil, postId)).toMatchObject({ likes_count: 1, shares_count: 1 });
+    expect((await server.api.get(`reactions.php?post_id=${postId}`, { token: gil.token })).body.reactions).toEqual({ like: 1 });
+    expect((await commentNow()).reactions_count).toBe(1);
+    const listed = await server.api.get(`comment_reactions.php?comment_id=${commentId}&comment_type=post`, { token: gil.token });
+    expect((listed.body.data as any[]).map((r) => [r.reaction_type, r.is_remote])).toEqual([['like', true]]);
   });
 });
 

@@ -10,3 +10,4 @@ export * from './migrations/index.js';
 export * from './migrations/helpers.js';
 export * from './unit-of-work.js';
 export type { Database } from './database.js';
+export type { CounterContribution } from './counter-contributions.js';

@@ -1,7 +1,8 @@
 import type { Timestamp } from '@plaza/domain';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { chunks, ownedRows } from './batches.js';
 import { CommentThreads, isThreadTable } from './comment-threads.js';
+import type { CounterContribution } from './counter-contributions.js';
 import type { Database } from './database.js';
 import type { SurfaceTables } from './surface-tables.js';
 
@@ -21,6 +22,8 @@ export class SurfaceRows {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly tables: SurfaceTables,
+    /** Other modules' rows that move this surface's counters too (every surface's; this one's are picked). */
+    private readonly contributions: readonly CounterContribution[] = [],
   ) {}
 
   /** Kysely cannot type a query over a table chosen at run time: every query below names columns all three surfaces have. */
@@ -91,33 +94,52 @@ export class SurfaceRows {
 
   /**
    * The counts kept on a post row: the rows of `table` whose `post_id` is the post, only those of this
-   * surface's `post_type` where the table serves every surface (shares, docs/decisions/0195).
+   * surface's `post_type` where the table serves every surface (shares, docs/decisions/0195), plus the
+   * rows other modules keep for the same counter (`extra`: remote likes and boosts, docs/decisions/0226).
    */
-  private postCounters(): { column: string; table: string; ofType: boolean }[] {
+  private postCounters(): { column: string; table: string; ofType: boolean; extra: CounterContribution[] }[] {
     const { tables } = this;
     return [
-      { column: tables.reactionsCount, table: tables.reactions, ofType: false },
-      { column: tables.commentsCount, table: tables.comments, ofType: false },
-      ...(tables.countsShares ? [{ column: 'shares_count', table: 'shares', ofType: true }] : []),
+      { column: tables.reactionsCount, table: tables.reactions, ofType: false, extra: this.contributed('post reactions') },
+      { column: tables.commentsCount, table: tables.comments, ofType: false, extra: [] },
+      ...(tables.countsShares ? [{ column: 'shares_count', table: 'shares', ofType: true, extra: this.contributed('post shares') }] : []),
     ];
   }
 
+  private contributed(counter: CounterContribution['counter']): CounterContribution[] {
+    return this.contributions.filter((c) => c.surface === this.tables.type && c.counter === counter);
+  }
+
+  /**
+   * Sets each touched post's and comment's counters to what their rows count now, the local ones and
+   * every module's contribution: a recount, not a subtraction, so a counter that had drifted heals.
+   */
   private async recount(touched: TouchedRows): Promise<void> {
     const { tables } = this;
     const postId = sql.ref(`${tables.posts}.id`);
     const counts = Object.fromEntries(
       this.postCounters().map((c) => {
         const ofType = c.ofType ? sql` and ${sql.ref(`${c.table}.post_type`)} = ${tables.type}` : sql``;
-        return [c.column, sql`(select count(*) from ${sql.table(c.table)} where ${sql.ref(`${c.table}.post_id`)} = ${postId}${ofType})`];
+        const local = sql`(select count(*) from ${sql.table(c.table)} where ${sql.ref(`${c.table}.post_id`)} = ${postId}${ofType})`;
+        return [c.column, this.plusContributions(local, c.extra, postId)];
       }),
     );
     for (const ids of chunks(touched.posts)) {
       await this.untyped.updateTable(tables.posts).set(counts).where('id', 'in', ids).execute();
     }
     const commentId = sql.ref(`${tables.comments}.id`);
-    const reactions = sql`(select count(*) from comment_reactions where comment_reactions.comment_type = ${tables.type} and comment_reactions.comment_id = ${commentId})`;
+    const local = sql`(select count(*) from comment_reactions where comment_reactions.comment_type = ${tables.type} and comment_reactions.comment_id = ${commentId})`;
+    const reactions = this.plusContributions(local, this.contributed('comment reactions'), commentId);
     for (const ids of chunks(touched.comments)) {
       await this.untyped.updateTable(tables.comments).set({ reactions_count: reactions }).where('id', 'in', ids).execute();
     }
+  }
+
+  /** `local` plus one count of each contribution's rows keyed by `id`. */
+  private plusContributions(local: RawBuilder<unknown>, extra: readonly CounterContribution[], id: RawBuilder<unknown>) {
+    return extra.reduce(
+      (sum, c) => sql`${sum} + (select count(*) from ${sql.table(c.table)} where ${sql.ref(`${c.table}.${c.key}`)} = ${id})`,
+      local,
+    );
   }
 }

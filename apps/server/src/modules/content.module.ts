@@ -44,7 +44,7 @@ import {
 } from '@plaza/adapters-mysql/content';
 import { z } from 'zod';
 import { featureModule, useCases, many } from '../wiring/feature-module.js';
-import { DatabaseToken } from '../wiring/tokens.js';
+import { CounterContributions, DatabaseToken } from '../wiring/tokens.js';
 import { Media } from './media.module.js';
 import { Platform } from './platform.module.js';
 import { Timeline } from './timeline.module.js';
@@ -126,7 +126,10 @@ const face = {
 /** Posts and shares, reactions, likes, bookmarks, comments and stories. */
 export const contentModule = featureModule(face, (w) => {
   w.migrations(CONTENT_MIGRATIONS);
-  w.accountData([DatabaseToken], ({ db }) => new SqlContentAccountData(db));
+  w.accountData(
+    { handle: DatabaseToken, contributions: many(CounterContributions) },
+    ({ handle, contributions }) => new SqlContentAccountData(handle.db, contributions),
+  );
   w.bind(ExportedPosts, [DatabaseToken], ({ db }) => new SqlContentAccountData(db));
   w.bind(PostRepository, [DatabaseToken], ({ db }) => new SqlPostRepository(db));
   w.bind(PostEngagementRepository, [DatabaseToken], ({ db, dialect }) => new SqlPostEngagementRepository(db, dialect));

@@ -69,6 +69,7 @@ import {
 import { federationSection } from '@plaza/adapters-http';
 import { fediverseScript, targetBody, zTarget } from '@plaza/adapters-http/scripts/fediverse';
 import {
+  FEDERATION_COUNTER_CONTRIBUTIONS,
   FEDERATION_MIGRATIONS,
   SqlActorKeyRepository,
   SqlDomainBlockRepository,
@@ -87,7 +88,7 @@ import { RedisFederationKeyValues } from '@plaza/adapters-integrations/redis';
 import { z } from 'zod';
 import { featureModule, useCases } from '../wiring/feature-module.js';
 import { ACTOR, arg, id, pageRequest } from '../library-input.js';
-import { AdminSections, ConfigToken, DatabaseToken, LoggerToken, Mounts, RedisToken } from '../wiring/tokens.js';
+import { AdminSections, ConfigToken, CounterContributions, DatabaseToken, LoggerToken, Mounts, RedisToken } from '../wiring/tokens.js';
 import { Platform } from './platform.module.js';
 import { Notifications } from './notifications.module.js';
 
@@ -220,6 +221,8 @@ const face = {
  */
 export const federationModule = featureModule(face, (w) => {
   w.migrations(FEDERATION_MIGRATIONS);
+  // Remote likes, boosts and comment reactions move the wall's counters: its recounts count them (0226).
+  for (const c of FEDERATION_COUNTER_CONTRIBUTIONS) w.constant(CounterContributions, c);
   w.bind(ActorKeyRepository, [DatabaseToken], ({ db }) => new SqlActorKeyRepository(db));
   w.bind(RemoteActorRepository, [DatabaseToken], ({ db, dialect }) => new SqlRemoteActorRepository(db, dialect));
   w.bind(RemoteFollowRepository, [DatabaseToken], ({ db }) => new SqlRemoteFollowRepository(db));

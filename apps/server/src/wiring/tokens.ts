@@ -1,6 +1,6 @@
 import { token, type OutboxLane } from '@plaza/domain';
 import type { AdminSection, HttpMount, Pages, Script } from '@plaza/adapters-http';
-import type { DatabaseHandle, PlazaMigrations } from '@plaza/adapters-mysql';
+import type { CounterContribution, DatabaseHandle, PlazaMigrations } from '@plaza/adapters-mysql';
 import type { RedisConnections } from '@plaza/adapters-integrations/redis';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
@@ -33,3 +33,8 @@ export const AdminSections = token<AdminSection>('http.AdminSection');
 export const Mounts = token<HttpMount>('http.Mount');
 export const Jobs = token<PeriodicJob>('Job');
 export const Migrations = token<PlazaMigrations>('Migrations');
+/**
+ * Multi-bound: a module's rows that move another module's counters (federation's remote likes move
+ * the wall's), counted when those counters are recounted (docs/decisions/0226).
+ */
+export const CounterContributions = token<CounterContribution>('sql.CounterContribution');

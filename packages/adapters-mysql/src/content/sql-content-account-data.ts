@@ -2,6 +2,7 @@ import type { Timestamp } from '@plaza/domain';
 import type { AccountDataPart, ExportedPosts, ExportRow, StoredMedia } from '@plaza/domain/accounts';
 import type { Kysely } from 'kysely';
 import { BATCH, keyset, mapped, ownedRows } from '../batches.js';
+import type { CounterContribution } from '../counter-contributions.js';
 import type { Database } from '../database.js';
 import { SurfaceRows } from '../surface-rows.js';
 import { WALL_TABLES } from '../surface-tables.js';
@@ -17,7 +18,11 @@ import { toPostRecord } from './post-view-columns.js';
 export class SqlContentAccountData implements AccountDataPart, ExportedPosts {
   readonly sections = ['posts', 'comments', 'reactions', 'comment_reactions', 'bookmarks', 'shares', 'stories'] as const;
 
-  constructor(private readonly db: Kysely<Database>) {}
+  /** `contributions`: other modules' rows that move the wall's counters (federation's, docs/decisions/0226). */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly contributions: readonly CounterContribution[] = [],
+  ) {}
 
   rows(userId: number, section: string): AsyncIterable<ExportRow> {
     const db = this.db;
@@ -78,7 +83,7 @@ export class SqlContentAccountData implements AccountDataPart, ExportedPosts {
 
   async erase(userId: number, at: Timestamp): Promise<void> {
     const db = this.db;
-    const surface = new SurfaceRows(db, WALL_TABLES);
+    const surface = new SurfaceRows(db, WALL_TABLES, this.contributions);
     // Others' posts and comments whose counters change, read before the user's rows go.
     const touched = await surface.touchedBy(userId);
     // Others' bookmarks, shares and wall entries of the own posts: post_id references no table

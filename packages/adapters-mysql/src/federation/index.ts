@@ -8,3 +8,4 @@ export type * from './schema-follow-requests.js';
 export * from './sql-follow-requests.js';
 export type * from './schema-outbound-interactions.js';
 export * from './sql-outbound-interactions.js';
+export * from './counter-contributions.js';
