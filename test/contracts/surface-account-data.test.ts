@@ -304,4 +304,24 @@ describe(`the wall's counters after a user's erasure keep what federation adds (
     expect(await comments.reactions('post', comment)).toEqual([]);
     expect((await remote.commentReactions(comment)).map((r) => r.reaction_type)).toEqual(['like']);
   });
+
+  it('counts what remote actors add while the erasure runs, in its own transaction', async () => {
+    const { db, dialect } = database();
+    const users = new SqlUserRepository(db);
+    const [leaving, author] = [(await users.create(aNewUser())).id, (await users.create(aNewUser())).id];
+    const post = (
+      await new SqlPostRepository(db).create({ user_id: author, content: 'p', media: [], media_type: null, tags: [], created_at: at })
+    ).id;
+    await new SqlPostEngagementRepository(db, dialect).react(post, leaving, 'like', at);
+    const remote = new SqlRemoteInteractionRepository(db, dialect);
+    const actors = Array.from({ length: 10 }, (_, i) => `https://remote.example/users/${i}`);
+
+    await Promise.all([
+      db.transaction().execute((trx) => new SqlContentAccountData(trx, FEDERATION_COUNTER_CONTRIBUTIONS).erase(leaving, erasedAt)),
+      ...actors.map((a) => remote.react(post, a, `${a}#like`, 'like', at)),
+    ]);
+
+    const row = await db.selectFrom('posts').select('likes_count').where('id', '=', post).executeTakeFirstOrThrow();
+    expect(Number(row.likes_count)).toBe(actors.length);
+  });
 });
