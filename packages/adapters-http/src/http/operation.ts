@@ -121,7 +121,8 @@ interface OperationBase<
   multipart?: { maxFileBytes: number };
 }
 
-type Infer<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
+/** What a handler receives for a query or body schema: its parsed output, or nothing when none is declared. */
+export type Infer<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
 
 export type Operation<
   QS extends AnyObjectSchema | undefined = AnyObjectSchema | undefined,

@@ -2,7 +2,7 @@ import type { GroupPostView, GroupView, JoinRequestView, MemberView } from '@pla
 import { GROUP_PRIVACIES, GROUP_ROLES } from '@plaza/domain/groups';
 import { z } from 'zod';
 import type { PresenterContext } from './context.js';
-import { mediaTypeOf, PostItem, postMediaPath, presentAuthorFields } from './post.js';
+import { PostItem, presentPostItem } from './post.js';
 import { zAvatar } from './user.js';
 import { avatarOf, wireTime, zCount, zTimestamp, zWireId } from './wire.js';
 
@@ -97,26 +97,14 @@ export const GroupPostItem = PostItem.extend({
 });
 
 export function presentGroupPost(v: GroupPostView, p: PresenterContext): z.input<typeof GroupPostItem> {
-  return {
-    id: v.post.id,
-    user_id: v.post.user_id,
-    ...presentAuthorFields(v.author, p),
-    content: v.post.content,
-    media: v.post.media.map(postMediaPath),
-    media_type: mediaTypeOf(v.post.media_type, v.post.media),
-    likes_count: v.post.likes_count,
-    comments_count: v.post.comments_count,
-    // Group posts are not shared or bookmarked (shares.php and bookmarks.php take posts of posts.php).
+  // Group posts are not shared or bookmarked (shares.php and bookmarks.php take posts of posts.php).
+  const surface = {
     shares_count: 0,
-    is_liked: v.is_liked,
-    reaction_type: v.reaction_type,
     is_bookmarked: false,
-    tags: v.post.tags,
-    type: 'group',
+    type: 'group' as const,
     group_id: v.post.group_id,
-    created_at: wireTime(p, v.post.created_at),
-    updated_at: p.formatTime(v.post.updated_at),
-    feed_date: wireTime(p, v.post.created_at),
+    feed_date: v.post.created_at,
     shared_by_username: null,
   };
+  return presentPostItem(v, surface, p);
 }

@@ -73,7 +73,7 @@ export function presentPageDetails(v: PageView, p: PresenterContext): z.input<ty
     social_facebook: page.social_facebook,
     social_bluesky: page.social_bluesky,
     created_by: page.created_by,
-    updated_at: page.updated_at === null ? null : wireTime(p, page.updated_at),
+    updated_at: p.formatTime(page.updated_at),
   };
 }
 
@@ -96,22 +96,22 @@ export const PagePostItem = z.object({
 });
 
 export function presentPagePost(v: PagePostView, p: PresenterContext): z.input<typeof PagePostItem> {
-  const post = v.post;
+  const { id, page_id, user_id, content, media, media_type, like_count, comment_count } = v.post;
   return {
-    id: post.id,
-    page_id: post.page_id,
-    user_id: post.user_id,
+    id,
+    page_id,
+    user_id,
     username: nameOf(v.author),
     avatar: avatarOf(v.author),
-    content: post.content,
-    media: post.media,
-    media_type: post.media_type,
-    like_count: post.like_count,
-    comment_count: post.comment_count,
+    content,
+    media,
+    media_type,
+    like_count,
+    comment_count,
     user_reaction: v.user_reaction ?? '',
     type: 'page',
-    created_at: wireTime(p, post.created_at),
-    updated_at: post.updated_at === null ? null : wireTime(p, post.updated_at),
+    created_at: wireTime(p, v.post.created_at),
+    updated_at: p.formatTime(v.post.updated_at),
   };
 }
 
@@ -144,7 +144,7 @@ export function presentPageComment(v: PageCommentView, p: PresenterContext): z.i
     reactions_count: c.reactions_count,
     has_reacted: v.has_reacted,
     created_at: wireTime(p, c.created_at),
-    updated_at: c.updated_at === null ? null : wireTime(p, c.updated_at),
+    updated_at: p.formatTime(c.updated_at),
   };
 }
 

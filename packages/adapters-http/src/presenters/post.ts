@@ -1,8 +1,10 @@
+import type { Timestamp } from '@plaza/domain';
 import {
   type AuthorInfo,
   type CommentRecord,
   type CommentView,
   type ListPage,
+  type PostRecord,
   type PostView,
   REACTION_TYPES,
   type ReactionType,
@@ -76,7 +78,33 @@ export const PostItem = z.object({
   shared_by_username: z.string().nullable(),
 });
 
-export function presentPost(v: PostView, p: PresenterContext): z.input<typeof PostItem> {
+/** What every surface's post gives its item: the stored post, its author and the reader's reaction. */
+interface PostItemSource {
+  post: Pick<
+    PostRecord,
+    'id' | 'user_id' | 'content' | 'media' | 'media_type' | 'likes_count' | 'comments_count' | 'tags' | 'created_at' | 'updated_at'
+  >;
+  author: AuthorInfo;
+  is_liked: boolean;
+  reaction_type: ReactionType | null;
+}
+
+/** The fields in which one surface's post items differ from another's. */
+interface PostItemSurface<T extends string, G extends number | null, S extends string | null> {
+  shares_count: number;
+  is_bookmarked: boolean;
+  type: T;
+  group_id: G;
+  feed_date: Timestamp;
+  shared_by_username: S;
+}
+
+/** A post item of any surface (posts.php, group_posts.php), in PostItem's key order. */
+export function presentPostItem<T extends string, G extends number | null, S extends string | null>(
+  v: PostItemSource,
+  surface: PostItemSurface<T, G, S>,
+  p: PresenterContext,
+): Omit<z.input<typeof PostItem>, 'type' | 'group_id' | 'shared_by_username'> & { type: T; group_id: G; shared_by_username: S } {
   return {
     id: v.post.id,
     user_id: v.post.user_id,
@@ -86,18 +114,30 @@ export function presentPost(v: PostView, p: PresenterContext): z.input<typeof Po
     media_type: mediaTypeOf(v.post.media_type, v.post.media),
     likes_count: v.post.likes_count,
     comments_count: v.post.comments_count,
-    shares_count: v.post.shares_count,
+    shares_count: surface.shares_count,
     is_liked: v.is_liked,
     reaction_type: v.reaction_type,
-    is_bookmarked: v.is_bookmarked,
+    is_bookmarked: surface.is_bookmarked,
     tags: v.post.tags,
-    type: 'post',
-    group_id: null,
+    type: surface.type,
+    group_id: surface.group_id,
     created_at: wireTime(p, v.post.created_at),
     updated_at: p.formatTime(v.post.updated_at),
-    feed_date: wireTime(p, v.feed_date),
+    feed_date: wireTime(p, surface.feed_date),
+    shared_by_username: surface.shared_by_username,
+  };
+}
+
+export function presentPost(v: PostView, p: PresenterContext): z.input<typeof PostItem> {
+  const surface = {
+    shares_count: v.post.shares_count,
+    is_bookmarked: v.is_bookmarked,
+    type: 'post' as const,
+    group_id: null,
+    feed_date: v.feed_date,
     shared_by_username: v.shared_by_username,
   };
+  return presentPostItem(v, surface, p);
 }
 
 /** The stored fields of a comment, as an edit answers them. */

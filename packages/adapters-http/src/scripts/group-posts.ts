@@ -1,29 +1,17 @@
-import { REACTION_TYPES } from '@plaza/domain/content';
 import { GROUP_COMMENT_MAX_LENGTH, GROUP_POST_MAX_LENGTH, type GroupPostService } from '@plaza/domain/groups';
 import { z } from 'zod';
 import { paginationQuery, zId } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
 import { GroupPostItem, presentGroupPost } from '../presenters/groups.js';
-import { newCommentBody } from './comments.js';
-import {
-  CommentAdded,
-  CommentItem,
-  CommentRecordItem,
-  presentCommentAdded,
-  presentCommentList,
-  presentCommentRecord,
-} from '../presenters/post.js';
-import { ListPagination, presentPagination, zCount, zWireId } from '../presenters/wire.js';
+import { CommentRecordItem, presentCommentRecord } from '../presenters/post.js';
+import { ListPagination, presentPagination, zWireId } from '../presenters/wire.js';
+import { addCommentOperation, commentThreadsOperation, newCommentBody } from './comment-operations.js';
+import { deleteByIdOperation, editOperation } from './edit-and-delete-operations.js';
+import { postReactionBody, reactToPostOperation, unreactFromPostOperation } from './post-reaction-operations.js';
+import { tagList } from './posts.js';
 
 const media = z.string().max(255);
-const tagList = z.union([
-  z.array(z.string().max(64)).max(30),
-  z
-    .string()
-    .max(2000)
-    .transform((s) => s.split(/[\s,]+/).filter(Boolean)),
-]);
 
 /** The bodies of publishing, editing, commenting and reacting; also the library's checks (docs/decisions/0113). */
 export const newGroupPostBody = z.object({
@@ -39,7 +27,7 @@ export const newGroupPostBody = z.object({
 export const editGroupPostBody = z.object({ id: zId, content: z.string().max(GROUP_POST_MAX_LENGTH) });
 export const newGroupCommentBody = newCommentBody(GROUP_COMMENT_MAX_LENGTH);
 export const editGroupCommentBody = z.object({ id: zId, content: z.string().max(5000) });
-export const groupReactBody = z.object({ post_id: zId, reaction_type: z.enum(REACTION_TYPES).default('like') });
+export const groupReactBody = postReactionBody;
 
 /** group_posts.php (contract §21.1): a group's posts; creating answers 201, as the client requires. */
 export function groupPostsScript(posts: GroupPostService, p: PresenterContext): Script {
@@ -89,29 +77,20 @@ export function groupPostsScript(posts: GroupPostService, p: PresenterContext): 
           return { message: 'Post published', id: view.post.id, post_id: view.post.id, data: item, post: item };
         },
       }),
-      op({
-        method: 'PUT',
-        auth: 'required',
+      editOperation({
         rateLimit: 'posts',
         body: editGroupPostBody,
         summary: 'Edit one’s own group post ({id, content})',
-        response: z.object({ message: z.string(), data: GroupPostItem }),
-        handle: async (ctx) => ({
-          message: 'Post updated',
-          data: presentGroupPost(await posts.edit(ctx.actor, ctx.body.id, ctx.body.content), p),
-        }),
+        item: GroupPostItem,
+        message: 'Post updated',
+        edit: async (actor, body) => presentGroupPost(await posts.edit(actor, body.id, body.content), p),
       }),
-      op({
-        method: 'DELETE',
-        auth: 'required',
+      deleteByIdOperation({
         rateLimit: 'posts',
-        query: z.object({ id: zId }),
         summary: 'Delete a group post with its comments and reactions (its author or a group admin)',
-        response: z.object({ message: z.string(), id: zWireId }),
-        handle: async (ctx) => {
-          await posts.delete(ctx.actor, ctx.query.id);
-          return { message: 'Post deleted', id: ctx.query.id };
-        },
+        message: 'Post deleted',
+        answersId: true,
+        remove: (actor, id) => posts.delete(actor, id),
       }),
     ],
   };
@@ -122,51 +101,34 @@ export function groupCommentsScript(posts: GroupPostService, p: PresenterContext
   return {
     name: 'group_comments',
     operations: [
-      op({
-        method: 'GET',
-        auth: 'required',
-        query: z.object({ post_id: zId, ...paginationQuery }),
-        summary: 'Root comments of a group post, each with nested replies, under data',
-        response: z.object({ data: z.array(CommentItem), comments: z.array(CommentItem), pagination: ListPagination }),
-        handle: async (ctx) =>
-          presentCommentList(
-            await posts.listComments(ctx.actor, ctx.query.post_id, { page: ctx.query.page, perPage: ctx.query.per_page }),
-            p,
-          ),
-      }),
-      op({
-        method: 'POST',
-        auth: 'required',
-        rateLimit: 'comments',
-        status: 201,
-        body: newGroupCommentBody,
-        summary: 'Comment on a group post, or reply to a comment of the same post',
-        response: CommentAdded,
-        handle: async (ctx) => presentCommentAdded(await posts.comment(ctx.actor, ctx.body), ctx.actor, p),
-      }),
-      op({
-        method: 'PUT',
-        auth: 'required',
+      commentThreadsOperation(
+        'Root comments of a group post, each with nested replies, under data',
+        (actor, postId, page) => posts.listComments(actor, postId, page),
+        p,
+      ),
+      addCommentOperation(
+        {
+          status: 201,
+          body: newGroupCommentBody,
+          summary: 'Comment on a group post, or reply to a comment of the same post',
+          add: (actor, input) => posts.comment(actor, input),
+        },
+        p,
+      ),
+      editOperation({
         rateLimit: 'comments',
         body: editGroupCommentBody,
         summary: 'Edit one’s own group comment ({id, content})',
-        response: z.object({ message: z.string(), data: CommentRecordItem }),
-        handle: async (ctx) => ({
-          message: 'Comment updated',
-          data: presentCommentRecord(await posts.editComment(ctx.actor, ctx.body.id, ctx.body.content), p),
-        }),
+        item: CommentRecordItem,
+        message: 'Comment updated',
+        edit: async (actor, body) => presentCommentRecord(await posts.editComment(actor, body.id, body.content), p),
       }),
-      op({
-        method: 'DELETE',
-        auth: 'required',
+      deleteByIdOperation({
         rateLimit: 'comments',
-        query: z.object({ id: zId }),
         summary: 'Delete a group comment with its replies (its author or a group admin)',
-        response: z.object({ message: z.string(), id: zWireId }),
-        handle: async (ctx) => {
-          await posts.deleteComment(ctx.actor, ctx.query.id);
-          return { message: 'Comment deleted', id: ctx.query.id };
-        },
+        message: 'Comment deleted',
+        answersId: true,
+        remove: (actor, id) => posts.deleteComment(actor, id),
       }),
     ],
   };
@@ -177,53 +139,18 @@ export function groupReactionsScript(posts: GroupPostService): Script {
   return {
     name: 'group_reactions',
     operations: [
-      op({
-        method: 'POST',
-        auth: 'required',
+      reactToPostOperation({
         rateLimit: 'group_reactions',
         body: groupReactBody,
         summary: 'React to a group post (one reaction per user; another type replaces it)',
-        response: z.object({
-          message: z.string(),
-          post_id: zWireId,
-          reaction_type: z.enum(REACTION_TYPES),
-          likes_count: zCount,
-          is_liked: z.literal(true),
-        }),
-        handle: async (ctx) => {
-          const r = await posts.react(ctx.actor, ctx.body.post_id, ctx.body.reaction_type);
-          return {
-            message: 'Reaction added',
-            post_id: r.post_id,
-            reaction_type: r.reaction_type,
-            likes_count: r.likes_count,
-            is_liked: true as const,
-          };
-        },
+        message: 'Reaction added',
+        react: (actor, body) => posts.react(actor, body.post_id, body.reaction_type),
       }),
-      op({
-        method: 'DELETE',
-        auth: 'required',
+      unreactFromPostOperation({
         rateLimit: 'group_reactions',
-        query: z.object({ post_id: zId }),
         summary: 'Remove one’s reaction from a group post',
-        response: z.object({
-          message: z.string(),
-          post_id: zWireId,
-          removed: z.boolean(),
-          likes_count: zCount,
-          is_liked: z.literal(false),
-        }),
-        handle: async (ctx) => {
-          const r = await posts.unreact(ctx.actor, ctx.query.post_id);
-          return {
-            message: r.removed ? 'Reaction removed' : 'No reaction to remove',
-            post_id: r.post_id,
-            removed: r.removed,
-            likes_count: r.likes_count,
-            is_liked: false as const,
-          };
-        },
+        message: (removed) => (removed ? 'Reaction removed' : 'No reaction to remove'),
+        unreact: (actor, postId) => posts.unreact(actor, postId),
       }),
     ],
   };

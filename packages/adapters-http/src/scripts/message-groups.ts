@@ -1,5 +1,5 @@
 import { pageRequest } from '@plaza/domain';
-import { MAX_GROUP_NAME, MEDIA_TYPES, MESSAGE_REACTIONS, type MessageGroupService, type TypingService } from '@plaza/domain/messaging';
+import { MAX_GROUP_NAME, MEDIA_TYPES, type MessageGroupService, type TypingService } from '@plaza/domain/messaging';
 import { z } from 'zod';
 import { paginationQuery, zFlag, zId, zText } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
@@ -9,15 +9,14 @@ import {
   GroupListEntry,
   GroupMessageItem,
   GroupRecordItem,
-  ReactionsSummary,
   TypingUser,
   presentGroupDetails,
   presentGroupListItem,
   presentGroupMessage,
   presentGroupRecord,
-  reactionCounts,
 } from '../presenters/messaging.js';
 import { PageMetaWire, zWireId } from '../presenters/wire.js';
+import { messageReactionBody, reactToMessageOperation, unreactFromMessageOperation } from './message-reactions.js';
 
 const idParam = z.object({ id: zId });
 export const groupMessageBody = z.object({
@@ -34,12 +33,6 @@ const intFlexible = z.union([
     .transform(Number),
 ]);
 
-/** The answer to a reaction change: the message's counts and my reaction now. */
-const reactionResponse = z.object({
-  message_id: zWireId,
-  reactions_summary: ReactionsSummary,
-  user_reaction: z.enum(MESSAGE_REACTIONS).nullable(),
-});
 const confirmation = z.object({ message: z.string() });
 
 /** Also the library's check (docs/decisions/0113). */
@@ -59,12 +52,7 @@ export const editGroupMessageBody = z.object({ content: z.string().max(10_000) }
 /** Also the library's check (docs/decisions/0113). */
 export const groupListQuery = z.object({ q: z.string().trim().max(100).optional(), ...paginationQuery });
 export const groupTypingBody = z.object({ is_typing: zFlag.default(true) });
-export const groupReactionBody = z
-  .object({ reaction_type: z.enum(MESSAGE_REACTIONS).optional(), reaction: z.enum(MESSAGE_REACTIONS).optional() })
-  .refine((b) => b.reaction_type !== undefined || b.reaction !== undefined, {
-    message: 'reaction_type is required',
-    path: ['reaction_type'],
-  });
+export const groupReactionBody = messageReactionBody({});
 
 export function messageGroupsScript(groups: MessageGroupService, typing: TypingService, p: PresenterContext): Script {
   const rl = 'messages' as const;
@@ -259,37 +247,20 @@ export function messageGroupsScript(groups: MessageGroupService, typing: TypingS
           return { message: 'Message deleted' };
         },
       }),
-      op({
-        method: 'POST',
+      reactToMessageOperation({
         select: { path: 'messages/:id/reactions' },
-        auth: 'required',
-        rateLimit: rl,
         query: idParam,
         body: groupReactionBody,
         summary: 'Add or replace my reaction on a group message',
-        response: reactionResponse,
-        handle: async (ctx) => {
-          const reaction = (ctx.body.reaction_type ?? ctx.body.reaction)!;
-          return {
-            message_id: ctx.query.id,
-            reactions_summary: reactionCounts(await groups.react(ctx.actor, ctx.query.id, reaction)),
-            user_reaction: reaction,
-          };
-        },
+        messageId: (query) => query.id,
+        react: (actor, messageId, reaction) => groups.react(actor, messageId, reaction),
       }),
-      op({
-        method: 'DELETE',
+      unreactFromMessageOperation({
         select: { path: 'messages/:id/reactions' },
-        auth: 'required',
-        rateLimit: rl,
         query: idParam,
         summary: 'Remove my reaction from a group message',
-        response: reactionResponse,
-        handle: async (ctx) => ({
-          message_id: ctx.query.id,
-          reactions_summary: reactionCounts(await groups.unreact(ctx.actor, ctx.query.id)),
-          user_reaction: null,
-        }),
+        messageId: (query) => query.id,
+        unreact: (actor, messageId) => groups.unreact(actor, messageId),
       }),
     ],
   };

@@ -1,5 +1,5 @@
 import { pageRequest } from '@plaza/domain';
-import { MEDIA_TYPES, MESSAGE_REACTIONS, type PrivateMessageService, type TypingService } from '@plaza/domain/messaging';
+import { MEDIA_TYPES, type PrivateMessageService, type TypingService } from '@plaza/domain/messaging';
 import { z } from 'zod';
 import { paginationQuery, zFlag, zId } from '../http/fields.js';
 import { op, type Script } from '../http/operation.js';
@@ -8,14 +8,13 @@ import {
   ConversationItem,
   ConversationSettings,
   PrivateMessageItem,
-  ReactionsSummary,
   TypingUser,
   presentConversation,
   presentConversationSettings,
   presentPrivateMessage,
-  reactionCounts,
 } from '../presenters/messaging.js';
 import { PageMetaWire, zWireId } from '../presenters/wire.js';
+import { messageReactionBody, reactToMessageOperation, unreactFromMessageOperation } from './message-reactions.js';
 
 /** Also the library's check of `privateMessages.send` (docs/decisions/0113). */
 export const messageBody = {
@@ -37,21 +36,10 @@ export const typingBody = z
   .object({ recipient_id: zId.optional(), user_id: zId.optional(), is_typing: zFlag.default(true) })
   .refine((b) => b.user_id !== undefined || b.recipient_id !== undefined, { message: 'recipient_id is required', path: ['recipient_id'] });
 
-export const reactionBody = z
-  .object({ message_id: zId, reaction_type: z.enum(MESSAGE_REACTIONS).optional(), reaction: z.enum(MESSAGE_REACTIONS).optional() })
-  .refine((b) => b.reaction_type !== undefined || b.reaction !== undefined, {
-    message: 'reaction_type is required',
-    path: ['reaction_type'],
-  });
+export const reactionBody = messageReactionBody({ message_id: zId });
 
 export const search = z.string().trim().max(100).optional();
 
-/** The answer to a reaction change: the message's counts and my reaction now. */
-const reactionResponse = z.object({
-  message_id: zWireId,
-  reactions_summary: ReactionsSummary,
-  user_reaction: z.enum(MESSAGE_REACTIONS).nullable(),
-});
 const confirmation = z.object({ message: z.string() });
 
 /** Also the library's check (docs/decisions/0113). */
@@ -126,32 +114,19 @@ export function messagesScript(messages: PrivateMessageService, typing: TypingSe
           return { is_typing: ctx.body.is_typing };
         },
       }),
-      op({
-        method: 'POST',
+      reactToMessageOperation({
         select: { action: 'react' },
-        auth: 'required',
-        rateLimit: 'messages',
         body: reactionBody,
         summary: 'Add or replace my reaction on a message',
-        response: reactionResponse,
-        handle: async (ctx) => {
-          const reaction = (ctx.body.reaction_type ?? ctx.body.reaction)!;
-          const summary = await messages.react(ctx.actor, ctx.body.message_id, reaction);
-          return { message_id: ctx.body.message_id, reactions_summary: reactionCounts(summary), user_reaction: reaction };
-        },
+        messageId: (_query, body) => body.message_id,
+        react: (actor, messageId, reaction) => messages.react(actor, messageId, reaction),
       }),
-      op({
-        method: 'DELETE',
+      unreactFromMessageOperation({
         select: { action: 'react' },
-        auth: 'required',
-        rateLimit: 'messages',
         query: z.object({ message_id: zId }),
         summary: 'Remove my reaction from a message',
-        response: reactionResponse,
-        handle: async (ctx) => {
-          const summary = await messages.unreact(ctx.actor, ctx.query.message_id);
-          return { message_id: ctx.query.message_id, reactions_summary: reactionCounts(summary), user_reaction: null };
-        },
+        messageId: (query) => query.message_id,
+        unreact: (actor, messageId) => messages.unreact(actor, messageId),
       }),
       op({
         method: 'POST',

@@ -13,7 +13,7 @@ import {
 } from '@plaza/domain/pages';
 import { z } from 'zod';
 import { paginationQuery, zFlag, zId, zText } from '../http/fields.js';
-import { op, type AnyOperation, type Script, type Selector } from '../http/operation.js';
+import { op, type AnyOperation, type Infer, type Script, type Selector } from '../http/operation.js';
 import type { PresenterContext } from '../presenters/context.js';
 import {
   PageCommentItem,
@@ -30,9 +30,7 @@ import {
   presentPageTeamMember,
 } from '../presenters/pages.js';
 import { PageMetaWire, zCount, zWireId } from '../presenters/wire.js';
-
-/** A body as op() hands it to handlers (its `Infer`, spelt the same so the two unify). */
-type BodyOf<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
+import { editOperation } from './edit-and-delete-operations.js';
 
 const short = zText(MAX_PAGE_SHORT_TEXT).nullish();
 /** The fields of create and update_page (contract §22.2). */
@@ -148,7 +146,7 @@ export function pagesScript(pages: PageService, posts: PagePostService, p: Prese
     rateLimit: RateLimitGroup | undefined,
     body: B,
     summary: string,
-    run: (actor: Actor, body: BodyOf<B>) => Promise<unknown>,
+    run: (actor: Actor, body: Infer<B>) => Promise<unknown>,
     message: string,
   ) =>
     op({
@@ -272,18 +270,14 @@ export function pagesScript(pages: PageService, posts: PagePostService, p: Prese
           return { message: 'Post published', id: v.post.id, post_id: v.post.id, data: presentPagePost(v, p) };
         },
       }),
-      op({
-        method: 'PUT',
+      editOperation({
         select: { action: 'update_post' },
-        auth: 'required',
         rateLimit: 'posts',
         body: pagePostEditBody,
         summary: 'Edit my page post',
-        response: z.object({ message: z.string(), data: PagePostItem }),
-        handle: async (ctx) => ({
-          message: 'Post updated',
-          data: presentPagePost(await posts.update(ctx.actor, ctx.body.post_id, ctx.body.content), p),
-        }),
+        item: PagePostItem,
+        message: 'Post updated',
+        edit: async (actor, body) => presentPagePost(await posts.update(actor, body.post_id, body.content), p),
       }),
       removal(
         'delete_post',
@@ -329,18 +323,14 @@ export function pagesScript(pages: PageService, posts: PagePostService, p: Prese
           return { message: 'Comment added', id: v.comment.id, comment_id: v.comment.id, data: presentPageComment(v, p) };
         },
       }),
-      op({
-        method: 'PUT',
+      editOperation({
         select: { action: 'update_comment' },
-        auth: 'required',
         rateLimit: 'comments',
         body: pageCommentEditBody,
         summary: 'Edit my comment on a page post',
-        response: z.object({ message: z.string(), data: PageCommentItem }),
-        handle: async (ctx) => ({
-          message: 'Comment updated',
-          data: presentPageComment(await posts.updateComment(ctx.actor, ctx.body.comment_id, ctx.body.content), p),
-        }),
+        item: PageCommentItem,
+        message: 'Comment updated',
+        edit: async (actor, body) => presentPageComment(await posts.updateComment(actor, body.comment_id, body.content), p),
       }),
       removal(
         'delete_comment',

@@ -7,7 +7,8 @@ import { PostItem, presentPost } from '../presenters/post.js';
 import { presentWallList, WallList } from '../presenters/wall.js';
 import { zWireId } from '../presenters/wire.js';
 
-const tagList = z.union([
+/** Tags as a list, or as one string split at spaces and commas: posts.php and group_posts.php alike. */
+export const tagList = z.union([
   z.array(z.string().max(64)).max(30),
   z
     .string()

@@ -201,18 +201,9 @@ export class GroupPostService {
   }
 }
 
-/** A group comment in the shape comments are presented in (comments.php and group_comments.php alike). */
-function asCommentRecord(c: GroupCommentRecord, reactions: number): CommentRecord {
-  return {
-    id: c.id,
-    post_id: c.post_id,
-    user_id: c.user_id,
-    parent_id: c.parent_id,
-    content: c.content,
-    reactions_count: reactions,
-    created_at: c.created_at,
-    updated_at: c.updated_at,
-  };
+/** A group comment in the shape comments are presented in (comments.php and group_comments.php alike): its group aside, its count added. */
+function asCommentRecord({ group_id: _group, ...comment }: GroupCommentRecord, reactions: number): CommentRecord {
+  return { ...comment, reactions_count: reactions };
 }
 
 /**
