@@ -1,7 +1,14 @@
 import type { UserRepository } from '@plaza/domain/accounts';
 import { InMemoryUserRepository } from '@plaza/domain/accounts/testing';
 import { aNewUser } from '@plaza/domain/accounts/testing';
-import { surfacePostStoreContract } from '@plaza/domain/content/testing';
+import { type PostRecord, wallPostStore } from '@plaza/domain/content';
+import {
+  InMemoryCommentRepository,
+  InMemoryContentStore,
+  InMemoryPostEngagementRepository,
+  InMemoryPostRepository,
+  surfacePostStoreContract,
+} from '@plaza/domain/content/testing';
 import { type GroupPostRecord, groupPostStore } from '@plaza/domain/groups';
 import {
   InMemoryGroupCommentRepository,
@@ -12,7 +19,9 @@ import {
 import { type PagePostRecord, type PageRepository, pagePostStore } from '@plaza/domain/pages';
 import { aNewPage, InMemoryPagePostRepository, InMemoryPageRepository } from '@plaza/domain/pages/testing';
 import { ManualClock } from '@plaza/domain';
+import { InMemoryFollowRepository } from '@plaza/domain/social/testing';
 import { SqlUserRepository } from '@plaza/adapters-mysql/accounts';
+import { SqlCommentRepository, SqlPostEngagementRepository, SqlPostRepository } from '@plaza/adapters-mysql/content';
 import { SqlGroupCommentRepository, SqlGroupPostRepository, SqlGroupRepository } from '@plaza/adapters-mysql/groups';
 import { SqlPagePostRepository, SqlPageRepository } from '@plaza/adapters-mysql/pages';
 import { TEST_DIALECT, useTestDatabase } from '../support/database.js';
@@ -43,6 +52,13 @@ const pageViews = {
     updated_at: p.updated_at,
   }),
   nests: false,
+};
+
+// A wall post's place is its author's account: the first user's wall.
+const wallViews = {
+  counters: (p: PostRecord) => ({ reactions: p.likes_count, comments: p.comments_count }),
+  stored: (p: PostRecord) => ({ content: p.content, media: p.media, media_type: p.media_type, updated_at: p.updated_at }),
+  nests: true,
 };
 
 async function aPage(pages: PageRepository, creatorId: number): Promise<number> {
@@ -85,4 +101,27 @@ surfacePostStoreContract(`pages, sql (${TEST_DIALECT})`, async () => {
   const userIds = await threeUsers(new SqlUserRepository(db));
   const placeId = await aPage(new SqlPageRepository(db, dialect), userIds[0]);
   return { store: pagePostStore(new SqlPagePostRepository(db, dialect), clock), placeId, userIds, ...pageViews };
+});
+
+surfacePostStoreContract('walls, in-memory', async () => {
+  const users = new InMemoryUserRepository();
+  const content = new InMemoryContentStore(users, new InMemoryFollowRepository());
+  const userIds = await threeUsers(users);
+  const store = wallPostStore(
+    new InMemoryPostRepository(content),
+    new InMemoryCommentRepository(content),
+    new InMemoryPostEngagementRepository(content),
+  );
+  return { store, placeId: userIds[0], userIds, ...wallViews };
+});
+
+surfacePostStoreContract(`walls, sql (${TEST_DIALECT})`, async () => {
+  const { db, dialect } = database();
+  const userIds = await threeUsers(new SqlUserRepository(db));
+  const store = wallPostStore(
+    new SqlPostRepository(db),
+    new SqlCommentRepository(db, dialect),
+    new SqlPostEngagementRepository(db, dialect),
+  );
+  return { store, placeId: userIds[0], userIds, ...wallViews };
 });

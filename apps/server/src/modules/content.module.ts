@@ -142,6 +142,8 @@ export const contentModule = featureModule(face, (w) => {
     Content.PostService,
     [
       PostRepository,
+      CommentRepository,
+      PostEngagementRepository,
       FollowRepository,
       UserRepository,
       Content.EngagementEvents,
@@ -151,12 +153,15 @@ export const contentModule = featureModule(face, (w) => {
       many(PostEventListeners),
       Timeline.HomeTimeline,
       SurfaceEngagementRepository,
+      many(CommentEventListeners),
     ],
-    // Every module's post lifecycle listeners (home timeline, federation, …), called within each write;
-    // the following feed reads the precomputed timeline; walls show shares of group and page posts.
-    (posts, follows, users, engagement, clock, uow, media, listeners, timeline, surfaces) =>
+    // Every module's post and comment lifecycle listeners (home timeline, federation, …), called within
+    // each write; the following feed reads the precomputed timeline; walls show shares of group and page posts.
+    (posts, comments, reactions, follows, users, engagement, clock, uow, media, listeners, timeline, surfaces, commentListeners) =>
       new PostService(
         posts,
+        comments,
+        reactions,
         follows,
         users,
         engagement,
@@ -166,6 +171,7 @@ export const contentModule = featureModule(face, (w) => {
         new PostEvents(listeners),
         timeline,
         new SurfacePostViews(posts, surfaces),
+        new CommentEvents(commentListeners),
       ),
   );
   w.construct(Content.EngagementService, EngagementService, [
@@ -191,37 +197,18 @@ export const contentModule = featureModule(face, (w) => {
     (wall, posts, engagement, lookups, clock, uow, postService, events) =>
       new SurfaceEngagementService(wall, posts, engagement, lookups, clock, uow, { posts: postService.events, engagement: events }),
   );
-  w.bind(
-    Content.CommentService,
-    [
-      Content.PostService,
-      PostRepository,
-      CommentRepository,
-      UserRepository,
-      Content.EngagementEvents,
-      Clock,
-      UnitOfWork,
-      many(CommentTargets),
-      many(RemoteCommentAuthors),
-      many(RemoteCommentReactions),
-      many(CommentEventListeners),
-    ],
-    // Comment lifecycle listeners (federation's outbound replies) are called within each write.
-    (posts, postRepo, comments, users, events, clock, uow, targets, remoteAuthors, remoteReactions, listeners) =>
-      new CommentService(
-        posts,
-        postRepo,
-        comments,
-        users,
-        events,
-        clock,
-        uow,
-        targets,
-        remoteAuthors,
-        remoteReactions,
-        new CommentEvents(listeners),
-      ),
-  );
+  w.construct(Content.CommentService, CommentService, [
+    Content.PostService,
+    PostRepository,
+    CommentRepository,
+    UserRepository,
+    Content.EngagementEvents,
+    Clock,
+    UnitOfWork,
+    many(CommentTargets),
+    many(RemoteCommentAuthors),
+    many(RemoteCommentReactions),
+  ]);
   w.construct(Content.StoryService, StoryService, [StoryRepository, PostRepository, FollowRepository, Clock, Media.References]);
 
   w.script([Content.PostService, Platform.Presenters], postsScript);

@@ -41,6 +41,17 @@ export class SqlPostEngagementRepository implements PostEngagementRepository {
     return Object.fromEntries(rows.rows.map((r) => [r.reaction_type, Number(r.n)]));
   }
 
+  async reactionsBy(userId: number, postIds: number[]) {
+    if (postIds.length === 0) return new Map<number, ReactionType>();
+    const rows = await this.db
+      .selectFrom('post_reactions')
+      .select(['post_id', 'reaction_type'])
+      .where('user_id', '=', userId)
+      .where('post_id', 'in', postIds)
+      .execute();
+    return new Map(rows.map((r) => [r.post_id, r.reaction_type as ReactionType]));
+  }
+
   async share(postId: number, userId: number, at: Timestamp) {
     return this.db.transaction().execute(async (trx) => {
       await lockRowForUpdate(trx, this.dialect, 'posts', postId);

@@ -49,10 +49,10 @@ export class SqlPostRepository implements PostRepository {
     return row ? toPostRecord(row) : null;
   }
 
-  async update(id: number, patch: { content: string; tags: string[]; updated_at: Timestamp }) {
+  async update(id: number, patch: { content: string; tags?: string[]; updated_at: Timestamp }) {
     await this.db
       .updateTable('posts')
-      .set({ content: patch.content, tags: JSON.stringify(patch.tags), updated_at: patch.updated_at })
+      .set({ content: patch.content, ...(patch.tags ? { tags: JSON.stringify(patch.tags) } : {}), updated_at: patch.updated_at })
       .where('id', '=', id)
       .execute();
   }
@@ -61,11 +61,12 @@ export class SqlPostRepository implements PostRepository {
     // Children go by ON DELETE CASCADE on both dialects (SQLite runs with foreign_keys on), but for
     // bookmarks, shares and wall entries (the post's and its shares', their timeline rows going by
     // cascade), whose post_id names a post of any surface (docs/decisions/0195, 0230).
-    await this.db.transaction().execute(async (trx) => {
+    return this.db.transaction().execute(async (trx) => {
       for (const table of ['bookmarks', 'shares', 'wall_entries'] as const) {
         await trx.deleteFrom(table).where('post_type', '=', 'post').where('post_id', '=', id).execute();
       }
-      await trx.deleteFrom('posts').where('id', '=', id).execute();
+      const { numDeletedRows } = await trx.deleteFrom('posts').where('id', '=', id).executeTakeFirst();
+      return numDeletedRows > 0n;
     });
   }
 

@@ -1,21 +1,17 @@
 import type { UserRepository } from '../accounts/ports.js';
 import type { Actor } from '../shared/actor.js';
-import { canModerate } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
-import { Forbidden, Invalid, NotFound } from '../shared/errors.js';
+import { NotFound } from '../shared/errors.js';
 import { pageRequest } from '../shared/pagination.js';
 import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { putReaction, removeReaction, type ReactionSlots } from '../shared/reaction-rule.js';
 import type { EngagementEvents, NoticePlace } from './engagement-events.js';
 import type { AuthorInfo, CommentRecord, CommentType, CommentView, ListPage, PostRecord, ReactionType } from './model.js';
-import { COMMENT_MAX_LENGTH } from './model.js';
-import { composeComment } from './post-composition.js';
 import type { CommentTarget, TargetComment } from './comment-targets.js';
 import type { CommentRepository, PostRepository, RemoteCommentAuthors, RemoteCommentReactions } from './ports.js';
-import { CommentEvents } from './comment-events.js';
 import { commentTrees, readThreadPage } from './comment-tree.js';
-import { announceMentions, type PostService } from './post-service.js';
+import type { PostService } from './post-service.js';
 import { viewerOfUser } from './visibility.js';
 
 /** Comments of posts, their replies, and reactions on comments of every kind that exists. */
@@ -35,8 +31,6 @@ export class CommentService {
     private readonly remoteAuthors: readonly RemoteCommentAuthors[] = [],
     /** Reactions of remote actors on wall comments (bound by federation, docs/decisions/0241). */
     private readonly remoteReactions: readonly RemoteCommentReactions[] = [],
-    /** The comment lifecycle listeners (federation's outbound replies), called inside each write's unit of work. */
-    private readonly lifecycle: CommentEvents = new CommentEvents(),
   ) {}
 
   /** Root comments, page by page, each with its whole reply tree. Constant number of queries. */
@@ -58,65 +52,23 @@ export class CommentService {
     return commentTrees(p, replies, { authors, remoteAuthors, reacted, record: (c) => c });
   }
 
-  /** The comment and the notifications it raises (post author, parent's author, mentions) are stored together. */
+  /**
+   * The comment and what it raises (the post's and the parent's authors' notices, the mentions') are
+   * stored together: the publishing core with the wall surface (post-service.ts, wall-surface.ts).
+   */
   async create(actor: Actor, input: { post_id: number; content: string; parent_id?: number | null }): Promise<CommentRecord> {
-    return this.uow.run(async () => {
-      const post = await this.posts.visiblePost(actor, input.post_id);
-      const content = composeComment(input.content, COMMENT_MAX_LENGTH);
-      let parent: CommentRecord | null = null;
-      if (input.parent_id) {
-        parent = await this.comments.findById(input.parent_id);
-        if (!parent || parent.post_id !== post.id) throw Invalid.field('parent_id', 'must be a comment of the same post', 'invalid_parent');
-      }
-      const comment = await this.comments.create({
-        post_id: post.id,
-        user_id: actor.userId,
-        parent_id: parent?.id ?? null,
-        content,
-        created_at: toTimestamp(this.clock.now()),
-      });
-      const parentAuthorId =
-        parent && parent.user_id !== post.user_id && (await this.canUserSee(parent.user_id, post)) ? parent.user_id : null;
-      await this.events.commented({
-        actor,
-        commentId: comment.id,
-        postAuthorId: post.user_id,
-        parentAuthorId,
-        place: { surface: 'wall', post_id: post.id },
-      });
-      await announceMentions(this.users, this.events, this.posts.visibility, actor, content, post, comment.id);
-      await this.lifecycle.written({ comment, post });
-      return comment;
-    });
+    return (await this.posts.core.comment(actor, input)).comment;
   }
 
   /** Editing writes into the post's conversation, so it needs the post to be visible, like commenting. */
   async edit(actor: Actor, commentId: number, content: string): Promise<CommentRecord> {
-    const { comment, post } = await this.findComment(actor, 'post', commentId);
-    if (comment.user_id !== actor.userId) throw new Forbidden('Only the author can edit this comment');
-    const text = composeComment(content, COMMENT_MAX_LENGTH);
-    const at = toTimestamp(this.clock.now());
-    const edited = { ...comment, content: text, updated_at: at };
-    await this.uow.run(async () => {
-      await this.comments.update(commentId, text, at);
-      await this.lifecycle.edited({ comment: edited, post });
-    });
-    return edited;
+    const edited = await this.posts.core.editComment(actor, commentId, content);
+    return { ...edited.comment, content: edited.content, updated_at: edited.at };
   }
 
-  async delete(actor: Actor, commentId: number): Promise<void> {
-    const comment = await this.comments.findById(commentId);
-    if (!comment) throw new NotFound('Comment not found', 'comment_not_found');
-    if (comment.user_id !== actor.userId && !canModerate(actor))
-      throw new Forbidden('Only the author or a moderator can delete this comment');
-    const post = await this.postRepo.findById(comment.post_id);
-    await this.uow.run(async () => {
-      // The thread's lock first: the listeners' reads then see a concurrent removal's commit (on MySQL a
-      // read before it would fix the snapshot, and the removal below would count the replies twice).
-      await this.comments.lockThread(comment.post_id);
-      if (post && (await this.comments.findById(commentId))) await this.lifecycle.removed({ comment, post });
-      await this.comments.delete(commentId);
-    });
+  /** The author, even of a post they no longer see, or a moderator of a post they see, deletes a comment with its replies. */
+  delete(actor: Actor, commentId: number): Promise<void> {
+    return this.posts.core.deleteComment(actor, commentId);
   }
 
   /** The reaction and its notification are stored together. */

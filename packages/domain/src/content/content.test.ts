@@ -35,9 +35,10 @@ function setup() {
   const notices = new EngagementEvents([new EngagementNotices(notifications)]);
   const uow = new InMemoryUnitOfWork(users, follows, store, notes);
   const uploaded = new InMemoryUploads();
-  const posts = new PostService(postRepo, follows, users, notices, clock, uow, uploaded.references);
-  const engagement = new EngagementService(posts, new InMemoryPostEngagementRepository(store), notices, clock, uow);
-  const comments = new CommentService(posts, postRepo, new InMemoryCommentRepository(store), users, notices, clock, uow);
+  const [commentRepo, engagementRepo] = [new InMemoryCommentRepository(store), new InMemoryPostEngagementRepository(store)];
+  const posts = new PostService(postRepo, commentRepo, engagementRepo, follows, users, notices, clock, uow, uploaded.references);
+  const engagement = new EngagementService(posts, engagementRepo, notices, clock, uow);
+  const comments = new CommentService(posts, postRepo, commentRepo, users, notices, clock, uow);
   const actor = async (flags: Partial<Actor> = {}): Promise<Actor> => {
     const u = await users.create(aNewUser());
     return { userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false, ...flags };

@@ -17,3 +17,4 @@ export * from './post-composition.js';
 export * from './surface.js';
 export * from './surface-posts.js';
 export * from './wall-items.js';
+export * from './wall-surface.js';

@@ -25,9 +25,10 @@ export interface PostRepository {
   /** Stores the post and its entry on the author's wall. */
   create(post: NewPost): Promise<CreatedPost>;
   findById(id: number): Promise<PostRecord | null>;
-  update(id: number, patch: { content: string; tags: string[]; updated_at: Timestamp }): Promise<void>;
-  /** Removes the post with its comments, reactions, shares and bookmarks. */
-  delete(id: number): Promise<void>;
+  /** The new text, and the tags when given (else the post keeps its own). */
+  update(id: number, patch: { content: string; tags?: string[]; updated_at: Timestamp }): Promise<void>;
+  /** Removes the post with its comments, reactions, shares and bookmarks; false when it was gone already. */
+  delete(id: number): Promise<boolean>;
   /** Whether a pending report names the post: the moderators then see it (the visibility rule). */
   underReport(id: number): Promise<boolean>;
   /**
@@ -63,6 +64,8 @@ export interface PostEngagementRepository {
   unreact(postId: number, userId: number): Promise<boolean>;
   /** Reactions of a post, by type. */
   reactionCounts(postId: number): Promise<Record<string, number>>;
+  /** The user's reaction on each of these posts that has one. */
+  reactionsBy(userId: number, postIds: number[]): Promise<Map<number, ReactionType>>;
   /** Records a share and its wall entry, and returns the entry's id; null when the user already shared this post. */
   share(postId: number, userId: number, at: Timestamp): Promise<number | null>;
   /** Adding twice is not an error: returns false the second time. */

@@ -57,8 +57,13 @@ export async function composePost(
   const files = (await media.requireAll(uploader, 'media', names, ['posts'])).map((m) => m.name);
   const mediaType = files.length ? draft.media_type?.trim() || inferredMediaType(files[0]!) : null;
   if (mediaType !== null && mediaType !== 'image' && mediaType !== 'video') throw Invalid.field('media_type', 'must be image or video');
-  const tagsGiven = typeof draft.tags === 'string' ? draft.tags.split(/[\s,]+/) : (draft.tags ?? []);
-  return { content, media: files, media_type: mediaType, tags: normalizeTags([...tagsGiven, ...extractHashtags(content)]) };
+  return { content, media: files, media_type: mediaType, tags: tagsOf(draft.tags, content) };
+}
+
+/** A post's tags, published or edited: the given ones (an array, or one string separated by spaces or commas) plus the content's hashtags. */
+export function tagsOf(given: PostDraft['tags'], content: string): string[] {
+  const tagsGiven = typeof given === 'string' ? given.split(/[\s,]+/) : (given ?? []);
+  return normalizeTags([...tagsGiven, ...extractHashtags(content)]);
 }
 
 /** An edit's new text: the same trim, emptiness (a post keeping media may lose its text) and length as publishing. */

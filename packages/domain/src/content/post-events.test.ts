@@ -7,7 +7,12 @@ import { NotificationService } from '../notifications/notification-service.js';
 import { EngagementNotices } from '../notifications/engagement-notices.js';
 import { EngagementEvents } from './engagement-events.js';
 import { InMemoryUserRepository } from '../accounts/testing/in-memory-accounts.js';
-import { InMemoryContentStore, InMemoryPostEngagementRepository, InMemoryPostRepository } from './testing/in-memory-content.js';
+import {
+  InMemoryCommentRepository,
+  InMemoryContentStore,
+  InMemoryPostEngagementRepository,
+  InMemoryPostRepository,
+} from './testing/in-memory-content.js';
 import { InMemoryNotificationRepository, RecordingPushSender } from '../notifications/testing/in-memory-notifications.js';
 import { InMemoryFollowRepository } from '../social/testing/in-memory-social.js';
 import { aNewUser } from '../accounts/testing/mothers.js';
@@ -41,8 +46,20 @@ function setup(listeners: PostEventListener[]) {
       }),
     afterCommit: (effect) => inner.afterCommit(effect),
   };
-  const posts = new PostService(postRepo, follows, users, notices, clock, uow, new InMemoryUploads().references, new PostEvents(listeners));
-  const engagement = new EngagementService(posts, new InMemoryPostEngagementRepository(store), notices, clock, uow);
+  const engagementRepo = new InMemoryPostEngagementRepository(store);
+  const posts = new PostService(
+    postRepo,
+    new InMemoryCommentRepository(store),
+    engagementRepo,
+    follows,
+    users,
+    notices,
+    clock,
+    uow,
+    new InMemoryUploads().references,
+    new PostEvents(listeners),
+  );
+  const engagement = new EngagementService(posts, engagementRepo, notices, clock, uow);
   const actor = async (): Promise<Actor> => {
     const u = await users.create(aNewUser());
     return { userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false };

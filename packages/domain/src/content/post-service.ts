@@ -1,23 +1,22 @@
 import type { UserRepository } from '../accounts/ports.js';
 import type { MediaReferences } from '../media/references.js';
 import type { Actor } from '../shared/actor.js';
-import { canModerate } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
-import { Forbidden, NotFound } from '../shared/errors.js';
+import { NotFound } from '../shared/errors.js';
 import { listPage, pageRequest } from '../shared/pagination.js';
-import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { FollowRepository } from '../social/ports.js';
-import type { ListPage, PostRecord, PostView } from './model.js';
-import { extractHashtags, extractMentions, normalizeTags, POST_MAX_LENGTH } from './model.js';
+import type { CommentRecord, CreatedPost, ListPage, PostRecord, PostView } from './model.js';
 import type { EngagementEvents } from './engagement-events.js';
-import { type CompositionRules, composeEdit, composePost, emptyPostOnField } from './post-composition.js';
-import type { PostRepository } from './ports.js';
+import type { CommentRepository, PostEngagementRepository, PostRepository } from './ports.js';
+import { CommentEvents } from './comment-events.js';
 import { PostEvents } from './post-events.js';
 import type { StoredHomeFeed as HomeTimeline } from './stored-home-feed.js';
-import { PostVisibility, viewerOf, viewerOfUser } from './visibility.js';
 import type { SurfacePostViews } from './surface-engagement-service.js';
+import { SurfacePosts } from './surface-posts.js';
+import { PostVisibility, viewerOf } from './visibility.js';
 import { type WallItem, WallItems } from './wall-items.js';
+import { type WallPlace, WallPostListener, WallSurface, wallPostStore } from './wall-surface.js';
 
 export interface CreatePostInput {
   content?: string;
@@ -27,59 +26,49 @@ export interface CreatePostInput {
 }
 
 /**
- * Announces every existing user mentioned as `@name` in a text of a post, except the author and those
- * who may not see the post: a mention must not reveal a private account's post to a non-follower.
- */
-export async function announceMentions(
-  users: UserRepository,
-  events: EngagementEvents,
-  visibility: PostVisibility,
-  actor: Actor,
-  text: string,
-  post: Pick<PostRecord, 'id' | 'user_id'>,
-  commentId?: number,
-): Promise<void> {
-  for (const name of extractMentions(text)) {
-    const user = await users.findByLogin(name);
-    if (!user || user.id === actor.userId) continue;
-    if (!(await visibility.canSee(viewerOfUser(user), post))) continue;
-    await events.mentioned({ actor, recipientId: user.id, postId: post.id, commentId: commentId ?? null });
-  }
-}
-
-/** A wall post's composition limits (post-composition.ts). */
-const WALL_POST_RULES: CompositionRules = { maxLength: POST_MAX_LENGTH, emptyPost: emptyPostOnField };
-
-/**
  * Posts and the lists of them. Every read applies the one visibility rule (`canSeePost`): lists through
  * the repository, which filters with it, single posts through `visiblePost`, which every other service
- * (comments, reactions, shares, bookmarks) goes through too.
+ * (comments, reactions, shares, bookmarks) goes through too. Publishing, editing and deleting, and
+ * the comments' writes (CommentService), are the publishing core's with the wall surface (0190, 0220).
  */
 export class PostService {
   /** Shared with the services built on this one, so that they check posts the same way. */
   readonly visibility: PostVisibility;
   /** What the walls and feeds show of their entries, shares of group and page posts included. */
   private readonly items: WallItems;
+  /** The publishing core with the wall surface (wall-surface.ts). */
+  readonly core: SurfacePosts<WallPlace, PostRecord, CommentRecord, CreatedPost>;
 
   constructor(
     private readonly posts: PostRepository,
+    /** The wall posts' comments and reactions, which the core keeps with the posts. */
+    comments: CommentRepository,
+    reactions: PostEngagementRepository,
     follows: FollowRepository,
-    private readonly users: UserRepository,
+    users: UserRepository,
     /** The engagement listeners (notifications among them): mentions are announced through them. */
-    private readonly engagement: EngagementEvents,
-    private readonly clock: Clock,
-    private readonly uow: UnitOfWork,
+    engagement: EngagementEvents,
+    clock: Clock,
+    uow: UnitOfWork,
     /** Checks that a post's media name uploaded files. */
-    private readonly media: MediaReferences,
+    media: MediaReferences,
     /** The post lifecycle listeners (post-events.ts), called inside the unit of work of each write. */
     readonly events: PostEvents = new PostEvents(),
     /** The precomputed following feed; without it (or below its length) the feed is read at read time. */
     private readonly timeline?: HomeTimeline,
     /** Group and page posts as lists show them: walls hold shares of them (docs/decisions/0230). */
     surfaces?: SurfacePostViews,
+    /** The comment lifecycle listeners (comment-events.ts, federation's outbound replies), called inside each write. */
+    commentEvents: CommentEvents = new CommentEvents(),
   ) {
     this.visibility = new PostVisibility(posts, follows);
     this.items = new WallItems(posts, surfaces);
+    this.core = new SurfacePosts(
+      new WallSurface(this.visibility, posts, users),
+      wallPostStore(posts, comments, reactions),
+      { events: engagement, clock, uow, media },
+      new WallPostListener(posts, users, engagement, this.visibility, events, comments, commentEvents),
+    );
   }
 
   async feed(actor: Actor, kind: 'following' | 'global', page?: number, perPage?: number): Promise<ListPage<WallItem>> {
@@ -128,23 +117,9 @@ export class PostService {
     return post;
   }
 
+  /** The post, the notices of the users it mentions and its lifecycle events are stored together (the core's unit of work). */
   async create(actor: Actor, input: CreatePostInput): Promise<PostView> {
-    // Stored as bare names, which the display resolves to uploads/posts/ (contract §36.6).
-    const { content, media, media_type: mediaType, tags } = await composePost(this.media, actor, input, WALL_POST_RULES);
-    // The post and the announcements of the users it mentions are stored together.
-    const post = await this.uow.run(async () => {
-      const created = await this.posts.create({
-        user_id: actor.userId,
-        content,
-        media,
-        media_type: mediaType,
-        tags,
-        created_at: toTimestamp(this.clock.now()),
-      });
-      await announceMentions(this.users, this.engagement, this.visibility, actor, content, created);
-      await this.events.published(created);
-      return created;
-    });
+    const { post } = await this.core.publish(actor, actor.userId, input);
     // The session's card, read with the token: no statement after the commit (docs/decisions/0075).
     const author = actor.card
       ? { id: actor.userId, username: actor.username, ...actor.card }
@@ -163,24 +138,12 @@ export class PostService {
   }
 
   async edit(actor: Actor, postId: number, input: { content: string; tags?: string[] }): Promise<PostView> {
-    const post = await this.visiblePost(actor, postId);
-    if (post.user_id !== actor.userId) throw new Forbidden('Only the author can edit this post');
-    const content = composeEdit(input.content, post.media.length > 0, WALL_POST_RULES);
-    const tags = normalizeTags([...(input.tags ?? []), ...extractHashtags(content)]);
-    await this.uow.run(async () => {
-      await this.posts.update(postId, { content, tags, updated_at: toTimestamp(this.clock.now()) });
-      const edited = await this.posts.findById(postId);
-      if (edited) await this.events.edited(edited);
-    });
+    await this.core.edit(actor, postId, input.content, input.tags);
     return this.view(actor, postId);
   }
 
-  async delete(actor: Actor, postId: number): Promise<void> {
-    const post = await this.visiblePost(actor, postId);
-    if (post.user_id !== actor.userId && !canModerate(actor)) throw new Forbidden('Only the author or a moderator can delete this post');
-    await this.uow.run(async () => {
-      await this.events.removed(post);
-      await this.posts.delete(postId);
-    });
+  /** The author or a moderator deletes a post, with everything hanging on it (its removal is announced first, in the same unit). */
+  delete(actor: Actor, postId: number): Promise<void> {
+    return this.core.delete(actor, postId);
   }
 }

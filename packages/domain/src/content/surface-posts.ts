@@ -7,8 +7,8 @@ import { type Timestamp, toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { EngagementEvents, NoticePlace } from './engagement-events.js';
 import type { ReactionType } from './model.js';
-import { composeComment, composeEdit, composePost, type PostDraft } from './post-composition.js';
-import type { Surface, SurfacePostStore } from './surface.js';
+import { composeComment, composeEdit, composePost, type PostDraft, tagsOf } from './post-composition.js';
+import type { Surface, SurfacePostListener, SurfacePostStore } from './surface.js';
 
 export interface SurfacePostsDeps {
   /** The engagement listeners (notifications among them), called inside each write's unit of work. */
@@ -26,11 +26,13 @@ export interface SurfacePostsDeps {
  * place: a post or comment of a place the actor may not see is a 404, like a missing one. Listing and
  * presenting stay the surface's (their wire shapes differ).
  */
-export class SurfacePosts<Place, P, C> {
+export class SurfacePosts<Place, P, C, N extends P = P> {
   constructor(
     readonly surface: Surface<Place>,
-    readonly store: SurfacePostStore<P, C>,
+    readonly store: SurfacePostStore<P, C, N>,
     private readonly deps: SurfacePostsDeps,
+    /** What the surface keeps derived from its posts (surface.ts), called inside each write's unit of work. */
+    private readonly listener: SurfacePostListener<Place, P, C, N> = {},
   ) {}
 
   private now(): Timestamp {
@@ -40,7 +42,7 @@ export class SurfacePosts<Place, P, C> {
   /** The post and its place if the actor may see them; 404 otherwise. */
   async visiblePost(actor: Actor, postId: number): Promise<{ post: P; place: Place }> {
     const post = await this.store.findPost(postId);
-    const place = post ? await this.surface.seenBy(actor, this.store.postRef(post).place_id) : null;
+    const place = post ? await this.placeSeenBy(actor, post) : null;
     if (!post || place === null) throw new NotFound('Post not found', 'post_not_found');
     return { post, place };
   }
@@ -49,35 +51,65 @@ export class SurfacePosts<Place, P, C> {
   async visibleComment(actor: Actor, commentId: number): Promise<{ comment: C; post: P; place: Place }> {
     const comment = await this.store.findComment(commentId);
     const post = comment ? await this.store.findPost(this.store.commentRef(comment).post_id) : null;
-    const place = post ? await this.surface.seenBy(actor, this.store.postRef(post).place_id) : null;
+    const place = post ? await this.placeSeenBy(actor, post) : null;
     if (!comment || !post || place === null) throw new NotFound('Comment not found', 'comment_not_found');
     return { comment, post, place };
   }
 
-  /** Who may post publishes; the post is composed by the one rule of every surface (post-composition.ts). */
-  async publish(actor: Actor, placeId: number, draft: PostDraft): Promise<{ post: P; place: Place }> {
-    const place = await this.surface.publishingPlace(actor, placeId);
-    const composed = await composePost(this.deps.media, this.surface.uploader(actor, placeId), draft, this.surface.limits.post);
-    return { post: await this.store.createPost(placeId, actor.userId, composed, this.now()), place };
+  private placeSeenBy(actor: Actor, post: P): Promise<Place | null> {
+    const ref = this.store.postRef(post);
+    return this.surface.seenBy(actor, ref.place_id, ref.id);
   }
 
-  /** Its author edits a post (while the surface lets them keep it); the text follows the publishing rule. */
-  async edit(actor: Actor, postId: number, contentRaw: string): Promise<{ post: P; place: Place; content: string; at: Timestamp }> {
+  /**
+   * Who may post publishes; the post is composed by the one rule of every surface (post-composition.ts)
+   * and stored with what the surface derives from it (its listener), in one unit of work.
+   */
+  async publish(actor: Actor, placeId: number, draft: PostDraft): Promise<{ post: N; place: Place }> {
+    const place = await this.surface.publishingPlace(actor, placeId);
+    const composed = await composePost(this.deps.media, this.surface.uploader(actor, placeId), draft, this.surface.limits.post);
+    const post = await this.deps.uow.run(async () => {
+      const created = await this.store.createPost(placeId, actor.userId, composed, this.now());
+      await this.listener.published?.(actor, created, place);
+      return created;
+    });
+    return { post, place };
+  }
+
+  /**
+   * Its author edits a post (while the surface lets them keep it); the text follows the publishing rule,
+   * and so do the tags (the given ones, `tags`, plus the new text's hashtags).
+   */
+  async edit(
+    actor: Actor,
+    postId: number,
+    contentRaw: string,
+    tags?: PostDraft['tags'],
+  ): Promise<{ post: P; place: Place; content: string; at: Timestamp }> {
     const { post, place } = await this.visiblePost(actor, postId);
     const ref = this.store.postRef(post);
     if (ref.user_id !== actor.userId || !this.surface.authorMayKeep(place)) throw this.surface.refusals.editPost();
     const content = composeEdit(contentRaw, ref.has_media, this.surface.limits.post);
     const at = this.now();
-    await this.store.updatePost(postId, content, at);
+    await this.deps.uow.run(async () => {
+      await this.store.updatePost(postId, content, at, tagsOf(tags, content));
+      await this.listener.edited?.(actor, postId, place);
+    });
     return { post, place, content, at };
   }
 
-  /** The author or the place's moderators delete a post, with its comments and every reaction. */
+  /**
+   * The author or the place's moderators delete a post, with its comments and every reaction; the
+   * surface's listener hears of it first, in the same unit of work (undone if the post was gone already).
+   */
   async delete(actor: Actor, postId: number): Promise<void> {
     const { post, place } = await this.visiblePost(actor, postId);
     const own = this.store.postRef(post).user_id === actor.userId && this.surface.authorMayKeep(place);
     if (!own && !(await this.surface.mayModerate(actor, place, 'post'))) throw this.surface.refusals.deletePost();
-    if (!(await this.store.deletePost(postId))) throw new NotFound('Post not found', 'post_not_found');
+    await this.deps.uow.run(async () => {
+      await this.listener.removing?.(actor, post, place);
+      if (!(await this.store.deletePost(postId))) throw new NotFound('Post not found', 'post_not_found');
+    });
   }
 
   /** The actor's reaction on a post they see, or null. */
@@ -99,7 +131,7 @@ export class SurfacePosts<Place, P, C> {
     const { post, place } = await this.visiblePost(actor, postId);
     const author = this.store.postRef(post).user_id;
     const noticePlace = this.surface.noticePlace(place, postId);
-    const notify = noticePlace !== null && author !== actor.userId && (await this.surface.canUserSee(author, place));
+    const notify = noticePlace !== null && author !== actor.userId && (await this.surface.canUserSee(author, place, postId));
     // Called outside any unit of work: the lock is the unit's first statement, so what is read after it
     // (the current reaction, the counter) is read under it, not from a snapshot taken before.
     return this.deps.uow.run(async () => {
@@ -141,7 +173,10 @@ export class SurfacePosts<Place, P, C> {
     });
   }
 
-  /** A comment or reply by anyone who sees the post; the post's and the parent's authors are told, if they still see it. */
+  /**
+   * A comment or reply by anyone who sees the post; the post's and the parent's authors are told, if they
+   * still see it, and the surface's listener hears of it, in the comment's unit of work.
+   */
   async comment(actor: Actor, input: { post_id: number; content: string; parent_id?: number | null }): Promise<{ comment: C; post: P }> {
     const { post, place } = await this.visiblePost(actor, input.post_id);
     const content = composeComment(input.content, this.surface.limits.comment);
@@ -156,7 +191,7 @@ export class SurfacePosts<Place, P, C> {
     const parentAuthor = parent === null ? null : this.store.commentRef(parent).user_id;
     const noticePlace = this.surface.noticePlace(place, input.post_id);
     const tell = async (userId: number | null) =>
-      noticePlace !== null && userId !== null && userId !== actor.userId && (await this.surface.canUserSee(userId, place));
+      noticePlace !== null && userId !== null && userId !== actor.userId && (await this.surface.canUserSee(userId, place, input.post_id));
     const notifyAuthor = await tell(author);
     const notifyParent = parentAuthor !== author && (await tell(parentAuthor));
     const comment = await this.deps.uow.run(async () => {
@@ -170,6 +205,7 @@ export class SurfacePosts<Place, P, C> {
           place: noticePlace,
         });
       }
+      await this.listener.commented?.(actor, created, post, place);
       return created;
     });
     return { comment, post };
@@ -177,11 +213,14 @@ export class SurfacePosts<Place, P, C> {
 
   /** Its author edits a comment of a post they still see. */
   async editComment(actor: Actor, commentId: number, contentRaw: string): Promise<{ comment: C; content: string; at: Timestamp }> {
-    const { comment } = await this.visibleComment(actor, commentId);
+    const { comment, post } = await this.visibleComment(actor, commentId);
     if (this.store.commentRef(comment).user_id !== actor.userId) throw this.surface.refusals.editComment();
     const content = composeComment(contentRaw, this.surface.limits.comment);
     const at = this.now();
-    await this.store.updateComment(commentId, content, at);
+    await this.deps.uow.run(async () => {
+      await this.store.updateComment(commentId, content, at);
+      await this.listener.commentEdited?.(actor, commentId, post);
+    });
     return { comment, content, at };
   }
 
@@ -197,10 +236,20 @@ export class SurfacePosts<Place, P, C> {
       const { place } = await this.visibleComment(actor, commentId);
       if (!(await this.surface.mayModerate(actor, place, 'comment'))) throw this.surface.refusals.deleteComment();
     }
-    if (!(await this.store.deleteComment(commentId))) throw new NotFound('Comment not found', 'comment_not_found');
+    const postId = this.store.commentRef(comment).post_id;
+    const removed = await this.deps.uow.run(async () => {
+      // The post's lock first: the listener's reads then see a concurrent removal's commit (on MySQL a
+      // read before it would fix the snapshot), and a removal made meanwhile tells no one.
+      await this.store.lockPost(postId);
+      const current = await this.store.findComment(commentId);
+      const post = current ? await this.store.findPost(postId) : null;
+      if (current && post) await this.listener.removingComment?.(actor, current, post);
+      return this.store.deleteComment(commentId);
+    });
+    if (!removed) throw new NotFound('Comment not found', 'comment_not_found');
   }
 }
 
-function postIdOf<P, C>(store: SurfacePostStore<P, C>, post: P): number {
+function postIdOf<P, C, N extends P>(store: SurfacePostStore<P, C, N>, post: P): number {
   return store.postRef(post).id;
 }

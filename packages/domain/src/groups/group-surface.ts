@@ -91,6 +91,7 @@ export function groupPostStore(
     commentRef: (c) => c,
     findPost: (id) => posts.findById(id),
     createPost: (groupId, userId, post, at) => posts.create({ group_id: groupId, user_id: userId, ...post, created_at: at }),
+    // An edit changes a group post's text only: its tags stay those of its publishing, as they always have.
     updatePost: (id, content, at) => posts.update(id, { content, updated_at: at }),
     deletePost: (id) => posts.delete(id),
     // A group post's reaction is one conditional write (its repository's react/unreact): no lock to take.

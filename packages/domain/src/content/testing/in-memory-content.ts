@@ -117,17 +117,18 @@ export class InMemoryPostRepository implements PostRepository {
     const p = this.s.posts.get(id);
     return p ? { ...p } : null;
   }
-  async update(id: number, patch: { content: string; tags: string[]; updated_at: Timestamp }) {
+  async update(id: number, patch: { content: string; tags?: string[]; updated_at: Timestamp }) {
     const p = this.s.posts.get(id);
     if (p) Object.assign(p, patch);
   }
   async delete(id: number) {
-    this.s.posts.delete(id);
+    if (!this.s.posts.delete(id)) return false;
     this.s.wall.splice(0, this.s.wall.length, ...this.s.wall.filter((w) => w.post_type || w.post_id !== id));
     for (const [k, r] of this.s.reactions) if (r.post_id === id) this.s.reactions.delete(k);
     for (const k of this.s.shares) if (k.startsWith(`${id}:`)) this.s.shares.delete(k);
     for (const [k, b] of this.s.bookmarks) if (b.post_id === id) this.s.bookmarks.delete(k);
     for (const [k, c] of this.s.comments) if (c.post_id === id) this.s.comments.delete(k);
+    return true;
   }
   private entries(rows: WallRow[], viewer: Viewer, page: PageRequest): FeedEntry[] {
     return window(rows.filter((w) => this.s.entryVisibleTo(w, viewer)).sort(newestFirst), page).map((w) => ({
@@ -240,6 +241,14 @@ export class InMemoryPostEngagementRepository implements PostEngagementRepositor
   async reactionCounts(postId: number) {
     const out: Record<string, number> = {};
     for (const r of this.s.reactions.values()) if (r.post_id === postId) out[r.reaction_type] = (out[r.reaction_type] ?? 0) + 1;
+    return out;
+  }
+  async reactionsBy(userId: number, postIds: number[]) {
+    const out = new Map<number, ReactionType>();
+    for (const id of postIds) {
+      const r = this.s.reactions.get(`${id}:${userId}`);
+      if (r) out.set(id, r.reaction_type);
+    }
     return out;
   }
   async share(postId: number, userId: number, at: Timestamp) {

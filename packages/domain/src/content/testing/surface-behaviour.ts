@@ -26,9 +26,11 @@ export interface SurfaceWorld<Place, P, C> {
   core: SurfacePosts<Place, P, C>;
   /** A public place: `publisher` may post there, `moderator` moderates it, `viewer` only sees it. */
   placeId: number;
-  /** A place `publisher` posts in that `viewer` may not see. */
+  /** A place `hiddenPublisher` posts in that `viewer` may not see. */
   hiddenPlaceId: number;
   publisher: Actor;
+  /** Who posts in the hidden place: `publisher` where one may post in two places (a wall is its account's only). */
+  hiddenPublisher?: Actor;
   viewer: Actor;
   moderator: Actor;
   heard: HeardEngagement;
@@ -71,7 +73,7 @@ export async function surfaceCast() {
 
 /**
  * The behaviour of the one publishing core (docs/decisions/0190), the same for every surface: each surface
- * runs it with its own world (groups/group-surface.test.ts, pages/page-surface.test.ts). Only the
+ * runs it with its own world (content/wall-surface.test.ts, groups/group-surface.test.ts, pages/page-surface.test.ts). Only the
  * surface's answers differ, never the steps.
  */
 export function surfaceBehaviourSuite<Place, P, C>(name: string, make: () => Promise<SurfaceWorld<Place, P, C>>) {
@@ -101,8 +103,9 @@ export function surfaceBehaviourSuite<Place, P, C>(name: string, make: () => Pro
 
     it('hides the posts and comments of a place the actor may not see, as missing ones', async () => {
       const w = await make();
-      const { post } = await w.core.publish(w.publisher, w.hiddenPlaceId, { content: 'members only' });
-      const { comment } = await w.core.comment(w.publisher, { post_id: idOf(w, post), content: 'inside' });
+      const insider = w.hiddenPublisher ?? w.publisher;
+      const { post } = await w.core.publish(insider, w.hiddenPlaceId, { content: 'members only' });
+      const { comment } = await w.core.comment(insider, { post_id: idOf(w, post), content: 'inside' });
       await expect(w.core.visiblePost(w.viewer, idOf(w, post))).rejects.toMatchObject({ code: 'post_not_found' });
       await expect(w.core.visibleComment(w.viewer, commentIdOf(w, comment))).rejects.toMatchObject({ code: 'comment_not_found' });
       await expect(w.core.comment(w.viewer, { post_id: idOf(w, post), content: 'x' })).rejects.toBeInstanceOf(NotFound);

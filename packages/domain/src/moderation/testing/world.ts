@@ -1,6 +1,11 @@
 import { aNewUser } from '../../accounts/testing/mothers.js';
 import { InMemoryUserRepository } from '../../accounts/testing/in-memory-accounts.js';
-import { InMemoryContentStore, InMemoryPostRepository } from '../../content/testing/in-memory-content.js';
+import {
+  InMemoryCommentRepository,
+  InMemoryContentStore,
+  InMemoryPostEngagementRepository,
+  InMemoryPostRepository,
+} from '../../content/testing/in-memory-content.js';
 import { PostService } from '../../content/post-service.js';
 import { NotificationService } from '../../notifications/notification-service.js';
 import { EngagementNotices } from '../../notifications/engagement-notices.js';
@@ -48,6 +53,8 @@ export function moderationWorld(rules: Partial<ModerationRules> = {}) {
   const notifications = new NotificationService(notes, push, clock);
   const posts = new PostService(
     postRepo,
+    new InMemoryCommentRepository(store),
+    new InMemoryPostEngagementRepository(store),
     follows,
     users,
     new EngagementEvents([new EngagementNotices(notifications)]),
