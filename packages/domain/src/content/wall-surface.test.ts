@@ -1,8 +1,4 @@
-import { InMemoryUserRepository } from '../accounts/testing/in-memory-accounts.js';
 import { aNewUser } from '../accounts/testing/mothers.js';
-import { InMemoryUploads } from '../media/testing/in-memory-uploads.js';
-import type { Actor } from '../shared/actor.js';
-import { ManualClock } from '../shared/clock.js';
 import { InMemoryUnitOfWork } from '../shared/testing/index.js';
 import { InMemoryFollowRepository } from '../social/testing/in-memory-social.js';
 import { EngagementEvents } from './engagement-events.js';
@@ -13,19 +9,15 @@ import {
   InMemoryPostEngagementRepository,
   InMemoryPostRepository,
 } from './testing/in-memory-content.js';
-import { HeardEngagement, surfaceBehaviourSuite } from './testing/surface-behaviour.js';
+import { surfaceBehaviourSuite, surfaceCast } from './testing/surface-behaviour.js';
 
 // A wall is its account's: the public place is the publisher's wall, the hidden one a private account's
 // that the viewer does not follow; the moderator is a site moderator, who moderates every wall.
 surfaceBehaviourSuite('wall', async () => {
-  const users = new InMemoryUserRepository();
+  const { users, clock, uploads, heard, moderator, publisher, viewer, upload } = await surfaceCast();
   const follows = new InMemoryFollowRepository();
-  const clock = new ManualClock('2026-05-01T00:00:00Z');
   const store = new InMemoryContentStore(users, follows);
   const posts = new InMemoryPostRepository(store);
-  const uow = new InMemoryUnitOfWork(users, follows, store);
-  const uploads = new InMemoryUploads();
-  const heard = new HeardEngagement();
   const service = new PostService(
     posts,
     new InMemoryCommentRepository(store),
@@ -34,26 +26,22 @@ surfaceBehaviourSuite('wall', async () => {
     users,
     new EngagementEvents([heard]),
     clock,
-    uow,
+    new InMemoryUnitOfWork(users, follows, store),
     uploads.references,
   );
-  const actor = async (flags: Partial<Actor> = {}): Promise<Actor> => {
-    const u = await users.create(aNewUser());
-    return { userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false, ...flags };
-  };
-  const [moderator, publisher, hiddenPublisher, viewer] = [await actor({ isModerator: true }), await actor(), await actor(), await actor()];
-  await users.setPrivacy(hiddenPublisher.userId, { is_private: true });
+  const hidden = await users.create(aNewUser());
+  await users.setPrivacy(hidden.id, { is_private: true });
   return {
     core: service.core,
     placeId: publisher.userId,
-    hiddenPlaceId: hiddenPublisher.userId,
+    hiddenPlaceId: hidden.id,
     publisher,
-    hiddenPublisher,
+    hiddenPublisher: { ...publisher, userId: hidden.id, username: hidden.username },
     viewer,
-    moderator,
+    moderator: { ...moderator, isModerator: true },
     heard,
     tells: true,
-    upload: (owner, name) => uploads.place(`uploads/posts/${name}`, owner.userId),
+    upload,
     stored: async (id) => {
       const p = await posts.findById(id);
       return p && { content: p.content, media: p.media, media_type: p.media_type };

@@ -153,6 +153,8 @@ export function contentContract(name: string, make: () => Promise<ContentPorts>)
       expect(await engagement.react(p.id, fans[0].id, 'love', at(3))).toBe('unchanged');
       expect((await posts.findById(p.id))?.likes_count).toBe(12);
       expect(await engagement.reactionCounts(p.id)).toEqual({ like: 11, love: 1 });
+      expect(await engagement.reactionsBy(fans[0].id, [p.id, p.id + 1000])).toEqual(new Map([[p.id, 'love']]));
+      expect(await engagement.reactionsBy(author.id, [p.id])).toEqual(new Map());
       await Promise.all(fans.slice(0, 5).map((f) => engagement.unreact(p.id, f.id)));
       expect(await engagement.unreact(p.id, fans[0].id)).toBe(false);
       expect((await posts.findById(p.id))?.likes_count).toBe(7);

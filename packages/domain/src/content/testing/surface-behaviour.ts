@@ -73,8 +73,8 @@ export async function surfaceCast() {
 
 /**
  * The behaviour of the one publishing core (docs/decisions/0190), the same for every surface: each surface
- * runs it with its own world (content/wall-surface.test.ts, groups/group-surface.test.ts, pages/page-surface.test.ts). Only the
- * surface's answers differ, never the steps.
+ * runs it with its own world (content/wall-surface.test.ts, groups/group-surface.test.ts,
+ * pages/page-surface.test.ts). Only the surface's answers differ, never the steps.
  */
 export function surfaceBehaviourSuite<Place, P, C>(name: string, make: () => Promise<SurfaceWorld<Place, P, C>>) {
   const idOf = <Place, P, C>(w: SurfaceWorld<Place, P, C>, post: P) => w.core.store.postRef(post).id;
