@@ -119,12 +119,12 @@ async function freePort() {
  * on `database`, and resolves once `workers` processes said they listen. Lines logged at error level
  * are counted: a scenario fails on any.
  */
-export async function startServer(database, env = {}, workers = plazaWorkers) {
+export async function startServer(database, env = {}, workers = plazaWorkers, nodeArgs = []) {
   const port = await freePort();
   mkdirSync(join(tmpdir(), 'plaza-bench-logs'), { recursive: true });
   const logPath = join(tmpdir(), 'plaza-bench-logs', `plaza-${port}.log`);
   const logFd = openSync(logPath, 'w');
-  const child = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, join(root, 'apps/server/dist/main.js')], {
     env: {
       ...process.env,
       DB_HOST: conn.host,
@@ -468,7 +468,10 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+// Run when started as a script; bench/cpu-per-request.js imports startServer without running the scenarios.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
