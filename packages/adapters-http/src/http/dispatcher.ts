@@ -32,10 +32,8 @@ function segments(path: string): string[] {
   return path.split('/').filter(Boolean);
 }
 
-/** Matches `?path=` against a pattern such as `:id/requests/:request_id/approve`. */
-function matchPath(pattern: string, path: string): Record<string, string> | null {
-  const want = segments(pattern);
-  const got = segments(path);
+/** Matches `?path=` (its segments) against a pattern's segments, such as `:id/requests/:request_id/approve`. */
+function matchPath(want: readonly string[], got: readonly string[]): Record<string, string> | null {
   if (want.length !== got.length) return null;
   const params: Record<string, string> = {};
   for (let i = 0; i < want.length; i++) {
@@ -84,6 +82,33 @@ function describeSelector(sel: Selector | undefined): string {
   return parts.length ? `?${parts.join('&')}` : '(no selector)';
 }
 
+interface Declarations {
+  /** The actions the script's operations declare. */
+  declaredActions: ReadonlySet<string>;
+  /** Whether any operation routes by `?path=`. */
+  usesPath: boolean;
+  /** Each operation's `?path=` pattern as segments, in declaration order (none: no segments). */
+  patterns: readonly (readonly string[])[];
+}
+
+/**
+ * What `resolveOperation` reads of a script's declarations, derived once per script rather than on
+ * every request (a script's operations do not change once it is declared).
+ */
+const declarations = new WeakMap<Script, Declarations>();
+function declarationsOf(script: Script): Declarations {
+  let known = declarations.get(script);
+  if (!known) {
+    known = {
+      declaredActions: new Set(script.operations.flatMap((o) => (o.select?.action ? [o.select.action] : []))),
+      usesPath: script.operations.some((o) => o.select?.path !== undefined),
+      patterns: script.operations.map((o) => segments(o.select?.path ?? '')),
+    };
+    declarations.set(script, known);
+  }
+  return known;
+}
+
 /**
  * Picks the operation of a script that serves a request, from the declarations alone; declaration order
  * never matters because `assertUnambiguous` guarantees at most one operation matches. The layers:
@@ -104,7 +129,7 @@ export function resolveOperation(script: Script, req: RawRequest): Resolved {
     req.body && typeof req.body === 'object' && !Array.isArray(req.body) && typeof (req.body as Record<string, unknown>).action === 'string'
       ? ((req.body as Record<string, unknown>).action as string)
       : undefined;
-  const declaredActions = new Set(script.operations.flatMap((o) => (o.select?.action ? [o.select.action] : [])));
+  const { declaredActions, usesPath, patterns } = declarationsOf(script);
   if (queryAction !== undefined && queryAction !== '' && !declaredActions.has(queryAction)) {
     throw unknownAction(script, queryAction, declaredActions);
   }
@@ -120,12 +145,13 @@ export function resolveOperation(script: Script, req: RawRequest): Resolved {
   if (ofMethod.length === 0) throw new MethodNotAllowed(allowOf(script.operations));
 
   // Only scripts that route by path read `?path=`; elsewhere it is plain data.
-  const usesPath = script.operations.some((o) => o.select?.path !== undefined);
-  const path = usesPath ? segments(firstString(req.query.path) ?? '').join('/') : '';
+  const pathSegments = usesPath ? segments(firstString(req.query.path) ?? '') : [];
+  const path = pathSegments.join('/');
   const located: Resolved[] = [];
-  for (const operation of script.operations) {
+  for (let i = 0; i < script.operations.length; i++) {
+    const operation = script.operations[i];
     if (operation.select?.action !== action) continue;
-    const params = matchPath(operation.select?.path ?? '', path);
+    const params = matchPath(patterns[i], pathSegments);
     if (params) located.push({ operation, params });
   }
 
@@ -182,7 +208,7 @@ export function assertUnambiguous(script: Script): void {
   }
 }
 
-function unknownAction(script: Script, action: string, declared: Set<string>): Invalid {
+function unknownAction(script: Script, action: string, declared: ReadonlySet<string>): Invalid {
   const valid = [...declared].sort();
   return new Invalid(
     `Unknown action "${action}" for ${script.name}.php; valid actions: ${valid.join(', ') || '(none)'}`,
