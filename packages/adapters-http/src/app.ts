@@ -25,7 +25,7 @@ import {
   resolveOperation,
 } from './http/dispatcher.js';
 import { bodyReadError, toErrorResponse } from './http/errors.js';
-import { redactUrl, type Logger } from './http/logging.js';
+import { accessLogger, redactUrl, type Logger } from './http/logging.js';
 import { type AnyOperation, Download, Refusal, type Script } from './http/operation.js';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
@@ -155,11 +155,7 @@ export function createHttpApp(deps: HttpDependencies): { app: Koa; scripts: Scri
   const trust = compileProxyTrust(options);
   const refused = new RefusedAddresses();
   const requestMetrics = deps.metrics?.metrics.requests;
-  // The access line, one per request, without the logger's redaction: its fields are fixed and none is
-  // a secret (the URL is masked by redactUrl, no field is an object that a `*.password` path could
-  // reach), so the line is the same, while the redactor for `*.…` paths would otherwise run over every
-  // one of its fields, rebuilding its paths each time (docs/decisions/0258).
-  const accessLog = logger.child({}, { redact: [] });
+  const accessLog = accessLogger(logger);
 
   /** Counts the request in `group`: per user once authenticated, else per address, remembering refused addresses. */
   const count = async (state: PlazaState, group: RateLimitGroup): Promise<void> => {

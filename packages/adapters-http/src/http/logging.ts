@@ -36,4 +36,16 @@ export function createLogger(options: { level?: string; destination?: pino.Desti
   return pino({ level: options.level ?? 'info', redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, destination);
 }
 
+/**
+ * The logger of the access line (one per request, app.ts): `logger` without its redaction. The line's
+ * fields are fixed (request id, method, URL masked by `redactUrl`, status, ms, user id, address, user
+ * agent), none named as a secret and none an object a `*.…` path could reach, so it is written byte for
+ * byte as `logger` would; but with a `*.…` path pino runs the redactor over every field of a line, and
+ * the redactor parses its paths again on each call (docs/decisions/0258). A field added to the access
+ * line is therefore not redacted: it must never carry a secret.
+ */
+export function accessLogger(logger: Logger): Logger {
+  return logger.child({}, { redact: [] });
+}
+
 export type { Logger };
