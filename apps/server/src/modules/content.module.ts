@@ -201,7 +201,6 @@ export const contentModule = featureModule(face, (w) => {
     Content.PostService,
     PostRepository,
     CommentRepository,
-    UserRepository,
     Content.EngagementEvents,
     Clock,
     UnitOfWork,

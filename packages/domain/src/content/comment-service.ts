@@ -1,4 +1,3 @@
-import type { UserRepository } from '../accounts/ports.js';
 import type { Actor } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
 import { NotFound } from '../shared/errors.js';
@@ -7,12 +6,12 @@ import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { putReaction, removeReaction, type ReactionSlots } from '../shared/reaction-rule.js';
 import type { EngagementEvents, NoticePlace } from './engagement-events.js';
-import type { AuthorInfo, CommentRecord, CommentType, CommentView, ListPage, PostRecord, ReactionType } from './model.js';
+import type { AuthorInfo, CommentRecord, CommentType, CommentView, ListPage, ReactionType } from './model.js';
 import type { CommentTarget, TargetComment } from './comment-targets.js';
 import type { CommentRepository, PostRepository, RemoteCommentAuthors, RemoteCommentReactions } from './ports.js';
 import { commentTrees, readThreadPage } from './comment-tree.js';
 import type { PostService } from './post-service.js';
-import { viewerOfUser } from './visibility.js';
+import type { WallPlace } from './wall-surface.js';
 
 /** Comments of posts, their replies, and reactions on comments of every kind that exists. */
 export class CommentService {
@@ -20,7 +19,6 @@ export class CommentService {
     private readonly posts: PostService,
     private readonly postRepo: PostRepository,
     private readonly comments: CommentRepository,
-    private readonly users: UserRepository,
     /** The engagement listeners (notifications among them), called inside each write's unit of work. */
     private readonly events: EngagementEvents,
     private readonly clock: Clock,
@@ -75,8 +73,9 @@ export class CommentService {
   async react(actor: Actor, type: CommentType, commentId: number, reaction: ReactionType) {
     const target = this.target(type);
     if (target) return this.reactOnTarget(actor, target, commentId, reaction);
-    const { comment, post } = await this.findComment(actor, type, commentId);
-    const notify = await this.canUserSee(comment.user_id, post);
+    const { comment, place } = await this.findComment(actor, type, commentId);
+    // Whether the comment's author still sees the post is the wall surface's answer, as for a comment's notices.
+    const notify = comment.user_id !== actor.userId && (await this.posts.core.surface.canUserSee(comment.user_id, place, comment.post_id));
     await this.uow.run(() =>
       putReaction(
         this.slots(type),
@@ -193,18 +192,12 @@ export class CommentService {
     return (await this.comments.countReactions(target.type, [commentId])).get(commentId) ?? 0;
   }
 
-  /** Whether another user (a notification's recipient) may see the post, so a notification does not reveal it. */
-  private async canUserSee(userId: number, post: PostRecord): Promise<boolean> {
-    const user = await this.users.findById(userId);
-    return user !== null && this.posts.visibility.canSee(viewerOfUser(user), post);
-  }
-
   /** A post comment; a type no bound target serves is as unknown as a missing comment. */
-  private async findComment(actor: Actor, type: CommentType, commentId: number): Promise<{ comment: CommentRecord; post: PostRecord }> {
+  private async findComment(actor: Actor, type: CommentType, commentId: number): Promise<{ comment: CommentRecord; place: WallPlace }> {
     if (type !== 'post') throw new NotFound('Comment not found', 'comment_not_found');
     const comment = await this.comments.findById(commentId);
     if (!comment) throw new NotFound('Comment not found', 'comment_not_found');
     // A comment of a post the actor may not see is as unknown as the post: 404.
-    return { comment, post: await this.posts.visiblePost(actor, comment.post_id) };
+    return { comment, place: (await this.posts.core.visiblePost(actor, comment.post_id)).place };
   }
 }

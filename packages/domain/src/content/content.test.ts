@@ -38,7 +38,7 @@ function setup() {
   const [commentRepo, engagementRepo] = [new InMemoryCommentRepository(store), new InMemoryPostEngagementRepository(store)];
   const posts = new PostService(postRepo, commentRepo, engagementRepo, follows, users, notices, clock, uow, uploaded.references);
   const engagement = new EngagementService(posts, engagementRepo, notices, clock, uow);
-  const comments = new CommentService(posts, postRepo, commentRepo, users, notices, clock, uow);
+  const comments = new CommentService(posts, postRepo, commentRepo, notices, clock, uow);
   const actor = async (flags: Partial<Actor> = {}): Promise<Actor> => {
     const u = await users.create(aNewUser());
     return { userId: u.id, username: u.username, isAdmin: false, isModerator: false, isTechnician: false, ...flags };

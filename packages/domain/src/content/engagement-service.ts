@@ -2,7 +2,6 @@ import type { Actor } from '../shared/actor.js';
 import type { Clock } from '../shared/clock.js';
 import { toTimestamp } from '../shared/time.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
-import { putReaction, reactionSlotsOf, removeReaction } from '../shared/reaction-rule.js';
 import type { EngagementEvents } from './engagement-events.js';
 import type { ReactionType } from './model.js';
 import type { PostEngagementRepository } from './ports.js';
@@ -19,39 +18,25 @@ export class EngagementService {
     private readonly uow: UnitOfWork,
   ) {}
 
-  /** A wall post's reactions, as the one reaction rule (shared/reaction-rule.ts) puts and removes them. */
-  private get slots() {
-    return reactionSlotsOf<ReactionType>(this.engagement);
-  }
-
+  /**
+   * The publishing core with the wall surface (post-service.ts) puts the reaction, as it does on groups and
+   * pages: the one reaction rule under the post's lock, the author told if they still see it, the counter
+   * read under the lock.
+   */
   async react(
     actor: Actor,
     postId: number,
     type: ReactionType,
   ): Promise<{ post_id: number; reaction_type: ReactionType; likes_count: number }> {
-    const post = await this.posts.visiblePost(actor, postId);
-    // The reaction, the post's counter and the notification are stored together.
-    await this.uow.run(() =>
-      putReaction(this.slots, postId, actor.userId, type, toTimestamp(this.clock.now()), {
-        notify: (change) =>
-          this.events.postReacted({
-            actor,
-            recipientId: post.user_id,
-            reaction: type,
-            change,
-            place: { surface: 'wall', post_id: postId },
-          }),
-      }),
-    );
-    const after = await this.posts.visiblePost(actor, postId);
-    return { post_id: postId, reaction_type: type, likes_count: after.likes_count };
+    const { post } = await this.posts.core.react(actor, postId, type);
+    return { post_id: postId, reaction_type: type, likes_count: post.likes_count };
   }
 
+  /** The core takes the reaction back (never announced); the counter is read after its unit of work. */
   async unreact(actor: Actor, postId: number): Promise<{ post_id: number; removed: boolean; likes_count: number }> {
-    await this.posts.visiblePost(actor, postId);
-    const removed = await removeReaction(this.slots, postId, actor.userId);
-    const after = await this.posts.visiblePost(actor, postId);
-    return { post_id: postId, removed, likes_count: after.likes_count };
+    const removed = await this.posts.core.unreact(actor, postId);
+    const after = await this.posts.core.store.findPost(postId);
+    return { post_id: postId, removed, likes_count: after?.likes_count ?? 0 };
   }
 
   async reactions(actor: Actor, postId: number): Promise<Record<string, number>> {
