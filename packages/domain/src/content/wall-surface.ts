@@ -60,6 +60,9 @@ export class WallSurface implements Surface<WallPlace> {
   }
 
   async canUserSee(userId: number, place: WallPlace, postId: number): Promise<boolean> {
+    // An account sees its own wall: the notice to a post's author (every reaction's and comment's)
+    // needs no read of the author.
+    if (userId === place.accountId) return true;
     const user = await this.users.findById(userId);
     return user !== null && this.visibility.canSee(viewerOfUser(user), { id: postId, user_id: place.accountId });
   }
