@@ -6,6 +6,20 @@ import { insertedId, isUniqueViolation, lockRowForUpdate, type SqlDialect } from
 import type { Database } from '../database.js';
 import '../content/schema.js';
 
+/** Rows remote actors add to a local post or comment, each moving one counter of it by one. */
+interface CountedRows {
+  table: 'remote_post_reactions' | 'remote_comment_reactions' | 'remote_shares';
+  key: 'post_id' | 'comment_id';
+  counted: 'posts' | 'comments';
+  counter: 'likes_count' | 'reactions_count' | 'shares_count';
+}
+
+const ON = {
+  postReaction: { table: 'remote_post_reactions', key: 'post_id', counted: 'posts', counter: 'likes_count' },
+  commentReaction: { table: 'remote_comment_reactions', key: 'comment_id', counted: 'comments', counter: 'reactions_count' },
+  share: { table: 'remote_shares', key: 'post_id', counted: 'posts', counter: 'shares_count' },
+} as const satisfies Record<string, CountedRows>;
+
 /**
  * Remote actors' replies, reactions and boosts on local posts (docs/decisions/0205). Each write locks
  * the post first (the order every content write takes), then changes its row conditionally; the
@@ -70,102 +84,57 @@ export class SqlRemoteInteractionRepository implements RemoteInteractionReposito
   }
 
   async react(postId: number, actorUrl: string, activityId: string, type: ReactionType, at: Timestamp) {
-    return this.db.transaction().execute(async (trx): Promise<'added' | 'changed' | 'unchanged'> => {
-      await lockRowForUpdate(trx, this.dialect, 'posts', postId);
-      const before = await trx
-        .selectFrom('remote_post_reactions')
-        .select(['activity_id', 'reaction_type'])
-        .where('post_id', '=', postId)
-        .where('actor_url', '=', actorUrl)
-        .executeTakeFirst();
-      try {
-        if (!before) {
-          await trx
-            .insertInto('remote_post_reactions')
-            .values({ post_id: postId, actor_url: actorUrl, activity_id: activityId, reaction_type: type, created_at: at })
-            .execute();
-          await trx.updateTable('posts').set({ likes_count: sql`likes_count + 1` }).where('id', '=', postId).execute();
-          return 'added';
-        }
-        if (before.activity_id === activityId && before.reaction_type === type) return 'unchanged';
-        // A second reaction of the same actor replaces the first (Misskey allows one per note too).
-        await trx
-          .updateTable('remote_post_reactions')
-          .set({ activity_id: activityId, reaction_type: type, created_at: at })
-          .where('post_id', '=', postId)
-          .where('actor_url', '=', actorUrl)
-          .execute();
-        return before.reaction_type === type ? 'unchanged' : 'changed';
-      } catch (error) {
-        // The same activity id already names another post's reaction: a replay, nothing changes.
-        if (isUniqueViolation(error)) return 'unchanged';
-        throw error;
-      }
-    });
+    return this.putReaction(ON.postReaction, postId, actorUrl, activityId, type, at);
   }
 
   async unreact(activityId: string, actorUrl: string): Promise<boolean> {
-    return (
-      (await this.undo('remote_post_reactions', 'likes_count', activityId, actorUrl)) ||
-      (await this.undoCommentReaction(activityId, actorUrl))
-    );
+    return (await this.undo(ON.postReaction, activityId, actorUrl)) || (await this.undo(ON.commentReaction, activityId, actorUrl));
   }
 
-  /** As `react`, on a comment: its row lock, then one row per comment and actor; `added` moves reactions_count. */
   async reactToComment(commentId: number, actorUrl: string, activityId: string, type: ReactionType, at: Timestamp) {
-    return this.db.transaction().execute(async (trx): Promise<'added' | 'changed' | 'unchanged'> => {
-      await lockRowForUpdate(trx, this.dialect, 'comments', commentId);
-      const before = await trx
-        .selectFrom('remote_comment_reactions')
+    return this.putReaction(ON.commentReaction, commentId, actorUrl, activityId, type, at);
+  }
+
+  /**
+   * One reaction per actor and object, under the object's row lock: a first one is added and counted,
+   * another type replaces it (Misskey allows one per note too), the same one changes nothing.
+   */
+  private putReaction(on: CountedRows, id: number, actorUrl: string, activityId: string, type: ReactionType, at: Timestamp) {
+    return this.db.transaction().execute(async (kysely): Promise<'added' | 'changed' | 'unchanged'> => {
+      await lockRowForUpdate(kysely, this.dialect, on.counted, id);
+      const trx = kysely as unknown as Kysely<any>;
+      const before: { activity_id: string; reaction_type: string } | undefined = await trx
+        .selectFrom(on.table)
         .select(['activity_id', 'reaction_type'])
-        .where('comment_id', '=', commentId)
+        .where(on.key, '=', id)
         .where('actor_url', '=', actorUrl)
         .executeTakeFirst();
       try {
         if (!before) {
           await trx
-            .insertInto('remote_comment_reactions')
-            .values({ comment_id: commentId, actor_url: actorUrl, activity_id: activityId, reaction_type: type, created_at: at })
+            .insertInto(on.table)
+            .values({ [on.key]: id, actor_url: actorUrl, activity_id: activityId, reaction_type: type, created_at: at })
             .execute();
-          await trx.updateTable('comments').set({ reactions_count: sql`reactions_count + 1` }).where('id', '=', commentId).execute();
+          await trx
+            .updateTable(on.counted)
+            .set({ [on.counter]: sql`${sql.ref(on.counter)} + 1` })
+            .where('id', '=', id)
+            .execute();
           return 'added';
         }
         if (before.activity_id === activityId && before.reaction_type === type) return 'unchanged';
         await trx
-          .updateTable('remote_comment_reactions')
+          .updateTable(on.table)
           .set({ activity_id: activityId, reaction_type: type, created_at: at })
-          .where('comment_id', '=', commentId)
+          .where(on.key, '=', id)
           .where('actor_url', '=', actorUrl)
           .execute();
         return before.reaction_type === type ? 'unchanged' : 'changed';
       } catch (error) {
-        // The same activity id names another object's reaction already: a replay, nothing changes.
+        // The same activity id already names another object's reaction: a replay, nothing changes.
         if (isUniqueViolation(error)) return 'unchanged';
         throw error;
       }
-    });
-  }
-
-  /** Deletes the comment reaction the activity added when `actorUrl` is its actor, and takes it off the comment's counter. */
-  private async undoCommentReaction(activityId: string, actorUrl: string): Promise<boolean> {
-    const found = await this.db
-      .selectFrom('remote_comment_reactions')
-      .select('comment_id')
-      .where('activity_id', '=', activityId)
-      .where('actor_url', '=', actorUrl)
-      .executeTakeFirst();
-    if (!found) return false;
-    return this.db.transaction().execute(async (trx) => {
-      await lockRowForUpdate(trx, this.dialect, 'comments', found.comment_id);
-      const r = await trx
-        .deleteFrom('remote_comment_reactions')
-        .where('activity_id', '=', activityId)
-        .where('actor_url', '=', actorUrl)
-        .where('comment_id', '=', found.comment_id)
-        .executeTakeFirst();
-      if (Number(r.numDeletedRows) === 0) return false;
-      await trx.updateTable('comments').set({ reactions_count: sql`reactions_count - 1` }).where('id', '=', found.comment_id).execute();
-      return true;
     });
   }
 
@@ -212,39 +181,41 @@ export class SqlRemoteInteractionRepository implements RemoteInteractionReposito
   }
 
   async unshare(activityId: string, actorUrl: string): Promise<boolean> {
-    return this.undo('remote_shares', 'shares_count', activityId, actorUrl);
+    return this.undo(ON.share, activityId, actorUrl);
   }
 
-  /** Deletes the row the activity added when `actorUrl` is its actor, and takes it off the post's counter. */
-  private async undo(
-    table: 'remote_post_reactions' | 'remote_shares',
-    counter: 'likes_count' | 'shares_count',
-    activityId: string,
-    actorUrl: string,
-  ): Promise<boolean> {
-    const found = await this.db
-      .selectFrom(table)
-      .select('post_id')
+  /** Deletes the row the activity added when `actorUrl` is its actor, and takes it off its object's counter. */
+  private async undo(on: CountedRows, activityId: string, actorUrl: string): Promise<boolean> {
+    const found: Record<string, number> | undefined = await this.untyped
+      .selectFrom(on.table)
+      .select(on.key)
       .where('activity_id', '=', activityId)
       .where('actor_url', '=', actorUrl)
       .executeTakeFirst();
     if (!found) return false;
-    return this.db.transaction().execute(async (trx) => {
-      await lockRowForUpdate(trx, this.dialect, 'posts', found.post_id);
+    const id = found[on.key];
+    return this.db.transaction().execute(async (kysely) => {
+      await lockRowForUpdate(kysely, this.dialect, on.counted, id);
+      const trx = kysely as unknown as Kysely<any>;
       const r = await trx
-        .deleteFrom(table)
+        .deleteFrom(on.table)
         .where('activity_id', '=', activityId)
         .where('actor_url', '=', actorUrl)
-        .where('post_id', '=', found.post_id)
+        .where(on.key, '=', id)
         .executeTakeFirst();
       if (Number(r.numDeletedRows) === 0) return false;
       await trx
-        .updateTable('posts')
-        .set({ [counter]: sql`${sql.ref(counter)} - 1` })
-        .where('id', '=', found.post_id)
+        .updateTable(on.counted)
+        .set({ [on.counter]: sql`${sql.ref(on.counter)} - 1` })
+        .where('id', '=', id)
         .execute();
       return true;
     });
+  }
+
+  /** Kysely cannot type a query over a table chosen at run time: the queries over `ON`'s tables name columns all of them have. */
+  private get untyped(): Kysely<any> {
+    return this.db as unknown as Kysely<any>;
   }
 
   async isFollower(userId: number, actorUrl: string): Promise<boolean> {
@@ -258,19 +229,10 @@ export class SqlRemoteInteractionRepository implements RemoteInteractionReposito
   }
 
   async forgetActor(actorUrl: string): Promise<void> {
-    for (const [table, counter] of [
-      ['remote_post_reactions', 'likes_count'],
-      ['remote_shares', 'shares_count'],
-    ] as const) {
-      const rows = await this.db.selectFrom(table).select('activity_id').where('actor_url', '=', actorUrl).execute();
-      for (const r of rows) await this.undo(table, counter, r.activity_id, actorUrl);
+    for (const on of [ON.postReaction, ON.share, ON.commentReaction]) {
+      const rows = await this.untyped.selectFrom(on.table).select('activity_id').where('actor_url', '=', actorUrl).execute();
+      for (const r of rows) await this.undo(on, r.activity_id as string, actorUrl);
     }
-    const onComments = await this.db
-      .selectFrom('remote_comment_reactions')
-      .select('activity_id')
-      .where('actor_url', '=', actorUrl)
-      .execute();
-    for (const r of onComments) await this.undoCommentReaction(r.activity_id, actorUrl);
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('remote_followers').where('actor_url', '=', actorUrl).execute();
       await trx.deleteFrom('remote_following').where('actor_url', '=', actorUrl).execute();
